@@ -1,0 +1,82 @@
+# SVM Lab — developer tasks.
+#   make run    start the Streamlit app on http://localhost:$(PORT)
+#   make test   ruff + the whole pytest suite (installs deps and Debian chromium if needed)
+#   make bench  run every benchmarks/bench_*.py
+#   make lint   ruff only
+#   make clean  remove caches and install stamps (make distclean also removes .venv)
+#
+# Install stamps: $(VENV)/requirements.stamp and $(VENV)/requirements-test.stamp are touched
+# after a successful pip install; pip runs again only when a requirements file is newer than
+# its stamp (or the stamp is missing, e.g. after `make clean`).
+
+SHELL   := /bin/bash
+PYTHON  ?= python3
+VENV    ?= .venv
+PORT    ?= 8501
+ADDRESS ?= localhost
+
+BIN        := $(VENV)/bin
+RUN_STAMP  := $(VENV)/requirements.stamp
+TEST_STAMP := $(VENV)/requirements-test.stamp
+PIP        := $(BIN)/python -m pip --disable-pip-version-check
+
+export PIP_NO_INPUT := 1
+
+.PHONY: run test lint bench chromium clean distclean venv deps test-deps
+
+run: $(RUN_STAMP)
+	$(BIN)/streamlit run app.py --server.headless true \
+		--server.port $(PORT) --server.address $(ADDRESS)
+
+test: $(TEST_STAMP) chromium
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+
+bench: $(TEST_STAMP)
+	@set -e; found=0; \
+	for f in benchmarks/bench_*.py; do \
+		[ -e "$$f" ] || continue; found=1; \
+		echo "== $$f"; \
+		$(BIN)/python "$$f"; \
+	done; \
+	[ $$found = 1 ] || echo "no benchmarks/bench_*.py found"
+
+venv: $(BIN)/python
+deps: $(RUN_STAMP)
+test-deps: $(TEST_STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): requirements.txt | $(BIN)/python
+	$(PIP) install -r requirements.txt
+	touch $@
+
+$(TEST_STAMP): requirements.txt requirements-test.txt | $(BIN)/python
+	$(PIP) install -r requirements-test.txt
+	touch $(RUN_STAMP) $@
+
+# Playwright tests drive Debian's chromium (/usr/bin/chromium), not a downloaded browser.
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+		elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+		else echo "warning: /usr/bin/chromium is missing and we are not root (no sudo);" \
+			"browser tests will fail. Install it with: apt-get install chromium" >&2; exit 0; fi; \
+		echo "installing Debian chromium"; \
+		$$SUDO apt-get update && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	fi
+
+clean:
+	rm -rf .pytest_cache .ruff_cache .hypothesis build dist *.egg-info \
+		benchmarks/out benchmarks/output benchmarks/results \
+		test-results playwright-report
+	rm -f $(RUN_STAMP) $(TEST_STAMP)
+	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

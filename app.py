@@ -1,0 +1,30 @@
+"""SVM Lab: entry point (`streamlit run app.py`).
+
+Page config, Plotly.js copied into ./static for the click canvas (served at
+/app/static/plotly.min.js with server.enableStaticServing), and navigation over the pages
+that exist (Playground first and default).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+import ui.controls  # noqa: F401  (load the heavy modules before freezing the start-up objects)
+from ui.nav import existing_pages
+from ui.startup import ensure_plotly_js, freeze_gc_once
+
+ROOT = Path(__file__).resolve().parent
+
+st.set_page_config(page_title="SVM Lab", page_icon=":material/scatter_plot:", layout="wide")
+try:
+    ensure_plotly_js(ROOT / "static")
+except OSError as exc:  # read-only checkout etc.: the canvas shows its own message
+    st.warning(f"Could not copy plotly.min.js into static/: {exc}")
+freeze_gc_once()
+
+pages = [
+    st.Page(p.path, title=p.title, icon=p.icon, default=p.default) for p in existing_pages(ROOT)
+]
+st.navigation(pages).run()

@@ -1,0 +1,126 @@
+"""`fit`: the one public entry point that every solver shares.
+
+validate → build the problem (Q, y, C) → run the solver on arrays → `finalize` → SVMModel.
+
+`solver="smo"` runs the compiled solver (`solvers/smo_fast.py`: column cache, shrinking) on
+a lazy problem — no n × n matrix — unless `trace=True`, which runs the readable `solvers/smo.py`
+on the materialised Q (the two take the same steps). Newton with the linear kernel works on
+X′ = (X, 1) and needs no matrix either.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+
+import numpy as np
+
+from . import validation as v
+from .finalize import finalize
+from .kernels import Linear
+from .model import ConvergenceWarning, SVMModel
+from .problem import build_problem, kernel_matrix
+from .solvers import newton as _newton
+from .solvers import qp as _qp
+from .solvers import sga as _sga
+from .solvers import smo as _smo
+from .solvers import smo_fast as _smo_fast
+
+DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8, "sga": 1e-4}
+NOT_SEPARABLE = "not linearly separable in this feature space"
+
+
+def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=None,
+        max_iter=None, trace=False, *, wss="second_order", alpha0=None, qp_form="dual"):
+    """Train a binary SVM (Zaki & Meira ch. 21). See docs/engine_api.md for every attribute.
+
+    tol is the solver's own stopping tolerance (None: its default — smo 1e-3 as LIBSVM,
+    sga 1e-4 as the book, newton 1e-8, qp cvxopt's defaults).
+    """
+    kernel = Linear() if kernel is None else v.check_kernel(kernel)
+    X = v.check_X(X)
+    y_pm, classes = v.check_y(y, len(X))
+    C = v.check_C(C)
+    v.check_choice("loss", loss, v.LOSSES)
+    v.check_choice("bias", bias, v.BIASES)
+    v.check_choice("solver", solver, v.SOLVERS)
+    v.check_combination(kernel, loss, bias, solver, C)
+    v.check_choice("wss", wss, v.WSS_RULES)
+    v.check_choice("qp_form", qp_form, v.QP_FORMS)
+    if qp_form == "primal" and not isinstance(kernel, Linear):
+        raise ValueError(f"qp_form='primal' needs the linear kernel, got kernel {kernel.name!r}")
+    tol = v.check_tol(tol)
+    tol = DEFAULT_TOL[solver] if tol is None else tol
+    max_iter = v.check_max_iter(max_iter)
+    if alpha0 is not None:
+        alpha0 = np.asarray(alpha0, dtype=float)
+        if alpha0.shape != (len(X),) or not np.isfinite(alpha0).all():
+            raise ValueError(f"alpha0 must be {len(X)} finite numbers, got shape {alpha0.shape}")
+
+    lazy = ((solver == "smo" and not trace and _smo_fast.NUMBA)
+            or (solver == "newton" and isinstance(kernel, Linear)))
+    problem = build_problem(X, y_pm, kernel, C, loss, bias, materialize=not lazy)
+    if math.isinf(C) and not _separable(problem, kernel):
+        raise ValueError(f"The data are {NOT_SEPARABLE} ({kernel.label}): the hard margin "
+                         "(C = ∞) has no solution. Use a finite C (soft margin) or another kernel.")
+
+    t0 = time.perf_counter()
+    run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form)
+    elapsed = time.perf_counter() - t0
+    sol = finalize(problem, run["alpha"], G=run.get("G"))
+    if not run["converged"]:
+        warnings.warn(f"{solver}: {run['status']}", ConvergenceWarning, stacklevel=2)
+    extra = {k: run[k] for k in ("w_primal", "b_primal") if k in run}
+    return SVMModel(
+        X=X, y=y_pm, classes=classes, kernel=kernel, C=C, loss=loss, bias=bias, solver=solver,
+        tol=tol, n_iter=run["n_iter"], converged=run["converged"], status=run["status"],
+        time_s=elapsed, wss=wss if solver == "smo" else None, trace=run.get("trace"),
+        trace_truncated=run.get("trace_truncated", False),
+        alpha0=None if alpha0 is None else alpha0.copy(), extra=extra, **sol)
+
+
+def _separable(problem, kernel) -> bool:
+    """The hard-margin check (a linear program on the full kernel matrix; scipy imported here
+    because it is slow to import)."""
+    from .separability import is_separable
+
+    K = problem.K
+    if K is None:
+        K = kernel_matrix(kernel, problem.X) + (1.0 if problem.bias == "augmented" else 0.0)
+    return is_separable(K, problem.y, problem.equality)
+
+
+def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
+    y, C_box = problem.y, problem.C_box
+    if solver == "smo":
+        a0 = None if alpha0 is None else _smo.feasible_start(alpha0, y, C_box)
+        if not problem.materialized:
+            return _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0)
+        return _smo.smo(problem.Q, y, C_box, tol=tol, max_iter=max_iter, wss=wss,
+                        alpha0=a0, trace=trace)
+    if solver == "qp":
+        if qp_form == "primal":
+            return _qp.qp_primal(problem.X, y, problem.C, loss=problem.loss, bias=problem.bias,
+                                 tol=tol, max_iter=max_iter)
+        return _qp.qp_dual(problem.Q, y, C_box, equality=problem.equality, tol=tol,
+                           max_iter=max_iter)
+    if solver == "sga":
+        a0 = None if alpha0 is None else np.clip(alpha0, 0.0, C_box)
+        return _sga.sga(problem.K_eff, y, C_box, tol=tol, max_iter=max_iter, alpha0=a0,
+                        trace=trace)
+    if solver == "newton":
+        if isinstance(kernel, Linear):
+            A = np.hstack([problem.X, np.ones((problem.n, 1))])   # x′ = (x, 1), slide 39
+            return _newton.newton(A, y, problem.C, kernel_form=False, tol=tol,
+                                  max_iter=max_iter, trace=trace)
+        return _newton.newton(problem.K, y, problem.C, kernel_form=True, tol=tol,
+                              max_iter=max_iter, trace=trace)
+    raise AssertionError(solver)  # unreachable: validated above
+
+
+def replay_smo(model: SVMModel) -> np.ndarray:
+    """α rebuilt from an SMO model's trace (the UI's step-through replays the same way)."""
+    if model.trace is None:
+        raise ValueError("this model has no trace; fit with trace=True")
+    return _smo.replay(model.trace, len(model.y), model.alpha0)

@@ -1,0 +1,187 @@
+"""One bookkeeping step shared by every solver: α ↦ b, w, ξ, support vectors, objectives.
+
+Because every solver's answer goes through `finalize`, two solvers that return the same α
+report the same b, w, ξ and objectives: they cannot disagree on bookkeeping.
+
+Formulas (Zaki & Meira ch. 21):
+* g(xᵢ) = Σⱼ αⱼyⱼ K_eff(xⱼ, xᵢ) and h(x) = g(x) + b                          (slide 28)
+* free bias: b = avg over free αᵢ (0 < αᵢ < C) of bᵢ = yᵢ − g(xᵢ)               (slide 13);
+  with no free αᵢ, the midpoint of the interval the KKT conditions allow (as LIBSVM).
+* augmented bias: b = w_{d+1} = Σ αᵢyᵢ (x′ = (x, 1), slide 30).
+* ξᵢ = max(0, 1 − yᵢh(xᵢ))                                                       (slide 36)
+* primal ½‖w‖² + C Σ ξᵢᵏ (‖w‖² includes b² for the augmented bias);  dual Σα − ½αᵀQα.
+
+Everything above needs only Qα and K(α∘y). For a materialised problem they are two
+matrix-vector products. A lazy problem (no n × n matrix, `problem.py`) gets them from the
+solver's gradient G = Qα − 1 when the solver returns it (SMO), else from w for the linear
+kernel, else from the kernel columns of the support vectors only, one at a time.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .problem import Problem
+from .solvers import smo_fast as _fast
+
+CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misclassified"])
+
+
+def support_threshold(alpha: np.ndarray) -> float:
+    """αᵢ above this count as non-zero (interior-point solvers leave ~1e-10 residues)."""
+    return 1e-8 * max(1.0, float(np.max(alpha, initial=0.0)))
+
+
+def free_mask(alpha: np.ndarray, C_box: float) -> np.ndarray:
+    eps = support_threshold(alpha)
+    upper = alpha < C_box - eps * max(1.0, C_box if math.isfinite(C_box) else 1.0)
+    return (alpha > eps) & upper
+
+
+def bias_from_gradient(yG: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: float) -> float:
+    """b from the KKT conditions, given yᵢGᵢ = g(xᵢ) − yᵢ = −bᵢ (G = Qα − 1).
+
+    Free αᵢ satisfy yᵢh(xᵢ) = 1 exactly, so b = avg(bᵢ); otherwise b lies in an interval
+    whose ends come from points at a bound, and we take its midpoint (LIBSVM, Fan et al. 2005).
+    """
+    free = free_mask(alpha, C_box)
+    if free.any():
+        return float(-np.mean(yG[free]))
+    eps = support_threshold(alpha)
+    at_zero = alpha <= eps
+    at_C = ~at_zero
+    # bᵢ = −yᵢGᵢ. αᵢ = 0 needs yᵢ h ≥ 1; αᵢ = C needs yᵢ h ≤ 1.
+    low = (at_zero & (y > 0)) | (at_C & (y < 0))
+    high = (at_zero & (y < 0)) | (at_C & (y > 0))
+    lo = float(np.max(-yG[low])) if low.any() else -math.inf
+    hi = float(np.min(-yG[high])) if high.any() else math.inf
+    if math.isinf(lo) and math.isinf(hi):
+        return 0.0
+    if math.isinf(lo):
+        return hi
+    if math.isinf(hi):
+        return lo
+    return 0.5 * (lo + hi)
+
+
+def kkt_violation(G: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: float,
+                  equality: bool) -> float:
+    """Maximal KKT violation of the dual (minimise f = ½αᵀQα − Σα, G = ∇f).
+
+    With Σαᵢyᵢ = 0 this is LIBSVM's m(α) − M(α) (Keerthi et al. 2001, Fan et al. 2005);
+    without it, the largest projected-gradient component.
+    """
+    eps = support_threshold(alpha)
+    can_up = alpha < C_box - eps      # αᵢ may grow
+    can_down = alpha > eps            # αᵢ may shrink
+    if equality:
+        minus_yG = -y * G
+        I_up = (can_up & (y > 0)) | (can_down & (y < 0))
+        I_low = (can_up & (y < 0)) | (can_down & (y > 0))
+        if not I_up.any() or not I_low.any():
+            return 0.0
+        return max(0.0, float(minus_yG[I_up].max() - minus_yG[I_low].min()))
+    viol = np.zeros_like(G)
+    viol = np.where(can_up, np.maximum(viol, -G), viol)
+    viol = np.where(can_down, np.maximum(viol, G), viol)
+    return float(viol.max(initial=0.0))
+
+
+def dual_objective(problem: Problem, alpha: np.ndarray) -> float:
+    return float(alpha.sum() - 0.5 * alpha @ (problem.Q @ alpha))
+
+
+def categorise(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarray:
+    """Per point: non-SV / margin SV / bound SV / inside margin / misclassified (slide 17)."""
+    eps = support_threshold(alpha)
+    tol = 1e-6
+    code = np.zeros(len(alpha), dtype=np.intp)
+    sv = alpha > eps
+    code[sv] = 1
+    if math.isfinite(C_box):
+        code[sv & (alpha >= C_box - eps * max(1.0, C_box))] = 2
+    code[xi > tol] = 3
+    code[xi > 1 + tol] = 4
+    return CATEGORIES[code]
+
+
+def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G):
+    """(Qα, K_in(α∘y)) without the n × n matrix; K_in is K without the augmented +1.
+
+    With the solver's G (for alpha_raw, before the residues were zeroed) Qα = G + 1, less the
+    columns of the zeroed residues; else from w (linear kernel) or the support vectors'
+    kernel columns."""
+    spec, X, y = problem.spec, problem.X, problem.y
+    ay = alpha * y
+    diag = spec.diag
+    if G is not None:
+        Qa = np.asarray(G, dtype=float) + 1.0
+        dz = alpha_raw - alpha
+        idx = np.flatnonzero(dz)
+        if len(idx):
+            corr = np.zeros(len(y))
+            coef = dz[idx] * y[idx]
+            _fast.kernel_dot(spec.numbers(), X, np.ascontiguousarray(X.T), idx, coef, corr)
+            corr[idx] += diag * coef
+            Qa -= y * corr
+        Kay = y * Qa - diag * ay                    # Σⱼ αⱼyⱼK(xₜ, xⱼ), +1 if augmented
+    elif spec.code == _fast.LINEAR:
+        Kay = X @ (X.T @ ay) + (ay.sum() if spec.augmented else 0.0)
+        Qa = y * (Kay + diag * ay)
+    else:
+        sv = np.flatnonzero(alpha)
+        Kay = np.zeros(len(y))
+        Xc = np.ascontiguousarray(X)
+        _fast.kernel_dot(spec.numbers(), Xc, np.ascontiguousarray(Xc.T), sv, ay[sv], Kay)
+        Qa = y * (Kay + diag * ay)
+    if spec.augmented:
+        Kay = Kay - ay.sum()
+    return Qa, Kay
+
+
+def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -> dict:
+    """Everything derived from α, for the model object. G = Qα − 1 from the solver (optional;
+    used only for lazy problems)."""
+    y = problem.y
+    alpha_raw = np.asarray(alpha, dtype=float)
+    alpha = alpha_raw.copy()
+    eps = support_threshold(alpha)
+    alpha[alpha <= eps] = 0.0
+    ay = alpha * y
+    if problem.Q is not None:
+        Qa = problem.Q @ alpha
+        # h(xᵢ) on the training points uses K (not K_eff): the δ/(2C) term is not a kernel value.
+        K_in = problem.K - 1.0 if problem.bias == "augmented" else problem.K
+        Kay = K_in @ ay
+    else:
+        Qa, Kay = _lazy_products(problem, alpha_raw, alpha, G)
+    G = Qa - 1.0                         # ∇ of f(α) = ½αᵀQα − Σα
+    yG = y * G                          # = g(xᵢ) − yᵢ, with g over K_eff
+    if problem.equality:
+        b = bias_from_gradient(yG, alpha, y, problem.C_box)
+    else:
+        b = float(alpha @ y)             # w_{d+1} = Σ αᵢyᵢ (slide 30)
+    h = Kay + b
+    xi = np.maximum(0.0, 1.0 - y * h)
+    w_norm2 = float(ay @ Kay)          # ‖w‖² in feature space, bias excluded
+    reg = w_norm2 + (b * b if problem.bias == "augmented" else 0.0)
+    k = 2 if problem.loss == "quadratic" else 1
+    if math.isinf(problem.C):
+        primal = 0.5 * reg if not (xi > 1e-6).any() else math.inf
+    else:
+        primal = 0.5 * reg + problem.C * float(np.sum(xi**k))
+    dual = float(alpha.sum() - 0.5 * alpha @ Qa)
+    return {
+        "alpha": alpha,
+        "b": b,
+        "h_train": h,
+        "xi": xi,
+        "support": np.flatnonzero(alpha > 0),
+        "w_norm": math.sqrt(max(w_norm2, 0.0)),
+        "primal_objective": primal,
+        "dual_objective": dual,
+        "kkt_violation": kkt_violation(G, alpha, y, problem.C_box, problem.equality),
+        "category": categorise(alpha, xi, problem.C_box),
+    }

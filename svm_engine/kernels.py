@@ -1,0 +1,137 @@
+"""Kernel functions K(X, Z), as pure, vectorised, hashable objects.
+
+Slide 27 (Zaki & Meira ch. 21): every SVM operation needs only K(xi, xj) = φ(xi)ᵀφ(xj).
+
+| kernel       | K(x, z)                        | parameters                   |
+|--------------|--------------------------------|------------------------------|
+| Linear       | xᵀz                            | –                            |
+| Polynomial   | (c + xᵀz)^q                    | q = degree, c = coef0 (slide 29: q = 2, c = 1) |
+| Gaussian     | exp(−‖x − z‖² / (2σ²))         | σ = sigma; γ = 1/(2σ²)       |
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def _as_2d(A) -> np.ndarray:
+    A = np.asarray(A, dtype=float)
+    return A.reshape(1, -1) if A.ndim == 1 else A
+
+
+@dataclass(frozen=True)
+class Linear:
+    """K(x, z) = xᵀz."""
+
+    name = "linear"
+
+    def __call__(self, X, Z) -> np.ndarray:
+        return _as_2d(X) @ _as_2d(Z).T
+
+    def diag(self, X) -> np.ndarray:
+        X = _as_2d(X)
+        return np.einsum("ij,ij->i", X, X)
+
+    @property
+    def params(self) -> dict:
+        return {}
+
+    @property
+    def label(self) -> str:
+        return "linear  K(x,z) = xᵀz"
+
+
+@dataclass(frozen=True)
+class Polynomial:
+    """K(x, z) = (c + xᵀz)^q; c = 0 is homogeneous, c = 1 inhomogeneous (slide 29)."""
+
+    degree: int = 2
+    coef0: float = 1.0
+    name = "polynomial"
+
+    def __post_init__(self):
+        q = self.degree
+        if isinstance(q, bool) or not isinstance(q, numbers.Integral | float | np.floating):
+            raise ValueError(f"degree must be an integer ≥ 1, got {q!r}")
+        if not (math.isfinite(float(q)) and float(q) == int(q) and int(q) >= 1):
+            raise ValueError(f"degree must be an integer ≥ 1, got {q!r}")
+        object.__setattr__(self, "degree", int(q))
+        c = self.coef0
+        if isinstance(c, bool) or not isinstance(c, numbers.Real) or not math.isfinite(c):
+            raise ValueError(f"coef0 must be a finite number, got {c!r}")
+        object.__setattr__(self, "coef0", float(c))
+
+    def __call__(self, X, Z) -> np.ndarray:
+        return (self.coef0 + _as_2d(X) @ _as_2d(Z).T) ** self.degree
+
+    def diag(self, X) -> np.ndarray:
+        X = _as_2d(X)
+        return (self.coef0 + np.einsum("ij,ij->i", X, X)) ** self.degree
+
+    @property
+    def params(self) -> dict:
+        return {"degree": self.degree, "coef0": self.coef0}
+
+    @property
+    def label(self) -> str:
+        kind = "homogeneous" if self.coef0 == 0 else "inhomogeneous"
+        return f"polynomial ({kind})  K(x,z) = ({self.coef0:g} + xᵀz)^{self.degree}"
+
+
+@dataclass(frozen=True)
+class Gaussian:
+    """K(x, z) = exp(−‖x − z‖² / (2σ²)), with γ = 1/(2σ²) (scikit-learn's 'rbf' gamma)."""
+
+    sigma: float = 1.0
+    name = "gaussian"
+
+    def __post_init__(self):
+        s = self.sigma
+        bad_type = isinstance(s, bool) or not isinstance(s, numbers.Real)
+        if bad_type or not (math.isfinite(s) and s > 0):
+            raise ValueError(f"sigma must be a finite number > 0, got {s!r}")
+        object.__setattr__(self, "sigma", float(s))
+
+    @property
+    def gamma(self) -> float:
+        return 1.0 / (2.0 * self.sigma**2)
+
+    def __call__(self, X, Z) -> np.ndarray:
+        X, Z = _as_2d(X), _as_2d(Z)
+        sq = (
+            np.einsum("ij,ij->i", X, X)[:, None]
+            + np.einsum("ij,ij->i", Z, Z)[None, :]
+            - 2.0 * (X @ Z.T)
+        )
+        np.maximum(sq, 0.0, out=sq)  # rounding can make ‖x − x‖² slightly negative
+        return np.exp(-self.gamma * sq)
+
+    def diag(self, X) -> np.ndarray:
+        return np.ones(len(_as_2d(X)))
+
+    @property
+    def params(self) -> dict:
+        return {"sigma": self.sigma}
+
+    @property
+    def label(self) -> str:
+        return f"Gaussian  K(x,z) = exp(−‖x−z‖² / (2·{self.sigma:g}²))"
+
+
+Kernel = Linear | Polynomial | Gaussian
+KERNELS = ("linear", "polynomial", "gaussian")
+
+
+def make_kernel(name: str, *, degree: int = 2, coef0: float = 1.0, sigma: float = 1.0) -> Kernel:
+    """Build a kernel from its name (the UI and the facade pass names; solvers never see them)."""
+    if name == "linear":
+        return Linear()
+    if name in ("polynomial", "poly"):
+        return Polynomial(degree=degree, coef0=coef0)
+    if name in ("gaussian", "rbf"):
+        return Gaussian(sigma=sigma)
+    raise ValueError(f"unknown kernel {name!r}; expected one of {KERNELS}")

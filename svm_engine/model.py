@@ -1,0 +1,129 @@
+"""The fitted model: what `svm_engine.fit` returns (a picklable dataclass)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .kernels import Linear
+
+
+class ConvergenceWarning(UserWarning):
+    """A solver stopped at max_iter (or its own limit) before meeting its tolerance."""
+
+
+@dataclass(eq=False)
+class SVMModel:
+    # problem
+    X: np.ndarray
+    y: np.ndarray                # ±1
+    classes: np.ndarray          # classes[0] ↦ −1, classes[1] ↦ +1
+    kernel: object
+    C: float
+    loss: str
+    bias: str
+    solver: str
+    tol: float
+    # solution (from finalize)
+    alpha: np.ndarray
+    b: float
+    xi: np.ndarray
+    support: np.ndarray
+    h_train: np.ndarray
+    w_norm: float
+    primal_objective: float
+    dual_objective: float
+    kkt_violation: float
+    category: np.ndarray
+    # run
+    n_iter: int
+    converged: bool
+    status: str
+    time_s: float
+    wss: str | None = None
+    trace: list | None = None
+    trace_truncated: bool = False
+    alpha0: np.ndarray | None = None
+    extra: dict = field(default_factory=dict)
+
+    # -- derived quantities -------------------------------------------------------------
+    @property
+    def C_box(self) -> float:
+        return math.inf if self.loss == "quadratic" else self.C
+
+    @property
+    def w(self) -> np.ndarray | None:
+        """w = Σ αᵢyᵢxᵢ (slide 13); None for non-linear kernels (w lives in feature space)."""
+        if not isinstance(self.kernel, Linear):
+            return None
+        return (self.alpha * self.y) @ self.X
+
+    @property
+    def margin(self) -> float:
+        """1/‖w‖ (in feature space for kernels; bias excluded)."""
+        return 1.0 / self.w_norm if self.w_norm > 0 else math.inf
+
+    @property
+    def duality_gap(self) -> float:
+        return self.primal_objective - self.dual_objective
+
+    @property
+    def free_support(self) -> np.ndarray:
+        cat = self.category
+        return np.flatnonzero((self.alpha > 0) & (cat != "bound SV") & ~self._at_C())
+
+    @property
+    def bound_support(self) -> np.ndarray:
+        return np.flatnonzero(self._at_C())
+
+    def _at_C(self) -> np.ndarray:
+        if not math.isfinite(self.C_box):
+            return np.zeros(len(self.alpha), dtype=bool)
+        return self.alpha >= self.C_box * (1 - 1e-8)
+
+    @property
+    def n_support(self) -> int:
+        return int(len(self.support))
+
+    @property
+    def training_accuracy(self) -> float:
+        return float(np.mean(np.where(self.h_train > 0, 1.0, -1.0) == self.y))
+
+    # -- prediction ---------------------------------------------------------------------
+    def decision_function(self, Z) -> np.ndarray:
+        """h(z) = Σ αᵢyᵢK(xᵢ, z) + b (slide 28)."""
+        Z = np.asarray(Z, dtype=float)
+        if Z.ndim == 1:
+            Z = Z.reshape(1, -1)
+        if Z.ndim != 2 or Z.shape[1] != self.X.shape[1]:
+            raise ValueError(f"Z must have shape (m, {self.X.shape[1]}), got {Z.shape}")
+        w = self.w
+        if w is not None:
+            return Z @ w + self.b
+        sv = self.support
+        if len(sv) == 0:
+            return np.full(len(Z), self.b)
+        return self.kernel(Z, self.X[sv]) @ (self.alpha[sv] * self.y[sv]) + self.b
+
+    def predict(self, Z) -> np.ndarray:
+        h = self.decision_function(Z)
+        return np.where(h > 0, self.classes[1], self.classes[0])
+
+    def hyperplane_equation(self, digits: int = 3, names=("x1", "x2")) -> str | None:
+        """'2.746·x1 − 3.748·x2 − 3.087 = 0' for the linear kernel, else None."""
+        w = self.w
+        if w is None:
+            return None
+        parts = []
+        for k, wk in enumerate(w):
+            name = names[k] if k < len(names) else f"x{k + 1}"
+            sign = "−" if wk < 0 else "+"
+            mag = f"{abs(wk):.{digits}f}·{name}"
+            if k == 0:
+                parts.append(mag if wk >= 0 else f"−{mag}")
+            else:
+                parts.append(f" {sign} {mag}")
+        sign = "−" if self.b < 0 else "+"
+        return "".join(parts) + f" {sign} {abs(self.b):.{digits}f} = 0"

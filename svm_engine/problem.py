@@ -1,0 +1,120 @@
+"""The problem builder: from (X, y, kernel, C, loss, bias) to the arrays a solver needs.
+
+Like LIBSVM, solvers never see kernel names; they receive Q = (yyᵀ)∘K_eff, y and the
+box bound. The builder applies the chapter's two kernel rewrites:
+
+* quadratic loss (slides 20, 27): K_eff = K + δᵢⱼ/(2C), and α has no upper bound;
+* the book's folded bias (slide 30, x′ = (x, 1)): K_eff = K + 1, and the equality
+  constraint Σ αᵢyᵢ = 0 disappears (b = Σ αᵢyᵢ is regularised like w).
+
+| symbol | here          | meaning                                             |
+|--------|---------------|-----------------------------------------------------|
+| K      | `K`           | kernel matrix of the inputs (with +1 if augmented)  |
+| K_eff  | `K_eff`       | K, plus δ/(2C) on the diagonal for quadratic loss   |
+| Q      | `Q`           | (yyᵀ)∘K_eff: the dual is max Σα − ½ αᵀQα            |
+| C      | `C_box`       | upper bound of α: C for hinge, ∞ for quadratic loss |
+
+Lazy problems (`build_problem(..., materialize=False)`) hold no matrix at all, only X, y, C
+and a `KernelSpec`: the kernel as numbers (code, degree, coef0, γ, +1 for the augmented bias,
+δ/(2C) on the diagonal for quadratic loss). The fast SMO computes the columns it needs from
+them; `finalize` needs only the support vectors' columns. Every kernel value, lazy or
+materialised, comes from the same compiled code (`solvers.smo_fast`), so a lazy solver and a
+solver on the materialised Q see the same numbers to the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .kernels import Gaussian, Linear, Polynomial
+from .solvers import smo_fast as _fast
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """The kernel a solver sees, as numbers: K_eff(x, z) = k(x, z) [+ 1] [+ δ(x, z)·diag]."""
+
+    code: int              # 0 linear, 1 polynomial, 2 gaussian
+    degree: int = 1        # polynomial: (coef0 + xᵀz)^degree
+    coef0: float = 0.0
+    gamma: float = 0.0     # gaussian: exp(−γ‖x − z‖²)
+    augmented: bool = False
+    diag: float = 0.0      # 1/(2C) for quadratic loss, else 0
+
+    @classmethod
+    def of(cls, kernel, C: float, loss: str, bias: str) -> KernelSpec:
+        diag = 1.0 / (2.0 * C) if loss == "quadratic" else 0.0
+        aug = bias == "augmented"
+        if isinstance(kernel, Linear):
+            return cls(_fast.LINEAR, augmented=aug, diag=diag)
+        if isinstance(kernel, Polynomial):
+            return cls(_fast.POLYNOMIAL, degree=int(kernel.degree), coef0=float(kernel.coef0),
+                       augmented=aug, diag=diag)
+        if isinstance(kernel, Gaussian):
+            return cls(_fast.GAUSSIAN, gamma=float(kernel.gamma), augmented=aug, diag=diag)
+        raise ValueError(f"no numeric form for kernel {kernel!r}")
+
+    def numbers(self) -> tuple:
+        """The tuple the compiled kernel routines take."""
+        return _fast.kernel_spec_numbers(self.code, self.degree, self.coef0, self.gamma,
+                                         self.augmented, self.diag)
+
+
+@dataclass(frozen=True)
+class Problem:
+    X: np.ndarray
+    y: np.ndarray          # ±1 floats
+    K: np.ndarray | None   # kernel matrix, +1 for the augmented bias, no 1/(2C) term
+    K_eff: np.ndarray | None  # K + δ/(2C) for quadratic loss, else K
+    Q: np.ndarray | None   # (yyᵀ)∘K_eff  (the three are None for a lazy problem)
+    C: float               # the user's C (math.inf for the hard margin)
+    C_box: float           # upper bound of every αᵢ
+    loss: str
+    bias: str
+    spec: KernelSpec | None = None
+
+    @property
+    def equality(self) -> bool:
+        """True when Σ αᵢyᵢ = 0 constrains the dual (free bias)."""
+        return self.bias == "free"
+
+    @property
+    def n(self) -> int:
+        return len(self.y)
+
+    @property
+    def materialized(self) -> bool:
+        return self.Q is not None
+
+
+def kernel_matrix(kernel, X: np.ndarray) -> np.ndarray:
+    """K(X, X) from the compiled kernel code (exactly symmetric), or numpy without numba."""
+    X = np.ascontiguousarray(X, dtype=float)
+    if not _fast.NUMBA:  # pragma: no cover
+        K = kernel(X, X)
+        return 0.5 * (K + K.T)
+    spec = KernelSpec.of(kernel, 1.0, "hinge", "free")
+    return _fast.kernel_matrix(spec.numbers(), X, np.ascontiguousarray(X.T))
+
+
+def build_problem(X: np.ndarray, y: np.ndarray, kernel, C: float, loss: str, bias: str,
+                  materialize: bool = True) -> Problem:
+    X = np.asarray(X, dtype=float)
+    spec = KernelSpec.of(kernel, C, loss, bias)
+    C_box = math.inf if loss == "quadratic" else C
+    if not materialize:
+        return Problem(X=X, y=y, K=None, K_eff=None, Q=None, C=C, C_box=C_box, loss=loss,
+                       bias=bias, spec=spec)
+    K = kernel_matrix(kernel, X)
+    if bias == "augmented":
+        K = K + 1.0  # x′ = (x, 1): K′(x, z) = K(x, z) + 1 (slide 30)
+    if loss == "quadratic":
+        K_eff = K + np.eye(len(y)) / (2.0 * C)  # slide 27: K_q = K + δᵢⱼ/(2C)
+    else:
+        K_eff = K
+    Q = (y[:, None] * y[None, :]) * K_eff
+    return Problem(X=X, y=y, K=K, K_eff=K_eff, Q=Q, C=C, C_box=C_box, loss=loss, bias=bias,
+                   spec=spec)

@@ -1,0 +1,1 @@
+"""Solvers: each receives arrays (Q or K, y, C), never kernel names, and returns α and its run."""

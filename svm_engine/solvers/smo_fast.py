@@ -1,0 +1,627 @@
+"""Fast SMO: the algorithm of `smo.py`, compiled with numba, plus LIBSVM's engineering.
+
+Same steps as the readable solver (`smo.py`, which the step trace uses):
+* the same working-set rules — i = argmax_{I_up} −yᵢGᵢ, then j by WSS 2 (Fan, Chen & Lin 2005,
+  eq. 15) or by the maximal violating pair —, the same τ, the same Platt update with L/H
+  clipping and the same stopping rule m(α) − M(α) ≤ tol;
+* the same floating-point operations in the same order, so that without shrinking the two
+  take identical steps (same i, j, α bit for bit; tests/test_smo_fast.py checks it).
+
+What LIBSVM adds, and this file too (Chang & Lin 2011, §4–5; Fan, Chen & Lin 2005):
+* kernel columns are computed when a step needs them and kept in a bounded LRU column cache
+  (default 200 MB, as scikit-learn's SVC), never as a full n × n matrix;
+* shrinking: every min(n, 1000) iterations, bounded αₜ that cannot enter a violating pair
+  are removed from the active set; the first time m − M ≤ 10·tol (and again at the end) the
+  gradient of the removed ones is rebuilt from Ḡ = Σ_{αⱼ = C} C·Q[:, j] and the free αⱼ, and
+  the stopping rule is checked again on all n points;
+* warm start: G = Qα − 1 from the columns of the αⱼ ≠ 0 only.
+
+Implementation notes (why it is fast, and still exact):
+* the solver keeps F = −y∘G (the quantity both rules compare) and kernel columns K_eff[:, c]
+  instead of Q[:, c] = y∘y_c∘K_eff[:, c]; since y = ±1 these are sign changes only, which are
+  exact in floating point, so F is bit-identical to −y∘G of `smo.py`;
+* the active set is stored compactly (positions 0..na−1, in increasing index order, so ties
+  break as in `smo.py`), which keeps the loops over it contiguous;
+* the Gaussian kernel uses its own exp (Cody–Waite reduction and a degree-13 polynomial,
+  within 1 ulp of libm), written so that the column loop vectorises. Every kernel value of
+  the engine's matrices (`problem.build_problem`) comes from the same code, so the
+  materialised Q of the traced solver and the columns computed here agree to the last bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    from numba import njit, types
+    from numba.extending import intrinsic
+
+    NUMBA = True
+except ImportError:  # pragma: no cover - numba is in requirements.txt
+    NUMBA = False
+
+LINEAR, POLYNOMIAL, GAUSSIAN = 0, 1, 2   # kernel codes (problem.KernelSpec.code)
+UP, LOW = 1, 2                           # status bits: t ∈ I_up, t ∈ I_low
+TAU = 1e-12                              # smo.TAU (not imported: smo imports finalize)
+DEFAULT_CACHE_MB = 200.0                 # scikit-learn's SVC(cache_size=200)
+MAX_DENSE_N = 5000                       # beyond this no n × n matrix is ever formed
+
+LN2_HI = 6.93147180369123816490e-01     # fdlibm's split of ln 2
+LN2_LO = 1.90821492927058770002e-10
+LOG2E = 1.44269504088896338700e00
+ROUND = 6755399441055744.0               # 1.5·2⁵²: (x + ROUND) − ROUND rounds x to an integer
+EXP_MIN = -708.0                         # exp(x) < 3.3e-308 below: returned as 0
+
+
+if NUMBA:
+
+    @intrinsic
+    def _bits_as_float(typingctx, v):
+        """Reinterpret an int64 bit pattern as a float64 (no conversion)."""
+        sig = types.float64(types.int64)
+
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], context.get_value_type(types.float64))
+
+        return sig, codegen
+
+    @njit(inline="always")
+    def _exp(x):
+        """exp(x) for x ≤ 0 without a libm call, so that loops over it vectorise."""
+        x0 = x
+        x = x if x > EXP_MIN else EXP_MIN
+        k = (x * LOG2E + ROUND) - ROUND                      # nearest integer to x / ln 2
+        r = (x - k * LN2_HI) - k * LN2_LO                    # |r| ≤ ln2 / 2
+        p = 1.0 / 6227020800.0                               # Taylor to r¹³/13!, Horner
+        p = 1.0 / 479001600.0 + r * p
+        p = 1.0 / 39916800.0 + r * p
+        p = 1.0 / 3628800.0 + r * p
+        p = 1.0 / 362880.0 + r * p
+        p = 1.0 / 40320.0 + r * p
+        p = 1.0 / 5040.0 + r * p
+        p = 1.0 / 720.0 + r * p
+        p = 1.0 / 120.0 + r * p
+        p = 1.0 / 24.0 + r * p
+        p = 1.0 / 6.0 + r * p
+        p = 0.5 + r * p
+        p = 1.0 + r * p
+        p = 1.0 + r * p
+        scale = _bits_as_float((np.int64(k) + 1023) << 52)  # 2^k
+        return p * scale if x0 >= EXP_MIN else 0.0
+
+    # -- kernel values ---------------------------------------------------------------------
+    # kp = (code, degree, coef0, −γ, augmented, diag): every number the solver needs about
+    # the kernel (problem.KernelSpec.numbers()). The two routines below compute the same
+    # value with the same operations, one vectorised over a column and one for a single pair.
+
+    @njit(cache=True)
+    def _column(kp, XT, na, xc, out):
+        """out[p] = K(x_p, x_c) for the first na columns p of XT (features × points), + 1 if
+        augmented; without the diagonal term (the caller adds it)."""
+        code, degree, coef0, ngamma, aug = kp[0], kp[1], kp[2], kp[3], kp[4]
+        d = XT.shape[0]
+        for p in range(na):
+            out[p] = 0.0
+        if code == GAUSSIAN:
+            for k in range(d):
+                row = XT[k]
+                v = xc[k]
+                for p in range(na):
+                    z = row[p] - v
+                    out[p] += z * z
+            for p in range(na):
+                out[p] = _exp(ngamma * out[p])
+        else:
+            for k in range(d):
+                row = XT[k]
+                v = xc[k]
+                for p in range(na):
+                    out[p] += row[p] * v
+            if code == POLYNOMIAL:
+                for p in range(na):
+                    b = coef0 + out[p]
+                    r = b
+                    for _ in range(1, degree):
+                        r = r * b
+                    out[p] = r
+        if aug:
+            for p in range(na):
+                out[p] = out[p] + 1.0
+
+    @njit(cache=True)
+    def _value(kp, xt, xc):
+        """K(x_t, x_c) (+ 1 if augmented) for one pair: the same operations as `_column`."""
+        code, degree, coef0, ngamma, aug = kp[0], kp[1], kp[2], kp[3], kp[4]
+        acc = 0.0
+        if code == GAUSSIAN:
+            for k in range(len(xc)):
+                z = xt[k] - xc[k]
+                acc += z * z
+            acc = _exp(ngamma * acc)
+        else:
+            for k in range(len(xc)):
+                acc += xt[k] * xc[k]
+            if code == POLYNOMIAL:
+                b = coef0 + acc
+                r = b
+                for _ in range(1, degree):
+                    r = r * b
+                acc = r
+        if aug:
+            acc = acc + 1.0
+        return acc
+
+    @njit(cache=True)
+    def kernel_matrix(kp, X, XT):
+        """The n × n matrix of `_column`s (without +1 and diagonal term: problem.py adds them).
+        Symmetric to the last bit: each formula is symmetric in its two arguments."""
+        n = X.shape[0]
+        K = np.empty((n, n))
+        kp0 = (kp[0], kp[1], kp[2], kp[3], False, 0.0)
+        for c in range(n):
+            _column(kp0, XT, n, X[c], K[c])
+        return K
+
+    @njit(cache=True)
+    def kernel_diag(kp, X):
+        """K_eff(x_t, x_t) for every t, diagonal term included (= diag Q)."""
+        n = X.shape[0]
+        out = np.empty(n)
+        for t in range(n):
+            v = _value(kp, X[t], X[t])
+            if kp[5] != 0.0:
+                v = v + kp[5]
+            out[t] = v
+        return out
+
+    @njit(cache=True)
+    def kernel_dot(kp, X, XT, idx, coef, out):
+        """out += Σ_q coef_q · K(·, x_{idx_q}) over all n points (+1 if augmented, no
+        diagonal term), one column at a time: memory O(n), time O(n · len(idx))."""
+        n = X.shape[0]
+        col = np.empty(n)
+        for q in range(len(idx)):
+            _column(kp, XT, n, X[idx[q]], col)
+            cq = coef[q]
+            for t in range(n):
+                out[t] += cq * col[t]
+
+    # -- the column cache -------------------------------------------------------------------
+    # Slots hold columns in original index order. A slot is valid on all n points ("full"),
+    # or on the active set of the shrinking epoch it was computed in ("partial"): within an
+    # epoch the active set only shrinks, so a partial column stays valid until the next
+    # gradient reconstruction starts a new epoch. LRU order is a doubly linked list over the
+    # slots with a sentinel node (index S).
+
+    @njit(cache=True)
+    def _lru_unlink(s, prv, nxt):
+        nxt[prv[s]] = nxt[s]
+        prv[nxt[s]] = prv[s]
+
+    @njit(cache=True)
+    def _lru_front(s, prv, nxt):
+        h = len(nxt) - 1
+        nxt[s] = nxt[h]
+        prv[s] = h
+        prv[nxt[h]] = s
+        nxt[h] = s
+
+    @njit(cache=True)
+    def _slot_for(c, cache):
+        """The slot of column c, allocated (evicting the least recently used) if needed;
+        returns (slot, hit)."""
+        data, slot_col, col_slot, slot_epoch, slot_full, prv, nxt, meta = cache
+        s = col_slot[c]
+        if s >= 0:
+            _lru_unlink(s, prv, nxt)
+            _lru_front(s, prv, nxt)
+            return s, True
+        S = data.shape[0]
+        if meta[0] < S:
+            s = meta[0]
+            meta[0] += 1
+        else:
+            s = prv[S]                        # least recently used
+            _lru_unlink(s, prv, nxt)
+            col_slot[slot_col[s]] = -1
+        slot_col[s] = c
+        col_slot[c] = s
+        slot_full[s] = 0
+        slot_epoch[s] = -1
+        _lru_front(s, prv, nxt)
+        return s, False
+
+    @njit(cache=True)
+    def _fetch(c, pc, buf, lay, kp, X, cache, use_cache, epoch):
+        """K_eff[:, c] on the active positions 0..na−1 (c is active, at position pc).
+        Returns a cache row when the layout is the identity, else `buf`."""
+        act, na, XTa = lay[0], lay[1], lay[2]
+        n = X.shape[0]
+        if use_cache:
+            data, slot_full, slot_epoch = cache[0], cache[4], cache[3]
+            s, hit = _slot_for(c, cache)
+            row = data[s]
+            if hit and (slot_full[s] or slot_epoch[s] == epoch):
+                if na == n:
+                    return row
+                for p in range(na):
+                    buf[p] = row[act[p]]
+                return buf
+            out = row if na == n else buf
+            _column(kp, XTa, na, X[c], out)
+            if kp[5] != 0.0:
+                out[pc] = out[pc] + kp[5]
+            if na == n:
+                slot_full[s] = 1
+                return row
+            for p in range(na):
+                row[act[p]] = buf[p]
+            slot_full[s] = 0
+            slot_epoch[s] = epoch
+            return buf
+        _column(kp, XTa, na, X[c], buf)
+        if kp[5] != 0.0:
+            buf[pc] = buf[pc] + kp[5]
+        return buf
+
+    @njit(cache=True)
+    def _fetch_full(c, buf, lay, kp, X, XT, cache, use_cache, epoch):
+        """K_eff[:, c] on all n points (original order): a cache row or `buf`."""
+        na, inact, XTi = lay[1], lay[4], lay[5]
+        n = X.shape[0]
+        ni = n - na
+        if use_cache:
+            data, slot_full, slot_epoch = cache[0], cache[4], cache[3]
+            s, hit = _slot_for(c, cache)
+            row = data[s]
+            if hit and slot_full[s]:
+                return row
+            if hit and slot_epoch[s] == epoch:
+                # valid on the active set: compute the inactive points only
+                _column(kp, XTi, ni, X[c], buf)
+                for q in range(ni):
+                    row[inact[q]] = buf[q]
+            else:
+                _column(kp, XT, n, X[c], row)
+                if kp[5] != 0.0:
+                    row[c] = row[c] + kp[5]
+            slot_full[s] = 1
+            return row
+        _column(kp, XT, n, X[c], buf)
+        if kp[5] != 0.0:
+            buf[c] = buf[c] + kp[5]
+        return buf
+
+    # -- the two passes of an iteration ------------------------------------------------------
+
+    @njit(cache=True)
+    def _select_up(Fa, sta, na):
+        """Line 1 of smo.py: i = first argmax of F = −yG over I_up. Returns (position, m)."""
+        best = -np.inf
+        pi = -1
+        for p in range(na):
+            v = Fa[p] if sta[p] & UP else -np.inf
+            if v > best:
+                best = v
+                pi = p
+        return pi, best
+
+    @njit(cache=True)
+    def _update_select_up(Fa, sta, Ki, Kj, ci, cj, na):
+        """Line 8 (G ← G + Q[:, i]Δαᵢ + Q[:, j]Δαⱼ, as F) fused with line 1 of the next step."""
+        best = -np.inf
+        pi = -1
+        for p in range(na):
+            f = Fa[p] + (Ki[p] * ci + Kj[p] * cj)
+            Fa[p] = f
+            v = f if sta[p] & UP else -np.inf
+            if v > best:
+                best = v
+                pi = p
+        return pi, best
+
+    @njit(cache=True)
+    def _select_low(Fa, sta, QDa, Ki, pi, m, na, mvp):
+        """Line 2 of smo.py. Returns (position of j or −1, M = min of F over I_low)."""
+        M = np.inf
+        pj = -1
+        if mvp:
+            for p in range(na):
+                v = Fa[p] if sta[p] & LOW else np.inf
+                if v < M:
+                    M = v
+                    pj = p
+            return pj, M
+        QDi = QDa[pi]
+        best = -np.inf
+        for p in range(na):
+            if sta[p] & LOW:
+                f = Fa[p]
+                if f < M:
+                    M = f
+                if f < m:
+                    b = m - f
+                    a = QDi + QDa[p] - 2.0 * Ki[p]          # Kᵢᵢ + Kₜₜ − 2Kᵢₜ
+                    if not a > 0:
+                        a = TAU
+                    g = b * b / a
+                    if g > best:
+                        best = g
+                        pj = p
+        return pj, M
+
+    @njit(cache=True)
+    def _status(a, yt, C):
+        s = 0
+        if yt > 0:
+            if a < C:
+                s |= UP
+            if a > 0:
+                s |= LOW
+        else:
+            if a > 0:
+                s |= UP
+            if a < C:
+                s |= LOW
+        return s
+
+    # -- shrinking ---------------------------------------------------------------------------
+
+    @njit(cache=True)
+    def _set_layout(keep, F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya):
+        """Make `keep` (sorted original indices) the active set: compact copies of F, status,
+        diag Q, y and the features; the complement (sorted) becomes the inactive list."""
+        act, XTa, inact, XTi = lay[0], lay[2], lay[4], lay[5]
+        n, d = len(F), XT.shape[0]
+        na = len(keep)
+        is_act = np.zeros(n, dtype=np.bool_)
+        for p in range(na):
+            t = keep[p]
+            is_act[t] = True
+            act[p] = t
+            Fa[p] = F[t]
+            sta[p] = _status(alpha[t], y[t], C)
+            QDa[p] = QD[t]
+            ya[p] = y[t]
+            for k in range(d):
+                XTa[k, p] = XT[k, t]
+        q = 0
+        for t in range(n):
+            if not is_act[t]:
+                inact[q] = t
+                for k in range(d):
+                    XTi[k, q] = XT[k, t]
+                q += 1
+        return (act, na, XTa, lay[3], inact, XTi)
+
+    @njit(cache=True)
+    def _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch, buf):
+        """F of the inactive points from F̄ and the free α (LIBSVM's reconstruct_gradient):
+        Fₜ = F̄ₜ + yₜ − Σ_{0<αⱼ<C} αⱼyⱼK_eff(xₜ, xⱼ). Every free αⱼ is active."""
+        act, na, inact, XTi = lay[0], lay[1], lay[4], lay[5]
+        n = len(F)
+        ni = n - na
+        if ni == 0:
+            return
+        for q in range(ni):
+            t = inact[q]
+            F[t] = Fbar[t] + y[t]
+        for p in range(na):
+            j = act[p]
+            a = alpha[j]
+            if a > 0 and a < C:
+                coef = -a * y[j]
+                if use_cache:
+                    col = _fetch_full(j, buf, lay, kp, X, XT, cache, use_cache, epoch)
+                    for q in range(ni):
+                        t = inact[q]
+                        F[t] += coef * col[t]
+                else:
+                    _column(kp, XTi, ni, X[j], buf)
+                    for q in range(ni):
+                        F[inact[q]] += coef * buf[q]
+
+    @njit(cache=True)
+    def _smo(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots):
+        """The SMO loop. alpha, F (= −y∘G) and Fbar are updated in place.
+        Returns (iterations, converged, final m − M)."""
+        n, d = X.shape
+        use_cache = n_slots > 0
+        S = max(n_slots, 2) if use_cache else 1
+        cache = (np.empty((S, n if use_cache else 1)), np.full(S, -1, np.int64),
+                 np.full(n, -1, np.int64), np.full(S, -1, np.int64), np.zeros(S, np.uint8),
+                 np.zeros(S + 1, np.int64), np.zeros(S + 1, np.int64), np.zeros(1, np.int64))
+        prv, nxt = cache[5], cache[6]
+        prv[S] = S
+        nxt[S] = S
+        bufI, bufJ, bufF = np.empty(n), np.empty(n), np.empty(n)
+        Fa, QDa, ya = np.empty(n), np.empty(n), np.empty(n)
+        sta = np.empty(n, np.uint8)
+        lay = (np.empty(n, np.int64), n, np.empty((d, n)), 0, np.empty(n, np.int64),
+               np.empty((d, n)))
+        epoch = 0
+
+        # warm start: F = y − Σ_{αⱼ≠0} αⱼyⱼK_eff[:, j] and F̄ = −Σ_{αⱼ=C} C yⱼK_eff[:, j]
+        lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya)
+        for j in range(n):
+            if alpha[j] != 0.0:
+                col = _fetch_full(j, bufF, lay, kp, X, XT, cache, use_cache, epoch)
+                coef = -alpha[j] * y[j]
+                for t in range(n):
+                    F[t] += col[t] * coef
+                if shrinking and not alpha[j] < C:
+                    cb = -C * y[j]
+                    for t in range(n):
+                        Fbar[t] += col[t] * cb
+        for t in range(n):
+            Fa[t] = F[t]
+
+        it = 0
+        converged = False
+        unshrunk = False
+        counter = min(n, 1000) + 1
+        gap = np.inf
+        pi, m = _select_up(Fa, sta, lay[1])
+        while True:
+            na = lay[1]
+            if shrinking:
+                counter -= 1
+                if counter == 0:
+                    counter = min(n, 1000)
+                    # LIBSVM's do_shrinking, with m and M of the current active set
+                    mm, MM = -np.inf, np.inf
+                    for p in range(na):
+                        if sta[p] & UP and Fa[p] > mm:
+                            mm = Fa[p]
+                        if sta[p] & LOW and Fa[p] < MM:
+                            MM = Fa[p]
+                    for p in range(na):
+                        F[lay[0][p]] = Fa[p]
+                    if not unshrunk and mm - MM <= 10.0 * tol:
+                        unshrunk = True
+                        _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache,
+                                     epoch, bufF)
+                        epoch += 1
+                        lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta,
+                                          QDa, ya)
+                        na = n
+                    keep = np.empty(na, np.int64)
+                    nk = 0
+                    for p in range(na):
+                        s, f = sta[p], Fa[p]
+                        if s == UP:
+                            gone = f < MM             # only in I_up: can it still be i?
+                        elif s == LOW:
+                            gone = f > mm             # only in I_low: can it still be j?
+                        else:
+                            gone = False
+                        if not gone:
+                            keep[nk] = lay[0][p]
+                            nk += 1
+                    if nk < na:
+                        lay = _set_layout(keep[:nk].copy(), F, y, alpha, QD, XT, C, lay, Fa,
+                                          sta, QDa, ya)
+                        na = nk
+                    pi, m = _select_up(Fa, sta, na)
+            act = lay[0]
+            pj, M = -1, np.inf
+            if pi >= 0:
+                Ki = _fetch(act[pi], pi, bufI, lay, kp, X, cache, use_cache, epoch)
+                pj, M = _select_low(Fa, sta, QDa, Ki, pi, m, na, mvp)
+            gap = m - M
+            if pj < 0 or gap <= tol:
+                if na == n:
+                    converged = True
+                    break
+                # optimal on the active set: rebuild F on all points and check again
+                for p in range(na):
+                    F[act[p]] = Fa[p]
+                _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch,
+                             bufF)
+                epoch += 1
+                lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya)
+                na, act = n, lay[0]
+                pi, m = _select_up(Fa, sta, na)
+                pj, M = -1, np.inf
+                if pi >= 0:
+                    Ki = _fetch(act[pi], pi, bufI, lay, kp, X, cache, use_cache, epoch)
+                    pj, M = _select_low(Fa, sta, QDa, Ki, pi, m, na, mvp)
+                gap = m - M
+                if pj < 0 or gap <= tol:
+                    converged = True
+                    break
+                counter = 1
+            if it >= max_iter:
+                break
+            Kj = _fetch(act[pj], pj, bufJ, lay, kp, X, cache, use_cache, epoch)
+            # lines 3–7 of smo.py (take_step), in F = −yG: Eᵢ − Eⱼ = Fⱼ − Fᵢ
+            i, j = act[pi], act[pj]
+            y_i, y_j = ya[pi], ya[pj]
+            a_i, a_j = alpha[i], alpha[j]
+            eta = QDa[pi] + QDa[pj] - 2.0 * Ki[pj]
+            eta_used = eta if eta > 0 else TAU
+            E_i, E_j = -Fa[pi], -Fa[pj]
+            aj_unc = a_j + y_j * (E_i - E_j) / eta_used
+            if y_i != y_j:
+                L = a_j - a_i
+                L = L if L > 0.0 else 0.0
+                H = C + a_j - a_i
+                H = H if H < C else C
+            else:
+                L = a_i + a_j - C
+                L = L if L > 0.0 else 0.0
+                H = a_i + a_j
+                H = H if H < C else C
+            aj_new = L if L > aj_unc else aj_unc
+            aj_new = H if H < aj_new else aj_new
+            ai_new = a_i + y_i * y_j * (a_j - aj_new)
+            ai_new = 0.0 if 0.0 > ai_new else ai_new
+            ai_new = C if C < ai_new else ai_new
+            d_i, d_j = ai_new - a_i, aj_new - a_j
+            alpha[i], alpha[j] = ai_new, aj_new
+            sta[pi] = _status(ai_new, y_i, C)
+            sta[pj] = _status(aj_new, y_j, C)
+            if shrinking:
+                # F̄ follows the αₜ that reach or leave C (LIBSVM's G_bar)
+                for t, a_old, a_new in ((i, a_i, ai_new), (j, a_j, aj_new)):
+                    was, now = not a_old < C, not a_new < C
+                    if was != now:
+                        col = _fetch_full(t, bufF, lay, kp, X, XT, cache, use_cache, epoch)
+                        cb = -C * y[t] if now else C * y[t]
+                        for s in range(n):
+                            Fbar[s] += col[s] * cb
+            it += 1
+            # line 8, fused with line 1 of the next iteration
+            pi, m = _update_select_up(Fa, sta, Ki, Kj, -y_i * d_i, -y_j * d_j, na)
+
+        act, na = lay[0], lay[1]
+        for p in range(na):
+            F[act[p]] = Fa[p]
+        if na < n:
+            _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch, bufF)
+        return it, converged, gap
+
+
+def cache_slots(n: int, cache_mb: float) -> int:
+    """How many kernel columns of n float64 fit in cache_mb megabytes (≥ 2, ≤ n)."""
+    return int(min(n, max(2, (cache_mb * 2**20) // (8 * n))))
+
+
+def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None,
+          shrinking=True, cache_mb=DEFAULT_CACHE_MB, use_cache=None):
+    """SMO on a problem from `build_problem` (lazy or not: only X, y, C and the kernel's
+    numbers are used). Returns dict(alpha, n_iter, converged, status, trace=None, G) where
+    G = Qα − 1 at the returned α (for `finalize`, so that no n × n product is needed).
+
+    shrinking=False takes exactly the steps of `smo.smo`; use_cache=None caches columns
+    unless they are cheaper to compute than to copy (linear kernel, few features)."""
+    X = np.ascontiguousarray(problem.X, dtype=float)
+    XT = np.ascontiguousarray(X.T)
+    y = np.ascontiguousarray(problem.y, dtype=float)
+    n, d = X.shape
+    kp = problem.spec.numbers()
+    C = float(problem.C_box)
+    alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
+    if max_iter is None:
+        max_iter = max(10_000_000, 100 * n)   # LIBSVM's default, as smo.py
+    if use_cache is None:
+        use_cache = problem.spec.code != LINEAR or d > 16
+    n_slots = cache_slots(n, cache_mb) if use_cache else 0
+    F = y.copy()                               # F = −y∘G, G = Q·0 − 1
+    Fbar = np.zeros(n)
+    it, converged, gap = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C, float(tol),
+                              int(max_iter), wss == "max_violating_pair", bool(shrinking),
+                              int(n_slots))
+    status = ("optimal: m(α) − M(α) ≤ tol" if converged
+              else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
+    return {"alpha": alpha, "n_iter": int(it), "converged": bool(converged), "trace": None,
+            "trace_truncated": False, "status": status, "G": -y * F}
+
+
+def kernel_spec_numbers(code, degree, coef0, gamma, augmented, diag):
+    """The tuple the compiled routines take (see problem.KernelSpec.numbers)."""
+    return (int(code), int(degree), float(coef0), -float(gamma), bool(augmented), float(diag))
+
+
+__all__ = ["GAUSSIAN", "LINEAR", "MAX_DENSE_N", "NUMBA", "POLYNOMIAL", "cache_slots",
+           "kernel_diag", "kernel_dot", "kernel_matrix", "kernel_spec_numbers", "solve"]

@@ -1,0 +1,144 @@
+"""All input checks of the engine, in one place, with messages that name the bad value."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .kernels import Gaussian, Linear, Polynomial
+
+LOSSES = ("hinge", "quadratic")
+BIASES = ("free", "augmented")
+SOLVERS = ("smo", "qp", "newton", "sga")
+WSS_RULES = ("second_order", "max_violating_pair")
+QP_FORMS = ("dual", "primal")
+
+# What each solver can do; `check_combination` turns this table into messages.
+SUPPORT = {
+    "smo": {"loss": ("hinge", "quadratic"), "bias": ("free",), "kernel": ("any",), "hard": True},
+    "qp": {"loss": ("hinge", "quadratic"), "bias": ("free", "augmented"), "kernel": ("any",),
+           "hard": True},
+    "newton": {"loss": ("quadratic",), "bias": ("augmented",), "kernel": ("any",), "hard": False},
+    "sga": {"loss": ("hinge", "quadratic"), "bias": ("augmented",), "kernel": ("any",),
+            "hard": True},
+}
+
+
+def check_X(X) -> np.ndarray:
+    if X is None:
+        raise ValueError("X is None; expected a 2-D array of numbers with shape (n, d)")
+    try:
+        A = np.asarray(X)
+    except Exception as exc:  # ragged lists etc.
+        raise ValueError(f"X could not be read as an array ({exc}); "
+                         "expected shape (n, d)") from None
+    if A.dtype == object or not (np.issubdtype(A.dtype, np.number) or A.dtype == bool):
+        raise ValueError(f"X must be numeric, got dtype {A.dtype}; "
+                         "expected numbers with shape (n, d)")
+    if np.issubdtype(A.dtype, np.complexfloating):
+        raise ValueError("X must be real numbers, got complex values")
+    if A.ndim != 2:
+        raise ValueError(f"X must be 2-D with shape (n, d), got {A.ndim}-D with shape {A.shape}")
+    if A.shape[0] == 0:
+        raise ValueError("X is empty (0 points); expected at least 2 points, one per class")
+    if A.shape[1] == 0:
+        raise ValueError("X has 0 features; expected shape (n, d) with d ≥ 1")
+    A = A.astype(float)
+    bad = ~np.isfinite(A)
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        raise ValueError(f"X contains a non-finite value {A[r, c]!r} at row {r}, column {c}; "
+                         "expected finite numbers")
+    return A
+
+
+def check_y(y, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Map two distinct labels to −1/+1 in sorted order. Returns (y_pm, classes)."""
+    if y is None:
+        raise ValueError("y is None; expected one label per point")
+    Y = np.asarray(y)
+    if Y.ndim != 1:
+        Y = Y.reshape(-1) if Y.ndim == 2 and 1 in Y.shape else Y
+    if Y.ndim != 1:
+        raise ValueError(f"y must be 1-D, got shape {Y.shape}")
+    if len(Y) != n:
+        raise ValueError(f"len(y) = {len(Y)} but len(X) = {n}; expected one label per point")
+    if Y.dtype.kind == "f" and not np.isfinite(Y).all():
+        raise ValueError("y contains NaN or inf; expected two distinct finite labels")
+    try:
+        classes = np.unique(Y)
+    except TypeError:
+        raise ValueError("y mixes label types that cannot be sorted; expected two labels") from None
+    if len(classes) < 2:
+        raise ValueError(f"y has only one class {classes.tolist()}; expected exactly two classes")
+    if len(classes) > 2:
+        shown = classes.tolist()[:6]
+        raise ValueError(f"y has {len(classes)} classes {shown}; expected exactly two (binary SVM)")
+    y_pm = np.where(Y == classes[1], 1.0, -1.0)
+    return y_pm, classes
+
+
+def check_C(C) -> float:
+    if isinstance(C, bool) or not isinstance(C, numbers.Real):
+        raise ValueError(f"C must be a positive number or math.inf, got {C!r}")
+    C = float(C)
+    if math.isnan(C) or C <= 0:
+        raise ValueError(f"C must be > 0 (or math.inf for the hard margin), got {C!r}")
+    return C
+
+
+def check_choice(name: str, value, choices) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"unknown {name} {value!r}; expected one of {tuple(choices)}")
+    return value
+
+
+def check_kernel(kernel):
+    if isinstance(kernel, Linear | Polynomial | Gaussian):
+        return kernel
+    raise ValueError(f"kernel must be se.Linear(), se.Polynomial(...) or se.Gaussian(...), "
+                     f"got {kernel!r}")
+
+
+def check_tol(tol) -> float | None:
+    if tol is None:
+        return None
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < tol < math.inf):
+        raise ValueError(f"tol must be a finite number > 0, got {tol!r}")
+    return float(tol)
+
+
+def check_max_iter(max_iter) -> int | None:
+    if max_iter is None:
+        return None
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer ≥ 1 or None, got {max_iter!r}")
+    return int(max_iter)
+
+
+def check_combination(kernel, loss: str, bias: str, solver: str, C: float) -> None:
+    """Raise ValueError naming what the solver supports when it cannot solve this problem."""
+    check_choice("solver", solver, SOLVERS)
+    check_choice("loss", loss, LOSSES)
+    check_choice("bias", bias, BIASES)
+    s = SUPPORT[solver]
+    if math.isinf(C) and loss == "quadratic":
+        raise ValueError("C = inf (hard margin) needs loss='hinge'; quadratic loss adds "
+                         "1/(2C) to the kernel diagonal and needs a finite C")
+    if loss not in s["loss"]:
+        raise ValueError(f"solver {solver!r} supports loss {s['loss']}, got loss={loss!r}")
+    if bias not in s["bias"]:
+        raise ValueError(f"solver {solver!r} supports bias {s['bias']}, got bias={bias!r}")
+    if "any" not in s["kernel"] and kernel.name not in s["kernel"]:
+        raise ValueError(f"solver {solver!r} supports kernels {s['kernel']}, "
+                         f"got kernel {kernel.name!r}")
+    if math.isinf(C) and not s["hard"]:
+        raise ValueError(f"solver {solver!r} needs a finite C; C = inf (hard margin) is "
+                         "supported by 'smo', 'qp' and 'sga'")
+
+
+def supported(solver: str) -> dict:
+    check_choice("solver", solver, SOLVERS)
+    return dict(SUPPORT[solver])

@@ -1,0 +1,225 @@
+"""The Playground page end to end with Streamlit's AppTest (no browser)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svm_engine import datasets
+from ui import state as S
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
+NOT_SEPARABLE = "not linearly separable in this feature space"
+
+
+def new_app(query=None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    if query:
+        at.query_params.update(query)
+    return at.run()
+
+
+def no_traceback(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    for el in (*at.error, *at.warning, *at.markdown):
+        assert "Traceback" not in str(el.value)
+
+
+def numbers(at: AppTest) -> dict[str, str]:
+    """The numbers panel as {quantity: value}."""
+    for md in at.markdown:
+        text = str(md.value)
+        if text.startswith("| quantity | value |"):
+            rows = [r.strip("| ").split(" | ") for r in text.splitlines()[2:]]
+            return {k: v for k, v in rows}
+    return {}
+
+
+def load(at: AppTest, name: str) -> AppTest:
+    at.selectbox(key="pg.dataset").set_value(name)
+    at.run()
+    at.button(key="pg.load").click()
+    return at.run()
+
+
+def state_points(at: AppTest):
+    return np.asarray(at.session_state[S.K_X]), np.asarray(at.session_state[S.K_Y])
+
+
+def test_default_is_book_d1_with_the_book_hyperplane():
+    at = new_app()
+    no_traceback(at)
+    n = numbers(at)
+    assert n["hyperplane"].startswith("0.83") and n["b"].startswith("−3.33"), n
+    assert at.toggle(key="pg.hard_margin").value is True
+    assert at.query_params["d"] == "d1" and at.query_params["C"] == "inf"
+
+
+def test_every_dataset_kernel_and_loss_runs_without_exception():
+    at = new_app()
+    for name in (*datasets.BOOK, *datasets.GENERATORS):
+        load(at, name)
+        no_traceback(at)
+        for kernel in S.KERNELS:
+            at.radio(key="pg.kernel").set_value(kernel)
+            for loss in S.LOSSES:
+                at.radio(key="pg.loss").set_value(loss)
+                at.run()
+                no_traceback(at)
+                assert numbers(at), f"{name} / {kernel} / {loss}: no model"
+                assert at.session_state[S.K_SETTINGS]["kernel"] == kernel
+                assert at.session_state[S.K_SETTINGS]["loss"] == loss
+
+
+def test_changing_C_changes_the_reported_margin():
+    at = load(new_app(), "d2")
+    margins = []
+    for C in (0.1, 1.0, 10.0):
+        at.select_slider(key="pg.C").set_value(C)
+        at.run()
+        no_traceback(at)
+        margins.append(float(numbers(at)["margin 1/‖w‖"]))
+    assert margins[0] > margins[1] > margins[2]  # larger C, narrower margin
+
+
+def test_hard_margin_on_d2_says_not_separable():
+    at = load(new_app(), "d2")
+    at.toggle(key="pg.hard_margin").set_value(True)
+    at.run()
+    no_traceback(at)
+    assert any(NOT_SEPARABLE in str(e.value) for e in at.error)
+    assert not numbers(at)
+    X, _ = state_points(at)
+    assert len(X) == 18  # the points are still there
+
+
+def _open_panel(at: AppTest, panel: str) -> AppTest:
+    at.segmented_control(key="pg.panel").set_value(panel)
+    return at.run()
+
+
+def _uploader(at: AppTest):
+    (up,) = [u for u in at.file_uploader if str(u.key).startswith("pg.upload.")]
+    return up
+
+
+@pytest.mark.parametrize(
+    "name, content, word",
+    [
+        ("bad.csv", b"1,2\nfoo,bar,baz\n", "three columns"),
+        ("bad.csv", b"1,2,1\n3,4,1\n", "two classes"),
+        ("bad.csv", b"1,2,1\n3,nan,-1\n", "not a number"),
+        ("big.csv", b"".join(b"%d,%d,%d\n" % (i, i, i % 2) for i in range(2001)), "too many"),
+        ("bad.libsvm", b"1 1:2 7:3\n-1 1:0\n", "index"),
+    ],
+)
+def test_bad_upload_shows_an_error_and_keeps_the_points(name, content, word):
+    at = _open_panel(new_app(), "Import / export")
+    before = state_points(at)
+    _uploader(at).set_value((name, content, "text/csv"))
+    at.run()
+    no_traceback(at)
+    errors = " ".join(str(e.value) for e in at.error)
+    assert "Could not import" in errors and word in errors and "kept" in errors
+    after = state_points(at)
+    np.testing.assert_array_equal(after[0], before[0])
+    np.testing.assert_array_equal(after[1], before[1])
+
+
+def test_good_upload_replaces_the_points():
+    at = _open_panel(new_app(), "Import / export")
+    _uploader(at).set_value(("pts.csv", b"x1,x2,y\n0,0,a\n1,1,b\n2,0,a\n", "text/csv"))
+    at.run()
+    no_traceback(at)
+    X, y = state_points(at)
+    np.testing.assert_array_equal(X, [[0, 0], [1, 1], [2, 0]])
+    np.testing.assert_array_equal(y, [-1, 1, -1])
+    assert any("Imported 3 points" in str(s.value) for s in at.success)
+    assert numbers(at)  # and it was fitted
+
+
+def test_a_link_built_from_a_state_restores_it():
+    X = np.array([[0.0, 0.0], [1.0, 0.5], [2.0, 2.0], [3.0, 2.5], [0.5, 2.0]])
+    y = np.array([-1, -1, 1, 1, 1])
+    settings = S.normalize_settings(
+        {"kernel": "polynomial", "degree": 3, "coef0": 1.0, "C": 4.0, "solver": "qp"}
+    )
+    at = new_app(S.encode_query(X, y, settings))
+    no_traceback(at)
+    X2, y2 = state_points(at)
+    np.testing.assert_array_equal(X2, X)
+    np.testing.assert_array_equal(y2, y)
+    assert at.session_state[S.K_SETTINGS] == settings
+    assert at.radio(key="pg.kernel").value == "polynomial"
+    assert at.slider(key="pg.degree").value == 3
+    assert at.select_slider(key="pg.C").value == 4.0
+    assert numbers(at)["solver"] == "qp"
+
+
+def test_a_generator_link_restores_the_generator_widgets():
+    at = new_app({"v": "1", "d": "moons", "n": "60", "noise": "0.3", "seed": "7", "k": "gaussian",
+                  "s": "0.5"})  # fmt: skip
+    no_traceback(at)
+    assert len(state_points(at)[0]) == 60
+    assert at.slider(key="pg.gen.n").value == 60 and at.number_input(key="pg.gen.seed").value == 7
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"v": "1", "p": "not-base64!!"},
+        {"v": "1", "d": "d1", "k": "sigmoid"},
+        {"v": "1", "d": "d1", "C": "-3"},
+        {"v": "1", "d": "evil", "n": "1e9"},
+    ],
+)
+def test_a_tampered_link_gives_a_message_not_a_traceback(query):
+    at = new_app(query)
+    no_traceback(at)
+    assert any("could not be opened" in str(w.value) for w in at.warning)
+    X, _ = state_points(at)
+    np.testing.assert_array_equal(X, datasets.d1().X)
+
+
+def test_solvers_that_cannot_solve_the_problem_are_disabled_with_the_reason():
+    at = load(new_app(), "d2")  # hinge loss, free bias
+    assert not at.button(key="pg.solver.smo").disabled
+    assert not at.button(key="pg.solver.qp").disabled
+    assert at.button(key="pg.solver.newton").disabled
+    assert at.button(key="pg.solver.sga").disabled
+    captions = " ".join(str(c.value) for c in at.sidebar.caption)
+    assert "newton" in captions and "quadratic" in captions
+    at.button(key="pg.solver.qp").click()
+    at.run()
+    assert numbers(at)["solver"] == "qp"
+
+
+def test_choosing_an_impossible_combination_switches_solver_with_a_note():
+    at = load(new_app(), "d2")  # smo
+    at.radio(key="pg.bias").set_value("augmented")  # smo needs a free bias
+    at.run()
+    no_traceback(at)
+    assert at.session_state[S.K_SETTINGS]["solver"] != "smo"
+    assert any("Solver switched from smo" in str(i.value) for i in at.info)
+    assert numbers(at)
+
+
+def test_selecting_table_rows_reaches_the_canvas_highlight():
+    at = load(new_app(), "d2")
+    assert at.session_state[S.K_SETTINGS]["C"] == 1.0
+    table = at.dataframe[0]
+    assert len(table.value) == 18 and "category" in table.value.columns
+    row16 = table.value.iloc[15]
+    assert row16["category"] == "misclassified" and abs(row16["ξ"] - 1.667) < 5e-3
+
+
+def test_load_into_playground_from_another_page():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    X = np.array([[1.0, 1.0], [2.0, 2.0]])
+    S.load_into_playground(at.session_state, X, np.array([-1, 1]), {"C": 2.0}, "From page 2")
+    at.run()
+    no_traceback(at)
+    assert state_points(at)[0].tolist() == X.tolist()
+    assert at.select_slider(key="pg.C").value == 2.0
+    assert any("From page 2" in str(m.value) for m in at.markdown)

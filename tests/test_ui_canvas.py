@@ -1,0 +1,122 @@
+"""ui.canvas (Python side): what is sent to the browser and how its answers are checked."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from svm_engine import datasets
+from ui import canvas, figures, fitting
+from ui import state as S
+
+UI = Path(canvas.__file__).resolve().parent
+
+
+def test_payload_is_json_and_carries_the_protocol():
+    d = datasets.d1()
+    fig_json = canvas.figure_json(figures.decision_figure_dict(None, X=d.X, y=d.y))
+    p = canvas.canvas_payload(
+        fig_json, d.X, d.y, epoch=3, seq=7, view_rev=2, max_points=2000, url_query="v=1&d=d1"
+    )
+    back = json.loads(json.dumps(p, allow_nan=False))
+    assert back["epoch"] == 3 and back["seq"] == 7 and back["view_rev"] == 2
+    assert back["points"][0] == [3.5, 4.25, 1] and len(back["points"]) == 14
+    assert back["plotly_url"].endswith("plotly.min.js") and back["url_query"] == "v=1&d=d1"
+    assert json.loads(back["fig"])["data"][0]["meta"]["role"] == "points"
+
+
+def test_figure_json_encodes_arrays_as_typed_arrays_and_nan_as_null():
+    text = canvas.figure_json(
+        {"data": [{"x": np.array([1.0, np.nan]), "y": np.arange(2), "z": np.ones((2, 3))}]}
+    )
+    t = json.loads(text)["data"][0]
+    assert t["x"] == [1.0, None]
+    assert t["y"]["dtype"] == "i4"
+    assert t["z"]["dtype"] == "f8" and t["z"]["shape"] == "2,3"
+
+
+def test_canvas_figure_json_shares_the_grid_between_shading_and_contours():
+    d = datasets.d2()
+    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    full = json.loads(canvas.figure_json(figures.decision_figure_dict(m)))
+    slim = json.loads(canvas.canvas_figure_json(figures.decision_figure_dict(m)))
+    contours = [t for t in slim["data"] if t["type"] == "contour"]
+    assert contours and all(t["meta"]["z_from"] == "regions" and "z" not in t for t in contours)
+    regions = next(t for t in slim["data"] if t["meta"]["role"] == "regions")
+    full_contour = next(t for t in full["data"] if t["type"] == "contour")
+    assert regions["z"] == full_contour["z"]  # the JS restores exactly this grid
+    assert len(json.dumps(slim)) < 0.7 * len(json.dumps(full))
+
+
+def _value(epoch=1, seq=1, points=None):
+    return {"epoch": epoch, "seq": seq, "points": points or [[0, 0, 1], [1.5, 2, -1]]}
+
+
+def test_parse_points_accepts_a_newer_edit_of_this_epoch():
+    X, y, seq = canvas.parse_canvas_points(_value(seq=4), epoch=1, last_seq=3, max_points=2000)
+    np.testing.assert_array_equal(X, [[0, 0], [1.5, 2]])
+    np.testing.assert_array_equal(y, [1, -1])
+    assert seq == 4
+
+
+@pytest.mark.parametrize("value, epoch, last", [(None, 1, 0), (_value(epoch=0), 1, 0),
+                                                 (_value(seq=3), 1, 3)])  # fmt: skip
+def test_parse_points_ignores_stale_edits(value, epoch, last):
+    assert canvas.parse_canvas_points(value, epoch=epoch, last_seq=last, max_points=2000) is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "points",
+        {"epoch": "1", "seq": 1, "points": []},
+        {"epoch": 1, "seq": True, "points": []},
+        _value(points=[[0, 0]]),
+        _value(points=[[0, "1", 1]]),
+        _value(points=[[0, math.inf, 1]]),
+        _value(points=[[0, 0, 2]]),
+        _value(points=[[0, 0, True]]),
+        _value(points=[[0, 0, 1]] * 2001),
+    ],
+)
+def test_parse_points_rejects_malformed_lists(value):
+    with pytest.raises(canvas.CanvasError):
+        canvas.parse_canvas_points(value, epoch=1, last_seq=0, max_points=2000)
+
+
+def test_apply_canvas_points_updates_state_or_flashes_an_error():
+    ss = {}
+    S.ensure_state(ss)
+    epoch = ss[S.K_EPOCH]
+    assert canvas.apply_canvas_points(ss, _value(epoch=epoch, seq=1))
+    assert ss[S.K_CANVAS_SEQ] == 1 and ss[S.K_EPOCH] == epoch
+    assert len(ss[S.K_X]) == 2
+    assert not canvas.apply_canvas_points(ss, _value(epoch=epoch, seq=1))  # already adopted
+    assert not canvas.apply_canvas_points(ss, _value(epoch=epoch, seq=2, points=[[0, 0, 5]]))
+    assert len(ss[S.K_X]) == 2 and "not applied" in S.pop_flash(ss)[0][1]
+
+
+def test_view_reports_are_validated():
+    ss = {S.K_VIEW_REV: 2}
+    assert not canvas.apply_canvas_view(ss, {"rev": 1, "x": [0, 1], "y": [0, 1]})
+    assert not canvas.apply_canvas_view(ss, {"rev": 2, "x": [0, 0], "y": [0, 1]})
+    assert not canvas.apply_canvas_view(ss, {"rev": 2, "x": [0, "a"], "y": [0, 1]})
+    assert canvas.apply_canvas_view(ss, {"rev": 2, "x": [3, 1], "y": [0, 1]})
+    assert ss[S.K_VIEW] == ((1.0, 3.0), (0.0, 1.0))
+    assert canvas.grid_ranges(((0, 10), (0, 4))) == ((-1.0, 11.0), (-0.4, 4.4))
+
+
+def test_browser_files_exist_and_keep_the_contract():
+    js = (UI / "canvas.js").read_text()
+    assert "export default function" in js
+    assert "doubleClick: false" in js  # clicks < 300 ms apart are not a double-click
+    assert 'setStateValue("points"' in js
+    assert "window.__svmlabPerf" in js
+    html = (UI / "canvas.html").read_text()
+    assert 'class="svmlab-canvas"' in html and "svmlab-plot" in html
+    assert ".svmlab-canvas" in (UI / "canvas.css").read_text()
+    assert "export default function" in (UI / "sync.js").read_text()
+    # Plotly.js is loaded from the static folder, never inlined (js= is resent every rerun)
+    assert len(js) < 60_000 and "plotly.min.js" in canvas.PLOTLY_URL

@@ -1,0 +1,161 @@
+"""ui.figures: the decision plot (pure: model → plotly Figure)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from svm_engine import datasets
+from ui import canvas, figures, fitting
+from ui import state as S
+
+
+def _fit(name, **settings):
+    d = datasets.load(name)
+    s = S.settings_from_dataset(d.settings)
+    s.update(settings)
+    out = fitting.fit_points(d.X, d.y, S.normalize_settings(s))
+    assert out.ok, out.error
+    return out.model
+
+
+@pytest.fixture(scope="module")
+def d2_model():
+    return _fit("d2")
+
+
+def _by_role(fig, role):
+    return [t for t in fig.data if (t.meta or {}).get("role") == role]
+
+
+def test_figure_has_every_layer_for_d2(d2_model):
+    fig = figures.decision_figure(d2_model)
+    assert isinstance(fig, go.Figure)
+    roles = [(t.meta or {}).get("role") for t in fig.data]
+    for role in ("regions", "margins", "boundary", "slack", "sv", "points", "misclassified"):
+        assert role in roles, role
+    (boundary,) = _by_role(fig, "boundary")
+    assert boundary.contours.start == 0 and boundary.contours.end == 0
+    assert boundary.line.dash == "solid"
+    (margins,) = _by_role(fig, "margins")
+    assert (margins.contours.start, margins.contours.end) == (-1, 1)
+    assert margins.line.dash == "dash"
+
+
+def test_regions_shade_by_h_on_the_grid(d2_model):
+    fig = figures.decision_figure(d2_model, x_range=(0, 6), y_range=(0, 5), resolution=40)
+    (reg,) = _by_role(fig, "regions")
+    xs, ys, H = np.asarray(reg.x), np.asarray(reg.y), np.asarray(reg.z)
+    assert H.shape == (len(ys), len(xs)) and xs[0] == 0 and xs[-1] == 6
+    probe = d2_model.decision_function([[xs[3], ys[5]]])[0]
+    assert H[5, 3] == pytest.approx(probe, rel=1e-5)
+    assert reg.zmin == -figures.REGION_ZMAX and reg.zmax == figures.REGION_ZMAX
+
+
+def test_sv_rings_split_free_and_bound_and_grow_with_alpha(d2_model):
+    fig = figures.decision_figure(d2_model)
+    free, bound = _by_role(fig, "sv")
+    assert "free" in free.name and "bound" in bound.name
+    assert len(free.x) == len(d2_model.free_support)
+    assert len(bound.x) == len(d2_model.bound_support)
+    np.testing.assert_allclose(bound.x, d2_model.X[d2_model.bound_support, 0])
+    sizes = figures.ring_sizes(d2_model, d2_model.support)
+    alphas = d2_model.alpha[d2_model.support]
+    assert np.all(np.diff(sizes[np.argsort(alphas)]) >= 0)
+    assert free.marker.line.color != bound.marker.line.color
+
+
+def test_slack_segments_end_on_the_points_own_margin(d2_model):
+    idx, feet = figures.slack_segments(d2_model)
+    # book D2: x15..x18 have slack (0-based 14..17)
+    assert set(range(14, 18)) <= set(idx.tolist())
+    for i, foot in zip(idx, feet, strict=True):
+        assert foot is not None
+        assert d2_model.decision_function([foot])[0] == pytest.approx(d2_model.y[i], abs=1e-4)
+        # the segment is as long as ξ/‖w‖ (linear kernel: distance to the margin)
+        dist = np.linalg.norm(foot - d2_model.X[i])
+        assert dist == pytest.approx(d2_model.xi[i] / np.linalg.norm(d2_model.w), rel=1e-3)
+
+
+def test_slack_labels_show_xi(d2_model):
+    fig = figures.decision_figure(d2_model)
+    (labels,) = _by_role(fig, "slack_labels")
+    texts = set(labels.text)
+    assert {"ξ=1.67", "ξ=2.83"} <= texts  # book: ξ16 = 1.667, ξ18 = 2.834
+
+
+def test_slack_feet_for_a_kernel_model_are_on_the_margin():
+    m = _fit("nonlinear", C=0.5)
+    idx, feet = figures.slack_segments(m)
+    assert len(idx) > 0
+    found = [(i, f) for i, f in zip(idx, feet, strict=True) if f is not None]
+    assert len(found) >= len(idx) // 2
+    for i, f in found:
+        assert m.decision_function([f])[0] == pytest.approx(m.y[i], abs=1e-3)
+
+
+def test_misclassified_are_crossed_out(d2_model):
+    fig = figures.decision_figure(d2_model)
+    (mis,) = _by_role(fig, "misclassified")
+    got = {(float(a), float(b)) for a, b in zip(mis.x, mis.y, strict=True)}
+    assert got == {(2.0, 3.0), (5.0, 3.0)}  # x16 and x18, as on slide 23
+
+
+def test_points_colour_blind_safe_and_shape_coded(d2_model):
+    fig = figures.decision_figure(d2_model)
+    pos, neg = _by_role(fig, "points")
+    assert pos.marker.color == "#0072B2" and neg.marker.color == "#D55E00"  # Okabe–Ito
+    assert pos.marker.symbol != neg.marker.symbol
+    assert len(pos.x) + len(neg.x) == len(d2_model.y)
+    assert fig.layout.font.size >= 16  # readable on a projector
+
+
+def test_highlight_and_overlays():
+    m = _fit("d2")
+    other = _fit("d2", C=10.0)
+    fig = figures.decision_figure(
+        m,
+        highlight=[15, 99],
+        overlays=[
+            figures.Overlay("book h", w=(0.834, 0.333), b=-3.334),
+            figures.Overlay("C = 10", model=other, margins=True),
+        ],
+    )
+    (hl,) = _by_role(fig, "highlight")
+    assert list(hl.x) == [2.0] and list(hl.y) == [3.0]  # x16; index 99 is ignored
+    ovs = _by_role(fig, "overlay")
+    assert [o.name for o in ovs] == ["book h", "C = 10"]
+    assert (ovs[1].contours.start, ovs[1].contours.end) == (-1, 1)
+    with pytest.raises(ValueError, match="needs a model"):
+        figures.Overlay("bad").decision_function(np.zeros((1, 2)))
+
+
+def test_points_only_figure_without_a_model():
+    X = np.array([[0.0, 0.0], [1.0, 1.0]])
+    fig = figures.points_figure(X, np.array([1, -1]))
+    assert [(t.meta or {}).get("role") for t in fig.data] == ["points", "points"]
+    with pytest.raises(ValueError):
+        figures.decision_figure(None)
+
+
+@pytest.mark.parametrize("name", ["d1", "iris_setosa", "iris_versicolor_pca", "nonlinear", "xor"])
+def test_every_book_setting_draws_and_serialises(name):
+    m = _fit(name)
+    fig = figures.decision_figure_dict(m, resolution=30)
+    text = canvas.canvas_figure_json(fig)
+    data = json.loads(text)
+    assert data["layout"]["yaxis"]["scaleanchor"] == "x"
+    go.Figure(figures.decision_figure(m, resolution=30))  # validates against plotly's schema
+
+
+def test_figures_module_never_imports_streamlit():
+    code = "import sys, ui.figures, ui.fitting, ui.state; print('streamlit' in sys.modules)"
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,54 @@
+"""ui.nav (which pages exist) and ui.startup (Plotly.js copy, gc freeze)."""
+
+import gc
+from pathlib import Path
+
+from ui import nav, startup
+
+
+def _touch(root: Path, rel: str) -> None:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text("")
+
+
+def test_only_existing_pages_in_menu_order_playground_default(tmp_path):
+    _touch(tmp_path, "pages/4_compare_solvers.py")
+    _touch(tmp_path, "pages/1_playground.py")
+    pages = nav.existing_pages(tmp_path)
+    assert [p.path for p in pages] == ["pages/1_playground.py", "pages/4_compare_solvers.py"]
+    assert pages[0].default and not pages[1].default
+
+
+def test_first_existing_page_is_default_when_playground_is_missing(tmp_path):
+    _touch(tmp_path, "pages/3_step_through.py")
+    (page,) = nav.existing_pages(tmp_path)
+    assert page.default and page.title == "Step-through"
+    assert nav.existing_pages(tmp_path / "nowhere") == []
+
+
+def test_repository_has_the_playground_page():
+    root = Path(__file__).resolve().parents[1]
+    assert nav.existing_pages(root)[0].path == "pages/1_playground.py"
+
+
+def test_plotly_js_is_copied_once(tmp_path):
+    dst = startup.ensure_plotly_js(tmp_path / "static")
+    src = startup.plotly_js_source()
+    assert dst.read_bytes() == src.read_bytes()
+    mtime = dst.stat().st_mtime_ns
+    assert startup.ensure_plotly_js(tmp_path / "static") == dst
+    assert dst.stat().st_mtime_ns == mtime  # not copied again
+    dst.write_text("truncated")
+    startup.ensure_plotly_js(tmp_path / "static")
+    assert dst.stat().st_size == src.stat().st_size  # a broken copy is replaced
+
+
+def test_gc_freeze_happens_once(monkeypatch):
+    monkeypatch.setattr(startup, "_frozen", False)
+    try:
+        assert startup.freeze_gc_once() is True
+        assert gc.get_freeze_count() > 0
+        assert startup.freeze_gc_once() is False
+    finally:
+        gc.unfreeze()

@@ -1,0 +1,300 @@
+"""ui.state: settings, the shared session-state contract, and the URL codec."""
+
+import base64
+import math
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import svm_engine as se
+from svm_engine import datasets
+from ui import state as S
+
+# ------------------------------------------------------------------------------ settings
+
+
+def test_normalize_fills_defaults_and_keeps_given_values():
+    s = S.normalize_settings({"kernel": "gaussian", "sigma": 0.5, "C": 10})
+    assert s["kernel"] == "gaussian" and s["sigma"] == 0.5 and s["C"] == 10.0
+    assert s["loss"] == "hinge" and s["solver"] == "smo" and s["hard_margin"] is False
+    assert set(s) == set(S.SETTING_KEYS)
+
+
+def test_normalize_maps_infinite_C_to_hard_margin():
+    s = S.normalize_settings({"C": math.inf})
+    assert s["hard_margin"] is True and math.isfinite(s["C"])
+    assert S.effective_C(s) == math.inf
+    assert S.effective_C({**s, "hard_margin": False}) == s["C"]
+
+
+@pytest.mark.parametrize(
+    "bad, word",
+    [
+        ({"kernel": "sigmoid"}, "kernel"),
+        ({"degree": 2.5}, "degree"),
+        ({"degree": 0}, "degree"),
+        ({"sigma": 0}, "sigma"),
+        ({"sigma": float("nan")}, "sigma"),
+        ({"C": -1}, "C"),
+        ({"C": "ten"}, "C"),
+        ({"loss": "log"}, "loss"),
+        ({"bias": "none"}, "bias"),
+        ({"solver": "libsvm"}, "solver"),
+        ({"hard_margin": "yes"}, "hard_margin"),
+        ({"wss": "random"}, "wss"),
+        ({"gamma": 1}, "unknown"),
+    ],
+)
+def test_normalize_rejects_bad_values_naming_them(bad, word):
+    with pytest.raises(ValueError, match=word):
+        S.normalize_settings(bad)
+
+
+def test_settings_from_dataset_uses_book_suggestions():
+    s = S.settings_from_dataset(datasets.d1().settings)
+    assert s["kernel"] == "linear" and s["hard_margin"] is True and s["solver"] == "smo"
+    s = S.settings_from_dataset(datasets.iris_setosa().settings)
+    assert s["bias"] == "augmented" and s["solver"] == "sga" and s["C"] == 10.0
+
+
+def test_settings_key_ignores_parameters_that_do_not_apply():
+    base = S.normalize_settings({"kernel": "linear"})
+    assert S.settings_key(base) == S.settings_key({**base, "sigma": 3.0, "degree": 5})
+    assert S.settings_key(base) != S.settings_key({**base, "C": 2.0})
+    rbf = S.normalize_settings({"kernel": "gaussian"})
+    assert S.settings_key(rbf) != S.settings_key({**rbf, "sigma": 3.0})
+    hard = S.normalize_settings({"hard_margin": True})
+    assert S.settings_key(hard) == S.settings_key({**hard, "C": 50.0})
+    qp = S.normalize_settings({"solver": "qp"})
+    assert S.settings_key(qp) == S.settings_key({**qp, "wss": "max_violating_pair"})
+
+
+def test_settings_to_kernel():
+    poly = {"kernel": "polynomial", "degree": 3, "coef0": 0}
+    k = S.settings_to_kernel(S.normalize_settings(poly))
+    assert isinstance(k, se.Polynomial) and k.degree == 3 and k.coef0 == 0.0
+    k = S.settings_to_kernel(S.normalize_settings({"kernel": "gaussian", "sigma": 2}))
+    assert isinstance(k, se.Gaussian) and k.sigma == 2.0
+
+
+# -------------------------------------------------------------------------------- points
+
+
+def test_validate_points_accepts_empty_and_rejects_bad_input():
+    X, y = S.validate_points([], [])
+    assert X.shape == (0, 2) and y.shape == (0,)
+    with pytest.raises(ValueError, match="two coordinates"):
+        S.validate_points([[1, 2, 3]], [1])
+    with pytest.raises(ValueError, match="one label per point"):
+        S.validate_points([[1, 2]], [1, -1])
+    with pytest.raises(ValueError, match="finite"):
+        S.validate_points([[1, np.nan]], [1])
+    with pytest.raises(ValueError, match=r"\+1 or -1"):
+        S.validate_points([[1, 2]], [2])
+    with pytest.raises(ValueError, match="at most 2000"):
+        S.validate_points(np.zeros((2001, 2)), np.ones(2001))
+
+
+def test_default_state_is_book_d1_with_its_settings():
+    ss = {}
+    X, y, title = S.current_dataset(ss)
+    d1 = datasets.d1()
+    np.testing.assert_array_equal(X, d1.X)
+    np.testing.assert_array_equal(y, d1.y)
+    assert "D1" in title
+    assert S.current_settings(ss) == S.settings_from_dataset(d1.settings)
+    # callers get copies: changing them does not change the state
+    X[0, 0] = 99.0
+    assert S.current_dataset(ss)[0][0, 0] == d1.X[0, 0]
+
+
+def test_load_into_playground_sets_everything_and_resets_widgets():
+    ss = {"pg.kernel": "linear", "pg.C": 3.0, "other": 1}
+    S.ensure_state(ss)
+    epoch, rev = ss[S.K_EPOCH], ss[S.K_VIEW_REV]
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.5]])
+    y = np.array([-1, 1, 1])
+    S.load_into_playground(ss, X, y, {"kernel": "gaussian", "sigma": 0.7, "C": math.inf}, "Mine")
+    X2, y2, title = S.current_dataset(ss)
+    np.testing.assert_array_equal(X2, X)
+    np.testing.assert_array_equal(y2, y)
+    assert title == "Mine"
+    s = S.current_settings(ss)
+    assert s["kernel"] == "gaussian" and s["sigma"] == 0.7 and s["hard_margin"] is True
+    assert ss[S.K_EPOCH] == epoch + 1 and ss[S.K_VIEW_REV] == rev + 1
+    assert "pg.kernel" not in ss and "pg.C" not in ss and ss["other"] == 1
+
+
+def test_load_into_playground_rejects_bad_input_and_keeps_state():
+    ss = {}
+    S.ensure_state(ss)
+    before = (ss[S.K_X].copy(), dict(ss[S.K_SETTINGS]), ss[S.K_EPOCH])
+    with pytest.raises(ValueError):
+        S.load_into_playground(ss, [[0, 0]], [3], {}, "bad labels")
+    with pytest.raises(ValueError):
+        S.load_into_playground(ss, [[0, 0]], [1], {"kernel": "nope"}, "bad kernel")
+    np.testing.assert_array_equal(ss[S.K_X], before[0])
+    assert ss[S.K_SETTINGS] == before[1] and ss[S.K_EPOCH] == before[2]
+
+
+def test_canvas_edits_do_not_bump_the_epoch_but_python_edits_do():
+    ss = {}
+    S.ensure_state(ss)
+    e = ss[S.K_EPOCH]
+    X, y, _ = S.current_dataset(ss)
+    S.set_points(ss, np.vstack([X, [[9, 9]]]), np.append(y, 1), from_canvas=True)
+    assert ss[S.K_EPOCH] == e and ss[S.K_TITLE].endswith("(edited)")
+    assert ss[S.K_SOURCE] is None
+    S.set_points(ss, X, y)
+    assert ss[S.K_EPOCH] == e + 1
+    S.set_points(ss, X, y)  # no change: nothing to tell the browser
+    assert ss[S.K_EPOCH] == e + 1
+
+
+def test_flash_messages_are_shown_once():
+    ss = {}
+    S.push_flash(ss, "error", "one")
+    S.push_flash(ss, "info", "two")
+    assert S.pop_flash(ss) == [("error", "one"), ("info", "two")]
+    assert S.pop_flash(ss) == []
+
+
+# ----------------------------------------------------------------------------- URL codec
+
+
+def test_pack_unpack_round_trip_exact_for_short_decimals_and_random_floats():
+    d1 = datasets.d1()
+    X, y = S.unpack_points(S.pack_points(d1.X, d1.y))
+    np.testing.assert_array_equal(X, d1.X)
+    np.testing.assert_array_equal(y, d1.y)
+    rng = np.random.default_rng(0)
+    R = rng.normal(size=(50, 2))
+    labels = np.where(rng.random(50) > 0.5, 1, -1)
+    X, y = S.unpack_points(S.pack_points(R, labels))
+    np.testing.assert_array_equal(X, R)  # float64 path: exact
+    np.testing.assert_array_equal(y, labels)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-1e6, 1e6, allow_nan=False),
+            st.floats(-1e6, 1e6, allow_nan=False),
+            st.sampled_from([-1, 1]),
+        ),
+        max_size=40,
+    )
+)
+def test_pack_unpack_property(rows):
+    X = np.array([r[:2] for r in rows], dtype=float).reshape(-1, 2)
+    y = np.array([r[2] for r in rows], dtype=np.int64)
+    X2, y2 = S.unpack_points(S.pack_points(X, y))
+    np.testing.assert_array_equal(X2, X)
+    np.testing.assert_array_equal(y2, y)
+
+
+def _raw_link(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(zlib.compress(raw)).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("not base64!", "bad characters"),
+        ("AAAA", "damaged"),
+        (_raw_link(b"x" + struct.pack("<H", 1) + b"\0" * 9), "unknown format"),
+        (_raw_link(b"f" + struct.pack("<H", 2) + b"\0" * 5), "wrong length"),
+        (_raw_link(b"f" + struct.pack("<H", 2001)), "too many"),
+        (_raw_link(b"d" + struct.pack("<H", 1) + np.array([np.inf, 0.0]).tobytes() + b"\1"),
+         "finite"),
+        (_raw_link(b"f" + b"\0" * 100_000), "too many"),  # a zip bomb is cut off
+        (_raw_link(b"f" + struct.pack("<H", 1) + b"\0" * 9)[:-6], "damaged|cut off"),
+    ],
+)  # fmt: skip
+def test_unpack_rejects_tampered_points(text, word):
+    with pytest.raises(S.LinkError, match=word):
+        S.unpack_points(text)
+
+
+def test_query_round_trip_for_book_generator_and_edited_points():
+    ss = {}
+    S.load_dataset(ss, "d2")
+    q = S.state_query(ss)
+    assert q["d"] == "d2" and "p" not in q
+    back = S.decode_query(q)
+    np.testing.assert_array_equal(back["X"], datasets.d2().X)
+    assert back["settings"] == S.current_settings(ss)
+
+    S.load_dataset(ss, "moons", n=60, noise=0.3, seed=4)
+    q = S.state_query(ss)
+    assert (q["d"], q["n"], q["noise"], q["seed"]) == ("moons", "60", "0.3", "4")
+    back = S.decode_query(q)
+    np.testing.assert_array_equal(back["X"], datasets.moons(60, 0.3, 4).X)
+
+    X, y, _ = S.current_dataset(ss)
+    S.set_points(ss, X[:-1], y[:-1], from_canvas=True)  # edited: the points travel
+    settings_ = {**S.current_settings(ss), "kernel": "polynomial", "degree": 3, "coef0": 0.0,
+                 "C": 0.25, "solver": "qp"}  # fmt: skip
+    S.set_settings(ss, settings_)
+    q = S.state_query(ss)
+    assert "p" in q and "d" not in q and q["q"] == "3" and q["C"] == "0.25"
+    back = S.decode_query(q)
+    np.testing.assert_array_equal(back["X"], X[:-1])
+    assert back["settings"] == S.current_settings(ss)
+
+
+@pytest.mark.parametrize(
+    "q, word",
+    [
+        ({"v": "1", "d": "d9"}, "unknown dataset"),
+        ({"v": "1", "d": "d1", "p": "AA"}, "either"),
+        ({"v": "1"}, "either"),
+        ({"v": "2", "d": "d1"}, "version"),
+        ({"v": "1", "d": "d1", "k": "sigmoid"}, "kernel"),
+        ({"v": "1", "d": "d1", "C": "1e999"}, "C"),
+        ({"v": "1", "d": "d1", "C": "__import__('os')"}, "number"),
+        ({"v": "1", "d": "d1", "q": "2.5"}, "whole number"),
+        ({"v": "1", "d": "moons", "n": "5000"}, "at most 2000"),
+        ({"v": "1", "d": "moons", "noise": "-1"}, "noise"),
+        ({"v": "1", "d": "d1", "evil": "1"}, "unknown parameter"),
+        ({"v": "1", "d": "d1", "l": "x" * 500}, "not valid"),
+    ],
+)
+def test_decode_rejects_tampered_links(q, word):
+    with pytest.raises(S.LinkError, match=word):
+        S.decode_query(q)
+
+
+def test_restore_from_broken_link_gives_message_and_default_state():
+    ss = {}
+    msg = S.restore_from_query(ss, {"v": "1", "d": "d1", "C": "abc"})
+    assert msg and "could not be opened" in msg
+    X, _, _ = S.current_dataset(ss)
+    np.testing.assert_array_equal(X, datasets.d1().X)
+
+
+def test_restore_from_good_link_loads_it():
+    ss = {}
+    q = S.encode_query(
+        np.array([[0.0, 0.0], [1.0, 2.0]]), np.array([1, -1]), {"kernel": "gaussian", "sigma": 0.5}
+    )
+    assert S.restore_from_query(ss, q) is None
+    X, y, title = S.current_dataset(ss)
+    np.testing.assert_array_equal(X, [[0, 0], [1, 2]])
+    np.testing.assert_array_equal(y, [1, -1])
+    assert S.current_settings(ss)["sigma"] == 0.5 and title == "Shared points"
+    assert S.is_link(q) and not S.is_link({"page": "x"})
+
+
+def test_default_range_contains_every_point():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(30, 2)) * [5, 1]
+    (x0, x1), (y0, y1) = S.default_range(X)
+    assert x0 < X[:, 0].min() and x1 > X[:, 0].max()
+    assert y0 < X[:, 1].min() and y1 > X[:, 1].max()
+    assert S.default_range(np.zeros((0, 2)))[0][1] > 0

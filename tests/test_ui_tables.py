@@ -1,0 +1,104 @@
+"""ui.tables: the per-point table, the numbers panel, table edits, slider options."""
+
+import numpy as np
+import pytest
+
+from svm_engine import datasets
+from ui import fitting, tables
+from ui import state as S
+
+
+@pytest.fixture(scope="module")
+def d2_model():
+    d = datasets.d2()
+    return fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+
+
+def test_point_table_matches_the_book_on_d2(d2_model):
+    df = tables.point_table(d2_model)
+    assert list(df.columns) == tables.POINT_COLUMNS
+    assert list(df["i"]) == list(range(1, 19))
+    row16 = df.iloc[15]
+    assert (row16["x1"], row16["x2"], row16["y"]) == (2.0, 3.0, 1)
+    assert row16["ξ"] == pytest.approx(1.667, abs=5e-3)
+    assert row16["category"] == "misclassified"
+    assert row16["y·h(x)"] == pytest.approx(1 - row16["ξ"], abs=1e-6)
+    assert df["α"].between(0, 1 + 1e-9).all()  # C = 1
+
+
+def test_point_table_without_a_matching_model_leaves_model_columns_empty(d2_model):
+    X = d2_model.X[:3]
+    df = tables.point_table(d2_model, X, d2_model.y[:3])
+    assert len(df) == 3 and df["α"].isna().all() and (df["category"] == "").all()
+    assert len(tables.point_table(None, X, np.array([1, -1, 1]))) == 3
+
+
+def test_model_summary_has_the_numbers_panel(d2_model):
+    rows = dict(tables.model_summary(d2_model))
+    for key in ("w", "b", "hyperplane", "margin 1/‖w‖", "support vectors", "primal objective",
+                "dual objective", "training accuracy", "solver", "iterations", "time",
+                "converged"):  # fmt: skip
+        assert key in rows, key
+    assert rows["hyperplane"].startswith("0.83") and rows["hyperplane"].endswith("= 0")
+    assert rows["converged"] == "yes"
+
+
+def test_model_summary_for_a_kernel_has_no_w():
+    d = datasets.nonlinear()
+    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    rows = dict(tables.model_summary(m))
+    assert "w" not in rows and "hyperplane" not in rows and "margin 1/‖w‖" in rows
+
+
+def test_hyperplane_equation_and_number_format():
+    assert tables.hyperplane_equation([0.8333, -0.3333], -3.3333) == (
+        "0.833·x1 − 0.333·x2 − 3.333 = 0"
+    )
+    assert tables.hyperplane_equation([-1, 2], 0.5) == "−1.000·x1 + 2.000·x2 + 0.500 = 0"
+    assert tables.fmt_num(float("inf")) == "∞" and tables.fmt_num(float("nan")) == "–"
+    assert tables.fmt_num(-0.25) == "−0.25" and tables.fmt_num(1.5e-7) == "1.5·10^−7"
+
+
+def test_editor_changes_apply_edits_deletions_and_additions():
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
+    y = np.array([1, -1, 1])
+    changes = {
+        "edited_rows": {0: {"x1": 0.5, "α": 3}, "2": {"y": -1}},
+        "deleted_rows": [1],
+        "added_rows": [{"x1": 7, "x2": "8", "y": 1}],
+    }
+    X2, y2 = tables.apply_editor_changes(X, y, changes, 2000)
+    np.testing.assert_array_equal(X2, [[0.5, 0.0], [2.0, 2.0], [7.0, 8.0]])
+    np.testing.assert_array_equal(y2, [1, -1, 1])
+    np.testing.assert_array_equal(X, [[0, 0], [1, 1], [2, 2]])  # input untouched
+
+
+@pytest.mark.parametrize(
+    "changes, word",
+    [
+        ({"edited_rows": {0: {"x1": None}}}, "empty"),
+        ({"edited_rows": {0: {"x2": "abc"}}}, "not a number"),
+        ({"edited_rows": {0: {"x2": float("inf")}}}, "finite"),
+        ({"edited_rows": {0: {"y": 3}}}, r"\+1 or −1"),
+        ({"edited_rows": {9: {"x1": 1}}}, "does not exist"),
+        ({"added_rows": [{"x1": 1, "x2": 2}]}, "new row 1, y"),
+        ({"deleted_rows": ["x"]}, "unknown row"),
+    ],
+)
+def test_editor_errors_name_the_cell(changes, word):
+    with pytest.raises(tables.EditorError, match=word):
+        tables.apply_editor_changes(np.zeros((2, 2)), np.array([1, -1]), changes, 2000)
+
+
+def test_editor_respects_the_point_cap():
+    with pytest.raises(tables.EditorError, match="too many"):
+        tables.apply_editor_changes(
+            np.zeros((2, 2)), np.array([1, -1]), {"added_rows": [{"x1": 0, "x2": 0, "y": 1}]}, 2
+        )
+
+
+def test_slider_options_keep_the_exact_current_value():
+    grid = tables.log_grid(-1, 1)
+    assert grid[0] == 0.1 and grid[-1] == 10.0 and 1.5 in grid
+    opts = tables.option_values(grid, 4.2)
+    assert 4.2 in opts and opts == sorted(opts)

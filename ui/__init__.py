@@ -1,0 +1,15 @@
+"""SVM Lab user-interface helpers.
+
+Pure, tested building blocks for the Streamlit pages:
+
+- ``ui.state``   – the Playground's session state, shared with the other pages, and the URL
+  (query-parameter) encoding of that state;
+- ``ui.figures`` – plotly figures (pure functions, no streamlit);
+- ``ui.fitting`` – the engine call the pages cache (pure);
+- ``ui.io``      – CSV / LIBSVM import and export;
+- ``ui.tables``  – the per-point table and the numbers panel;
+- ``ui.warmstart`` – mapping a previous α onto edited points;
+- ``ui.canvas``  – the click-to-place-points component (the only module here that needs
+  streamlit, apart from ``ui.controls``);
+- ``ui.nav``     – which pages exist.
+"""

@@ -1,0 +1,598 @@
+// SVM Lab click canvas (Streamlit Custom Components v2).
+//
+// Draws the server's figure with Plotly.js (loaded once from the app's static folder), keeps
+// the point list in the browser so a click is drawn at once, and sends the whole list back
+// with setStateValue("points", {epoch, seq, points}) so no click is lost.
+//
+// Protocol (data from Python): fig (plotly JSON text), points [[x1, x2, ±1]...], epoch
+// (bumped when Python replaced the points), seq (the last canvas edit the figure was fitted
+// on), view_rev (bumped when the zoom should reset), max_points, plotly_url, busy_text.
+// Streamlit calls the default export again with new data on every rerun whose data changed;
+// all listeners are bound once per element.
+//
+// Performance marks for benchmarks/tests: window.__svmlabPerf = {pointDrawn: [ms],
+// refitDrawn: [ms]}; attributes data-n-points, data-seq, data-fit-seq, data-epoch,
+// data-draws on the .svmlab-canvas element, whose __state holds the live state.
+
+const STATES = new WeakMap();
+const PERF = (window.__svmlabPerf = window.__svmlabPerf || {
+  pointDrawn: [], // ms from the click (button released) to the frame that paints the point
+  refitDrawn: [], // ms from the click to the frame that paints the refitted figure
+  refitSettled: [], // ms from the click to the first task after that frame
+  refitArrived: [], // ms from the click to the refitted data reaching the component
+  reactMs: [], // ms Plotly.react took for each full redraw
+  fits: [], // data.fit_info of each refit that answered a click (solver_ms, n_iter, converged)
+});
+const CLICK_SLOP_PX = 5; // a press that moves less than this is a click
+const HIT_PX = 11; // a click within this distance of a point hits the point
+const UNDO_MAX = 200;
+
+function loadPlotly(url) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window.__svmlabPlotlyPromise) {
+    window.__svmlabPlotlyPromise = new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = url;
+      s.async = true;
+      s.onload = () =>
+        window.Plotly ? resolve(window.Plotly) : reject(new Error("Plotly did not load"));
+      s.onerror = () => {
+        window.__svmlabPlotlyPromise = null;
+        reject(new Error("could not load " + url));
+      };
+      document.head.appendChild(s);
+    });
+  }
+  return window.__svmlabPlotlyPromise;
+}
+
+function nextFrame() {
+  // resolves at the start of the next animation frame: the browser paints the DOM as it is
+  // now right after this callback
+  return new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+}
+
+function afterNextFrame() {
+  // resolves in the first task after that frame (later when other work is queued)
+  return new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)));
+}
+
+function roundTo(v, span) {
+  const digits = Math.max(0, 3 - Math.floor(Math.log10(Math.max(span, 1e-12))));
+  return Number(v.toFixed(Math.min(digits, 12)));
+}
+
+function createState(root, parentElement) {
+  const st = {
+    root,
+    plot: root.querySelector(".svmlab-plot"),
+    overlay: root.querySelector(".svmlab-overlay"),
+    overlayOn: false, // true while the browser's points differ from what Plotly drew
+    pointStyle: null, // marker colours/symbols/size of the point traces, from the figure
+    statusEl: root.querySelector(".svmlab-status"),
+    points: [], // [[x1, x2, label]]
+    epoch: null,
+    seq: 0,
+    fitSeq: 0,
+    viewRev: null,
+    cls: 1,
+    undo: [],
+    fig: null,
+    figText: null,
+    maxPoints: 2000,
+    Plotly: null,
+    ready: null,
+    drawn: false,
+    pending: new Map(), // seq -> click time (performance.now())
+    down: null,
+    drag: null,
+    rafPending: false,
+    viewTimer: null,
+    lastViewSent: null,
+    draws: 0,
+    setStateValue: null,
+    config: {},
+    busyText: "",
+    listeners: [],
+  };
+  root.__state = st;
+
+  const on = (target, type, fn, opts) => {
+    target.addEventListener(type, fn, opts);
+    st.listeners.push(() => target.removeEventListener(type, fn, opts));
+  };
+
+  // ---- toolbar
+  root.querySelectorAll("button[data-cls]").forEach((b) =>
+    on(b, "click", () => setClass(st, Number(b.dataset.cls)))
+  );
+  on(root.querySelector("button[data-act=undo]"), "click", () => undo(st));
+  on(root.querySelector("button[data-act=clear]"), "click", () => clearAll(st));
+
+  // ---- plot interactions (capture phase: we see the press before Plotly does)
+  on(st.plot, "mousedown", (ev) => onDown(st, ev), true);
+  on(st.plot, "mousemove", (ev) => onHover(st, ev), false);
+  st.onUp = (ev) => onUp(st, ev);
+  st.onMove = (ev) => onMove(st, ev);
+  st.destroy = () => {
+    st.listeners.forEach((off) => off());
+    window.removeEventListener("mouseup", st.onUp, true);
+    window.removeEventListener("mousemove", st.onMove, true);
+    if (st.Plotly && st.drawn) st.Plotly.purge(st.plot);
+    clearTimeout(st.resendTimer);
+    STATES.delete(parentElement);
+  };
+  setClass(st, 1);
+  return st;
+}
+
+function setClass(st, cls) {
+  st.cls = cls === -1 ? -1 : 1;
+  st.root.querySelectorAll("button[data-cls]").forEach((b) => {
+    const active = Number(b.dataset.cls) === st.cls;
+    b.classList.toggle("active", active);
+    b.setAttribute("aria-pressed", active ? "true" : "false");
+  });
+}
+
+function setStatus(st, text, isError) {
+  st.statusEl.textContent = text || "";
+  st.statusEl.classList.toggle("error", !!isError);
+}
+
+function updateAttrs(st) {
+  const d = st.root.dataset;
+  d.nPoints = String(st.points.length);
+  d.seq = String(st.seq);
+  d.fitSeq = String(st.fitSeq);
+  d.epoch = String(st.epoch);
+  d.draws = String(st.draws);
+  d.cls = String(st.cls);
+}
+
+// ---- geometry
+
+function plotArea(st) {
+  const fl = st.plot._fullLayout;
+  if (!fl || !fl.xaxis || !fl.yaxis) return null;
+  const drag = st.plot.querySelector(".nsewdrag");
+  let rect;
+  if (drag) {
+    const r = drag.getBoundingClientRect();
+    rect = { left: r.left, top: r.top, width: r.width, height: r.height };
+  } else {
+    const r = st.plot.getBoundingClientRect();
+    rect = {
+      left: r.left + fl.xaxis._offset,
+      top: r.top + fl.yaxis._offset,
+      width: fl.xaxis._length,
+      height: fl.yaxis._length,
+    };
+  }
+  return { rect, xr: fl.xaxis.range.map(Number), yr: fl.yaxis.range.map(Number) };
+}
+
+function toData(area, clientX, clientY) {
+  const { rect, xr, yr } = area;
+  const fx = (clientX - rect.left) / rect.width;
+  const fy = (clientY - rect.top) / rect.height;
+  return [xr[0] + fx * (xr[1] - xr[0]), yr[1] - fy * (yr[1] - yr[0])];
+}
+
+function toPixel(area, x, y) {
+  const { rect, xr, yr } = area;
+  return [
+    rect.left + ((x - xr[0]) / (xr[1] - xr[0])) * rect.width,
+    rect.top + ((yr[1] - y) / (yr[1] - yr[0])) * rect.height,
+  ];
+}
+
+function inside(area, clientX, clientY) {
+  const { rect } = area;
+  return (
+    clientX >= rect.left &&
+    clientX <= rect.left + rect.width &&
+    clientY >= rect.top &&
+    clientY <= rect.top + rect.height
+  );
+}
+
+function hitTest(st, area, clientX, clientY) {
+  let best = -1;
+  let bestD = HIT_PX * HIT_PX;
+  for (let i = 0; i < st.points.length; i++) {
+    const p = toPixel(area, st.points[i][0], st.points[i][1]);
+    const d = (p[0] - clientX) ** 2 + (p[1] - clientY) ** 2;
+    if (d <= bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+// ---- editing
+
+function pushUndo(st) {
+  st.undo.push(st.points.map((p) => p.slice()));
+  if (st.undo.length > UNDO_MAX) st.undo.shift();
+}
+
+const RESEND_MS = 3000; // an edit not answered by then is sent again
+
+function sendPoints(st) {
+  if (!st.setStateValue) return;
+  if (window.__svmlabSyncFlushPending) {
+    // the panels' sync (sync.js) is being flushed in this tick; Streamlit would send both
+    // updates with the panels' fragment id and the canvas would not rerun: wait one task
+    setTimeout(() => sendPoints(st), 0);
+    return;
+  }
+  st.setStateValue("points", { epoch: st.epoch, seq: st.seq, points: st.points });
+  clearTimeout(st.resendTimer);
+  st.resendTimer = setTimeout(() => {
+    if (st.fitSeq < st.seq) sendPoints(st); // a lost rerun: ask again (same content)
+  }, RESEND_MS);
+}
+
+function commit(st, t0) {
+  st.seq += 1;
+  st.pending.set(st.seq, t0);
+  sendPoints(st);
+  setStatus(st, st.busyText);
+  showOverlay(st, t0);
+}
+
+function addPoint(st, x, y, label, t0) {
+  if (st.points.length >= st.maxPoints) {
+    setStatus(st, `At most ${st.maxPoints} points.`, true);
+    return;
+  }
+  pushUndo(st);
+  st.points.push([x, y, label]);
+  commit(st, t0);
+}
+
+function undo(st) {
+  if (!st.undo.length) return;
+  st.points = st.undo.pop();
+  commit(st, performance.now());
+}
+
+function clearAll(st) {
+  if (!st.points.length) return;
+  pushUndo(st);
+  st.points = [];
+  commit(st, performance.now());
+}
+
+function onHover(st, ev) {
+  if (st.drag || st.down) return;
+  const area = plotArea(st);
+  if (!area || !inside(area, ev.clientX, ev.clientY)) {
+    st.root.classList.remove("over-point");
+    return;
+  }
+  st.root.classList.toggle("over-point", hitTest(st, area, ev.clientX, ev.clientY) >= 0);
+}
+
+function onDown(st, ev) {
+  if (ev.button !== 0 || !st.drawn) return;
+  if (ev.target.closest && ev.target.closest(".modebar")) return;
+  const area = plotArea(st);
+  if (!area || !inside(area, ev.clientX, ev.clientY)) return; // axes etc.: Plotly's
+  const hit = hitTest(st, area, ev.clientX, ev.clientY);
+  const [x, y] = toData(area, ev.clientX, ev.clientY);
+  st.down = { cx: ev.clientX, cy: ev.clientY, x, y, shift: ev.shiftKey, hit, area };
+  if (hit >= 0) {
+    // the press is ours (delete or drag); Plotly must not start a zoom box
+    ev.stopPropagation();
+    ev.preventDefault();
+    st.drag = { index: hit, moved: false, before: st.points.map((p) => p.slice()) };
+    window.addEventListener("mousemove", st.onMove, true);
+  }
+  window.addEventListener("mouseup", st.onUp, true);
+}
+
+function onMove(st, ev) {
+  const d = st.down;
+  if (!d || !st.drag) return;
+  const dist = Math.hypot(ev.clientX - d.cx, ev.clientY - d.cy);
+  if (!st.drag.moved && dist < CLICK_SLOP_PX) return;
+  st.drag.moved = true;
+  const { rect } = d.area;
+  const cx = Math.min(Math.max(ev.clientX, rect.left), rect.left + rect.width);
+  const cy = Math.min(Math.max(ev.clientY, rect.top), rect.top + rect.height);
+  const [x, y] = toData(d.area, cx, cy);
+  const p = st.points[st.drag.index];
+  p[0] = x;
+  p[1] = y;
+  ev.preventDefault();
+  ev.stopPropagation();
+  if (!st.rafPending) {
+    st.rafPending = true;
+    requestAnimationFrame(() => {
+      st.rafPending = false;
+      showOverlay(st, null);
+    });
+  }
+}
+
+function onUp(st, ev) {
+  window.removeEventListener("mouseup", st.onUp, true);
+  window.removeEventListener("mousemove", st.onMove, true);
+  const d = st.down;
+  st.down = null;
+  if (!d) return;
+  const drag = st.drag;
+  st.drag = null;
+  const tClick = performance.now(); // latency is measured from the click (button released)
+  const xs = d.area.xr[1] - d.area.xr[0];
+  const ys = d.area.yr[1] - d.area.yr[0];
+  if (drag) {
+    if (drag.moved) {
+      const p = st.points[drag.index];
+      p[0] = roundTo(p[0], xs);
+      p[1] = roundTo(p[1], ys);
+      st.undo.push(drag.before);
+      if (st.undo.length > UNDO_MAX) st.undo.shift();
+      commit(st, tClick);
+    } else {
+      pushUndo(st);
+      st.points.splice(drag.index, 1);
+      commit(st, tClick);
+    }
+    return;
+  }
+  if (Math.hypot(ev.clientX - d.cx, ev.clientY - d.cy) >= CLICK_SLOP_PX) return; // a zoom box
+  const label = d.shift ? -st.cls : st.cls;
+  addPoint(st, roundTo(d.x, xs), roundTo(d.y, ys), label, tClick);
+}
+
+// ---- drawing
+
+function pointArrays(st) {
+  const out = { 1: [[], [], []], "-1": [[], [], []] };
+  st.points.forEach((p, i) => {
+    const a = out[p[2] > 0 ? 1 : "-1"];
+    a[0].push(p[0]);
+    a[1].push(p[1]);
+    a[2].push(i + 1);
+  });
+  return out;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function pointTraceGroups(st) {
+  // the SVG groups Plotly drew the two point traces into
+  const groups = [];
+  (st.plot.calcdata || []).forEach((cd, i) => {
+    const t = st.plot._fullData && st.plot._fullData[i];
+    if (t && t.meta && t.meta.role === "points" && cd[0] && cd[0].node3) {
+      groups.push(cd[0].node3.node());
+    }
+  });
+  return groups;
+}
+
+function readPointStyle(st) {
+  // marker style of the point traces as Plotly resolved it (so the overlay matches)
+  const style = {};
+  (st.plot._fullData || []).forEach((t) => {
+    if (t.meta && t.meta.role === "points") {
+      const m = t.marker || {};
+      style[t.meta.label > 0 ? 1 : -1] = {
+        color: m.color || (t.meta.label > 0 ? "#0072B2" : "#D55E00"),
+        symbol: String(m.symbol || "circle"),
+        size: Number(m.size) || 12,
+        line: (m.line && m.line.color) || "#FFFFFF",
+        width: (m.line && Number(m.line.width)) || 1.5,
+      };
+    }
+  });
+  st.pointStyle = style;
+}
+
+function markerMarkup(px, py, s) {
+  const r = s.size / 2;
+  const common = `fill="${s.color}" stroke="${s.line}" stroke-width="${s.width}"`;
+  if (s.symbol.startsWith("square")) {
+    return `<rect x="${px - r}" y="${py - r}" width="${2 * r}" height="${2 * r}" ${common}/>`;
+  }
+  return `<circle cx="${px}" cy="${py}" r="${r}" ${common}/>`;
+}
+
+function showOverlay(st, t0) {
+  // Draw every current point in the overlay and hide Plotly's (stale) point traces.
+  const area = plotArea(st);
+  if (!area || !st.pointStyle) return;
+  const wrap = st.overlay.getBoundingClientRect();
+  const { rect } = area;
+  const ox = rect.left - wrap.left;
+  const oy = rect.top - wrap.top;
+  const parts = [
+    `<svg x="${ox}" y="${oy}" width="${rect.width}" height="${rect.height}" overflow="hidden">`,
+  ];
+  for (const p of st.points) {
+    const q = toPixel(area, p[0], p[1]);
+    parts.push(markerMarkup(q[0] - rect.left, q[1] - rect.top, st.pointStyle[p[2] > 0 ? 1 : -1]));
+  }
+  parts.push("</svg>");
+  st.overlay.innerHTML = parts.join("");
+  if (!st.overlayOn) {
+    pointTraceGroups(st).forEach((g) => (g.style.visibility = "hidden"));
+    st.overlayOn = true;
+  }
+  updateAttrs(st);
+  markDrawn(PERF.pointDrawn, t0);
+}
+
+function hideOverlay(st) {
+  // Plotly reuses the trace groups on react, so undo the hiding explicitly
+  pointTraceGroups(st).forEach((g) => (g.style.visibility = ""));
+  st.overlay.innerHTML = "";
+  st.overlayOn = false;
+}
+
+function markDrawn(list, t0) {
+  if (t0 == null) return;
+  nextFrame().then((t) => list.push(t - t0));
+}
+
+function fullDraw(st) {
+  const fig = st.fig;
+  if (!fig) return Promise.resolve();
+  const arr = pointArrays(st);
+  const data = fig.data.map((t) => {
+    if (t.meta && t.meta.role === "points") {
+      const a = arr[t.meta.label > 0 ? 1 : "-1"];
+      return Object.assign({}, t, { x: a[0], y: a[1], customdata: a[2] });
+    }
+    return t;
+  });
+  const layout = Object.assign({}, fig.layout, { autosize: true });
+  delete layout.width;
+  st.draws += 1;
+  const t = performance.now();
+  const drawnSeq = st.seq;
+  return st.Plotly.react(st.plot, data, layout, st.config).then(() => {
+    PERF.reactMs.push(performance.now() - t);
+    st.drawn = true;
+    readPointStyle(st);
+    if (st.seq === drawnSeq && !st.drag) hideOverlay(st);
+    else showOverlay(st, null); // edits arrived while drawing: keep them visible
+    updateAttrs(st);
+  });
+}
+
+function reportView(st) {
+  clearTimeout(st.viewTimer);
+  st.viewTimer = setTimeout(() => {
+    const fl = st.plot._fullLayout;
+    if (!fl || !st.setStateValue) return;
+    const v = { rev: st.viewRev, x: fl.xaxis.range.map(Number), y: fl.yaxis.range.map(Number) };
+    const key = JSON.stringify(v);
+    if (key === st.lastViewSent) return;
+    st.lastViewSent = key;
+    st.setStateValue("view", v);
+  }, 200);
+}
+
+function resolveSharedGrids(fig) {
+  // contour traces marked meta.z_from share x, y, z with another trace (see canvas.py)
+  const byRole = {};
+  fig.data.forEach((t) => {
+    if (t.meta && t.meta.role && !(t.meta.role in byRole)) byRole[t.meta.role] = t;
+  });
+  fig.data.forEach((t) => {
+    const src = t.meta && t.meta.z_from && byRole[t.meta.z_from];
+    if (src) {
+      t.x = src.x;
+      t.y = src.y;
+      t.z = src.z;
+    }
+  });
+}
+
+function mirrorUrl(query) {
+  // keep the address bar in step with the points (the server sets st.query_params on full
+  // reruns; point edits only rerun a fragment)
+  if (typeof query !== "string" || !query) return;
+  const want = "?" + query;
+  if (window.location.search !== want) {
+    try {
+      window.history.replaceState(window.history.state, "", window.location.pathname + want);
+    } catch (e) {
+      /* sandboxed frames may forbid it; the share panel still shows the link */
+    }
+  }
+}
+
+function update(st, data) {
+  st.maxPoints = data.max_points || 2000;
+  st.busyText = data.busy_text || "";
+  st.config = Object.assign({ responsive: true }, data.config || {}, { doubleClick: false });
+  if (data.epoch !== st.epoch) {
+    // Python replaced the points (dataset, import, table, link): adopt them
+    if (st.epoch !== null) pushUndo(st);
+    st.points = (data.points || []).map((p) => [Number(p[0]), Number(p[1]), p[2] > 0 ? 1 : -1]);
+    st.epoch = data.epoch;
+    st.pending.clear();
+  }
+  if (data.view_rev !== st.viewRev) {
+    st.viewRev = data.view_rev;
+    st.lastViewSent = null;
+  }
+  st.fitSeq = Number(data.seq || 0);
+  if (data.fig !== st.figText) {
+    st.figText = data.fig;
+    try {
+      st.fig = JSON.parse(data.fig);
+      resolveSharedGrids(st.fig);
+    } catch (e) {
+      setStatus(st, "Could not read the figure: " + e.message, true);
+      return;
+    }
+  }
+  setStatus(st, data.status_text || "", !!data.status_error);
+  const arrived = performance.now();
+  st.pending.forEach((t0, s) => {
+    if (s <= st.fitSeq) {
+      PERF.refitArrived.push(arrived - t0);
+      PERF.fits.push(data.fit_info || {});
+    }
+  });
+  fullDraw(st).then(() => {
+    const done = [];
+    st.pending.forEach((t0, s) => {
+      if (s <= st.fitSeq) done.push([s, t0]);
+    });
+    done.forEach(([s]) => st.pending.delete(s));
+    if (done.length) {
+      nextFrame().then((t) => {
+        done.forEach(([, t0]) => PERF.refitDrawn.push(t - t0));
+        // let the numbers and the table catch up (see sync.js)
+        window.dispatchEvent(
+          new CustomEvent("svmlab:drawn", { detail: { seq: st.fitSeq, epoch: st.epoch } })
+        );
+      });
+      afterNextFrame().then((t) => done.forEach(([, t0]) => PERF.refitSettled.push(t - t0)));
+    }
+    setTimeout(() => mirrorUrl(data.url_query), 0);
+  });
+}
+
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  const root = parentElement.querySelector(".svmlab-canvas");
+  if (!root) return undefined;
+  let st = STATES.get(parentElement);
+  if (!st) {
+    st = createState(root, parentElement);
+    STATES.set(parentElement, st);
+    st.ready = loadPlotly((data && data.plotly_url) || "app/static/plotly.min.js").then(
+      (P) => {
+        st.Plotly = P;
+        st.plot.on || P.newPlot(st.plot, [], {}, { responsive: true });
+        st.plot.on("plotly_relayout", (ev) => {
+          if (st.overlayOn) showOverlay(st, null);
+          if (ev && Object.keys(ev).some((k) => k.startsWith("xaxis") || k.startsWith("yaxis"))) {
+            reportView(st);
+          }
+        });
+        st.plot.on("plotly_relayouting", () => {
+          if (st.overlayOn) showOverlay(st, null);
+        });
+      },
+      (err) => setStatus(st, "The plot library could not be loaded: " + err.message, true)
+    );
+  }
+  st.setStateValue = setStateValue;
+  st.ready.then(() => {
+    if (st.Plotly && data) update(st, data);
+  });
+  return () => {
+    if (!parentElement.isConnected) st.destroy();
+  };
+}

@@ -1,0 +1,287 @@
+"""The click-to-place-points canvas: a Streamlit Custom Components v2 component.
+
+The browser side (``canvas.js``/``.html``/``.css``) draws the server's figure with Plotly.js
+loaded once from ``/app/static/plotly.min.js`` (see ``app.py``), keeps the point list, redraws
+a click at once and sends the whole list back, so no click is lost while the server refits.
+
+Python side: ``canvas_payload`` (what is sent) and ``parse_canvas_points`` /
+``parse_canvas_view`` (what comes back, validated: the browser is not trusted) are pure and
+tested; ``point_canvas`` mounts the component.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+_DIR = Path(__file__).resolve().parent
+COMPONENT_NAME = "svmlab_canvas"
+PLOTLY_URL = "app/static/plotly.min.js"  # relative: works under a server.baseUrlPath too
+
+
+class CanvasError(ValueError):
+    """The browser sent something that is not a valid point list."""
+
+
+def _read(name: str) -> str:
+    return (_DIR / name).read_text(encoding="utf-8")
+
+
+def canvas_payload(
+    fig_json: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    epoch: int,
+    seq: int,
+    view_rev: int,
+    max_points: int,
+    status_text: str = "",
+    status_error: bool = False,
+    busy_text: str = "refitting…",
+    config: Mapping[str, Any] | None = None,
+    fit_info: Mapping[str, Any] | None = None,
+    url_query: str = "",
+) -> dict:
+    """The JSON-ready data for the component (the figure travels as plotly JSON text).
+
+    ``url_query`` is the encoded state; the browser mirrors it into the address bar with
+    ``history.replaceState`` (cheaper than ``st.query_params`` on every click, which
+    re-renders the whole app)."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y).reshape(-1)
+    points = [[float(a), float(b), 1 if lab > 0 else -1] for (a, b), lab in zip(X, y, strict=True)]
+    return {
+        "fig": fig_json,
+        "points": points,
+        "epoch": int(epoch),
+        "seq": int(seq),
+        "view_rev": int(view_rev),
+        "max_points": int(max_points),
+        "status_text": str(status_text),
+        "status_error": bool(status_error),
+        "busy_text": str(busy_text),
+        "plotly_url": PLOTLY_URL,
+        "config": dict(config or {}),
+        "fit_info": dict(fit_info or {}),
+        "url_query": str(url_query),
+    }
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def parse_canvas_points(
+    value: Any, *, epoch: int, last_seq: int, max_points: int
+) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """(X, y, seq) when the browser sent a newer edit of the current epoch, else None.
+
+    Raises CanvasError for anything malformed (wrong types, non-finite numbers, labels other
+    than ±1, more than ``max_points`` points).
+    """
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise CanvasError("the plot sent points in an unknown format")
+    ep, seq, pts = value.get("epoch"), value.get("seq"), value.get("points")
+    if not _is_int(ep) or not _is_int(seq) or not isinstance(pts, list):
+        raise CanvasError("the plot sent points in an unknown format")
+    if ep != epoch or seq <= last_seq:
+        return None  # an edit of points that Python has since replaced, or already adopted
+    if len(pts) > max_points:
+        raise CanvasError(f"too many points: {len(pts)} (at most {max_points})")
+    X = np.empty((len(pts), 2))
+    y = np.empty(len(pts), dtype=np.int64)
+    for i, p in enumerate(pts):
+        if not (isinstance(p, list) and len(p) == 3 and _is_num(p[0]) and _is_num(p[1])):
+            raise CanvasError(f"point {i + 1} from the plot is not two finite numbers")
+        if p[2] not in (1, -1) or isinstance(p[2], bool):
+            raise CanvasError(f"point {i + 1} from the plot has label {p[2]!r}, not ±1")
+        X[i] = (p[0], p[1])
+        y[i] = p[2]
+    return X, y, seq
+
+
+def parse_canvas_view(value: Any, *, view_rev: int) -> tuple[tuple, tuple] | None:
+    """((x0, x1), (y0, y1)) the user zoomed/panned to, for the current view revision."""
+    if not isinstance(value, Mapping) or value.get("rev") != view_rev:
+        return None
+    xr, yr = value.get("x"), value.get("y")
+    if not (isinstance(xr, list) and isinstance(yr, list) and len(xr) == 2 and len(yr) == 2):
+        return None
+    if not all(_is_num(v) for v in xr + yr):
+        return None
+    x0, x1 = sorted(float(v) for v in xr)
+    y0, y1 = sorted(float(v) for v in yr)
+    if not (x1 - x0 > 1e-9 and y1 - y0 > 1e-9) or max(abs(x0), abs(x1), abs(y0), abs(y1)) > 1e9:
+        return None
+    return (x0, x1), (y0, y1)
+
+
+def grid_ranges(view: tuple[tuple, tuple], pad: float = 0.1) -> tuple[tuple, tuple]:
+    """The view widened by ``pad`` on every side, so small pans stay shaded."""
+    (x0, x1), (y0, y1) = view
+    dx, dy = (x1 - x0) * pad, (y1 - y0) * pad
+    return (x0 - dx, x1 + dx), (y0 - dy, y1 + dy)
+
+
+def apply_canvas_points(ss, value: Any) -> bool:
+    """Adopt the canvas's point list into the Playground state (``ss`` = session state).
+
+    Returns True if the points changed. A malformed list leaves the points alone and queues
+    an error message.
+    """
+    from . import state
+
+    try:
+        parsed = parse_canvas_points(
+            value,
+            epoch=int(ss.get(state.K_EPOCH, 0)),
+            last_seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
+            max_points=state.MAX_POINTS,
+        )
+    except CanvasError as exc:
+        state.push_flash(ss, "error", f"The last edit in the plot was not applied: {exc}.")
+        return False
+    if parsed is None:
+        return False
+    X, y, seq = parsed
+    state.set_points(ss, X, y, from_canvas=True)
+    ss[state.K_CANVAS_SEQ] = seq
+    return True
+
+
+def apply_canvas_view(ss, value: Any) -> bool:
+    """Remember the zoom/pan the canvas reported (for the shading grid)."""
+    from . import state
+
+    view = parse_canvas_view(value, view_rev=int(ss.get(state.K_VIEW_REV, 0)))
+    if view is None:
+        return False
+    ss[state.K_VIEW] = view
+    return True
+
+
+_component: Callable | None = None
+_sync_component: Callable | None = None
+SYNC_NAME = "svmlab_sync"
+
+
+def _get_sync_component() -> Callable:
+    global _sync_component
+    if _sync_component is None:
+        import streamlit as st
+
+        _sync_component = st.components.v2.component(
+            SYNC_NAME, html="", js=_read("sync.js"), isolate_styles=False
+        )
+    return _sync_component
+
+
+def drawn_listener(*, key: str, on_drawn: Callable[[], None]) -> Any:
+    """Invisible: reruns its fragment after the canvas has drawn a refit (see sync.js)."""
+    return _get_sync_component()(
+        key=key, default={"drawn": None}, on_drawn_change=on_drawn
+    )
+
+
+def _get_component() -> Callable:
+    global _component
+    if _component is None:
+        import streamlit as st
+
+        _component = st.components.v2.component(
+            COMPONENT_NAME,
+            html=_read("canvas.html"),
+            css=_read("canvas.css"),
+            js=_read("canvas.js"),
+            isolate_styles=False,
+        )
+    return _component
+
+
+def point_canvas(
+    payload: dict,
+    *,
+    key: str,
+    on_points: Callable[[], None],
+    on_view: Callable[[], None],
+) -> Any:
+    """Mount the canvas. The callbacks read ``st.session_state[key]["points"|"view"]``."""
+    return _get_component()(
+        key=key,
+        data=payload,
+        default={"points": None, "view": None},
+        on_points_change=on_points,
+        on_view_change=on_view,
+    )
+
+
+def _plotly_json_default(obj: Any) -> Any:
+    """numpy → JSON for Plotly.js: float/int arrays as typed-array specs
+    ({"dtype": "f4", "bdata": base64}), which Plotly.js decodes natively."""
+    if isinstance(obj, np.ndarray):
+        if obj.dtype.kind == "f":
+            a = np.ascontiguousarray(obj, dtype="<f8" if obj.dtype.itemsize > 4 else "<f4")
+            if not np.isfinite(a).all():
+                return [None if not math.isfinite(v) else float(v) for v in a.ravel().tolist()]
+        elif obj.dtype.kind in "iub":
+            a = np.ascontiguousarray(obj, dtype="<i4")
+        else:
+            return obj.tolist()
+        spec = {"dtype": {"<f8": "f8", "<f4": "f4", "<i4": "i4"}[a.dtype.str],
+                "bdata": base64.b64encode(a.tobytes()).decode("ascii")}  # fmt: skip
+        if a.ndim > 1:
+            spec["shape"] = ",".join(str(k) for k in a.shape)
+        return spec
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, (set, tuple)):
+        return list(obj)
+    raise TypeError(f"cannot send {type(obj).__name__} to the canvas")
+
+
+def figure_json(fig: Any) -> str:
+    """JSON text of a figure dict (or ``go.Figure``) for Plotly.js; numpy arrays become typed
+    arrays, NaN/inf in float arrays become null."""
+    if hasattr(fig, "to_plotly_json"):
+        fig = fig.to_plotly_json()
+    return json.dumps(fig, default=_plotly_json_default, allow_nan=False, separators=(",", ":"))
+
+
+def canvas_figure_json(fig: Any) -> str:
+    """Plotly JSON for the canvas: contour traces that draw the same grid as the shading
+    (``meta.role`` "margins"/"boundary") carry ``meta.z_from = "regions"`` instead of a copy
+    of x, y, z; ``canvas.js`` puts the shared grid back. This halves what each refit sends."""
+    if hasattr(fig, "to_plotly_json"):
+        fig = fig.to_plotly_json()
+    data = [dict(t) for t in fig["data"]]
+    regions = next((t for t in data if (t.get("meta") or {}).get("role") == "regions"), None)
+    if regions is not None:
+        for t in data:
+            meta = dict(t.get("meta") or {})
+            if (
+                t.get("type") == "contour"
+                and meta.get("role") in ("margins", "boundary")
+                and all(np.array_equal(np.asarray(t[k]), np.asarray(regions[k])) for k in "xyz")
+            ):
+                meta["z_from"] = "regions"
+                t["meta"] = meta
+                for k in "xyz":
+                    t.pop(k)
+    return figure_json({"data": data, "layout": fig["layout"]})
+
+
+def loads_figure(text: str) -> dict:
+    return json.loads(text)

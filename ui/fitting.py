@@ -1,0 +1,136 @@
+"""The engine call the pages cache: pure functions of plain values (no streamlit).
+
+``fit_points`` never raises for bad input: it returns a ``FitOutcome`` with the model or
+with a message for ``st.error`` / ``st.warning``, so a page can cache it and show the result.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import svm_engine as se
+
+from .state import effective_C, settings_to_kernel
+
+#: Solvers that accept a warm start (``alpha0``).
+WARM_START_SOLVERS = ("smo", "sga")
+
+
+def smo_max_iter(n: int) -> int:
+    """SMO iteration cap for interactive use. SMO normally needs a few times n steps; the
+    engine's default (10 million) would freeze the page for minutes if SMO stalls, so the
+    Playground stops earlier and shows the "did not converge" warning instead."""
+    return 5_000 + 20 * int(n)
+
+
+@dataclass(frozen=True)
+class FitOutcome:
+    """What a fit produced: a model, or ``error`` (then ``model`` is None).
+
+    ``kind`` is "ok", "not_separable", "unsupported", "need_two_classes" or "failed".
+    ``warning`` holds the convergence warning text, if any.
+    """
+
+    model: Any = None
+    error: str | None = None
+    kind: str = "ok"
+    warning: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.model is not None
+
+
+def combination_error(settings: Mapping[str, Any], solver: str | None = None) -> str | None:
+    """None if ``solver`` (default: the chosen one) can solve this problem, else the reason."""
+    try:
+        se.check_combination(
+            settings_to_kernel(settings),
+            settings["loss"],
+            settings["bias"],
+            solver or settings["solver"],
+            effective_C(settings),
+        )
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def solver_availability(settings: Mapping[str, Any]) -> dict[str, str | None]:
+    """{solver: None if it can solve the problem else the reason} for every solver."""
+    return {s: combination_error(settings, s) for s in se.SOLVERS}
+
+
+def fit_points(
+    X: np.ndarray,
+    y: np.ndarray,
+    settings: Mapping[str, Any],
+    alpha0: np.ndarray | None = None,
+) -> FitOutcome:
+    """Train on the points with the settings; never raises."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y)
+    if len(X) == 0 or len(np.unique(y)) < 2:
+        return FitOutcome(
+            error="Add at least one point of each class (+1 and −1) to train an SVM.",
+            kind="need_two_classes",
+        )
+    reason = combination_error(settings)
+    if reason is not None:
+        return FitOutcome(error=reason, kind="unsupported")
+    if alpha0 is not None and settings["solver"] not in WARM_START_SOLVERS:
+        alpha0 = None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", se.ConvergenceWarning)
+            model = se.fit(
+                X,
+                y,
+                kernel=settings_to_kernel(settings),
+                C=effective_C(settings),
+                loss=settings["loss"],
+                bias=settings["bias"],
+                solver=settings["solver"],
+                wss=settings["wss"],
+                alpha0=alpha0,
+                max_iter=smo_max_iter(len(X)) if settings["solver"] == "smo" else None,
+            )
+    except ValueError as exc:
+        msg = str(exc)
+        kind = "not_separable" if se.NOT_SEPARABLE in msg else "failed"
+        return FitOutcome(error=msg, kind=kind)
+    except Exception as exc:  # an engine bug must not become a traceback on the page
+        return FitOutcome(error=f"The solver failed ({type(exc).__name__}: {exc}).", kind="failed")
+    warn = None
+    conv = [w for w in caught if issubclass(w.category, se.ConvergenceWarning)]
+    if conv or not model.converged:
+        warn = str(conv[-1].message) if conv else str(model.status)
+    return FitOutcome(model=model, warning=warn)
+
+
+def grid_axes(x_range, y_range, resolution: int = 100) -> tuple[np.ndarray, np.ndarray]:
+    """Grid coordinates covering the ranges; the longer side gets ``resolution`` cells and
+    the other side is scaled to keep the cells square."""
+    (x0, x1), (y0, y1) = x_range, y_range
+    wx, wy = max(x1 - x0, 1e-12), max(y1 - y0, 1e-12)
+    if wx >= wy:
+        nx, ny = resolution, max(10, int(math.ceil(resolution * wy / wx)))
+    else:
+        nx, ny = max(10, int(math.ceil(resolution * wx / wy))), resolution
+    return np.linspace(x0, x1, nx), np.linspace(y0, y1, ny)
+
+
+def decision_grid(model, x_range, y_range, resolution: int = 100):
+    """(xs, ys, H) with H[j, i] = h(xs[i], ys[j]) (float32, what plotly draws)."""
+    xs, ys = grid_axes(x_range, y_range, resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    Z = np.column_stack([gx.ravel(), gy.ravel()])
+    H = np.asarray(model.decision_function(Z), dtype=float).reshape(len(ys), len(xs))
+    H = np.nan_to_num(H, nan=0.0, posinf=1e6, neginf=-1e6)
+    return xs, ys, H.astype(np.float32)

@@ -1,0 +1,34 @@
+"""Which pages the app shows: the navigation list over the page files that exist."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    path: str  # relative to the app root, e.g. "pages/1_playground.py"
+    title: str
+    icon: str
+    default: bool = False
+
+
+#: Every page of SVM Lab in menu order; the Playground is first and the default.
+PAGES = (
+    PageSpec("pages/1_playground.py", "Playground", ":material/scatter_plot:", default=True),
+    PageSpec("pages/2_worked_examples.py", "Worked examples", ":material/menu_book:"),
+    PageSpec("pages/3_step_through.py", "Step-through", ":material/footprint:"),
+    PageSpec("pages/4_compare_solvers.py", "Compare solvers", ":material/compare_arrows:"),
+)
+
+
+def existing_pages(root: str | Path, pages: tuple[PageSpec, ...] = PAGES) -> list[PageSpec]:
+    """The pages whose file exists under ``root``, in menu order. If the default page is
+    missing, the first existing page becomes the default."""
+    root = Path(root)
+    found = [p for p in pages if (root / p.path).is_file()]
+    if found and not any(p.default for p in found):
+        first = found[0]
+        found[0] = PageSpec(first.path, first.title, first.icon, default=True)
+    return found

@@ -1,0 +1,199 @@
+"""The per-point table and the numbers panel (pure: model → pandas / text)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+MINUS = "\u2212"
+
+POINT_COLUMNS = ["i", "x1", "x2", "y", "α", "h(x)", "y·h(x)", "ξ", "category"]
+
+
+def point_table(
+    model=None, X: np.ndarray | None = None, y: np.ndarray | None = None
+) -> pd.DataFrame:
+    """One row per point: i (1-based, as x₁…xₙ in the book), x1, x2, y, α, h(x), y·h(x), ξ,
+    category (non-SV / margin SV / bound SV / inside margin / misclassified).
+
+    Without a model (or when ``X`` is not the model's training set) only i, x1, x2, y are
+    filled; the model columns are empty (NaN / "").
+    """
+    if X is None:
+        if model is None:
+            raise ValueError("point_table needs a model or the points X, y")
+        X, y = model.X, model.y
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.where(np.asarray(y).reshape(-1) > 0, 1, -1)
+    n = len(X)
+    df = pd.DataFrame(
+        {
+            "i": np.arange(1, n + 1),
+            "x1": X[:, 0],
+            "x2": X[:, 1],
+            "y": y,
+        }
+    )
+    same = (
+        model is not None
+        and np.shape(model.X) == X.shape
+        and np.array_equal(np.asarray(model.X, dtype=float), X)
+        and np.array_equal(np.where(np.asarray(model.y) > 0, 1, -1), y)
+    )
+    if same:
+        h = np.asarray(model.h_train, dtype=float)
+        df["α"] = np.asarray(model.alpha, dtype=float)
+        df["h(x)"] = h
+        df["y·h(x)"] = y * h
+        df["ξ"] = np.asarray(model.xi, dtype=float)
+        df["category"] = np.asarray(model.category).astype(str)
+    else:
+        for c in ("α", "h(x)", "y·h(x)", "ξ"):
+            df[c] = np.nan
+        df["category"] = ""
+    return df[POINT_COLUMNS]
+
+
+def fmt_num(v: float, digits: int = 4) -> str:
+    """Compact number text with a real minus sign; ∞ for infinity."""
+    if v is None:
+        return "–"
+    v = float(v)
+    if math.isnan(v):
+        return "–"
+    if math.isinf(v):
+        return "∞" if v > 0 else f"{MINUS}∞"
+    s = f"{v:.{digits}g}"
+    if "e" in s:
+        mant, exp = s.split("e")
+        s = f"{mant}·10^{int(exp)}"
+    return s.replace("-", MINUS)
+
+
+def hyperplane_equation(w, b: float, names=("x1", "x2"), digits: int = 3) -> str:
+    """'0.833·x1 + 0.334·x2 − 3.332 = 0'."""
+    parts = []
+    for k, wk in enumerate(np.asarray(w, dtype=float)):
+        mag = f"{abs(wk):.{digits}f}·{names[k]}"
+        if k == 0:
+            parts.append(f"{MINUS}{mag}" if wk < 0 else mag)
+        else:
+            parts.append(f" {MINUS if wk < 0 else '+'} {mag}")
+    parts.append(f" {MINUS if b < 0 else '+'} {abs(b):.{digits}f} = 0")
+    return "".join(parts)
+
+
+def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
+    """(label, value) rows for the numbers panel."""
+    rows: list[tuple[str, str]] = []
+    w = model.w
+    if w is not None:
+        rows.append(("w", "(" + ", ".join(fmt_num(v) for v in w) + ")"))
+    rows.append(("b", fmt_num(model.b)))
+    if w is not None:
+        rows.append(("hyperplane", hyperplane_equation(w, model.b, names)))
+    rows.append(("margin 1/‖w‖", fmt_num(model.margin)))
+    n_free = len(model.free_support)
+    n_bound = len(model.bound_support)
+    rows.append(("support vectors", f"{model.n_support} ({n_free} free, {n_bound} bound)"))
+    rows.append(("primal objective", fmt_num(model.primal_objective, 6)))
+    rows.append(("dual objective", fmt_num(model.dual_objective, 6)))
+    rows.append(("total slack Σξ", fmt_num(float(np.sum(model.xi)), 4)))
+    rows.append(("training accuracy", f"{100 * model.training_accuracy:.1f} %"))
+    rows.append(("solver", str(model.solver) + (f" ({model.wss})" if model.wss else "")))
+    rows.append(("iterations", str(model.n_iter)))
+    rows.append(("time", f"{1000 * model.time_s:.1f} ms"))
+    rows.append(("converged", "yes" if model.converged else f"NO: {model.status}"))
+    return rows
+
+
+class EditorError(ValueError):
+    """A table edit that cannot be applied; the message is meant for the user."""
+
+
+def _cell_number(v, what: str) -> float:
+    if v is None or isinstance(v, bool):
+        raise EditorError(f"{what} is empty; fill in a number")
+    if isinstance(v, str):
+        v = v.strip().replace(MINUS, "-")
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise EditorError(f"{what} {str(v)[:20]!r} is not a number") from None
+    if not math.isfinite(f):
+        raise EditorError(f"{what} must be a finite number")
+    return f
+
+
+def _cell_label(v, what: str) -> int:
+    f = _cell_number(v, what)
+    if f not in (1.0, -1.0):
+        raise EditorError(f"{what} must be +1 or −1, got {fmt_num(f)}")
+    return int(f)
+
+
+def apply_editor_changes(
+    X: np.ndarray, y: np.ndarray, changes, max_points: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Apply ``st.data_editor`` changes ({"edited_rows", "added_rows", "deleted_rows"}) on
+    the columns x1, x2, y to the points. Raises EditorError (points untouched) if an edit is
+    not a finite number, a label is not ±1, a new row is incomplete or there would be too
+    many points."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y).reshape(-1)
+    rows = [[float(a), float(b), int(lab)] for (a, b), lab in zip(X, y, strict=True)]
+    if not isinstance(changes, dict):
+        return X.copy(), y.copy()
+    cols = {"x1": 0, "x2": 1, "y": 2}
+    for key, edit in (changes.get("edited_rows") or {}).items():
+        try:
+            r = int(key)
+        except (TypeError, ValueError):
+            raise EditorError(f"unknown row {key!r}") from None
+        if not (0 <= r < len(rows)) or not isinstance(edit, dict):
+            raise EditorError(f"row {key} does not exist")
+        for col, val in edit.items():
+            if col not in cols:
+                continue  # read-only columns (i, α, …) are ignored
+            what = f"row {r + 1}, {col}"
+            rows[r][cols[col]] = _cell_label(val, what) if col == "y" else _cell_number(val, what)
+    deleted = set()
+    for key in changes.get("deleted_rows") or []:
+        try:
+            deleted.add(int(key))
+        except (TypeError, ValueError):
+            raise EditorError(f"unknown row {key!r}") from None
+    rows = [r for i, r in enumerate(rows) if i not in deleted]
+    for k, new in enumerate(changes.get("added_rows") or [], start=1):
+        if not isinstance(new, dict):
+            raise EditorError(f"new row {k} is not valid")
+        what = f"new row {k}"
+        rows.append(
+            [
+                _cell_number(new.get("x1"), f"{what}, x1"),
+                _cell_number(new.get("x2"), f"{what}, x2"),
+                _cell_label(new.get("y"), f"{what}, y"),
+            ]
+        )
+    if len(rows) > max_points:
+        raise EditorError(f"too many points: {len(rows)} (at most {max_points})")
+    if not rows:
+        return np.zeros((0, 2)), np.zeros(0, dtype=np.int64)
+    arr = np.array(rows, dtype=float)
+    return arr[:, :2].copy(), arr[:, 2].astype(np.int64)
+
+
+def option_values(grid, current: float) -> list[float]:
+    """Slider options: ``grid`` plus ``current`` (kept exact, so a link or a book setting
+    such as C = 4 is not rounded away), sorted."""
+    vals = {float(v) for v in grid}
+    vals.add(float(current))
+    return sorted(vals)
+
+
+def log_grid(lo_exp: int, hi_exp: int, mantissas=(1, 1.5, 2, 3, 4, 5, 7)) -> list[float]:
+    """1, 1.5, 2, 3, 4, 5, 7 × 10^k for k in [lo_exp, hi_exp), then 10^hi_exp."""
+    out = [float(f"{m}e{k}") for k in range(lo_exp, hi_exp) for m in mantissas]
+    return [*out, float(f"1e{hi_exp}")]
