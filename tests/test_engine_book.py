@@ -151,6 +151,7 @@ def test_dual_and_primal_newton_close_on_iris_slide40():
 def test_nonlinear_quadratic_kernel_slide29():
     d = ds.nonlinear()
     m = se.fit(d.X, d.y, kernel=se.Polynomial(degree=2, coef0=1), C=4, solver="smo", tol=1e-6)
+    assert m.converged
     assert m.training_accuracy == 1.0
     assert m.w is None and math.isfinite(m.margin)
     lin = se.fit(d.X, d.y, C=4, solver="smo")

@@ -33,6 +33,8 @@ One iteration (the numbered comments below point to these lines):
             max(0, αᵢ + αⱼ − C), min(C, αᵢ + αⱼ)   if yᵢ = yⱼ       (Platt eqs. 13–14)
   6. αⱼ_new ← clip(αⱼ_unc, L, H)                                   (Platt eq. 17)
   7. αᵢ_new ← αᵢ + yᵢyⱼ(αⱼ − αⱼ_new)                               (Platt eq. 18)
+     (lines 5–7 are `pair.clip_pair`, shared with the compiled solver; when αⱼ stops at an
+     end set by αᵢ's bound, αᵢ is put on that bound exactly)
   8. G ← G + Q[:, i]Δαᵢ + Q[:, j]Δαⱼ
 """
 
@@ -41,8 +43,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..finalize import bias_from_gradient, kkt_violation
+from .pair import TAU, clip_pair
 
-TAU = 1e-12          # LIBSVM's replacement for a non-positive η
 TRACE_CAP = 5000     # records kept when trace=True (the run itself goes on)
 TOP_CANDIDATES = 5   # second-order gains listed per step in the trace
 
@@ -87,13 +89,6 @@ def select_pair(Q, y, alpha, G, C, wss, QD):
     return i, j, m, M, why, candidates
 
 
-def clip_bounds(alpha_i, alpha_j, y_i, y_j, C):
-    """Line 5: the segment [L, H] of αⱼ on the box ∩ the line yᵢαᵢ + yⱼαⱼ = const."""
-    if y_i != y_j:
-        return max(0.0, alpha_j - alpha_i), min(C, C + alpha_j - alpha_i)
-    return max(0.0, alpha_i + alpha_j - C), min(C, alpha_i + alpha_j)
-
-
 def take_step(Q, y, alpha, G, C, i, j, QD):
     """Lines 3–8 on α and G in place. Returns the step's record (Platt's quantities)."""
     y_i, y_j = y[i], y[j]
@@ -102,11 +97,7 @@ def take_step(Q, y, alpha, G, C, i, j, QD):
     eta_used = eta if eta > 0 else TAU
     E_i, E_j = y_i * G[i], y_j * G[j]                           # Eₜ − b (b cancels in Eᵢ − Eⱼ)
     aj_unc = a_j + y_j * (E_i - E_j) / eta_used                 # line 4
-    L, H = clip_bounds(a_i, a_j, y_i, y_j, C)                   # line 5
-    aj_new = min(max(aj_unc, L), H)                             # line 6
-    ai_new = a_i + y_i * y_j * (a_j - aj_new)                   # line 7
-    # Guard the box against rounding (αᵢ may land a hair outside [0, C]).
-    ai_new = min(max(ai_new, 0.0), C)
+    L, H, ai_new, aj_new = clip_pair(a_i, a_j, aj_unc, y_i, y_j, C)  # lines 5–7
     d_i, d_j = ai_new - a_i, aj_new - a_j
     alpha[i], alpha[j] = ai_new, aj_new
     G += Q[:, i] * d_i + Q[:, j] * d_j                          # line 8

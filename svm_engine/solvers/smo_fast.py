@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .pair import TAU, clip_pair
+
 try:
     from numba import njit, types
     from numba.extending import intrinsic
@@ -42,7 +44,6 @@ except ImportError:  # pragma: no cover - numba is in requirements.txt
 
 LINEAR, POLYNOMIAL, GAUSSIAN = 0, 1, 2   # kernel codes (problem.KernelSpec.code)
 UP, LOW = 1, 2                           # status bits: t ∈ I_up, t ∈ I_low
-TAU = 1e-12                              # smo.TAU (not imported: smo imports finalize)
 DEFAULT_CACHE_MB = 200.0                 # scikit-learn's SVC(cache_size=200)
 MAX_DENSE_N = 5000                       # beyond this no n × n matrix is ever formed
 
@@ -54,6 +55,7 @@ EXP_MIN = -708.0                         # exp(x) < 3.3e-308 below: returned as 
 
 
 if NUMBA:
+    _clip_pair = njit(cache=True)(clip_pair)
 
     @intrinsic
     def _bits_as_float(typingctx, v):
@@ -542,21 +544,7 @@ if NUMBA:
             eta_used = eta if eta > 0 else TAU
             E_i, E_j = -Fa[pi], -Fa[pj]
             aj_unc = a_j + y_j * (E_i - E_j) / eta_used
-            if y_i != y_j:
-                L = a_j - a_i
-                L = L if L > 0.0 else 0.0
-                H = C + a_j - a_i
-                H = H if H < C else C
-            else:
-                L = a_i + a_j - C
-                L = L if L > 0.0 else 0.0
-                H = a_i + a_j
-                H = H if H < C else C
-            aj_new = L if L > aj_unc else aj_unc
-            aj_new = H if H < aj_new else aj_new
-            ai_new = a_i + y_i * y_j * (a_j - aj_new)
-            ai_new = 0.0 if 0.0 > ai_new else ai_new
-            ai_new = C if C < ai_new else ai_new
+            L, H, ai_new, aj_new = _clip_pair(a_i, a_j, aj_unc, y_i, y_j, C)
             d_i, d_j = ai_new - a_i, aj_new - a_j
             alpha[i], alpha[j] = ai_new, aj_new
             sta[pi] = _status(ai_new, y_i, C)
