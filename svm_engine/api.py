@@ -17,17 +17,18 @@ import warnings
 import numpy as np
 
 from . import validation as v
-from .finalize import finalize
+from .finalize import finalize, finalize_proximal, support_threshold
 from .kernels import Linear
 from .model import ConvergenceWarning, SVMModel
 from .problem import build_problem, kernel_matrix
 from .solvers import newton as _newton
+from .solvers import psvm as _psvm
 from .solvers import qp as _qp
 from .solvers import sga as _sga
 from .solvers import smo as _smo
 from .solvers import smo_fast as _smo_fast
 
-DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8, "sga": 1e-4}
+DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8, "sga": 1e-4, "psvm": None}
 NOT_SEPARABLE = "not linearly separable in this feature space"
 
 
@@ -59,7 +60,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             raise ValueError(f"alpha0 must be {len(X)} finite numbers, got shape {alpha0.shape}")
 
     lazy = ((solver == "smo" and not trace and _smo_fast.NUMBA)
-            or (solver == "newton" and isinstance(kernel, Linear)))
+            or (solver in ("newton", "psvm") and isinstance(kernel, Linear)))
     problem = build_problem(X, y_pm, kernel, C, loss, bias, materialize=not lazy)
     if math.isinf(C) and not _separable(problem, kernel):
         raise ValueError(f"The data are {NOT_SEPARABLE} ({kernel.label}): the hard margin "
@@ -68,7 +69,10 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     t0 = time.perf_counter()
     run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form)
     elapsed = time.perf_counter() - t0
-    sol = finalize(problem, run["alpha"], G=run.get("G"))
+    if solver == "psvm":  # another problem (α of either sign, b from the solver)
+        sol = finalize_proximal(problem, run["alpha"], run["b"])
+    else:
+        sol = finalize(problem, run["alpha"], G=run.get("G"))
     if not run["converged"]:
         warnings.warn(f"{solver}: {run['status']}", ConvergenceWarning, stacklevel=2)
     extra = {k: run[k] for k in ("w_primal", "b_primal") if k in run}
@@ -77,7 +81,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         tol=tol, n_iter=run["n_iter"], converged=run["converged"], status=run["status"],
         time_s=elapsed, wss=wss if solver == "smo" else None, trace=run.get("trace"),
         trace_truncated=run.get("trace_truncated", False),
-        alpha0=None if alpha0 is None else alpha0.copy(), extra=extra, **sol)
+        alpha0=run.get("alpha0"), extra=extra, **sol)
 
 
 def _separable(problem, kernel) -> bool:
@@ -94,11 +98,14 @@ def _separable(problem, kernel) -> bool:
 def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
     y, C_box = problem.y, problem.C_box
     if solver == "smo":
+        # the start actually used (feasible) is what the model keeps: replays begin there
         a0 = None if alpha0 is None else _smo.feasible_start(alpha0, y, C_box)
         if not problem.materialized:
-            return _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0)
-        return _smo.smo(problem.Q, y, C_box, tol=tol, max_iter=max_iter, wss=wss,
-                        alpha0=a0, trace=trace)
+            run = _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0)
+        else:
+            run = _smo.smo(problem.Q, y, C_box, tol=tol, max_iter=max_iter, wss=wss,
+                           alpha0=a0, trace=trace)
+        return {**run, "alpha0": a0}
     if solver == "qp":
         if qp_form == "primal":
             return _qp.qp_primal(problem.X, y, problem.C, loss=problem.loss, bias=problem.bias,
@@ -107,8 +114,8 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
                            max_iter=max_iter)
     if solver == "sga":
         a0 = None if alpha0 is None else np.clip(alpha0, 0.0, C_box)
-        return _sga.sga(problem.K_eff, y, C_box, tol=tol, max_iter=max_iter, alpha0=a0,
-                        trace=trace)
+        return {**_sga.sga(problem.K_eff, y, C_box, tol=tol, max_iter=max_iter, alpha0=a0,
+                           trace=trace), "alpha0": a0}
     if solver == "newton":
         if isinstance(kernel, Linear):
             A = np.hstack([problem.X, np.ones((problem.n, 1))])   # x′ = (x, 1), slide 39
@@ -116,11 +123,19 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
                                   max_iter=max_iter, trace=trace)
         return _newton.newton(problem.K, y, problem.C, kernel_form=True, tol=tol,
                               max_iter=max_iter, trace=trace)
+    if solver == "psvm":
+        if isinstance(kernel, Linear):
+            return _psvm.psvm_linear(problem.X, y, problem.C)
+        return _psvm.psvm_kernel(problem.K - 1.0, y, problem.C)  # K without the augmented +1
     raise AssertionError(solver)  # unreachable: validated above
 
 
 def replay_smo(model: SVMModel) -> np.ndarray:
-    """α rebuilt from an SMO model's trace (the UI's step-through replays the same way)."""
+    """α rebuilt from an SMO model's trace (the UI's step-through replays the same way), then
+    reported as `finalize` reports it (rounding residues ≤ support_threshold set to 0), so
+    that it equals model.alpha exactly."""
     if model.trace is None:
         raise ValueError("this model has no trace; fit with trace=True")
-    return _smo.replay(model.trace, len(model.y), model.alpha0)
+    alpha = _smo.replay(model.trace, len(model.y), model.alpha0)
+    alpha[alpha <= support_threshold(alpha)] = 0.0
+    return alpha

@@ -1,7 +1,9 @@
 """One bookkeeping step shared by every solver: α ↦ b, w, ξ, support vectors, objectives.
 
 Because every solver's answer goes through `finalize`, two solvers that return the same α
-report the same b, w, ξ and objectives: they cannot disagree on bookkeeping.
+report the same b, w, ξ and objectives: they cannot disagree on bookkeeping. The one
+exception is psvm, which solves another problem (least squares; α of either sign): its
+bookkeeping is `finalize_proximal` at the end of this file.
 
 Formulas (Zaki & Meira ch. 21):
 * g(xᵢ) = Σⱼ αⱼyⱼ K_eff(xⱼ, xᵢ) and h(x) = g(x) + b                          (slide 28)
@@ -184,4 +186,47 @@ def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -
         "dual_objective": dual,
         "kkt_violation": kkt_violation(G, alpha, y, problem.C_box, problem.equality),
         "category": categorise(alpha, xi, problem.C_box),
+    }
+
+
+def finalize_proximal(problem: Problem, alpha: np.ndarray, b: float) -> dict:
+    """The same fields for psvm (solvers/psvm.py), whose problem is not the SVM's dual.
+
+    Kept apart from `finalize` on purpose: psvm's α may be negative (never zeroed here), every
+    point with α ≠ 0 is in `support`, b comes from the solver (the nonlinear PSVM's b is not
+    Σαᵢyᵢ), and the objectives are PSVM's: with features Φ (X for the linear kernel, K for
+    the nonlinear PSVM), θ its weights and β = 2C·r the multipliers (rᵢ = 1 − yᵢh(xᵢ)),
+        primal ½‖θ‖² + ½b² + C Σrᵢ²,   dual Σβ − ½‖Φᵀ(β∘y)‖² − ½(Σβᵢyᵢ)² − ‖β‖²/(4C),
+    and kkt_violation = max |∇primal| = max(|θ − Φᵀ(β∘y)|, |b − Σβᵢyᵢ|).
+    Categories are geometric only (non-SV = on or beyond its margin, PSVM has no SVs)."""
+    y, X, C = problem.y, problem.X, problem.C
+    alpha = np.asarray(alpha, dtype=float).copy()
+    ay = alpha * y
+    if problem.spec.code == _fast.LINEAR:
+        Phi, theta = X, X.T @ ay          # w = Σ αᵢyᵢxᵢ
+        f = Phi @ theta
+        w_norm2 = float(theta @ theta)
+    else:
+        Phi, theta = problem.K - 1.0, ay  # K without the augmented +1; θ = ū = Dα
+        f = Phi @ theta
+        w_norm2 = float(theta @ f)        # ‖w‖² in feature space: ūᵀKū
+    h = f + b
+    r = 1.0 - y * h
+    beta = 2.0 * C * r
+    by = beta * y
+    v = Phi.T @ by
+    grad = np.append(theta - v, b - by.sum())
+    xi = np.maximum(0.0, r)
+    return {
+        "alpha": alpha,
+        "b": float(b),
+        "h_train": h,
+        "xi": xi,
+        "support": np.flatnonzero(alpha != 0.0),
+        "w_norm": math.sqrt(max(w_norm2, 0.0)),
+        "primal_objective": float(0.5 * theta @ theta + 0.5 * b * b + C * r @ r),
+        "dual_objective": float(beta.sum() - 0.5 * v @ v - 0.5 * by.sum() ** 2
+                                - beta @ beta / (4.0 * C)),
+        "kkt_violation": float(np.max(np.abs(grad))),
+        "category": categorise(np.zeros_like(alpha), xi, math.inf),
     }

@@ -11,7 +11,7 @@ from .kernels import Gaussian, Linear, Polynomial
 
 LOSSES = ("hinge", "quadratic")
 BIASES = ("free", "augmented")
-SOLVERS = ("smo", "qp", "newton", "sga")
+SOLVERS = ("smo", "qp", "newton", "sga", "psvm")
 WSS_RULES = ("second_order", "max_violating_pair")
 QP_FORMS = ("dual", "primal")
 
@@ -23,6 +23,8 @@ SUPPORT = {
     "newton": {"loss": ("quadratic",), "bias": ("augmented",), "kernel": ("any",), "hard": False},
     "sga": {"loss": ("hinge", "quadratic"), "bias": ("augmented",), "kernel": ("any",),
             "hard": True},
+    # proximal SVM: squared error C Σrᵢ² on every point, b regularised (solvers/psvm.py)
+    "psvm": {"loss": ("quadratic",), "bias": ("augmented",), "kernel": ("any",), "hard": False},
 }
 
 

@@ -1,0 +1,126 @@
+"""Worked examples: every example of the seeds, live, beside the book's own numbers.
+
+Thin: the numbers come from ``ui.examples`` (the engine, at run time), the plots from
+``ui.example_figures`` (the Playground's drawing); both are cached with st.cache_data (pure
+results keyed by the example). "Open in Playground" loads an example into the Playground's
+session state in a callback and switches page on the next run.
+"""
+
+import pandas as pd
+import streamlit as st
+
+from svm_engine import datasets
+from ui import example_figures as EF
+from ui import examples as E
+from ui import state, tables
+from ui.figures import PLOTLY_CONFIG
+
+ss = st.session_state
+K_GOTO = "we.goto_playground"
+K_ERROR = "we.error"
+K_TAB = "we.example"
+PLOT_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
+
+if ss.pop(K_GOTO, False):
+    st.switch_page("pages/1_playground.py")
+
+
+@st.cache_data(max_entries=16, show_spinner="Fitting the example …")
+def result(key: str) -> E.Result:
+    return E.compute(key)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def plots(key: str) -> list[EF.Plot]:
+    return EF.figures(key, result(key))
+
+
+def open_in_playground(key: str, k: int) -> None:
+    setup = E.BY_KEY[key].setups[k]
+    try:
+        X, y, settings, title = E.playground_target(setup)
+        state.load_into_playground(ss, X, y, settings, title)
+    except ValueError as exc:
+        ss[K_ERROR] = f"Could not open “{setup.label}” in the Playground: {exc}"
+        return
+    ss[K_GOTO] = True
+
+
+def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
+    st.header(f"{ex.number}. {ex.title}", anchor=f"example-{ex.number}", divider="gray")
+    st.caption(f"From {ex.source}")
+    if r is None:
+        st.error(f"This example could not be computed: {failure}")
+        return
+    for w in r.warnings:
+        st.warning(f"A solver did not converge: {w}")
+    d = datasets.load(ex.dataset)
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        for k, p in enumerate(plots(ex.key)):
+            st.plotly_chart(p.figure, key=f"we.plot.{ex.key}.{k}", config=PLOT_CONFIG,
+                            width="stretch", theme=None)
+            st.caption(p.caption)
+    with right:
+        st.markdown(f"**Data:** {d.title}: {d.n} points. *{d.source}.*")
+        st.markdown(f"**Settings:** {ex.settings_text}.")
+        for k, setup in enumerate(ex.setups):
+            st.button(f"Open in Playground: {setup.label}", key=f"we.open.{ex.key}.{k}",
+                      on_click=open_in_playground, args=(ex.key, k),
+                      icon=":material/scatter_plot:", width="stretch")
+        for note in r.notes:
+            st.markdown(note)
+    st.markdown("**Book value | app value | match**")
+    st.table(pd.DataFrame(E.rows_table(r.rows)).set_index("quantity"))
+    for title, rows in r.tables.items():
+        st.markdown(f"**{title}**")
+        st.table(pd.DataFrame(rows).set_index(list(rows[0])[0]))
+    if "matrices" in r.extra:
+        M = r.extra["matrices"]
+        st.markdown("**The primal QP that cvxopt solves, as SVM Lab builds it "
+                    "(`primal_qp_matrices`)**")
+        cols = st.columns(4)
+        for col, name in zip(cols, ("P", "q", "G", "h"), strict=True):
+            col.latex(f"{name} = {E.latex_matrix(M[name])}")
+    if "system" in r.extra:
+        S = r.extra["system"]
+        st.markdown("**The linear system PSVM solves on D2** (ν = 2, H = [A −e], D = diag(y))")
+        c1, c2 = st.columns(2)
+        c1.latex(r"I/\nu + H^\top H = " + E.latex_matrix(S["M"], 3))
+        c2.latex(r"H^\top D e = " + E.latex_matrix(S["v"], 3))
+    with st.expander(f"The {d.n} points and the app's per-point values"):
+        main = next(iter(r.models.values()))
+        st.dataframe(tables.point_table(main), hide_index=True)
+
+
+st.title("Worked examples")
+st.markdown(
+    "Every worked example of the course notes, live. Each tab names the slide it comes from, "
+    "the data and the settings, draws the app's answer the way the Playground does, and "
+    "compares **book value | app value | match**. The app values are computed by the engine "
+    "when the page runs; only the book column is typed in, and it cites its slide. A value "
+    "matches a printed number when it lies within 1.5 units of its last printed digit "
+    "(numbers a seed states exactly must agree to 1e-6)."
+)
+if K_ERROR in ss:
+    st.error(ss.pop(K_ERROR))
+
+results: dict[str, E.Result] = {}
+failures: dict[str, str] = {}
+for e in E.EXAMPLES:
+    try:
+        results[e.key] = result(e.key)
+    except Exception as exc:  # an engine bug must not become a traceback on the page
+        failures[e.key] = f"{type(exc).__name__}: {exc}"
+n_ok = sum(row.match for r in results.values() for row in r.rows)
+n_all = sum(len(r.rows) for r in results.values()) + len(failures)
+with st.expander(f"All {len(E.EXAMPLES)} examples at a glance: {n_ok} of {n_all} rows match "
+                 f"{E.mark(n_ok == n_all)}"):
+    st.table(pd.DataFrame(E.overview_table(results)).set_index("example"))
+
+# Lazy tabs: only the open example is drawn (ten plots at once are slow in a browser).
+tabs = st.tabs([e.tab for e in E.EXAMPLES], key=K_TAB, on_change="rerun")
+for tab, example in zip(tabs, E.EXAMPLES, strict=True):
+    if tab.open:
+        with tab:
+            section(example, results.get(example.key), failures.get(example.key))

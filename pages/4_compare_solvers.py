@@ -1,0 +1,275 @@
+"""Compare solvers: every solver of the engine on the same points, side by side.
+
+Thin page: sidebar widgets → one cached comparison (``ui.compare.compare``: every applicable
+solver, the cvxopt reference per bias form, the agreement check, convergence curves) → the
+table and the figures of ``ui.compare_figures``; the solver notes come from ``ui.solver_docs``.
+The scaling run (``ui.scaling.run_scaling``) runs only on its button and keeps its partial
+result in this session. It is not a fragment on purpose: a click inside a running fragment
+waits for it to end, while any click on the page (Stop included) interrupts a full run at its
+next progress update.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from svm_engine import datasets
+from ui import compare as cmp
+from ui import compare_figures as F
+from ui import scaling as sc
+from ui import state
+from ui.controls import C_GRID, DATASET_LABELS, KERNEL_LABELS, LOSS_LABELS, SIGMA_GRID
+from ui.figures import PLOTLY_CONFIG
+from ui.solver_docs import anchor, doc_sections, solver_doc
+from ui.tables import option_values
+
+ss = st.session_state
+P = "cmp."  # widget keys of this page
+K_SCALE, K_SCALE_REQUEST, K_SCALE_STOP = "cmp.scaling.result", "cmp.scaling.run", "cmp.scaling.stop"
+SOURCES = ("playground", *datasets.BOOK, *datasets.GENERATORS)
+SOURCE_LABELS = {"playground": "The Playground's points and settings", **DATASET_LABELS}
+BIAS_CHOICES = {"both": ("free", "augmented"), "free": ("free",), "augmented": ("augmented",)}
+BIAS_CHOICE_LABELS = {"both": "both forms", "free": "free b only", "augmented": "augmented only"}
+TOL_LABELS = {"tight": "tight (smo 1e-8, cvxopt 1e-10, sga 1e-7, newton 1e-8)",
+              "default": "each solver's default (smo 1e-3, sga 1e-4, …)"}
+MODEL_KEYS = ("kernel", "degree", "coef0", "sigma", "loss", "C", "hard_margin")
+
+st.title("Compare solvers")
+st.caption(
+    "Every solver that can handle the chosen kernel and loss, in both bias forms, on the same "
+    "points — each checked against cvxopt's exact answer to the same problem."
+)
+
+
+# ----------------------------------------------------------------------------- sidebar
+
+
+def generator_params(name: str) -> dict:
+    if name not in datasets.GENERATORS:
+        return {}
+    return {"n": int(ss.get(P + "gen.n", 100)), "noise": float(ss.get(P + "gen.noise", 0.1)),
+            "seed": int(ss.get(P + "gen.seed", 0))}
+
+
+def source_settings(name: str) -> dict:
+    if name == "playground":
+        return state.current_settings(ss)
+    return state.settings_from_dataset(datasets.load(name, **generator_params(name)).settings)
+
+
+def seed_model_widgets() -> None:
+    try:
+        s = source_settings(ss.get(P + "source", "playground"))
+    except ValueError:
+        s = dict(state.DEFAULT_SETTINGS)
+    for k in MODEL_KEYS:
+        ss[P + k] = s[k]
+
+
+def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
+    sb = st.sidebar
+    sb.header("Data")
+    ss.setdefault(P + "source", "playground")
+    name = sb.selectbox("Points", SOURCES, key=P + "source", on_change=seed_model_widgets,
+                        format_func=lambda n: SOURCE_LABELS.get(n, n))
+    if name in datasets.GENERATORS:
+        ss.setdefault(P + "gen.n", 100)
+        ss.setdefault(P + "gen.noise", 0.1)
+        ss.setdefault(P + "gen.seed", 0)
+        sb.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n")
+        sb.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise")
+        sb.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed")
+    if name == "playground":
+        X, y, title = state.current_dataset(ss)
+    else:
+        ds = datasets.load(name, **generator_params(name))
+        X, y, title = ds.X, ds.y, ds.title
+    if P + "kernel" not in ss:
+        seed_model_widgets()
+    sb.header("Model")
+    s = {k: ss[P + k] for k in MODEL_KEYS}
+    s["kernel"] = sb.radio("Kernel", state.KERNELS, key=P + "kernel", horizontal=True,
+                           format_func=KERNEL_LABELS.get)
+    if s["kernel"] == "polynomial":
+        s["degree"] = sb.slider("degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree")
+        s["coef0"] = sb.radio("K(x, z) = (c + xᵀz)^q", sorted({0.0, 1.0, float(s["coef0"])}),
+                              key=P + "coef0", horizontal=True, format_func=lambda c: f"c = {c:g}")
+    elif s["kernel"] == "gaussian":
+        s["sigma"] = sb.select_slider("σ (width)", option_values(SIGMA_GRID, s["sigma"]),
+                                      key=P + "sigma", format_func=lambda v: f"{v:g}")
+    s["loss"] = sb.radio("Loss", state.LOSSES, key=P + "loss", horizontal=True,
+                         format_func=LOSS_LABELS.get)
+    if s["loss"] == "quadratic" and ss[P + "hard_margin"]:
+        ss[P + "hard_margin"] = False
+    s["hard_margin"] = sb.toggle("Hard margin (C = ∞)", key=P + "hard_margin",
+                                 disabled=s["loss"] == "quadratic", help="Needs the hinge loss.")
+    s["C"] = sb.select_slider("C (log scale)", option_values(C_GRID, s["C"]), key=P + "C",
+                              format_func=lambda v: f"{v:g}", disabled=bool(s["hard_margin"]))
+    sb.header("Comparison")
+    sb.radio("Bias forms", tuple(BIAS_CHOICES), key=P + "biases",
+             format_func=BIAS_CHOICE_LABELS.get)
+    sb.radio("Tolerance", cmp.TOL_MODES, key=P + "tol", format_func=TOL_LABELS.get,
+             help="The agreement check needs tight tolerances; the defaults show how far off "
+                  "each solver stops as it is usually run.")
+    sb.number_input("Max iterations (0 = each solver's own cap)", 0, 10_000_000, step=1,
+                    key=P + "max_iter",
+                    help="A small number shows what a stopped, non-converged run looks like.")
+    return np.asarray(X, dtype=float), np.asarray(y), str(title), state.normalize_settings(s)
+
+
+# --------------------------------------------------------------------------- the runs
+
+
+@st.cache_data(max_entries=8, show_spinner="Running every solver and the cvxopt reference …")
+def cached_compare(xb: bytes, yb: bytes, skey: tuple, biases: tuple, tol: str, max_iter: int):
+    """A pure function of the points and settings (so it may be shared between sessions)."""
+    X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
+    y = np.frombuffer(yb, dtype=np.int64)
+    return cmp.compare(X, y, dict(skey), biases, tol, max_iter or None)
+
+
+def chart(fig: dict, key: str) -> None:
+    st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None)
+
+
+# ----------------------------------------------------------------------------- scaling
+
+
+def on_scaling_run() -> None:
+    ss[K_SCALE_REQUEST] = True
+    ss[K_SCALE_STOP] = False
+
+
+def on_scaling_stop() -> None:
+    ss[K_SCALE_STOP] = True
+    res = ss.get(K_SCALE)
+    if res is not None and res.status == "running":
+        res.status = "cancelled"
+
+
+def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
+    st.header("Scaling: time against n")
+    st.caption(
+        "Each solver above fits generated data for n from the range below (soft margin, the "
+        "kernel, loss and C chosen here, the tolerance chosen in the sidebar). A solver is "
+        f"skipped at a size where it would take more than {sc.BUDGET_S:g} s (cvxopt beyond "
+        "n ≈ 1,000). The run belongs to this session only; Stop ends it after the current fit."
+    )
+    res = ss.get(K_SCALE)
+    if res is not None and res.status == "running" and not ss.get(K_SCALE_REQUEST):
+        res.status = "cancelled"  # the run was interrupted (Stop or another widget)
+    c = st.columns([2, 1, 1.2, 0.8, 0.8], vertical_alignment="bottom")
+    lo, hi = c[0].slider("n range", sc.N_MIN, sc.N_MAX, (sc.N_MIN, sc.N_MAX), step=10,
+                         key=P + "scale.range")
+    count = c[1].slider("sizes", 2, 10, sc.DEFAULT_COUNT, key=P + "scale.count")
+    gens = datasets.GENERATORS
+    gen = c[2].selectbox("data", gens, index=gens.index(sc.default_generator(settings)),
+                         key=P + "scale.gen", format_func=lambda g: DATASET_LABELS.get(g, g))
+    c[3].button("Run", key=P + "scale.run", on_click=on_scaling_run, type="primary",
+                icon=":material/play_arrow:", width="stretch")
+    c[4].button("Stop", key=P + "scale.stop", on_click=on_scaling_stop,
+                icon=":material/stop:", width="stretch")
+    if ss.pop(K_SCALE_REQUEST, False):
+        bar = st.progress(0.0, text="Loading the solvers …")
+        sc.run_scaling(
+            specs, settings, sc.size_range(lo, hi, count), generator=gen, tol_mode=tol_mode,
+            progress=lambda done, total, text: bar.progress(done / total, text=text),
+            should_stop=lambda: bool(ss.get(K_SCALE_STOP)),
+            on_update=lambda r: ss.__setitem__(K_SCALE, r),
+        )
+        bar.empty()
+        res = ss.get(K_SCALE)
+    if res is None:
+        return
+    done = sum(m.time_s is not None for m in res.measurements)
+    msg = (f"{res.status}: {done} fits timed of {res.planned} planned, sizes "
+           f"{', '.join(map(str, res.sizes))}, {res.elapsed_s:.1f} s in all.")
+    (st.warning if res.status == "cancelled" else st.caption)(msg)
+    chart(F.scaling_figure(res), key=P + "fig.scaling")
+    notes = res.notes()
+    if notes:
+        with st.expander(f"Skipped, failed or not converged ({len(notes)})"):
+            st.dataframe(pd.DataFrame([{"solver": m.label, "n": m.n, "note": m.note}
+                                       for m in notes]), hide_index=True)
+
+
+# -------------------------------------------------------------------------------- page
+
+X, y, title, settings = sidebar()
+biases = BIAS_CHOICES[ss.get(P + "biases", "both")]
+tol_mode = ss.get(P + "tol", "tight")
+max_iter = int(ss.get(P + "max_iter", 0) or 0)
+st.markdown(f"**{title}** — n = {len(X)} points · {state.settings_to_kernel(settings).label}")
+
+if len(X) == 0 or len(np.unique(y)) < 2:
+    st.error("The points need at least one point of each class (+1 and −1). Add points in the "
+             "Playground or choose a dataset in the sidebar.")
+    st.stop()
+
+skey = tuple(sorted(settings.items()))
+comp = cached_compare(np.ascontiguousarray(X, dtype=np.float64).tobytes(),
+                      np.ascontiguousarray(y, dtype=np.int64).tobytes(), skey, biases, tol_mode,
+                      max_iter)
+if not comp.rows:
+    st.error("No solver of the engine can solve this combination.")
+    st.stop()
+errors = [r.run.error for r in comp.rows if r.run.model is None and not r.skipped]
+if len(errors) == len(comp.rows):
+    st.error(f"No solver could train on these points: {errors[0]}")
+    st.stop()
+
+notes = doc_sections(r.spec for r in comp.rows)
+st.dataframe(
+    cmp.table_frame(comp),
+    hide_index=True,
+    key=P + "table",
+    column_config={
+        "b": st.column_config.NumberColumn(format="%.4f"),
+        "primal": st.column_config.NumberColumn(format="%.6g"),
+        "dual": st.column_config.NumberColumn(format="%.6g"),
+        "duality gap": st.column_config.NumberColumn(format="%.1e"),
+        "max KKT violation": st.column_config.NumberColumn(format="%.1e"),
+        "time (ms)": st.column_config.NumberColumn(format="%.2f"),
+        "converged": st.column_config.CheckboxColumn(),
+    },
+)
+st.caption(
+    f"**Agrees with cvxopt** (✓): converged, dual objective within {cmp.OBJECTIVE_RTOL:g} "
+    f"(relative) and h(xᵢ) on every point within {cmp.DECISION_ATOL:g} of the cvxopt dual QP "
+    f"of the same formulation solved at tolerance {cmp.REFERENCE_TOL:g} (that row shows "
+    "“= reference”). Time: the solver alone. Solver notes: "
+    + " · ".join(f"[{t}](#{anchor(t)})" for t in notes)
+)
+if len({r.spec.bias for r in comp.rows}) > 1:
+    st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, cmp.bias_forms_note(comp)))),
+            icon=":material/info:")
+
+st.header("Boundaries h(x) = 0")
+chart(F.boundaries_figure(comp, X, y), key=P + "fig.boundaries")
+
+st.header("Convergence")
+if any(r.curve is not None for r in comp.rows):
+    st.caption("Every quantity is computed from the iterate α_t by the same bookkeeping as the "
+               "table. An iteration is one SMO step (two α), one SGA sweep (all n α) or one "
+               "Newton step; SMO traces keep the first 5,000 steps.")
+    left, right = st.columns(2)
+    with left:
+        chart(F.convergence_figure(comp), key=P + "fig.convergence")
+    with right:
+        chart(F.kkt_figure(comp), key=P + "fig.kkt")
+    st.caption("KKT violation: m(α) − M(α) with the free b (LIBSVM's stopping quantity); the "
+               "largest projected-gradient entry with the augmented b (no Σαᵢyᵢ = 0).")
+else:
+    st.caption("No iterative solver applies here (cvxopt and PSVM have no iterations to show).")
+
+st.header("The solvers")
+for note_title, spec in notes.items():
+    doc = solver_doc(spec, comp.linear)
+    st.subheader(note_title, anchor=anchor(note_title))
+    st.markdown(f"{doc.summary}  \n**Reference:** {doc.reference}  \n**Cost per iteration:** "
+                f"{doc.cost}  \n*Source:* `{doc.module}`")
+    st.code(doc.problem, language=None)
+
+scaling_section([r.spec for r in comp.rows], settings, tol_mode)

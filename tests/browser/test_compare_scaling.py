@@ -1,0 +1,59 @@
+"""The Compare-solvers scaling run in Chromium: Stop cancels it, and another browser session
+is served while it runs (no global lock, no shared state)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PROGRESS = "[data-testid='stProgress']"
+
+
+def open_compare(page):
+    page.goto(page.app_url + "/compare_solvers")
+    page.get_by_text("Scaling: time against n").wait_for()
+    page.get_by_role("button", name="Run").wait_for()
+
+
+def start_scaling(page):
+    page.get_by_role("button", name="Run").click()
+    page.locator(PROGRESS).get_by_text("n = ").first.wait_for()  # fits are being timed
+
+
+def test_stop_cancels_a_running_scaling_run(page):
+    open_compare(page)
+    start_scaling(page)
+    t0 = time.monotonic()
+    page.get_by_role("button", name="Stop").click()
+    page.get_by_text("cancelled:").wait_for(timeout=30_000)
+    assert time.monotonic() - t0 < 30
+    assert page.locator(PROGRESS).count() == 0
+    assert page.get_by_text("done:").count() == 0
+    assert not page.js_errors
+
+
+def test_another_session_is_served_while_a_scaling_run_goes_on(browser, app_url):
+    ctx_a, ctx_b = browser.new_context(), browser.new_context()
+    try:
+        a = ctx_a.new_page()
+        a.set_default_timeout(60_000)
+        a.app_url = app_url
+        a.js_errors = []
+        open_compare(a)
+        start_scaling(a)
+        b = ctx_b.new_page()
+        b.set_default_timeout(60_000)
+        t0 = time.monotonic()
+        b.goto(app_url + "/?v=1&d=d2&k=linear&l=hinge&C=1&b=free&sv=smo")
+        b.wait_for_function("document.body.innerText.includes('18 points (')")
+        served_s = time.monotonic() - t0
+        still_running = a.locator(PROGRESS).count() == 1
+        assert still_running, f"session A finished before B was served ({served_s:.1f} s)"
+        a.get_by_role("button", name="Stop").click()
+        a.get_by_text("cancelled:").wait_for(timeout=30_000)
+    finally:
+        ctx_a.close()
+        ctx_b.close()

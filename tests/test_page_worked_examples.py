@@ -1,0 +1,199 @@
+"""The Worked examples page under AppTest: what the rendered tables say, the drift check,
+and "Open in Playground"."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from svm_engine import datasets
+from ui import examples as E
+from ui import state as S
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = str(ROOT / "pages" / "2_worked_examples.py")
+TIMEOUT = 180
+STRICT_NUMBERS = (1, 2, 3, 7)
+
+
+def no_traceback(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    for el in (*at.error, *at.warning, *at.markdown):
+        assert "Traceback" not in str(el.value)
+
+
+def sections(at: AppTest) -> dict[int, list]:
+    """{example number: the tables (DataFrames) rendered under its header}, in page order."""
+    out: dict[int, list] = {}
+    current = None
+    for node in at.main:
+        kind = getattr(node, "type", None)
+        if kind == "header":
+            current = int(str(node.value).split(".")[0])
+            out[current] = []
+        elif kind == "table" and current is not None:
+            out[current].append(node.value)
+    return out
+
+
+def open_tab(at: AppTest, number: int) -> AppTest:
+    """Select the example's tab (the tabs are lazy: only the open one is drawn)."""
+    at.session_state["we.example"] = E.EXAMPLES[number - 1].tab
+    at.run()
+    no_traceback(at)
+    return at
+
+
+class Page:
+    """The page run once, then every tab opened in turn: {number: tables}, charts, buttons."""
+
+    def __init__(self, at: AppTest):
+        self.at = at
+        self.overview = at.table[0].value
+        self.tables, self.charts, self.buttons, self.latex = {}, {}, {}, {}
+        for e in E.EXAMPLES:
+            open_tab(at, e.number)
+            assert [str(h.value) for h in at.header] == [f"{e.number}. {e.title}"]
+            self.tables.update(sections(at))
+            self.charts[e.number] = len(at.get("plotly_chart"))
+            self.buttons[e.number] = [b.key for b in at.button]
+            self.latex[e.number] = [str(x.value).strip("$\n") for x in at.latex]
+
+
+@pytest.fixture(scope="module")
+def page():
+    st.cache_data.clear()
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
+    no_traceback(at)
+    # the first run draws the first example only
+    assert [str(h.value) for h in at.header] == [f"1. {E.EXAMPLES[0].title}"]
+    return Page(at)
+
+
+def test_page_runs_and_shows_every_example(page):
+    assert [t.label for t in page.at.tabs] == [e.tab for e in E.EXAMPLES]
+    assert sum(page.charts.values()) == 10 and all(page.charts.values())
+    for e in E.EXAMPLES:
+        assert page.buttons[e.number] == [f"we.open.{e.key}.{k}" for k in range(len(e.setups))]
+
+
+def test_the_overview_counts_the_matches(page):
+    ov = page.overview
+    n_all = sum(len(E.compute(e.key).rows) for e in E.EXAMPLES)
+    assert any(x.label.endswith(f"{n_all} of {n_all} rows match {E.TICK}")
+               for x in page.at.expander)
+    assert list(ov.index) == [f"{e.number} · {e.title}" for e in E.EXAMPLES]
+    for e in E.EXAMPLES:
+        n = len(E.compute(e.key).rows)
+        assert ov.loc[f"{e.number} · {e.title}", "match"] == f"{n} of {n} {E.TICK}"
+
+
+def test_every_match_cell_of_examples_1_to_3_and_7_is_a_tick(page):
+    tabs = page.tables
+    for n in STRICT_NUMBERS:
+        with_match = [t for t in tabs[n] if "match" in t.columns]
+        assert with_match, n
+        for t in with_match:
+            assert len(t) > 0 and (t["match"] == E.TICK).all(), (n, t.to_dict())
+    # example 2 renders its slack table of slide 23 with its own match column
+    assert sum("match" in t.columns for t in tabs[2]) == 2
+
+
+def test_the_rendered_numbers_are_the_engines(page):
+    """The main table of each example shows exactly the rows the pure function computes."""
+    tabs = page.tables
+    for e in E.EXAMPLES:
+        main = tabs[e.number][0]
+        want = E.rows_table(E.compute(e.key).rows)
+        assert list(main.index) == [r["quantity"] for r in want]
+        assert list(main["app value"]) == [r["app value"] for r in want]
+        assert list(main["book value"]) == [r["book value"] for r in want]
+        assert list(main["match"]) == [r["match"] for r in want]
+    d1 = tabs[1][0]
+    assert d1.loc["b", "book value"] == "−3.332" and d1.loc["b", "source"] == "slide 16"
+    assert d1.loc["b", "app value"] == "−3.3333"
+
+
+def test_example1_alpha_side_by_side_with_feasibility(page):
+    (alpha,) = [t for t in page.tables[1] if "app α: smo" in t.columns]
+    assert list(alpha.columns) == ["book α (slide 16)", "app α: smo", "app α: qp"]
+    checks = alpha.loc[[i for i in alpha.index if i.startswith(("feasible", "optimal"))]]
+    assert len(checks) == 2 and (checks == E.TICK).all().all()
+    assert alpha.loc["α2  (x2, y = +1)", "book α (slide 16)"] == "0.2162"
+
+
+def test_example7_shows_the_qp_matrices(page):
+    latex = page.latex[7]
+    assert any(t.startswith("P = ") and "bmatrix" in t for t in latex)
+    assert any(t.startswith("G = ") and "-2 & -2 & -1" in t for t in latex)
+
+
+def test_a_drift_turns_a_tick_into_a_cross_on_the_page(monkeypatch):
+    monkeypatch.setitem(E.BOOK_D1, "b", E.Printed("-3.340", "slide 16"))
+    st.cache_data.clear()
+    try:
+        at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
+        no_traceback(at)
+        assert at.table[0].value["match"].iloc[0] == f"4 of 5 {E.CROSS}"  # the overview
+        d1 = sections(at)[1][0]
+        assert d1.loc["b", "match"] == E.CROSS
+        assert (d1.drop(index="b")["match"] == E.TICK).all()
+    finally:
+        st.cache_data.clear()  # the drifted result must not leak into other tests
+
+
+def test_a_failing_example_shows_an_error_not_a_traceback(monkeypatch):
+    real = E.compute
+
+    def broken(key):
+        if key == "d1":
+            raise RuntimeError("solver exploded")
+        return real(key)
+
+    monkeypatch.setattr(E, "compute", broken)
+    st.cache_data.clear()
+    try:
+        at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
+        no_traceback(at)
+        assert any("solver exploded" in str(e.value) for e in at.error)
+        assert at.table[0].value["match"].iloc[0] == f"not computed {E.CROSS}"
+        open_tab(at, 2)  # the other examples still work
+        assert (sections(at)[2][0]["match"] == E.TICK).all()
+    finally:
+        st.cache_data.clear()
+
+
+def _on_worked_examples() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    at.switch_page("pages/2_worked_examples.py").run()
+    no_traceback(at)
+    assert at.title and at.title[0].value == "Worked examples"
+    return at
+
+
+def test_open_in_playground_loads_the_example_and_switches_page():
+    at = open_tab(_on_worked_examples(), 2)
+    at.button(key="we.open.d2.0").click().run()
+    no_traceback(at)
+    d = datasets.d2()
+    np.testing.assert_array_equal(np.asarray(at.session_state[S.K_X]), d.X)
+    np.testing.assert_array_equal(np.asarray(at.session_state[S.K_Y]), d.y)
+    s = at.session_state[S.K_SETTINGS]
+    assert (s["C"], s["hard_margin"], s["solver"], s["bias"]) == (1.0, False, "smo", "free")
+    # the Playground is showing: its widgets are there, the examples are not
+    assert at.toggle(key="pg.hard_margin").value is False
+    assert not any(str(h.value).startswith("1. D1") for h in at.header)
+
+
+def test_open_psvm_in_playground_runs_psvm_there():
+    at = open_tab(_on_worked_examples(), 8)
+    at.button(key="we.open.psvm.0").click().run()
+    no_traceback(at)
+    s = at.session_state[S.K_SETTINGS]
+    assert (s["solver"], s["loss"], s["bias"]) == ("psvm", "quadratic", "augmented")
+    assert not at.button(key="pg.solver.psvm").disabled
+    assert at.button(key="pg.solver.smo").disabled  # smo has no folded bias
+    panel = [str(m.value) for m in at.markdown if str(m.value).startswith("| quantity | value |")]
+    assert panel and "| solver | psvm |" in panel[0]
