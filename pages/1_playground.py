@@ -11,6 +11,9 @@ Three parts rerun separately so a click stays fast:
 import streamlit as st
 
 from ui import controls, state
+from ui.nav import run_through_app
+
+run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 link_message = controls.init_session(ss)

@@ -14,6 +14,9 @@ from ui import example_figures as EF
 from ui import examples as E
 from ui import state, tables
 from ui.figures import PLOTLY_CONFIG
+from ui.nav import run_through_app
+
+run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 K_GOTO = "we.goto_playground"

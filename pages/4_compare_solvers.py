@@ -22,8 +22,11 @@ from ui import scaling as sc
 from ui import state
 from ui.controls import C_GRID, DATASET_LABELS, KERNEL_LABELS, LOSS_LABELS, SIGMA_GRID
 from ui.figures import PLOTLY_CONFIG
+from ui.nav import run_through_app
 from ui.solver_docs import anchor, doc_sections, solver_doc
 from ui.tables import option_values
+
+run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 P = "cmp."  # widget keys of this page

@@ -52,3 +52,15 @@ def test_gc_freeze_happens_once(monkeypatch):
         assert startup.freeze_gc_once() is False
     finally:
         gc.unfreeze()
+
+
+def test_a_page_run_in_pages_folder_mode_reruns_through_the_app(monkeypatch):
+    from streamlit.runtime.pages_manager import PagesManager
+
+    reruns = []
+    monkeypatch.setattr("streamlit.rerun", lambda: reruns.append(1))
+    monkeypatch.setattr(PagesManager, "uses_pages_directory", True)
+    nav.run_through_app()
+    assert reruns == [1] and PagesManager.uses_pages_directory is False
+    nav.run_through_app()  # navigation mode: nothing to do
+    assert reruns == [1]

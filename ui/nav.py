@@ -32,3 +32,21 @@ def existing_pages(root: str | Path, pages: tuple[PageSpec, ...] = PAGES) -> lis
         first = found[0]
         found[0] = PageSpec(first.path, first.title, first.icon, default=True)
     return found
+
+
+def run_through_app() -> None:
+    """Make a page opened by its own URL on a fresh server run through ``app.py``.
+
+    Streamlit starts every server in its old pages/-folder mode and leaves that mode for good
+    only when a script calls ``st.navigation``. So when the very first request to a new
+    server is a deep link (``/step_through``, a shared link), Streamlit runs that page file
+    alone: no page config, the folder's menu ("app, playground, ..."), no Plotly.js copied
+    for the canvas. Every page calls this first: it leaves the old mode and reruns, and the
+    rerun goes through ``app.py``, whose ``st.navigation`` opens the same page.
+    """
+    import streamlit as st
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
