@@ -9,7 +9,21 @@ clicks empty places in the plot with headless Chromium and prints p50/p95 of
 read from the performance marks the canvas keeps in ``window.__svmlabPerf``.
 Goals: point drawn p50 ≤ 50 ms; refit drawn p50 ≤ 150 ms and p95 ≤ 250 ms.
 
-    .venv/bin/python benchmarks/bench_latency.py [--clicks 25] [--gap 0.4]
+Step-through section (same server, same 200-point set, loaded through the Playground's link and
+opened with the Step-through page's default "The Playground's points"): presses **Next** and
+prints p50/p95 of
+
+- next → counter shown  (button released → the step counter shows k + 1), and
+- next → step redrawn   (button released → all four charts of the page (the scatter plot,
+  the (αᵢ, αⱼ) box, the α bars, the curves) painted for step k + 1),
+
+measured in the page with ``requestAnimationFrame``: each chart's plot div carries
+``data-step`` (its figure's ``layout.meta.step``, set by ``ui/step_plot.js`` once Plotly.react
+has finished). Goal: step redrawn p50 ≤ 100 ms. Reference, same run: the same press on a
+one-button Streamlit app whose fragment shows only the counter (the floor of any step that
+goes through Streamlit on this machine); the ratio step redrawn / floor is printed.
+
+    .venv/bin/python benchmarks/bench_latency.py [--clicks 25] [--gap 0.4] [--only step]
 """
 
 from __future__ import annotations
@@ -17,18 +31,25 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from appserver import CHROMIUM, CHROMIUM_ARGS, AppServer  # noqa: E402
+from appserver import CHROMIUM, CHROMIUM_ARGS, AppServer, free_port  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 QUERY = "v=1&d=moons&n=200&noise=0.2&seed=0&k=gaussian&s=1&l=hinge&C=1&b=free&sv=smo"
-GOALS = {"point drawn": (50, None), "refit drawn": (150, 250)}
+GOALS = {
+    "point drawn": (50, None),
+    "refit drawn": (150, 250),
+    "next → step redrawn": (100, None),
+}
 
 EMPTY_SPOT = """([fx, fy]) => {
   // a spot at fraction (fx, fy) of the plot area, nudged away from existing points
@@ -54,67 +75,8 @@ def pct(values: list[float], q: float) -> float:
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--clicks", type=int, default=25)
-    ap.add_argument("--gap", type=float, default=0.4, help="seconds between refit and next click")
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-
-    with AppServer() as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.goto(f"{url}/?{QUERY}", timeout=120_000)
-        page.wait_for_function(
-            "(() => { const r = document.querySelector('.svmlab-canvas');"
-            " return r && Number(r.dataset.draws) >= 1 && r.dataset.nPoints === '200'; })()",
-            timeout=120_000,
-        )
-        # click 0 is a warm-up (first-time code paths on server and browser), not measured
-        for i in range(args.clicks + 1):
-            if i == 1:
-                page.evaluate("for (const k in window.__svmlabPerf) __svmlabPerf[k].length = 0")
-            spot = page.evaluate(EMPTY_SPOT, [rng.random(), rng.random()])
-            if spot is None:
-                raise RuntimeError("no empty spot left to click")
-            seq = int(page.evaluate("document.querySelector('.svmlab-canvas').dataset.seq"))
-            page.mouse.click(*spot)
-            try:
-                page.wait_for_function(
-                    f"Number(document.querySelector('.svmlab-canvas').dataset.fitSeq) >= {seq + 1}"
-                    f" && window.__svmlabPerf.refitDrawn.length >= {i}",
-                    timeout=60_000,
-                )
-            except Exception:
-                state = page.evaluate(
-                    "({...document.querySelector('.svmlab-canvas').dataset,"
-                    " perf: Object.fromEntries(Object.entries(window.__svmlabPerf)"
-                    ".map(([k, v]) => [k, v.length]))})"
-                )
-                page.screenshot(path="test-results/bench_failure.png", full_page=True)
-                raise RuntimeError(f"click {i} at {spot} was not refitted: {state}") from None
-            time.sleep(args.gap)
-        perf = page.evaluate("window.__svmlabPerf")
-        n_points = page.evaluate("document.querySelector('.svmlab-canvas').dataset.nPoints")
-        browser.close()
-
-    rows = {
-        "point drawn": perf["pointDrawn"],
-        "refit drawn": perf["refitDrawn"],
-        "  refit settled": perf["refitSettled"],
-        "  refit data arrived": perf["refitArrived"],
-        "  Plotly.react": perf["reactMs"][-args.clicks :],
-    }
-    fits = perf.get("fits", [])
-    if fits:
-        ms = [f.get("solver_ms", float("nan")) for f in fits]
-        stalled = sum(1 for f in fits if f.get("converged") is False)
-        rows["  (solver time)"] = ms
-    else:
-        stalled = 0
-    print(f"{args.clicks} clicks on a 200-point RBF dataset (moons, σ = 1, C = 1, SMO); "
-          f"{n_points} points at the end")
+def report(rows: dict[str, list[float]]) -> bool:
+    """Print n, p50, p95, max per row and the goal verdicts; True when every goal is met."""
     print(f"{'':24s} {'n':>4s} {'p50 ms':>8s} {'p95 ms':>8s} {'max ms':>8s}   goal")
     ok = True
     for name, vals in rows.items():
@@ -133,8 +95,240 @@ def main() -> int:
                 "  met" if met else "  MISSED"
             )
         print(f"{name:24s} {len(vals):4d} {p50:8.1f} {p95:8.1f} {max(vals):8.1f}   {verdict}")
+    return ok
+
+
+def bench_playground(browser, url: str, args) -> bool:
+    """Click → point drawn and click → refit drawn on the Playground canvas."""
+    rng = random.Random(args.seed)
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(f"{url}/?{QUERY}", timeout=120_000)
+    page.wait_for_function(
+        "(() => { const r = document.querySelector('.svmlab-canvas');"
+        " return r && Number(r.dataset.draws) >= 1 && r.dataset.nPoints === '200'; })()",
+        timeout=120_000,
+    )
+    # click 0 is a warm-up (first-time code paths on server and browser), not measured
+    for i in range(args.clicks + 1):
+        if i == 1:
+            page.evaluate("for (const k in window.__svmlabPerf) __svmlabPerf[k].length = 0")
+        spot = page.evaluate(EMPTY_SPOT, [rng.random(), rng.random()])
+        if spot is None:
+            raise RuntimeError("no empty spot left to click")
+        seq = int(page.evaluate("document.querySelector('.svmlab-canvas').dataset.seq"))
+        page.mouse.click(*spot)
+        try:
+            page.wait_for_function(
+                f"Number(document.querySelector('.svmlab-canvas').dataset.fitSeq) >= {seq + 1}"
+                f" && window.__svmlabPerf.refitDrawn.length >= {i}",
+                timeout=60_000,
+            )
+        except Exception:
+            state = page.evaluate(
+                "({...document.querySelector('.svmlab-canvas').dataset,"
+                " perf: Object.fromEntries(Object.entries(window.__svmlabPerf)"
+                ".map(([k, v]) => [k, v.length]))})"
+            )
+            page.screenshot(path="test-results/bench_failure.png", full_page=True)
+            raise RuntimeError(f"click {i} at {spot} was not refitted: {state}") from None
+        time.sleep(args.gap)
+    perf = page.evaluate("window.__svmlabPerf")
+    n_points = page.evaluate("document.querySelector('.svmlab-canvas').dataset.nPoints")
+    page.close()
+
+    rows = {
+        "point drawn": perf["pointDrawn"],
+        "refit drawn": perf["refitDrawn"],
+        "  refit settled": perf["refitSettled"],
+        "  refit data arrived": perf["refitArrived"],
+        "  Plotly.react": perf["reactMs"][-args.clicks :],
+    }
+    fits = perf.get("fits", [])
+    if fits:
+        ms = [f.get("solver_ms", float("nan")) for f in fits]
+        stalled = sum(1 for f in fits if f.get("converged") is False)
+        rows["  (solver time)"] = ms
+    else:
+        stalled = 0
+    print(f"{args.clicks} clicks on a 200-point RBF dataset (moons, σ = 1, C = 1, SMO); "
+          f"{n_points} points at the end")
+    ok = report(rows)
     if stalled:
         print(f"note: SMO hit the Playground's iteration cap on {stalled} of {len(fits)} refits")
+    return ok
+
+
+# ----------------------------------------------------------------------- Step-through
+
+STEP_CHARTS = ("stp-fig-decision", "stp-fig-box", "stp-fig-alpha", "stp-fig-curves")
+
+STEP_PROBE = """(charts) => {
+  // On a click on Next: t0, then every animation frame until the counter shows k + 1 and
+  // every chart's data-step names step k + 1 (the frame in which the last one is drawn).
+  if (window.__stepPerf) return;
+  const perf = window.__stepPerf = {counter: [], drawn: [], pending: null};
+  const counter = () => {
+    const m = document.querySelector('[data-testid="stMetricValue"]');
+    return m ? m.textContent.replace(/,/g, '').split('/').map((v) => Number(v.trim())) : [NaN, NaN];
+  };
+  const step = (key) => {  // set by ui/step_plot.js when Plotly.react has finished
+    const g = document.querySelector('.st-key-' + key + ' .svmlab-stepplot');
+    return g && g.dataset.step !== undefined ? Number(g.dataset.step) : undefined;
+  };
+  document.addEventListener('click', (e) => {
+    if (!e.target.closest('.st-key-stp-next')) return;
+    const [k, T] = counter();
+    const job = {t0: performance.now(), want: Math.min(k + 1, T), counterAt: null};
+    perf.pending = job;
+    const poll = () => {
+      if (perf.pending !== job) return;
+      const now = performance.now();
+      if (job.counterAt === null && counter()[0] === job.want) job.counterAt = now;
+      if (job.counterAt !== null && charts.every((c) => step(c) === job.want)) {
+        perf.counter.push(job.counterAt - job.t0);
+        perf.drawn.push(now - job.t0);
+        perf.pending = null;
+        return;
+      }
+      requestAnimationFrame(poll);
+    };
+    requestAnimationFrame(poll);
+  }, true);
+}"""
+
+
+def bench_step_through(browser, url: str, args) -> tuple[bool, float]:
+    """Next → step redrawn on the Step-through page, for the Playground's 200-point set.
+    Returns (goal met, p50 of step redrawn)."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(f"{url}/?{QUERY}", timeout=120_000)  # the Playground holds the 200 points
+    page.wait_for_function(
+        "(() => { const r = document.querySelector('.svmlab-canvas');"
+        " return r && r.dataset.nPoints === '200'; })()",
+        timeout=120_000,
+    )
+    # the menu entry as st.navigation titles it (app.py), not a pages/ directory listing
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Step-through").click(timeout=120_000)
+    page.locator('[data-testid="stMetricValue"]').filter(has_text="0 /").wait_for(timeout=120_000)
+    page.locator(".st-key-stp-fig-curves .svmlab-stepplot[data-draws]").wait_for(timeout=120_000)
+    total = int(page.locator('[data-testid="stMetricValue"]').inner_text().split("/")[1])
+    if total < args.clicks + 1:
+        raise RuntimeError(f"the recorded run has {total} steps; need {args.clicks + 1}")
+    page.evaluate(STEP_PROBE, list(STEP_CHARTS))
+    # press 0 (step 0 → 1) is a warm-up: it creates the box chart, not measured
+    n_react = 0
+    for i in range(args.clicks + 1):
+        if i == 1:
+            n_react = page.evaluate("(window.__svmlabStepReact || []).length")
+        page.locator(".st-key-stp-next button").click()
+        try:
+            page.wait_for_function(f"window.__stepPerf.drawn.length >= {i + 1}", timeout=60_000)
+        except Exception:
+            page.screenshot(path="test-results/bench_step_failure.png", full_page=True)
+            raise RuntimeError(f"step {i + 1} was not redrawn") from None
+        time.sleep(args.gap)
+    perf = page.evaluate("({counter: __stepPerf.counter, drawn: __stepPerf.drawn})")
+    reacts = page.evaluate("window.__svmlabStepReact || []")[n_react:]
+    page.close()
+    print(f"{args.clicks} presses of Next on the Step-through page, the same 200-point set "
+          f"(SMO, {total} recorded steps)")
+    rows = {
+        "next → counter shown": perf["counter"][1:],
+        "next → step redrawn": perf["drawn"][1:],
+    }
+    for chart in STEP_CHARTS:  # ui/step_plot.js: ms from Plotly.react to its promise
+        rows[f"  Plotly.react {chart.removeprefix('stp-fig-')}"] = [
+            ms for name, ms in reacts if name == chart
+        ]
+    return report(rows), statistics.median(rows["next → step redrawn"])
+
+
+FLOOR_APP = """import streamlit as st
+
+st.set_page_config(layout="wide")
+ss = st.session_state
+ss.setdefault("k", 0)
+
+
+def step():
+    ss["k"] += 1
+
+
+@st.fragment
+def stepper():
+    st.button("Next", key="stp.next", on_click=step)
+    st.metric("Step", f"{ss['k']} / 100000")
+
+
+stepper()
+"""
+
+
+def bench_floor(browser, args) -> list[float]:
+    """Next → counter shown on a one-button fragment app (its own server, a temp folder)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "floor.py").write_text(FLOOR_APP)
+        port = free_port()
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "streamlit", "run", "floor.py",
+                "--server.headless", "true", "--server.port", str(port),
+                "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+            ],  # fmt: skip
+            cwd=tmp,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        raise RuntimeError("the floor app did not start") from None
+                    time.sleep(0.25)
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(url, timeout=120_000)
+            page.locator(".st-key-stp-next button").wait_for(timeout=120_000)
+            page.evaluate(STEP_PROBE, [])
+            for i in range(args.clicks + 1):
+                page.locator(".st-key-stp-next button").click()
+                page.wait_for_function(f"window.__stepPerf.drawn.length >= {i + 1}", timeout=60_000)
+                time.sleep(args.gap)
+            floor = page.evaluate("__stepPerf.counter")[1:]
+            page.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+    return floor
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clicks", type=int, default=25)
+    ap.add_argument("--gap", type=float, default=0.4, help="seconds between refit and next click")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", choices=("playground", "step"), help="run one section only")
+    args = ap.parse_args()
+
+    ok = True
+    with AppServer() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        if args.only in (None, "playground"):
+            ok &= bench_playground(browser, url, args)
+        if args.only in (None, "step"):
+            if args.only is None:
+                print()
+            met, step_p50 = bench_step_through(browser, url, args)
+            ok &= met
+            floor = bench_floor(browser, args)
+            print(f"{'reference: floor':24s} {len(floor):4d} {statistics.median(floor):8.1f} "
+                  f"{pct(floor, 0.95):8.1f} {max(floor):8.1f}   (one-button fragment app)")
+            print(f"step redrawn / floor, p50: {step_p50 / statistics.median(floor):.1f}×")
+        browser.close()
     return 0 if ok else 1
 
 

@@ -2,9 +2,9 @@
 
 Thin page: sidebar widgets → one cached fit with ``trace=True`` (``ui.step_state.build_run``)
 → the state after step k (``ui.step_state``) → figures (``ui.step_figures``) and words
-(``ui.step_text``). Stepping never refits: it replays the recorded run. The step controls
-and everything they change live in one fragment, so a step reruns only that part; play
-uses ``st.fragment(run_every=...)`` while playing.
+(``ui.step_text``), drawn by ``ui.step_plot`` (Plotly.react on a live plot). Stepping never
+refits: it replays the recorded run. The step controls and everything they change live in
+one fragment, so a step reruns only that part; play uses ``st.fragment(run_every=...)``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,11 @@ from ui.controls import (
     WSS_LABELS,
 )
 from ui.figures import PLOTLY_CONFIG
+from ui.nav import run_through_app
+from ui.step_plot import step_plot
 from ui.tables import option_values
+
+run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 P = "stp."  # widget keys of this page
@@ -55,6 +59,7 @@ SPEEDS = {
 }
 DEFAULT_SPEED = "2 steps/s"
 PLOT_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
+DECISION_GRID = 50  # grid points per side for h(x): redrawn on every step, so coarser than 100
 
 st.title("Step-through")
 st.caption(
@@ -214,6 +219,7 @@ def init_widgets() -> None:
         seed_model_widgets(dict(state.DEFAULT_SETTINGS))
     ss.setdefault(P + "sga_mode", "sweep")
     ss.setdefault(P + "show_slack", False)
+    ss.setdefault(P + "show_alpha", False)
     ss.setdefault(P + "speed", DEFAULT_SPEED)
 
 
@@ -252,11 +258,6 @@ def on_nav(action: str, total: int) -> None:
     ss[K_PLAY] = False
 
 
-def on_slider() -> None:
-    ss[K_CURSOR] = int(ss[P + "slider"])
-    ss[K_PLAY] = False
-
-
 def on_play(total: int) -> None:
     if ss.get(K_PLAY):
         ss[K_PLAY] = False
@@ -280,7 +281,8 @@ def on_jump(events: np.ndarray, what: str) -> None:
 
 
 def chart(fig: dict, key: str) -> None:
-    st.plotly_chart(fig, key=key, config=PLOT_CONFIG, width="stretch", theme=None)
+    # redrawn in place with Plotly.react (st.plotly_chart would remount it on every step)
+    step_plot(fig, key=key, config=PLOT_CONFIG)
 
 
 def controls(run, total: int, coordinate: bool, unit: str) -> None:
@@ -348,8 +350,15 @@ def controls(run, total: int, coordinate: bool, unit: str) -> None:
         disabled=S.next_event(events, ss.get(K_CURSOR, 0)) is None,
     )
     if total > 0:
-        ss[P + "slider"] = S.clamp(ss.get(K_CURSOR, 0), total)
-        st.slider(f"{unit} k", 0, total, key=P + "slider", on_change=on_slider)
+        # No key, value = the cursor: the widget is a new one whenever the cursor moved, so a
+        # value the browser sends for an older position (a play tick or a quick click racing
+        # the redraw) is dropped instead of pulling the cursor back.
+        k = S.clamp(ss.get(K_CURSOR, 0), total)
+        picked = st.slider(f"{unit} k", 0, total, value=k)
+        if picked != k:
+            ss[K_CURSOR] = picked
+            ss[K_PLAY] = False
+            st.rerun()  # the buttons above were drawn for the old step; a playing timer stops
 
 
 def fmt_list(v: np.ndarray) -> str:
@@ -385,7 +394,9 @@ def _equation(w, b) -> str:
 
 
 def alpha_table(run, stt) -> None:
-    with st.expander(f"All α values after this {run.step_name} (and h(x), category)"):
+    # built only on request: a table of n rows on every step slows stepping down
+    label = f"Show every α after this {run.step_name} (with h(x), category) as a table"
+    if st.toggle(label, key=P + "show_alpha"):
         df = pd.DataFrame(
             {
                 "x1": run.X[:, 0],
@@ -447,8 +458,12 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
             height=560,
             uirevision=uirev,
             violator_label="yᵢh(xᵢ) < 1" if run.solver == "newton" else "violates KKT",
+            step=k,
+            resolution=DECISION_GRID,
+            legend=False,
         )
         chart(fig, P + "fig.decision")
+        st.caption(W.decision_key(run.solver, coordinate))
     with right:
         if run.solver == "smo":
             if k > 0:
@@ -467,8 +482,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
         elif coordinate:
             if k > 0:
                 chart(F.coordinate_figure(crec, height=260), P + "fig.coord")
-                for line in W.sga_coordinate_formulas(crec):
-                    st.latex(line)
+                st.latex(W.latex_block(W.sga_coordinate_formulas(crec)))
             else:
                 st.info("Each step updates one αₖ (slide 33, lines 12–14). Press **Next**.")
         elif run.solver == "sga":
@@ -493,11 +507,10 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
             cands = W.candidates_rows(stt.record)
             if cands:
                 st.caption("Second-order gains of the best candidates j (LIBSVM's WSS 2):")
-                st.dataframe(pd.DataFrame(cands), hide_index=True, width="content")
+                st.table(pd.DataFrame(cands).set_index("j"))
         with formulas:
             st.subheader("The two-variable update")
-            for line in W.smo_formulas(stt.record):
-                st.latex(line)
+            st.latex(W.latex_block(W.smo_formulas(stt.record)))
             st.caption(
                 "Platt (1998), as in seed 004 (which writes η = 2K₁₂ − K₁₁ − K₂₂ and E₂ − E₁: "
                 "the same update). Eₜ uses h before the step."
@@ -514,6 +527,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
             C=run.C_box,
             title=bars_title,
             height=320,
+            step=k,
         ),
         P + "fig.alpha",
     )

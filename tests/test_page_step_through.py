@@ -1,4 +1,12 @@
-"""The Step-through page under streamlit's AppTest: the numbers it shows."""
+"""The Step-through page under streamlit's AppTest: the numbers and the charts it shows.
+
+The charts are ``ui.step_plot`` elements; AppTest sees them as elements whose data is the
+figure sent to the browser, so ``charts(at)`` reads exactly what the page draws.
+"""
+
+import base64
+import json
+import re
 
 import numpy as np
 import pytest
@@ -8,14 +16,16 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
 from ui import step_state as S
+from ui import step_text as W
 from ui.state import effective_C, settings_from_dataset, settings_to_kernel
 
 PAGE = "../pages/3_step_through.py"
-TIMEOUT = 120
+TIMEOUT = 180
 
 
 def start(source=None, **widgets):
     at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.session_state["stp.show_alpha"] = True  # the α table (off by default) is read below
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     if source is not None:
@@ -49,6 +59,73 @@ def shown_alpha(at) -> np.ndarray:
     return tables[0]["α"].to_numpy(dtype=float)
 
 
+def _decoded(v):
+    """Plotly JSON with typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists."""
+    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
+        if "shape" in v:
+            a = a.reshape([int(k) for k in v["shape"].split(",")])
+        return a.tolist()
+    if isinstance(v, dict):
+        return {k: _decoded(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_decoded(x) for x in v]
+    return v
+
+
+def charts(at) -> dict:
+    """The figures the page sends to its charts, by key ('decision', 'box', 'alpha', …)."""
+    out = {}
+    for el in at.get("bidi_component"):
+        name = el.proto.id.rsplit("stp.fig.", 1)[-1]
+        out[name] = _decoded(json.loads(json.loads(el.proto.json)["fig"]))
+    return out
+
+
+def trace_of(fig, role):
+    (t,) = [t for t in fig["data"] if (t.get("meta") or {}).get("role") == role]
+    return t
+
+
+def table(at) -> dict:
+    """The page's quantity/value tables as {quantity: value}."""
+    out = {}
+    for t in at.table:
+        if "value" in t.value.columns:
+            out.update(t.value["value"].to_dict())
+    return out
+
+
+def tex_lines(at) -> list[str]:
+    """Every line of the page's LaTeX blocks (``ui.step_text.latex_block``)."""
+    out = []
+    for lt in at.latex:
+        body = lt.value.strip().strip("$").strip()
+        body = body.removeprefix(r"\begin{gathered}").removesuffix(r"\end{gathered}")
+        out += body.split(W.LATEX_LINE_SEP)
+    return out
+
+
+def parse_num(text: str) -> float:
+    """A number as the page prints it: '−0.7869', '1.5·10^-5', '64.48'."""
+    t = text.strip().replace("−", "-").replace("·10^", "e")
+    return float(t)
+
+
+TEX_NUM = r"(-?\d+(?:\.\d+)?)(?:\\cdot 10\^\{(-?\d+)\})?"
+
+
+def tex_value(part: str) -> float:
+    """The number after the last '=' of a LaTeX line (or of a part of one)."""
+    m, e = re.match(r"\s*" + TEX_NUM, part.rsplit("=", 1)[1]).groups()
+    return float(m) * 10 ** int(e or 0)
+
+
+def step_slider(at):
+    (s,) = [s for s in at.slider if s.label == "step k"]
+    return s
+
+
 def click(at, key):
     at.button(key=key).click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -66,6 +143,10 @@ def engine_fit(ds, **kw):
     return se.fit(ds.X, ds.y, **kw)
 
 
+def _suggested(ds):
+    return settings_from_dataset(ds.settings)
+
+
 # ------------------------------------------------------------------------------ SMO
 
 
@@ -75,6 +156,7 @@ def test_default_page_shows_the_playground_points_at_step_0():
     assert k == 0 and T > 0
     assert "Book D1" in at.markdown[0].value  # the Playground's default points
     np.testing.assert_array_equal(shown_alpha(at), np.zeros(14))
+    assert "box" not in charts(at)  # the (αᵢ, αⱼ) picture needs a step
     assert not at.error
 
 
@@ -98,6 +180,10 @@ def test_next_and_last_on_smo(source, extra):
     assert not np.array_equal(a0, a1), "next changed no α"
     changed = np.flatnonzero(a0 != a1)
     assert 1 <= len(changed) <= 2  # one SMO step moves the pair (i, j)
+    figs = charts(at)
+    assert figs["box"]["layout"]["meta"]["step"] == 1
+    assert figs["decision"]["layout"]["meta"]["pair"] == figs["box"]["layout"]["meta"]["pair"]
+    assert set(changed + 1) <= set(figs["box"]["layout"]["meta"]["pair"])
     click(at, "stp.last")
     kT, T2 = counter(at)
     assert kT == T == T2
@@ -106,10 +192,78 @@ def test_next_and_last_on_smo(source, extra):
     m = engine_fit(ds, kernel=settings_to_kernel(s), C=effective_C(s), loss=s["loss"], wss=s["wss"])
     assert m.n_iter == T
     np.testing.assert_array_equal(zeroed(shown_alpha(at)), m.alpha)
+    assert table(at)["b"] == f"{m.b:.6g}".replace("-", "−")
 
 
-def _suggested(ds):
-    return settings_from_dataset(ds.settings)
+def test_one_step_shows_the_pair_the_box_and_the_formulas():
+    at = start("d2")
+    click(at, "stp.next")
+    click(at, "stp.next")
+    ds = datasets.d2()
+    run = S.build_run(ds.X, ds.y, _suggested(ds), "smo")
+    r = S.step_record(run, 2)
+    i, j = r["i"], r["j"]
+    figs = charts(at)
+    # the scatter plot: the pair ringed and labelled at x_i, x_j
+    hl = trace_of(figs["decision"], "highlight")
+    np.testing.assert_allclose(np.c_[hl["x"], hl["y"]], ds.X[[i, j]])
+    assert trace_of(figs["decision"], "pair_labels")["meta"]["pair"] == [i + 1, j + 1]
+    # the box: [L, H] on the line, the old, unclipped and new points of this step
+    box = figs["box"]
+    seg = trace_of(box, "segment")
+    assert seg["y"] == pytest.approx([r["L"], r["H"]])
+    assert (trace_of(box, "old")["x"][0], trace_of(box, "old")["y"][0]) == pytest.approx(
+        (r["ai_old"], r["aj_old"])
+    )
+    assert (trace_of(box, "new")["x"][0], trace_of(box, "new")["y"][0]) == pytest.approx(
+        (r["ai_new"], r["aj_new"])
+    )
+    unc = trace_of(box, "unclipped")
+    if unc["meta"].get("off_chart"):  # far outside the box: an arrow labelled with αⱼ
+        (note,) = [a for a in box["layout"]["annotations"] if "unclipped" in a["text"]]
+        shown_unc = parse_num(note["text"].split("=")[1].split("(")[0])
+        assert shown_unc == pytest.approx(r["aj_unclipped"], rel=1e-3)
+    else:
+        assert unc["y"][0] == pytest.approx(r["aj_unclipped"])
+    rect = box["layout"]["shapes"][0]
+    assert (rect["x0"], rect["y0"], rect["x1"], rect["y1"]) == (0, 0, 1.0, 1.0)  # [0, C]², C = 1
+    # the formulas with this step's numbers: η, E_i, E_j, L, H
+    tex = tex_lines(at)
+    assert tex_value(next(t for t in tex if "\\eta =" in t)) == pytest.approx(r["eta"], rel=1e-3)
+    e_i, e_j = next(t for t in tex if "E_{" in t).split("\\qquad")
+    assert tex_value(e_i.rstrip(",")) == pytest.approx(r["Ei"], rel=1e-3, abs=1e-4)
+    assert tex_value(e_j) == pytest.approx(r["Ej"], rel=1e-3, abs=1e-4)
+    assert tex_value(next(t for t in tex if "L = \\max" in t)) == pytest.approx(r["L"], abs=1e-4)
+    assert tex_value(next(t for t in tex if "H = \\min" in t).split("\\qquad")[0]) == (
+        pytest.approx(r["H"], abs=1e-4)
+    )
+    # the α bars: the changed entries are the pair
+    assert sorted(trace_of(figs["alpha"], "alpha")["meta"]["changed"]) == sorted([i + 1, j + 1])
+    # the curves: marker at this step, KKT violation on a log scale
+    assert figs["curves"]["layout"]["meta"]["k"] == 2
+    assert figs["curves"]["layout"]["yaxis2"]["type"] == "log"
+    assert trace_of(figs["curves"], "marker")["y"][0] == pytest.approx(run.dual[2])
+
+
+def test_why_this_pair_shows_the_rules_numbers():
+    at = start("d2", wss="second_order")
+    click(at, "stp.next")
+    ds = datasets.d2()
+    ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=1.0, trace=True)
+    r0 = ref.trace[0]
+    why = next(m.value for m in at.markdown if "Gap m(α) − M(α)" in m.value)
+    assert "second order" in why
+    gap = re.search(r"= \*\*([^*]+)\*\* > tol", why).group(1)
+    assert parse_num(gap) == pytest.approx(r0["gap_before"], rel=1e-3)
+    (cands,) = [t.value for t in at.table if "gain bₜ²/aₜ" in t.value.columns]
+    assert [int(j) for j in cands.index] == [j + 1 for j, _ in r0["candidates"]]
+    np.testing.assert_allclose(cands["gain bₜ²/aₜ"], [g for _, g in r0["candidates"]])
+    # maximal violating pair: −yᵢ∇ᵢf and −yⱼ∇ⱼf are m and M, no candidate list
+    _widget(at, "stp.wss").set_value("max_violating_pair").run()
+    click(at, "stp.next")
+    why = next(m.value for m in at.markdown if "Gap m(α) − M(α)" in m.value)
+    assert "maximal violating pair" in why and "= M(α)" in why
+    assert not [t for t in at.table if "gain bₜ²/aₜ" in t.value.columns]
 
 
 def test_back_and_forth_shows_identical_numbers():
@@ -118,7 +272,12 @@ def test_back_and_forth_shows_identical_numbers():
     for key in ["stp.next"] * 4 + ["stp.prev"] * 2 + ["stp.next"] * 3 + ["stp.first", "stp.next"]:
         click(at, key)
         k, _ = counter(at)
-        snap = (shown_alpha(at).tobytes(), [t.value.to_json() for t in at.table])
+        snap = (
+            shown_alpha(at).tobytes(),
+            [t.value.to_json() for t in at.table],
+            tex_lines(at),
+            json.dumps(charts(at), sort_keys=True),
+        )
         if k in seen:
             assert seen[k] == snap, f"step {k} shows other numbers on a second visit"
         seen[k] = snap
@@ -128,8 +287,8 @@ def test_back_and_forth_shows_identical_numbers():
 def test_slider_and_bound_jump():
     at = start("d2")
     _, T = counter(at)
-    at.slider(key="stp.slider").set_value(5).run()
-    assert counter(at)[0] == 5
+    step_slider(at).set_value(5).run()
+    assert counter(at)[0] == 5 and step_slider(at).value == 5
     ds = datasets.d2()
     run = S.build_run(ds.X, ds.y, _suggested(ds), "smo")
     expected = S.next_event(S.event_steps(run), 5)
@@ -139,13 +298,19 @@ def test_slider_and_bound_jump():
     r = S.step_record(run, expected)
     assert a[r["i"]] == r["ai_new"] and a[r["j"]] == r["aj_new"]
     assert any(v in (0.0, 1.0) for v in (r["ai_new"], r["aj_new"]))
+    # every step before it (from 5) left both α of its pair strictly inside (0, C)
+    for k in range(6, expected):
+        rk = S.step_record(run, k)
+        assert all(0.0 < rk[v] < 1.0 for v in ("ai_new", "aj_new"))
 
 
 def test_working_set_rule_changes_the_iteration_count():
     at = start("d2", wss="max_violating_pair")
     _, T_mvp = counter(at)
+    assert f"took **{T_mvp}** steps (working-set rule: max violating pair" in at.markdown[1].value
     _widget(at, "stp.wss").set_value("second_order").run()
     _, T_so = counter(at)
+    assert f"took **{T_so}** steps (working-set rule: second order" in at.markdown[1].value
     ds = datasets.d2()
     for rule, T in (("max_violating_pair", T_mvp), ("second_order", T_so)):
         assert engine_fit(ds, kernel=se.Linear(), C=1.0, wss=rule).n_iter == T
@@ -163,6 +328,12 @@ def test_play_button_toggles_and_stops_at_the_end():
     click(at, "stp.play")
     assert at.session_state["step.playing"] is False
     assert at.button(key="stp.play").label == "Play"
+    # moving the slider while playing stops play at the chosen step
+    click(at, "stp.play")
+    assert at.session_state["step.playing"] is True
+    step_slider(at).set_value(3).run()
+    assert at.session_state["step.playing"] is False
+    assert counter(at) == (3, T) and step_slider(at).value == 3
 
 
 def test_hard_margin_on_d2_is_an_error_message_not_a_traceback():
@@ -172,24 +343,55 @@ def test_hard_margin_on_d2_is_an_error_message_not_a_traceback():
 
 
 def test_trace_cap_is_stated_on_the_page():
-    at = start("blobs", **{"gen.n": 200, "gen.noise": 1.0, "gen.seed": 0})
+    # 200 moons, linear kernel, C = 1000: SMO runs to the page's cap of 9,000 steps
+    at = start("moons", **{"gen.n": 200, "kernel": "linear", "C": 1000.0})
     _, T = counter(at)
-    if T < S.TRACE_CAP:
-        pytest.skip("this engine version converges within the trace cap here")
-    assert T == S.TRACE_CAP
-    assert any("trace keeps the first 5,000" in w.value for w in at.warning)
+    assert T == S.TRACE_CAP == 5000
+    ds = datasets.moons(n=200, noise=0.1, seed=0)
+    with pytest.warns(se.ConvergenceWarning):
+        full = engine_fit(ds, kernel=se.Linear(), C=1000.0)
+    assert full.n_iter > S.TRACE_CAP
+    assert any(
+        f"took {full.n_iter:,} steps; the trace keeps the first 5,000" in w.value
+        for w in at.warning
+    )
+    click(at, "stp.last")
+    assert counter(at) == (5000, 5000)
+    with pytest.warns(se.ConvergenceWarning):
+        first = engine_fit(ds, kernel=se.Linear(), C=1000.0, max_iter=S.TRACE_CAP)
+    np.testing.assert_array_equal(zeroed(shown_alpha(at)), first.alpha)
 
 
 # ----------------------------------------------------------------- SGA and Newton
 
 
+def _independent_sga(X, y, C, sweeps, coords):
+    """Slide 33 by hand (K′ = K + 1, η_k = 1/K′(x_k, x_k)): α after ``sweeps`` full sweeps
+    and ``coords`` more coordinate updates, and the numbers of the last update."""
+    K = X @ X.T + 1.0
+    a = np.zeros(len(y))
+    last = {}
+    for t in range(sweeps + 1):
+        for k in range(len(y) if t < sweeps else coords):
+            eta = 1.0 / K[k, k]
+            grad = 1.0 - y[k] * np.sum(a * y * K[:, k])
+            unc = a[k] + eta * grad
+            last = {"k": k, "eta": eta, "grad": grad, "old": a[k], "unc": unc}
+            a[k] = min(max(unc, 0.0), C)
+    return a, last
+
+
 def test_sga_sweeps_and_coordinates():
     at = start("d2", solver="sga")
+    a0 = shown_alpha(at)
     k, T = counter(at)
     click(at, "stp.next")
-    assert counter(at)[0] == 1
-    click(at, "stp.last")
+    assert counter(at)[0] == 1 and not np.array_equal(shown_alpha(at), a0)
     ds = datasets.d2()
+    y = np.where(ds.y > 0, 1.0, -1.0)
+    a1, _ = _independent_sga(ds.X, y, 1.0, 1, 0)
+    np.testing.assert_allclose(shown_alpha(at), a1, atol=1e-12)
+    click(at, "stp.last")
     m = se.fit(
         ds.X,
         ds.y,
@@ -201,20 +403,52 @@ def test_sga_sweeps_and_coordinates():
     )
     assert T == m.n_iter
     np.testing.assert_array_equal(zeroed(shown_alpha(at)), m.alpha)
+    # one coordinate per step: slide 33's α_k update with its η_k and the clipping
     _widget(at, "stp.sga_mode").set_value("coordinate").run()
     k, total = counter(at)
     assert (k, total) == (0, T * len(ds.X))
     click(at, "stp.next")
     a = shown_alpha(at)
     assert counter(at)[0] == 1 and np.count_nonzero(a) <= 1  # only α₁ may have moved
-    assert any("eta" in lt.value or "\\eta" in lt.value for lt in at.latex)
+    # the first coordinate step that clips α_k: the page's jump, checked by hand
+    click(at, "stp.jump")
+    s, _ = counter(at)
+    sweeps, coords = (s - 1) // len(y), (s - 1) % len(y) + 1
+    a_hand, last = _independent_sga(ds.X, y, 1.0, sweeps, coords)
+    np.testing.assert_allclose(shown_alpha(at), a_hand, atol=1e-9)
+    assert last["unc"] < 0.0 or last["unc"] > 1.0  # this update was clipped
+    tex = tex_lines(at)
+    kk = last["k"] + 1
+    eta_line = next(t for t in tex if f"\\eta_{{{kk}}} = \\frac" in t)
+    assert tex_value(eta_line) == pytest.approx(last["eta"], rel=1e-3)
+    grad_line = next(t for t in tex if "\\partial J}{\\partial \\alpha" in t and "= 1 -" in t)
+    assert tex_value(grad_line) == pytest.approx(last["grad"], rel=1e-3, abs=1e-4)
+    upd = next(t for t in tex if "\\leftarrow" in t)
+    assert tex_value(upd) == pytest.approx(last["unc"], rel=1e-3, abs=1e-4)
+    clip = next(t for t in tex if "clip to" in t)
+    assert "clipped" in clip
+    assert tex_value(clip.split("\\quad(")[0]) == pytest.approx(min(max(last["unc"], 0.0), 1.0))
 
 
 def test_newton_iterations():
     at = start("d2", solver="newton")
     _, T = counter(at)
-    click(at, "stp.last")
+    click(at, "stp.next")
     ds = datasets.d2()
+    # iteration 1 from w = 0 (slides 37–39): every point violates yᵢh(xᵢ) < 1, so
+    # ∇J(0) = −2C Σ yᵢx′ᵢ; the full Newton step η = 1 is taken
+    Xa = np.c_[ds.X, np.ones(len(ds.X))]
+    y = np.where(ds.y > 0, 1.0, -1.0)
+    shown = table(at)
+    assert int(shown["violators yᵢh(xᵢ) < 1 used by this step"]) == len(y)
+    assert parse_num(shown["‖∇J(w)‖ before the step"]) == pytest.approx(
+        np.linalg.norm(2.0 * 1.0 * Xa.T @ y), rel=1e-3
+    )
+    assert parse_num(shown["step size η"]) == 1.0
+    w1 = shown["w"]
+    click(at, "stp.next")
+    assert table(at)["w"] != w1  # the hyperplane moves
+    click(at, "stp.last")
     m = se.fit(
         ds.X, ds.y, kernel=se.Linear(), C=1.0, loss="quadratic", bias="augmented", solver="newton"
     )
@@ -230,3 +464,4 @@ def test_kernels_run_for_every_solver(solver, kernel):
     click(at, "stp.next")
     assert counter(at)[0] == min(2, counter(at)[1])
     assert not at.error
+    assert {"decision", "alpha", "curves"} <= set(charts(at))

@@ -111,10 +111,15 @@ def step_decision_figure(
     violator_label: str = "violates KKT",
     height: int = 600,
     uirevision: Any = None,
+    step: int | None = None,
+    legend: bool = True,
 ) -> dict:
     """The SVM picture after the step: regions, h(x) = 0 and ±1, SVs ringed (the Playground's
     figure), plus the pair ringed and labelled, the boundary before the step (faint, dotted)
-    and the KKT violators marked (orange diamonds)."""
+    and the KKT violators marked (orange diamonds). ``layout.meta`` names the step shown
+    (``step``, default ``state.k``) and the pair (1-based), for the browser test and benchmark.
+    ``legend=False`` leaves the legend out (the page explains the marks in a caption: Plotly
+    lays the legend out again on every redraw, a third of the figure's drawing time)."""
     model = state.model
     X = np.asarray(model.X, dtype=float)
     if x_range is None or y_range is None:
@@ -183,6 +188,14 @@ def step_decision_figure(
     for tr in data:
         if tr.get("meta", {}).get("role") == "highlight":
             tr["name"] = "the pair (i, j)" if len(pair) == 2 else "updated point"
+    if not legend:
+        fig["layout"]["showlegend"] = False
+        fig["layout"]["margin"] = {**fig["layout"]["margin"], "t": 20}
+    fig["layout"]["meta"] = {
+        "role": "decision",
+        "step": int(state.k if step is None else step),
+        "pair": [int(i) + 1 for i in pair],
+    }
     return fig
 
 
@@ -308,14 +321,16 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
         }
     )
     L, H = rec["L"], rec["H"]
+    # C = ∞ with yᵢ ≠ yⱼ: H = ∞, the segment is a ray; draw it to beyond the view
+    H_end = H if math.isfinite(H) else hi + (hi - lo)
     data.append(
         {
             "type": "scatter",
             "mode": "lines+markers+text",
-            "x": [ai_of(L), ai_of(H)],
-            "y": [L, H],
-            "text": ["L", "H"],
-            "textposition": [place(ai_of(L), L, False), place(ai_of(H), H, False)],
+            "x": [ai_of(L), ai_of(H_end)],
+            "y": [L, H_end],
+            "text": ["L", "H" if math.isfinite(H) else ""],
+            "textposition": [place(ai_of(L), L, False), place(ai_of(H_end), H_end, False)],
             "textfont": {"size": 20, "color": SEGMENT_COLOR},
             "name": "feasible segment αⱼ ∈ [L, H]",
             "line": {"color": SEGMENT_COLOR, "width": 7},
@@ -601,9 +616,10 @@ def alpha_bars_figure(
     C: float = math.inf,
     title: str | None = None,
     height: int = 300,
+    step: int | None = None,
 ) -> dict:
     """α as bars (x₁ … xₙ), class colours pale, the changed entries solid green with their
-    old value marked; a dashed line at C for a finite box."""
+    old value marked; a dashed line at C for a finite box. ``step`` goes into ``layout.meta``."""
     alpha = np.asarray(alpha, dtype=float)
     y = np.asarray(y)
     n = len(alpha)
@@ -684,7 +700,7 @@ def alpha_bars_figure(
                 "font": {"size": 15},
             }
         ]
-    layout["meta"] = {"role": "alpha_bars"}
+    layout["meta"] = {"role": "alpha_bars", "step": step}
     return {"data": data, "layout": layout}
 
 

@@ -48,6 +48,15 @@ def ptex(v, digits: int = 4) -> str:
     return f"({s})" if s.startswith("-") else s
 
 
+#: separates the lines of ``latex_block`` (a line break with a little space)
+LATEX_LINE_SEP = r" \\[6pt] "
+
+
+def latex_block(lines: list[str]) -> str:
+    """Several LaTeX lines as one centred block (one element on the page, not one each)."""
+    return r"\begin{gathered}" + LATEX_LINE_SEP.join(lines) + r"\end{gathered}"
+
+
 def sign(v: float) -> str:
     return "+1" if v > 0 else "-1"
 
@@ -59,6 +68,20 @@ def pt(i: int) -> str:
 
 def _subscript(n: int) -> str:
     return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def decision_key(solver: str, coordinate: bool = False) -> str:
+    """The key to the scatter plot's marks (it has no legend: see step_figures)."""
+    who = {"smo": "the pair (i, j)", "sga": "the updated point", "newton": ""}[solver]
+    if solver == "sga" and not coordinate:
+        who = ""
+    viol = "yᵢh(xᵢ) < 1" if solver == "newton" else "violates its KKT condition"
+    return (
+        "Solid: h(x) = 0; dashed: h(x) = ±1; dotted grey: h(x) = 0 before this step. "
+        "● class +1, ■ class −1; rings: support vectors (black: 0 < α < C, purple: α = C)"
+        + (f"; thick green rings: {who}" if who else "")
+        + f"; orange ◇: {viol}; ×: misclassified."
+    )
 
 
 # ---------------------------------------------------------------------------- SMO

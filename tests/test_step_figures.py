@@ -1,0 +1,180 @@
+"""ui.step_figures, ui.step_text and ui.step_plot: what one step draws and writes."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from svm_engine import datasets
+from ui import step_figures as F
+from ui import step_state as S
+from ui import step_text as W
+from ui.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.step_plot import plot_payload
+
+
+def role(fig, name):
+    (t,) = [t for t in fig["data"] if (t.get("meta") or {}).get("role") == name]
+    return t
+
+
+@pytest.fixture(scope="module")
+def d2_run():
+    ds = datasets.d2()
+    return S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
+
+
+@pytest.fixture(scope="module")
+def d1_hard_run():
+    ds = datasets.d1()  # the book's settings: the hard margin, C = ∞
+    run = S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
+    assert math.isinf(run.C_box)
+    return run
+
+
+# ----------------------------------------------------------------------- the box
+
+
+def test_box_shows_this_steps_subproblem(d2_run):
+    for k in range(1, d2_run.n_steps + 1):
+        r = S.step_record(d2_run, k)
+        fig = F.box_figure(r)
+        s = r["yi"] * r["yj"]
+        gamma = r["ai_old"] + s * r["aj_old"]
+        seg = role(fig, "segment")
+        # [L, H] lies on the line yᵢαᵢ + yⱼαⱼ = const (αᵢ = γ − s·αⱼ) inside the box
+        assert seg["y"] == [r["L"], r["H"]]
+        np.testing.assert_allclose(seg["x"], [gamma - s * r["L"], gamma - s * r["H"]])
+        assert all(-1e-12 <= v <= 1.0 + 1e-12 for v in seg["x"] + seg["y"])
+        assert (role(fig, "old")["x"][0], role(fig, "old")["y"][0]) == (r["ai_old"], r["aj_old"])
+        assert (role(fig, "new")["x"][0], role(fig, "new")["y"][0]) == (r["ai_new"], r["aj_new"])
+        unc = role(fig, "unclipped")
+        if not unc["meta"].get("off_chart"):
+            assert unc["y"][0] == r["aj_unclipped"]
+        rect = fig["layout"]["shapes"][0]
+        assert (rect["x0"], rect["y0"], rect["x1"], rect["y1"]) == (0, 0, 1.0, 1.0)
+        assert fig["layout"]["meta"] == {"role": "box", "step": k, "pair": [r["i"] + 1, r["j"] + 1]}
+        # the clipped new point is the end of [L, H] nearest to the unclipped optimum
+        assert r["aj_new"] == min(max(r["aj_unclipped"], r["L"]), r["H"])
+
+
+def test_box_with_the_hard_margin_is_open_and_sendable(d1_hard_run):
+    rays = 0
+    for k in range(1, d1_hard_run.n_steps + 1):
+        r = S.step_record(d1_hard_run, k)
+        fig = F.box_figure(r)
+        seg = role(fig, "segment")
+        assert all(math.isfinite(v) for v in seg["x"] + seg["y"])
+        if math.isinf(r["H"]):  # yᵢ ≠ yⱼ: the segment is a ray, drawn past the view
+            rays += 1
+            lo, hi = fig["layout"]["yaxis"]["range"]
+            assert seg["y"][1] > hi and seg["text"] == ["L", ""]
+        text = plot_payload(fig)["fig"]
+        assert "Infinity" not in text and "NaN" not in text
+        json.loads(text)
+    assert rays > 0
+
+
+# ------------------------------------------------------------------- scatter plot
+
+
+def test_decision_figure_marks_the_pair_and_the_violators(d2_run):
+    k = 3
+    st = S.state_at(d2_run, k)
+    r = st.record
+    fig = F.step_decision_figure(
+        st, S.prev_model(d2_run, k), pair=[r["i"], r["j"]], legend=False, resolution=40
+    )
+    pair = [r["i"] + 1, r["j"] + 1]
+    assert fig["layout"]["meta"] == {"role": "decision", "step": k, "pair": pair}
+    assert fig["layout"]["showlegend"] is False
+    hl = role(fig, "highlight")
+    np.testing.assert_array_equal(np.c_[hl["x"], hl["y"]], d2_run.X[[r["i"], r["j"]]])
+    viol = role(fig, "violators")
+    assert list(viol["customdata"]) == list(st.violators + 1)
+    overlay = role(fig, "overlay")  # h(x) = 0 before the step, from the model after step k − 1
+    before = S.prev_model(d2_run, k)
+    xs, ys, Z = np.asarray(overlay["x"]), np.asarray(overlay["y"]), np.asarray(overlay["z"])
+    np.testing.assert_allclose(
+        Z[5, 7], before.decision_function(np.array([[xs[7], ys[5]]]))[0], rtol=1e-6, atol=1e-6
+    )
+    assert len(xs) == 40 or len(ys) == 40
+
+
+# ------------------------------------------------------------------- bars, curves
+
+
+def test_alpha_bars_highlight_the_changed_entries():
+    a = np.array([0.0, 0.5, 1.0, 0.2])
+    before = np.array([0.0, 0.1, 1.0, 0.2])
+    fig = F.alpha_bars_figure(a, np.array([1, -1, 1, -1]), [1], alpha_before=before, C=1.0, step=7)
+    bars = role(fig, "alpha")
+    assert list(bars["y"]) == list(a) and bars["meta"]["changed"] == [2]
+    assert bars["marker"]["color"][1] == F.NEW_COLOR
+    assert bars["marker"]["color"][0] != F.NEW_COLOR
+    old = role(fig, "alpha_before")
+    assert list(old["x"]) == [2] and list(old["y"]) == [0.1]
+    assert fig["layout"]["shapes"][0]["y0"] == 1.0  # the line α = C
+    assert fig["layout"]["meta"] == {"role": "alpha_bars", "step": 7}
+
+
+def test_curves_mark_the_step_and_use_a_log_scale_for_the_violation():
+    T = 4000
+    dual = np.linspace(0, 1, T + 1)
+    primal = 2 - dual
+    kkt = np.logspace(1, -4, T + 1)
+    fig = F.curves_figure(dual, primal, kkt, 1234, tol=1e-3)
+    assert fig["layout"]["yaxis2"]["type"] == "log"
+    d = role(fig, "dual")
+    assert len(d["x"]) <= F.MAX_CURVE_POINTS + 2 and 1234 in d["x"] and T in d["x"]
+    m = role(fig, "marker")
+    assert m["x"] == [1234, 1234] and m["y"] == [dual[1234], primal[1234]]
+    assert role(fig, "marker_kkt")["y"] == [kkt[1234]]
+    assert fig["layout"]["shapes"][0]["x0"] == 1234
+
+
+# -------------------------------------------------------------------- the words
+
+
+def test_smo_formulas_carry_the_steps_numbers(d2_run):
+    r = S.step_record(d2_run, 1)
+    lines = W.smo_formulas(r)
+    assert lines[0].endswith(f"= {W.tex(r['eta'])}")
+    assert f"= {W.tex(r['aj_unclipped'])}" in lines[2]
+    assert lines[-1].endswith(f"= {W.tex(r['ai_new'])}")
+    block = W.latex_block(lines)
+    assert block.startswith(r"\begin{gathered}") and block.endswith(r"\end{gathered}")
+    inner = block.removeprefix(r"\begin{gathered}").removesuffix(r"\end{gathered}")
+    assert inner.split(W.LATEX_LINE_SEP) == lines
+
+
+def test_decision_key_names_the_marks_of_each_solver():
+    assert "the pair (i, j)" in W.decision_key("smo")
+    assert "yᵢh(xᵢ) < 1" in W.decision_key("newton")
+    assert "updated point" in W.decision_key("sga", coordinate=True)
+    assert "green" not in W.decision_key("sga", coordinate=False)
+
+
+def test_numbers_are_printed_with_real_minus_signs():
+    assert W.num(-0.5) == "−0.5" and W.num(1.5e-7) == "1.5·10^−7"
+    assert W.num(math.inf) == "∞" and W.num(math.nan) == "–"
+    assert W.tex(-2.5) == "-2.5" and W.ptex(-2.5) == "(-2.5)"
+
+
+# ---------------------------------------------------------------------- payload
+
+
+def test_payload_is_json_with_typed_arrays_and_shared_grids():
+    ds = datasets.moons(n=60, noise=0.2, seed=1)
+    run = S.build_run(ds.X, ds.y, dict(DEFAULT_SETTINGS, kernel="gaussian", sigma=1.0), "smo")
+    st = S.state_at(run, 2)
+    fig = F.step_decision_figure(st, S.prev_model(run, 2), pair=[0, 1], resolution=30)
+    p = plot_payload(fig, {"displaylogo": False})
+    assert p["config"] == {"displaylogo": False} and p["plotly_url"].endswith("plotly.min.js")
+    sent = json.loads(p["fig"])
+    by_role = {t["meta"]["role"]: t for t in sent["data"] if "meta" in t}
+    assert by_role["regions"]["z"]["dtype"] in ("f4", "f8")  # a typed array, not a list
+    assert by_role["boundary"]["meta"]["z_from"] == "regions" and "z" not in by_role["boundary"]
+    assert "z" in by_role["overlay"]  # the boundary before the step is another grid
+    assert sent["layout"]["meta"]["step"] == 2
