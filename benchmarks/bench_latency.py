@@ -10,20 +10,24 @@ read from the performance marks the canvas keeps in ``window.__svmlabPerf``.
 Goals: point drawn p50 ≤ 50 ms; refit drawn p50 ≤ 150 ms and p95 ≤ 250 ms.
 
 Step-through section (same server, same 200-point set, loaded through the Playground's link and
-opened with the Step-through page's default "The Playground's points"): presses **Next** and
-prints p50/p95 of
+opened with the Step-through page's default "The Playground's points"): presses **Next** in
+the SMO step player (``ui/step_player.js``: stepping runs in the browser, no server round trip)
+and prints p50/p95 of
 
-- next → counter shown  (button released → the step counter shows k + 1), and
-- next → step redrawn   (button released → all four charts of the page (the scatter plot,
-  the (αᵢ, αⱼ) box, the α bars, the curves) painted for step k + 1),
+- next → counter shown  (button released → the player's counter shows k + 1), and
+- next → step redrawn   (button released → the frame that paints all four panels of the
+  player (the scatter plot, the (αᵢ, αⱼ) box, the α bars, the curves' marker) for step k + 1),
 
-measured in the page with ``requestAnimationFrame``: each chart's plot div carries
-``data-step`` (its figure's ``layout.meta.step``, set by ``ui/step_plot.js`` once Plotly.react
-has finished). Goal: step redrawn p50 ≤ 100 ms. Reference, same run: the same press on a
-one-button Streamlit app whose fragment shows only the counter (the floor of any step that
-goes through Streamlit on this machine); the ratio step redrawn / floor is printed.
+measured in the page with ``requestAnimationFrame``: each panel carries ``data-step`` once it
+shows that step. The player's own marks are printed too (``window.__svmlabStepPerf``: press →
+painted frame, and the ms of work per redraw). Goal: step redrawn p50 ≤ 100 ms. The presses
+come ``--gap`` s apart (the server's panels, which follow each step after 250 ms, may render
+between presses) and once more ``--step-slow-gap`` s apart (they have settled before each
+press). Reference, same run: the same press on a one-button Streamlit app whose fragment
+shows only the counter (the floor of any step that goes through Streamlit on this machine).
 
     .venv/bin/python benchmarks/bench_latency.py [--clicks 25] [--gap 0.4] [--only step]
+        [--step-slow-gap 1.5]
 """
 
 from __future__ import annotations
@@ -160,23 +164,26 @@ def bench_playground(browser, url: str, args) -> bool:
 
 # ----------------------------------------------------------------------- Step-through
 
-STEP_CHARTS = ("stp-fig-decision", "stp-fig-box", "stp-fig-alpha", "stp-fig-curves")
+STEP_PANELS = ("decision", "box", "alpha", "curves")
+PLAYER = ".svmlab-player"
+PLAYER_NEXT = PLAYER + " button[data-act=next]"
+PLAYER_COUNTER = PLAYER + " [data-role=counter]"
 
-STEP_PROBE = """(charts) => {
+STEP_PROBE = """([panels, counterSel, buttonSel]) => {
   // On a click on Next: t0, then every animation frame until the counter shows k + 1 and
-  // every chart's data-step names step k + 1 (the frame in which the last one is drawn).
+  // every panel's data-step names step k + 1 (the frame in which the last one is drawn).
   if (window.__stepPerf) return;
   const perf = window.__stepPerf = {counter: [], drawn: [], pending: null};
   const counter = () => {
-    const m = document.querySelector('[data-testid="stMetricValue"]');
+    const m = document.querySelector(counterSel);
     return m ? m.textContent.replace(/,/g, '').split('/').map((v) => Number(v.trim())) : [NaN, NaN];
   };
-  const step = (key) => {  // set by ui/step_plot.js when Plotly.react has finished
-    const g = document.querySelector('.st-key-' + key + ' .svmlab-stepplot');
+  const step = (name) => {  // set by ui/step_player.js when the panel shows the step
+    const g = document.querySelector('.svmlab-player [data-panel=' + name + ']');
     return g && g.dataset.step !== undefined ? Number(g.dataset.step) : undefined;
   };
   document.addEventListener('click', (e) => {
-    if (!e.target.closest('.st-key-stp-next')) return;
+    if (!e.target.closest(buttonSel)) return;
     const [k, T] = counter();
     const job = {t0: performance.now(), want: Math.min(k + 1, T), counterAt: null};
     perf.pending = job;
@@ -184,7 +191,7 @@ STEP_PROBE = """(charts) => {
       if (perf.pending !== job) return;
       const now = performance.now();
       if (job.counterAt === null && counter()[0] === job.want) job.counterAt = now;
-      if (job.counterAt !== null && charts.every((c) => step(c) === job.want)) {
+      if (job.counterAt !== null && panels.every((c) => step(c) === job.want)) {
         perf.counter.push(job.counterAt - job.t0);
         perf.drawn.push(now - job.t0);
         perf.pending = null;
@@ -197,9 +204,35 @@ STEP_PROBE = """(charts) => {
 }"""
 
 
+def press_next(page, presses: int, gap: float) -> dict:
+    """Press Next ``presses`` + 1 times (the first is a warm-up) and return the samples."""
+    page.evaluate(
+        "window.__stepPerf && (__stepPerf.counter.length = 0, __stepPerf.drawn.length = 0);"
+        "window.__svmlabStepPerf.drawn.length = 0; window.__svmlabStepPerf.work.length = 0"
+    )
+    for i in range(presses + 1):
+        page.locator(PLAYER_NEXT).click()
+        try:
+            page.wait_for_function(f"window.__stepPerf.drawn.length >= {i + 1}", timeout=60_000)
+        except Exception:
+            page.screenshot(path="test-results/bench_step_failure.png", full_page=True)
+            raise RuntimeError(f"press {i + 1} was not redrawn") from None
+        time.sleep(gap)
+    perf = page.evaluate(
+        "({counter: __stepPerf.counter, drawn: __stepPerf.drawn,"
+        " own: __svmlabStepPerf.drawn, work: __svmlabStepPerf.work})"
+    )
+    return {
+        "next → counter shown": perf["counter"][1:],
+        "next → step redrawn": perf["drawn"][1:],
+        "  player: press → painted": perf["own"][1:],
+        "  player: work per redraw": perf["work"][1:],
+    }
+
+
 def bench_step_through(browser, url: str, args) -> tuple[bool, float]:
-    """Next → step redrawn on the Step-through page, for the Playground's 200-point set.
-    Returns (goal met, p50 of step redrawn)."""
+    """Next → step redrawn in the Step-through page's SMO player, for the Playground's
+    200-point set. Returns (goal met, p50 of step redrawn at --gap)."""
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.goto(f"{url}/?{QUERY}", timeout=120_000)  # the Playground holds the 200 points
     page.wait_for_function(
@@ -209,38 +242,24 @@ def bench_step_through(browser, url: str, args) -> tuple[bool, float]:
     )
     # the menu entry as st.navigation titles it (app.py), not a pages/ directory listing
     page.locator('[data-testid="stSidebarNav"] a', has_text="Step-through").click(timeout=120_000)
-    page.locator('[data-testid="stMetricValue"]').filter(has_text="0 /").wait_for(timeout=120_000)
-    page.locator(".st-key-stp-fig-curves .svmlab-stepplot[data-draws]").wait_for(timeout=120_000)
-    total = int(page.locator('[data-testid="stMetricValue"]').inner_text().split("/")[1])
+    page.locator(f"{PLAYER} [data-panel=curves][data-step='0']").wait_for(timeout=120_000)
+    page.locator(f"{PLAYER} [data-panel=decision][data-step='0']").wait_for(timeout=120_000)
+    total = int(page.locator(PLAYER_COUNTER).inner_text().replace(",", "").split("/")[1])
     if total < args.clicks + 1:
         raise RuntimeError(f"the recorded run has {total} steps; need {args.clicks + 1}")
-    page.evaluate(STEP_PROBE, list(STEP_CHARTS))
-    # press 0 (step 0 → 1) is a warm-up: it creates the box chart, not measured
-    n_react = 0
-    for i in range(args.clicks + 1):
-        if i == 1:
-            n_react = page.evaluate("(window.__svmlabStepReact || []).length")
-        page.locator(".st-key-stp-next button").click()
-        try:
-            page.wait_for_function(f"window.__stepPerf.drawn.length >= {i + 1}", timeout=60_000)
-        except Exception:
-            page.screenshot(path="test-results/bench_step_failure.png", full_page=True)
-            raise RuntimeError(f"step {i + 1} was not redrawn") from None
-        time.sleep(args.gap)
-    perf = page.evaluate("({counter: __stepPerf.counter, drawn: __stepPerf.drawn})")
-    reacts = page.evaluate("window.__svmlabStepReact || []")[n_react:]
+    page.evaluate(STEP_PROBE, [list(STEP_PANELS), PLAYER_COUNTER, PLAYER_NEXT])
+    fast = press_next(page, args.clicks, args.gap)
+    page.locator(f"{PLAYER} button[data-act=first]").click()  # back to step 0 (a jump)
+    page.locator(f"{PLAYER} [data-panel=box][data-step='0']").wait_for()
+    time.sleep(args.step_slow_gap)
+    slow = press_next(page, args.clicks, args.step_slow_gap)
     page.close()
-    print(f"{args.clicks} presses of Next on the Step-through page, the same 200-point set "
-          f"(SMO, {total} recorded steps)")
-    rows = {
-        "next → counter shown": perf["counter"][1:],
-        "next → step redrawn": perf["drawn"][1:],
-    }
-    for chart in STEP_CHARTS:  # ui/step_plot.js: ms from Plotly.react to its promise
-        rows[f"  Plotly.react {chart.removeprefix('stp-fig-')}"] = [
-            ms for name, ms in reacts if name == chart
-        ]
-    return report(rows), statistics.median(rows["next → step redrawn"])
+    print(f"{args.clicks} presses of Next in the Step-through page's SMO player, the same "
+          f"200-point set (SMO, {total} recorded steps), {args.gap} s apart")
+    ok = report(fast)
+    print(f"the same, {args.step_slow_gap} s apart (the server's panels settle in between)")
+    ok &= report(slow)
+    return ok, statistics.median(fast["next → step redrawn"])
 
 
 FLOOR_APP = """import streamlit as st
@@ -293,7 +312,7 @@ def bench_floor(browser, args) -> list[float]:
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
             page.goto(url, timeout=120_000)
             page.locator(".st-key-stp-next button").wait_for(timeout=120_000)
-            page.evaluate(STEP_PROBE, [])
+            page.evaluate(STEP_PROBE, [[], '[data-testid="stMetricValue"]', ".st-key-stp-next"])
             for i in range(args.clicks + 1):
                 page.locator(".st-key-stp-next button").click()
                 page.wait_for_function(f"window.__stepPerf.drawn.length >= {i + 1}", timeout=60_000)
@@ -312,6 +331,8 @@ def main() -> int:
     ap.add_argument("--gap", type=float, default=0.4, help="seconds between refit and next click")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=("playground", "step"), help="run one section only")
+    ap.add_argument("--step-slow-gap", type=float, default=1.5,
+                    help="seconds between presses in the second Step-through series")
     args = ap.parse_args()
 
     ok = True

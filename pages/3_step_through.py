@@ -1,10 +1,15 @@
 """Step-through: watch SMO (and the book's SGA and Newton) one step at a time.
 
 Thin page: sidebar widgets → one cached fit with ``trace=True`` (``ui.step_state.build_run``)
-→ the state after step k (``ui.step_state``) → figures (``ui.step_figures``) and words
-(``ui.step_text``), drawn by ``ui.step_plot`` (Plotly.react on a live plot). Stepping never
-refits: it replays the recorded run. The step controls and everything they change live in
-one fragment, so a step reruns only that part; play uses ``st.fragment(run_every=...)``.
+→ the state after step k (``ui.step_state``) → figures and words. Stepping never refits: it
+replays the recorded run.
+
+SMO steps in the browser: the step player (``ui.step_player``) gets the recorded run once,
+keeps the controls (first/prev/next/last, play/pause, speed, slider, next bound change) and
+redraws a step itself, with no server round trip; it reports the step, and the panels below it
+(the numbers, why this pair, the formulas, the α table) follow in their own fragment. SGA and
+Newton are stepped on the server: their controls and charts (``ui.step_figures`` drawn by
+``ui.step_plot``) live in one fragment, and play uses ``st.fragment(run_every=...)``.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import streamlit as st
 from svm_engine import datasets
 from ui import state
 from ui import step_figures as F
+from ui import step_player as SP
 from ui import step_state as S
 from ui import step_text as W
 from ui.controls import (
@@ -45,6 +51,8 @@ K_PLAY = "step.playing"
 K_RUN = "step.run_key"
 K_TICK = "step.last_tick"
 K_MSG = "step.message"
+K_SENT = "step.payload_sent"  # the run whose player payload this session has sent
+K_NEED = "step.need_seen"  # the player's last request for the payload (its counter)
 
 SOURCES = ("playground", *datasets.BOOK, *datasets.GENERATORS)
 SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
@@ -265,7 +273,7 @@ def on_play(total: int) -> None:
     if S.clamp(ss.get(K_CURSOR, 0), total) >= total:
         ss[K_CURSOR] = 0
     ss[K_PLAY] = True
-    ss[K_TICK] = time.monotonic()
+    ss[K_TICK] = None  # the clock starts on the first run: the press itself takes no step
 
 
 def on_jump(events: np.ndarray, what: str) -> None:
@@ -413,6 +421,7 @@ def alpha_table(run, stt) -> None:
 
 
 def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
+    """SGA and Newton: step k drawn on the server (SMO: the step player)."""
     total = _total(run, coordinate)
     show_slack = bool(ss.get(P + "show_slack"))
     if coordinate:
@@ -426,16 +435,13 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
         stt = S.state_at(run, k)
         crec = None
         prev = S.prev_model(run, k)
-        rec = stt.record
-        pair = [rec["i"], rec["j"]] if run.solver == "smo" and k > 0 else []
-        labels = ("i", "j")
+        pair = []
+        labels = ()
         xpos = float(k)
     top = st.columns([1.0, 4.0], vertical_alignment="center")
     top[0].metric(unit.capitalize(), f"{k} / {total}")
     with top[1]:
-        if run.solver == "smo" and k > 0:
-            line = W.smo_summary(stt.record)
-        elif coordinate and k > 0:
+        if coordinate and k > 0:
             line = (
                 f"sweep {t}, k = {kk + 1}: α{W._subscript(kk + 1)} {W.num(crec['a_old'])} → "
                 f"{W.num(crec['a_new'])}" + (" (clipped)" if crec["clipped"] else "")
@@ -465,21 +471,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
         chart(fig, P + "fig.decision")
         st.caption(W.decision_key(run.solver, coordinate))
     with right:
-        if run.solver == "smo":
-            if k > 0:
-                chart(F.box_figure(stt.record, height=520), P + "fig.box")
-                st.caption(
-                    "Dashed: the line yᵢαᵢ + yⱼαⱼ = const (Σαₜyₜ = 0 keeps the pair on it); "
-                    "green: the feasible segment αⱼ ∈ [L, H] inside the box; ● old point, "
-                    "◇ unclipped optimum, ★ new (clipped) point."
-                )
-            else:
-                st.info(
-                    "The (αᵢ, αⱼ) picture of each step appears here: the box [0, C]², the "
-                    "line yᵢαᵢ + yⱼαⱼ = const, the segment [L, H], the old point, the "
-                    "unclipped optimum and the clipped new point. Press **Next**."
-                )
-        elif coordinate:
+        if coordinate:
             if k > 0:
                 chart(F.coordinate_figure(crec, height=260), P + "fig.coord")
                 st.latex(W.latex_block(W.sga_coordinate_formulas(crec)))
@@ -498,23 +490,6 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
                 nl = W.newton_lines(stt.record)
                 st.table(pd.DataFrame(nl, columns=["quantity", "value"]).set_index("quantity"))
         numbers_panel(run, stt)
-    if run.solver == "smo" and k > 0:
-        why, formulas = st.columns([1, 1.2], gap="medium")
-        with why:
-            st.subheader("Why this pair")
-            sel = S.selection_numbers(run, k)
-            st.markdown(W.smo_why(sel, stt.record, run.model.tol))
-            cands = W.candidates_rows(stt.record)
-            if cands:
-                st.caption("Second-order gains of the best candidates j (LIBSVM's WSS 2):")
-                st.table(pd.DataFrame(cands).set_index("j"))
-        with formulas:
-            st.subheader("The two-variable update")
-            st.latex(W.latex_block(W.smo_formulas(stt.record)))
-            st.caption(
-                "Platt (1998), as in seed 004 (which writes η = 2K₁₂ − K₁₁ − K₂₂ and E₂ − E₁: "
-                "the same update). Eₜ uses h before the step."
-            )
     bars_title = f"α after this {unit}" + (
         " (changed entries in green, old value marked)" if len(stt.changed) else ""
     )
@@ -531,10 +506,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
         ),
         P + "fig.alpha",
     )
-    extra, extra_name, tol, tol_name = None, None, None, "tol"
-    if run.solver == "smo":
-        kkt_name, tol = "m(α) − M(α)", run.model.tol
-    elif run.solver == "sga":
+    if run.solver == "sga":
         kkt_name = "max KKT violation"
         extra, extra_name = run.detail["delta_norm"], "‖αₜ − αₜ₋₁‖"
         tol, tol_name = run.model.tol, "ε"
@@ -560,6 +532,82 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
         ),
         P + "fig.curves",
     )
+    alpha_table(run, stt)
+
+
+# ------------------------------------------------------------- SMO: the step player
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_payload(xb: bytes, yb: bytes, skey: tuple, solver: str, rid: str, ranges: tuple):
+    """The player's payload for a run (pure: a function of the run and the view)."""
+    run, _ = cached_run(xb, yb, skey, solver)
+    return SP.player_payload(
+        run, rid, x_range=ranges[0], y_range=ranges[1], resolution=DECISION_GRID
+    )
+
+
+def smo_player(run, rid: str, payload_args: tuple) -> None:
+    """Mount the player; the payload travels only when this session has not sent it (or the
+    element asked for it again)."""
+    need = (ss.get(P + "player") or {}).get("need")
+    send, ss[K_NEED] = SP.must_send(ss.get(K_SENT), rid, need, int(ss.get(K_NEED, 0)))
+    data = SP.player_data(
+        rid,
+        cached_payload(*payload_args) if send else None,
+        start=S.clamp(ss.get(K_CURSOR, 0), run.n_steps),
+        show_slack=bool(ss.get(P + "show_slack")),
+        need_seen=int(ss[K_NEED]),
+    )
+    SP.step_player(data, key=P + "player")
+    if send:
+        ss[K_SENT] = rid
+
+
+@st.fragment
+def smo_panels(run, rid: str) -> None:
+    """The server's panels for the step the player reported (they follow it)."""
+    T = run.n_steps
+    k = SP.parse_step((ss.get(P + "sync") or {}).get("step"), rid, T)
+    if k is None:  # no report for this run yet
+        k = S.clamp(ss.get(K_CURSOR, 0), T)
+    ss[K_CURSOR] = k
+    SP.step_listener(key=P + "sync", run_id=rid, k=k)
+    stt = S.state_at(run, k)
+    head = W.smo_summary(stt.record) if k > 0 else "the start, α = 0"
+    st.markdown(f"#### Numbers of step {k:,} / {T:,}: {head}")
+    st.caption(
+        "These panels follow the player a moment after each step (while it plays fast, "
+        "when it pauses)."
+    )
+    if k == 0:
+        left, right = st.columns([1, 1.4], gap="medium")
+        with left:
+            numbers_panel(run, stt)
+        right.info(
+            "Each step shows here why SMO chose its pair (i, j) and the two-variable update "
+            "with this step's numbers (η, Eᵢ, Eⱼ, L, H, the clipping)."
+        )
+    else:
+        nums, why = st.columns([1, 1.25], gap="medium")
+        with nums:
+            st.subheader("The state after this step")
+            numbers_panel(run, stt)
+        with why:
+            st.subheader("Why this pair")
+            sel = S.selection_numbers(run, k)
+            st.markdown(W.smo_why(sel, stt.record, run.model.tol))
+            cands = W.candidates_rows(stt.record)
+            if cands:
+                st.caption("Second-order gains of the best candidates j (LIBSVM's WSS 2):")
+                st.table(pd.DataFrame(cands).set_index("j"))
+        # the formulas are wide: the whole width
+        st.subheader("The two-variable update")
+        st.latex(W.latex_block(W.smo_formulas(stt.record)))
+        st.caption(
+            "Platt (1998), as in seed 004 (which writes η = 2K₁₂ − K₁₁ − K₂₂ and E₂ − E₁: "
+            "the same update). Eₜ uses h before the step."
+        )
     alpha_table(run, stt)
 
 
@@ -637,7 +685,7 @@ speed_now = ss.get(P + "speed", DEFAULT_SPEED)
 interval, stride = SPEEDS.get(speed_now, SPEEDS[DEFAULT_SPEED])
 
 
-@st.fragment(run_every=interval if playing_now else None)
+@st.fragment(run_every=interval if playing_now and solver != "smo" else None)
 def stepper() -> None:
     # play/pause and the speed are fixed when the fragment is defined: rerun the page
     # when they changed so the timer starts, stops or changes pace
@@ -648,7 +696,9 @@ def stepper() -> None:
     total = _total(run, coordinate)
     if playing_now:
         now = time.monotonic()
-        if now - float(ss.get(K_TICK, 0.0)) >= 0.5 * interval:
+        if ss.get(K_TICK) is None:
+            ss[K_TICK] = now
+        elif now - float(ss[K_TICK]) >= 0.5 * interval:
             ss[K_TICK] = now
             ss[K_CURSOR], keep = S.play_tick(ss.get(K_CURSOR, 0), total, stride)
             if not keep:
@@ -663,4 +713,8 @@ def stepper() -> None:
     draw(run, k, coordinate, unit, ranges, key)
 
 
-stepper()
+if solver == "smo":
+    smo_player(run, key, (xb, yb, skey, solver, key, ranges))
+    smo_panels(run, key)
+else:
+    stepper()

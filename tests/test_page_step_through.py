@@ -1,7 +1,13 @@
 """The Step-through page under streamlit's AppTest: the numbers and the charts it shows.
 
-The charts are ``ui.step_plot`` elements; AppTest sees them as elements whose data is the
-figure sent to the browser, so ``charts(at)`` reads exactly what the page draws.
+SMO is stepped in the browser by the step player (``ui.step_player``): its buttons, slider and
+drawing are JavaScript, which AppTest cannot press or run (tests/browser/test_step_through.py
+does). What the player tells the server is one state value: the step it shows, {"run", "k"},
+set on the listener element ``stp.sync``. These tests drive SMO through that same value
+(``set_step``) and read what the page shows for it: the panels (numbers, why this pair, the
+formulas, the α table) and the payload sent to the player (``player_payload``). SGA and Newton
+are stepped on the server: their buttons are pressed and their charts (``ui.step_plot``
+elements, the figure sent to the browser) read as they are.
 """
 
 import base64
@@ -15,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
+from ui import step_player as SP
 from ui import step_state as S
 from ui import step_text as W
 from ui.state import effective_C, settings_from_dataset, settings_to_kernel
@@ -46,10 +53,47 @@ def _widget(at, key):
 
 
 def counter(at) -> tuple[int, int]:
-    """The step counter the page shows: (k, T) from the metric 'k / T'."""
-    (m,) = [m for m in at.metric if "/" in str(m.value)]
-    k, T = (int(p.replace(",", "")) for p in str(m.value).split("/"))
+    """The step the page shows: (k, T) from the metric 'k / T' (SGA, Newton) or from the
+    heading of the SMO panels, 'Numbers of step k / T: …'."""
+    ms = [m for m in at.metric if "/" in str(m.value)]
+    if ms:
+        (m,) = ms
+        text = str(m.value)
+    else:
+        (h,) = [m.value for m in at.markdown if m.value.startswith("#### Numbers of step ")]
+        text = h.removeprefix("#### Numbers of step ").split(":")[0]
+    k, T = (int(p.replace(",", "")) for p in text.split("/"))
     return k, T
+
+
+def set_step(at, k):
+    """SMO: what the browser's player reports when it shows step k (the listener element's
+    state {"run", "k"}; Next, Prev, the slider, Last and play all end in it)."""
+    at.session_state["stp.sync"] = {"step": {"run": at.session_state["step.run_key"], "k": k}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def player(at) -> dict:
+    """The data the page sends to the SMO player element on the last run."""
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("stp.player")]
+    return json.loads(el.proto.json)
+
+
+def player_payload(at) -> dict:
+    """The payload of the current run as sent to the player. It travels once per run: a
+    rerun for the same run sends the run id only, so ask for it the way an element that lost
+    it does (its state "need" = {"run", "n"} with a new n)."""
+    data = player(at)
+    if data["payload"] is None:
+        need = {"run": data["run"], "n": data["need_seen"] + 1}
+        at.session_state["stp.player"] = {"need": need}
+        at.run()
+        data = player(at)
+        assert data["need_seen"] == need["n"]
+    assert data["payload"]["run"] == data["run"] == at.session_state["step.run_key"]
+    return data["payload"]
 
 
 def shown_alpha(at) -> np.ndarray:
@@ -121,8 +165,8 @@ def tex_value(part: str) -> float:
     return float(m) * 10 ** int(e or 0)
 
 
-def step_slider(at):
-    (s,) = [s for s in at.slider if s.label == "step k"]
+def step_slider(at, label="step k"):
+    (s,) = [s for s in at.slider if s.label == label]
     return s
 
 
@@ -150,14 +194,39 @@ def _suggested(ds):
 # ------------------------------------------------------------------------------ SMO
 
 
+def replayed(payload, k):
+    """α after step k as the browser's player computes it from the payload."""
+    for t, a in enumerate(SP.replay_alpha(payload)):
+        if t == k:
+            return a
+    raise IndexError(k)
+
+
 def test_default_page_shows_the_playground_points_at_step_0():
     at = start()
     k, T = counter(at)
     assert k == 0 and T > 0
     assert "Book D1" in at.markdown[0].value  # the Playground's default points
     np.testing.assert_array_equal(shown_alpha(at), np.zeros(14))
-    assert "box" not in charts(at)  # the (αᵢ, αⱼ) picture needs a step
+    p = player(at)["payload"]  # the first run sends the recorded run to the player
+    assert p["T"] == T and p["n"] == 14 and p["C_box"] is None  # D1: the hard margin
+    assert "stp.fig.box" not in str([e.proto.id for e in at.get("bidi_component")])
     assert not at.error
+
+
+def test_the_player_gets_the_run_once_and_then_its_id_only():
+    at = start("d2")
+    rid = at.session_state["step.run_key"]
+    assert player(at)["payload"]["run"] == rid
+    set_step(at, 3)
+    data = player(at)
+    assert data["run"] == rid and data["payload"] is None
+    assert len(json.dumps(data)) < 2_000
+    # another run (here: the working-set rule) is sent again, once
+    _widget(at, "stp.wss").set_value("max_violating_pair").run()
+    data = player(at)
+    assert data["run"] != rid and data["payload"]["run"] == data["run"]
+    assert counter(at)[0] == 0  # a new run starts at step 0; the old report is ignored
 
 
 @pytest.mark.parametrize(
@@ -173,18 +242,23 @@ def test_next_and_last_on_smo(source, extra):
     k0, T = counter(at)
     a0 = shown_alpha(at)
     assert k0 == 0
-    click(at, "stp.next")
+    payload = player_payload(at)
+    set_step(at, 1)  # Next
     k1, _ = counter(at)
     a1 = shown_alpha(at)
     assert k1 == 1
     assert not np.array_equal(a0, a1), "next changed no α"
     changed = np.flatnonzero(a0 != a1)
     assert 1 <= len(changed) <= 2  # one SMO step moves the pair (i, j)
-    figs = charts(at)
-    assert figs["box"]["layout"]["meta"]["step"] == 1
-    assert figs["decision"]["layout"]["meta"]["pair"] == figs["box"]["layout"]["meta"]["pair"]
-    assert set(changed + 1) <= set(figs["box"]["layout"]["meta"]["pair"])
-    click(at, "stp.last")
+    # the pair the player highlights (its record of step 1) is the pair that moved …
+    i, j = (int(SP.decode(payload["steps"][key])[0]) for key in ("i", "j"))
+    assert set(changed) <= {i, j}
+    assert f"pair (i, j) = ({i + 1}, {j + 1})" in next(
+        m.value for m in at.markdown if m.value.startswith("#### Numbers of step 1 /")
+    )
+    # … and the α the player computes is the α the page shows
+    np.testing.assert_array_equal(replayed(payload, 1), a1)
+    set_step(at, T)  # Last
     kT, T2 = counter(at)
     assert kT == T == T2
     ds = datasets.load(source, **({"n": 200, "noise": 0.1} if source == "moons" else {}))
@@ -192,41 +266,16 @@ def test_next_and_last_on_smo(source, extra):
     m = engine_fit(ds, kernel=settings_to_kernel(s), C=effective_C(s), loss=s["loss"], wss=s["wss"])
     assert m.n_iter == T
     np.testing.assert_array_equal(zeroed(shown_alpha(at)), m.alpha)
+    np.testing.assert_array_equal(replayed(payload, T), shown_alpha(at))
     assert table(at)["b"] == f"{m.b:.6g}".replace("-", "−")
 
 
-def test_one_step_shows_the_pair_the_box_and_the_formulas():
+def test_one_step_shows_the_formulas_and_sends_the_box_numbers():
     at = start("d2")
-    click(at, "stp.next")
-    click(at, "stp.next")
+    set_step(at, 2)
     ds = datasets.d2()
     run = S.build_run(ds.X, ds.y, _suggested(ds), "smo")
     r = S.step_record(run, 2)
-    i, j = r["i"], r["j"]
-    figs = charts(at)
-    # the scatter plot: the pair ringed and labelled at x_i, x_j
-    hl = trace_of(figs["decision"], "highlight")
-    np.testing.assert_allclose(np.c_[hl["x"], hl["y"]], ds.X[[i, j]])
-    assert trace_of(figs["decision"], "pair_labels")["meta"]["pair"] == [i + 1, j + 1]
-    # the box: [L, H] on the line, the old, unclipped and new points of this step
-    box = figs["box"]
-    seg = trace_of(box, "segment")
-    assert seg["y"] == pytest.approx([r["L"], r["H"]])
-    assert (trace_of(box, "old")["x"][0], trace_of(box, "old")["y"][0]) == pytest.approx(
-        (r["ai_old"], r["aj_old"])
-    )
-    assert (trace_of(box, "new")["x"][0], trace_of(box, "new")["y"][0]) == pytest.approx(
-        (r["ai_new"], r["aj_new"])
-    )
-    unc = trace_of(box, "unclipped")
-    if unc["meta"].get("off_chart"):  # far outside the box: an arrow labelled with αⱼ
-        (note,) = [a for a in box["layout"]["annotations"] if "unclipped" in a["text"]]
-        shown_unc = parse_num(note["text"].split("=")[1].split("(")[0])
-        assert shown_unc == pytest.approx(r["aj_unclipped"], rel=1e-3)
-    else:
-        assert unc["y"][0] == pytest.approx(r["aj_unclipped"])
-    rect = box["layout"]["shapes"][0]
-    assert (rect["x0"], rect["y0"], rect["x1"], rect["y1"]) == (0, 0, 1.0, 1.0)  # [0, C]², C = 1
     # the formulas with this step's numbers: η, E_i, E_j, L, H
     tex = tex_lines(at)
     assert tex_value(next(t for t in tex if "\\eta =" in t)) == pytest.approx(r["eta"], rel=1e-3)
@@ -237,17 +286,24 @@ def test_one_step_shows_the_pair_the_box_and_the_formulas():
     assert tex_value(next(t for t in tex if "H = \\min" in t).split("\\qquad")[0]) == (
         pytest.approx(r["H"], abs=1e-4)
     )
-    # the α bars: the changed entries are the pair
-    assert sorted(trace_of(figs["alpha"], "alpha")["meta"]["changed"]) == sorted([i + 1, j + 1])
-    # the curves: marker at this step, KKT violation on a log scale
-    assert figs["curves"]["layout"]["meta"]["k"] == 2
-    assert figs["curves"]["layout"]["yaxis2"]["type"] == "log"
-    assert trace_of(figs["curves"], "marker")["y"][0] == pytest.approx(run.dual[2])
+    # the player draws the box from the payload's numbers of step 2: the same ones
+    p = player_payload(at)
+    st = {key: SP.decode(spec)[1] for key, spec in p["steps"].items()}
+    assert (st["i"], st["j"]) == (r["i"], r["j"])
+    assert SP.decode(p["steps"]["a_new"])[2:4].tolist() == [r["ai_new"], r["aj_new"]]
+    assert (st["L"], st["H"], st["aj_unc"], st["eta"]) == pytest.approx(
+        (r["L"], r["H"], r["aj_unclipped"], r["eta"]), rel=1e-6
+    )
+    assert p["C_box"] == 1.0  # the box [0, C]², C = 1
+    # the state after the step: the numbers table
+    shown = table(at)
+    assert parse_num(shown["dual objective"]) == pytest.approx(run.dual[2], rel=1e-6)
+    assert shown["b"] == W.num(run.b[2], 6)
 
 
 def test_why_this_pair_shows_the_rules_numbers():
     at = start("d2", wss="second_order")
-    click(at, "stp.next")
+    set_step(at, 1)
     ds = datasets.d2()
     ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=1.0, trace=True)
     r0 = ref.trace[0]
@@ -260,7 +316,7 @@ def test_why_this_pair_shows_the_rules_numbers():
     np.testing.assert_allclose(cands["gain bₜ²/aₜ"], [g for _, g in r0["candidates"]])
     # maximal violating pair: −yᵢ∇ᵢf and −yⱼ∇ⱼf are m and M, no candidate list
     _widget(at, "stp.wss").set_value("max_violating_pair").run()
-    click(at, "stp.next")
+    set_step(at, 1)
     why = next(m.value for m in at.markdown if "Gap m(α) − M(α)" in m.value)
     assert "maximal violating pair" in why and "= M(α)" in why
     assert not [t for t in at.table if "gain bₜ²/aₜ" in t.value.columns]
@@ -269,30 +325,46 @@ def test_why_this_pair_shows_the_rules_numbers():
 def test_back_and_forth_shows_identical_numbers():
     at = start("d2")
     seen = {}
-    for key in ["stp.next"] * 4 + ["stp.prev"] * 2 + ["stp.next"] * 3 + ["stp.first", "stp.next"]:
-        click(at, key)
-        k, _ = counter(at)
+    for k in [1, 2, 3, 4, 3, 2, 3, 4, 5, 0, 1]:
+        set_step(at, k)
+        assert counter(at)[0] == k
         snap = (
             shown_alpha(at).tobytes(),
             [t.value.to_json() for t in at.table],
             tex_lines(at),
-            json.dumps(charts(at), sort_keys=True),
+            [m.value for m in at.markdown],
+            # the player's data but "start" (the step a freshly mounted element starts at:
+            # the last one reported; an element that shows a step ignores it)
+            json.dumps({**player(at), "start": None}, sort_keys=True),
         )
         if k in seen:
             assert seen[k] == snap, f"step {k} shows other numbers on a second visit"
         seen[k] = snap
-    assert set(seen) >= {1, 2, 3, 4, 5}
+    assert set(seen) >= {0, 1, 2, 3, 4, 5}
 
 
-def test_slider_and_bound_jump():
+def test_a_report_for_another_run_does_not_move_the_panels():
     at = start("d2")
-    _, T = counter(at)
-    step_slider(at).set_value(5).run()
-    assert counter(at)[0] == 5 and step_slider(at).value == 5
+    set_step(at, 4)
+    at.session_state["stp.sync"] = {"step": {"run": "an older run", "k": 9}}
+    at.run()
+    assert counter(at)[0] == 4
+    at.session_state["stp.sync"] = {"step": {"run": at.session_state["step.run_key"], "k": "7"}}
+    at.run()
+    assert counter(at)[0] == 4 and not at.exception
+
+
+def test_bound_jump_stops_where_an_alpha_hits_a_bound():
+    at = start("d2")
+    set_step(at, 5)
     ds = datasets.d2()
     run = S.build_run(ds.X, ds.y, _suggested(ds), "smo")
     expected = S.next_event(S.event_steps(run), 5)
-    click(at, "stp.jump")
+    # the steps the player's "Next bound change" stops at
+    events = SP.event_steps(player_payload(at))
+    assert events.tolist() == S.event_steps(run).tolist()
+    assert int(events[np.searchsorted(events, 5, side="right")]) == expected
+    set_step(at, expected)
     assert counter(at)[0] == expected
     a = shown_alpha(at)
     r = S.step_record(run, expected)
@@ -318,7 +390,8 @@ def test_working_set_rule_changes_the_iteration_count():
 
 
 def test_play_button_toggles_and_stops_at_the_end():
-    at = start("d1")
+    # server-side play (SGA; SMO plays in the browser: tests/browser)
+    at = start("d2", solver="sga")
     _, T = counter(at)
     click(at, "stp.last")
     click(at, "stp.play")  # at the end: play starts again from step 0
@@ -331,9 +404,9 @@ def test_play_button_toggles_and_stops_at_the_end():
     # moving the slider while playing stops play at the chosen step
     click(at, "stp.play")
     assert at.session_state["step.playing"] is True
-    step_slider(at).set_value(3).run()
+    step_slider(at, "sweep k").set_value(3).run()
     assert at.session_state["step.playing"] is False
-    assert counter(at) == (3, T) and step_slider(at).value == 3
+    assert counter(at) == (3, T) and step_slider(at, "sweep k").value == 3
 
 
 def test_hard_margin_on_d2_is_an_error_message_not_a_traceback():
@@ -355,7 +428,7 @@ def test_trace_cap_is_stated_on_the_page():
         f"took {full.n_iter:,} steps; the trace keeps the first 5,000" in w.value
         for w in at.warning
     )
-    click(at, "stp.last")
+    set_step(at, 10**6)  # beyond the end: clamped to the last recorded step
     assert counter(at) == (5000, 5000)
     with pytest.warns(se.ConvergenceWarning):
         first = engine_fit(ds, kernel=se.Linear(), C=1000.0, max_iter=S.TRACE_CAP)
@@ -460,8 +533,12 @@ def test_newton_iterations():
 @pytest.mark.parametrize("kernel", ["polynomial", "gaussian"])
 def test_kernels_run_for_every_solver(solver, kernel):
     at = start("nonlinear", solver=solver, kernel=kernel)
-    click(at, "stp.next")
-    click(at, "stp.next")
+    if solver == "smo":
+        assert player_payload(at)["kernel"]["name"] == kernel  # the browser evaluates K
+        set_step(at, 2)
+    else:
+        click(at, "stp.next")
+        click(at, "stp.next")
+        assert {"decision", "alpha", "curves"} <= set(charts(at))
     assert counter(at)[0] == min(2, counter(at)[1])
     assert not at.error
-    assert {"decision", "alpha", "curves"} <= set(charts(at))

@@ -199,6 +199,22 @@ def step_decision_figure(
     return fig
 
 
+def decision_frame_figure(X, y, x_range, y_range, *, height: int = 600) -> dict:
+    """The static part of the SMO player's scatter plot: axes and the points (the
+    Playground's marks, hover included), on a transparent background. The step player
+    (``ui/step_player.js``) draws what changes per step under and over it: the shading, the
+    lines h(x) = 0, ±1 now and h(x) = 0 before the step, the support-vector rings, the pair,
+    the KKT violators and the misclassified points."""
+    fig = decision_figure_dict(None, X=X, y=y, x_range=x_range, y_range=y_range, height=height)
+    lay = fig["layout"]
+    lay["showlegend"] = False
+    lay["margin"] = {**lay["margin"], "t": 20}
+    lay["paper_bgcolor"] = "rgba(0,0,0,0)"
+    lay["plot_bgcolor"] = "rgba(0,0,0,0)"
+    lay["meta"] = {"role": "frame"}
+    return fig
+
+
 # ---------------------------------------------------------------------- box diagram
 
 
@@ -735,11 +751,13 @@ def curves_figure(
     extra_name: str | None = None,
     current: tuple[float, float, float] | None = None,
     height: int = 460,
+    marker: bool = True,
 ) -> dict:
     """Two stacked panels over the iterations 0..T: dual and primal objective (top), the
     maximal KKT violation on a log scale (bottom); a vertical marker at the current step k
     (k may be fractional: SGA's coordinate steps). ``current`` overrides the marker values
-    (dual, primal, kkt) when they are not on the recorded curve."""
+    (dual, primal, kkt) when they are not on the recorded curve. ``marker=False`` leaves the
+    marker out (the step player draws it over the static curves)."""
     dual = np.asarray(dual, dtype=float)
     primal = np.asarray(primal, dtype=float)
     kkt = np.asarray(kkt, dtype=float)
@@ -803,7 +821,7 @@ def curves_figure(
             }
         )
     cd, cp, ck = current if current is not None else (dual[ki], primal[ki], kkt[ki])
-    data.append(
+    marker_traces = [
         {
             "type": "scatter",
             "mode": "markers",
@@ -819,9 +837,7 @@ def curves_figure(
             "yaxis": "y",
             "showlegend": False,
             "meta": {"role": "marker", "k": kk},
-        }
-    )
-    data.append(
+        },
         {
             "type": "scatter",
             "mode": "markers",
@@ -833,8 +849,10 @@ def curves_figure(
             "yaxis": "y2",
             "showlegend": False,
             "meta": {"role": "marker_kkt", "k": kk},
-        }
-    )
+        },
+    ]
+    if marker:
+        data += marker_traces
     # objective panel range: the dual's range with room above for the primal coming down
     fin_d = dual[np.isfinite(dual)]
     lo = float(fin_d.min()) if len(fin_d) else 0.0
@@ -858,6 +876,8 @@ def curves_figure(
             "line": {"color": HIGHLIGHT_COLOR, "width": 2},
         }
     ]
+    if not marker:
+        shapes = []
     if tol is not None and tol > 0:
         data.append(
             {
@@ -891,5 +911,5 @@ def curves_figure(
     layout["yaxis2"] = _axis("log scale", type="log", domain=[0.0, 0.45], exponentformat="power")
     layout["margin"]["l"] = 90
     layout["shapes"] = shapes
-    layout["meta"] = {"role": "curves", "k": kk}
+    layout["meta"] = {"role": "curves", "k": kk if marker else None}
     return {"data": data, "layout": layout}

@@ -1,55 +1,62 @@
-"""The Step-through page in Chromium: Next redraws the pair and the (αᵢ, αⱼ) box; play/pause.
+"""The Step-through page in Chromium: the SMO step player (ui/step_player.js) steps in the
+browser; the server's panels follow.
 
-Each chart is a ``ui.step_plot`` element: its plot div carries ``data-step`` once Plotly has
-drawn that step, and Plotly keeps the drawn figure on the div (``gd.data``, ``gd.layout``),
-so the tests read what is on the screen. They wait on that visible state, never on sleeps,
-except for the one check that needs time to pass (pause: the counter stays put).
+Each of the player's panels [data-panel] carries ``data-step`` once it shows that step, and
+the player keeps what it drew in ``root.__state.view`` and its state (α, h on the grid) in
+``root.__state``. The tests wait on that visible state, never on sleeps, except for the one
+check that needs time to pass (pause: the step stays put). Every number is checked against
+``ui.step_state`` (Python), which the AppTests check against the engine.
 """
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
+import svm_engine as se
 from svm_engine import datasets
+from svm_engine.finalize import support_threshold
+from ui import step_figures as F
 from ui import step_state as S
-from ui.state import settings_from_dataset
+from ui import step_text as W
+from ui.state import DEFAULT_SETTINGS, settings_from_dataset
 
 pytestmark = pytest.mark.browser
 
 NAV = '[data-testid="stSidebarNav"] a'
-COUNTER = '[data-testid="stMetricValue"]'
+PLAYER = ".svmlab-player"
+COUNTER = PLAYER + " [data-role=counter]"
+PANELS = ("decision", "box", "alpha", "curves")
+# the Playground's link for 200 moons, Gaussian kernel σ = 1, C = 1, SMO (as the benchmark)
+MOONS_QUERY = "v=1&d=moons&n=200&noise=0.2&seed=0&k=gaussian&s=1&l=hinge&C=1&b=free&sv=smo"
 
 
-def plot(name: str) -> str:
-    return f".st-key-stp-fig-{name} .svmlab-stepplot"
+def button(page, act: str):
+    return page.locator(f"{PLAYER} button[data-act={act}]")
 
 
-def open_step_through(page):
-    page.goto(page.app_url + "/")
+def open_step_through(page, query: str = ""):
+    page.goto(page.app_url + "/" + (f"?{query}" if query else ""))
+    if query:
+        page.locator(".svmlab-canvas[data-draws]").wait_for()
     # the menu as app.py's st.navigation titles it, then the page the way a user opens it
     page.locator(NAV, has_text="Step-through").click()
-    page.locator(f"{plot('decision')}[data-step='0']").wait_for()
-    page.locator(f"{plot('curves')}[data-step='0']").wait_for()
-    assert re.fullmatch(r"0 / \d+", counter_text(page))
-
-
-def counter_text(page) -> str:
-    return page.locator(COUNTER).inner_text().strip()
+    wait_step(page, 0)
+    assert counter(page)[0] == 0
 
 
 def counter(page) -> tuple[int, int]:
-    k, T = (int(v.replace(",", "")) for v in counter_text(page).split("/"))
+    text = page.locator(COUNTER).inner_text()
+    k, T = (int(v.replace(",", "")) for v in text.split("/"))
     return k, T
 
 
-def wait_step(page, k: int, charts=("decision", "box")):
-    """Until the counter shows k and the given charts have drawn step k."""
+def wait_step(page, k: int, panels=PANELS):
+    """Until the player's counter shows k and the given panels show step k."""
     cond = " && ".join(
-        f"(document.querySelector(\"{plot(c)}\") || {{dataset: {{}}}}).dataset.step === '{k}'"
-        for c in charts
+        f"(document.querySelector('{PLAYER} [data-panel={p}]') || {{dataset: {{}}}})"
+        f".dataset.step === '{k}'"
+        for p in panels
     )
     page.wait_for_function(
         f"(() => {{ const m = document.querySelector('{COUNTER}');"
@@ -57,22 +64,56 @@ def wait_step(page, k: int, charts=("decision", "box")):
     )
 
 
-DRAWN = """(sel) => {
-  // what Plotly has drawn in a chart: layout.meta and the traces by meta.role (_fullData:
-  // the traces as drawn, typed arrays decoded)
-  const gd = document.querySelector(sel);
-  const byRole = {};
-  gd._fullData.forEach((t) => {
-    const role = t.meta && t.meta.role;
-    if (role) byRole[role] = {x: Array.from(t.x || []), y: Array.from(t.y || [])};
-  });
-  return {meta: gd.layout.meta, traces: byRole,
-          markers: gd.querySelectorAll('.scatterlayer .point').length};
+STATE = """() => {
+  const st = document.querySelector('.svmlab-player').__state;
+  return {k: st.k, alpha: Array.from(st.alpha), view: st.view, h: Array.from(st.hGrid),
+          xs: Array.from(st.R.xs), ys: Array.from(st.R.ys), X: Array.from(st.R.X),
+          T: st.R.T, playing: st.playing};
 }"""
 
 
-def drawn(page, name: str) -> dict:
-    return page.evaluate(DRAWN, plot(name))
+def player_state(page) -> dict:
+    return page.evaluate(STATE)
+
+
+def grid_h(run, k, xs, ys) -> np.ndarray:
+    """h(x) on the player's grid after step k, from Python (rows = ys)."""
+    gx, gy = np.meshgrid(xs, ys)
+    Z = np.column_stack([gx.ravel(), gy.ravel()])
+    return S.state_at(run, k).model.decision_function(Z)
+
+
+def check_state(page, run, k):
+    """What the player holds and drew for step k is ui.step_state's step k."""
+    got = player_state(page)
+    stt = S.state_at(run, k)
+    assert got["k"] == k and got["view"]["step"] == k
+    np.testing.assert_array_equal(got["alpha"], stt.alpha)  # the recorded numbers, exactly
+    np.testing.assert_allclose(got["h"], grid_h(run, k, got["xs"], got["ys"]), rtol=1e-9, atol=1e-9)
+    dec = got["view"]["decision"]
+    assert dec["violators"] == (stt.violators + 1).tolist()
+    assert dec["free"] == (stt.model.free_support + 1).tolist()
+    assert dec["bound"] == (stt.model.bound_support + 1).tolist()
+    return got
+
+
+RING_PIXELS = """([x, y]) => {
+  // pixels of the canvas under the scatter plot on a circle of radius 21 px around (x, y)
+  // in data coordinates: how many are the pair's ring colour (#009E73)
+  const st = document.querySelector('.svmlab-player').__state;
+  const gd = st.dec.plot, fl = gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
+  const px = xa._offset + (x - xa.range[0]) / (xa.range[1] - xa.range[0]) * xa._length;
+  const py = ya._offset + (ya.range[1] - y) / (ya.range[1] - ya.range[0]) * ya._length;
+  const cv = st.dec.under, dpr = cv.width / cv.clientWidth, ctx = cv.getContext('2d');
+  let hits = 0;
+  for (let a = 0; a < 64; a++) {
+    const qx = Math.round((px + 21 * Math.cos(a / 64 * 2 * Math.PI)) * dpr);
+    const qy = Math.round((py + 21 * Math.sin(a / 64 * 2 * Math.PI)) * dpr);
+    const d = ctx.getImageData(qx, qy, 1, 1).data;
+    if (Math.abs(d[0] - 0) < 40 && Math.abs(d[1] - 158) < 40 && Math.abs(d[2] - 115) < 40) hits++;
+  }
+  return hits;
+}"""
 
 
 def d1_run():
@@ -85,67 +126,198 @@ def test_next_five_times_moves_the_pair_and_the_box(page):
     assert "Book D1" in page.locator("text=/n = 14/").first.inner_text()
     ds, run = d1_run()
     assert counter(page)[1] == run.n_steps
+    check_state(page, run, 0)
     seen = []
     for k in range(1, 6):
-        page.locator(".st-key-stp-next button").click()
-        wait_step(page, k, charts=("decision", "box", "alpha", "curves"))
-        dec, box = drawn(page, "decision"), drawn(page, "box")
+        button(page, "next").click()
+        wait_step(page, k)
+        got = check_state(page, run, k)
+        view = got["view"]
         r = S.step_record(run, k)
         pair = [r["i"] + 1, r["j"] + 1]
-        # the highlighted pair on the scatter plot is this step's (i, j) …
-        assert dec["meta"] == {"role": "decision", "step": k, "pair": pair}
-        hl = dec["traces"]["highlight"]
-        np.testing.assert_allclose(np.c_[hl["x"], hl["y"]], ds.X[[r["i"], r["j"]]])
-        # … and the box diagram shows its old and new (αᵢ, αⱼ)
-        assert box["meta"] == {"role": "box", "step": k, "pair": pair}
-        old, new = box["traces"]["old"], box["traces"]["new"]
-        assert (old["x"][0], old["y"][0]) == pytest.approx((r["ai_old"], r["aj_old"]))
-        assert (new["x"][0], new["y"][0]) == pytest.approx((r["ai_new"], r["aj_new"]))
-        assert box["markers"] >= 2  # the old and the new point are painted
-        seen.append((tuple(pair), old["x"][0], old["y"][0], new["x"][0], new["y"][0]))
+        # the highlighted pair on the scatter plot is this step's (i, j), painted …
+        assert view["decision"]["pair"] == pair
+        np.testing.assert_allclose(view["decision"]["highlight"], ds.X[[r["i"], r["j"]]])
+        for x in ds.X[[r["i"], r["j"]]]:
+            assert page.evaluate(RING_PIXELS, x.tolist()) >= 16, "the ring is not painted"
+        # … the box diagram shows its old, unclipped and new (αᵢ, αⱼ) in the Python view …
+        box = view["box"]
+        assert box["step"] == k and box["pair"] == pair
+        assert box["old"] == pytest.approx([r["ai_old"], r["aj_old"]], rel=1e-12)
+        assert box["new"] == pytest.approx([r["ai_new"], r["aj_new"]], rel=1e-12)
+        assert box["unclipped"] == pytest.approx([r["ai_unclipped"], r["aj_unclipped"]], rel=1e-6)
+        lo, hi, visible = F.box_view(r)
+        assert box["range"] == pytest.approx([lo, hi], rel=1e-6)
+        assert box["unclippedVisible"] == visible
+        svg = page.locator(f"{PLAYER} [data-panel=box] svg")
+        assert svg.locator("circle").count() == 1 and svg.locator("polygon").count() == 1
+        assert f"Step {k}: the pair" in svg.evaluate("el => el.textContent")
+        # … the α bars mark the pair, the curves' marker sits at step k
+        assert view["alpha"]["changed"] == sorted(pair)
+        assert view["curves"]["k"] == k
+        seen.append((tuple(pair), *box["old"], *box["new"]))
     assert all(a != b for a, b in zip(seen, seen[1:])), "a step left the box unchanged"
     assert len({s[0] for s in seen}) >= 2, "the highlighted pair never changed"
     assert not page.js_errors
 
 
-def choose_speed(page, label: str):
-    page.locator(".st-key-stp-speed").click()
-    page.get_by_role("option", name=label, exact=True).click()
-    page.wait_for_function(
-        f"document.querySelector('.st-key-stp-speed input').value === '{label}'"
-    )
+def test_the_server_panels_follow_the_player(page):
+    open_step_through(page)
+    _, run = d1_run()
+    for _ in range(3):
+        button(page, "next").click()
+    wait_step(page, 3)
+    heading = page.get_by_text(f"Numbers of step 3 / {run.n_steps}:")
+    heading.wait_for()
+    assert W.smo_summary(S.step_record(run, 3)) in heading.inner_text()
+    # the numbers table of step 3 (server) and the player agree on the step
+    b_row = page.locator('[data-testid="stTable"] tr', has_text="b").first
+    assert W.num(run.b[3], 6) in b_row.inner_text()
+    button(page, "prev").click()
+    page.get_by_text(f"Numbers of step 2 / {run.n_steps}:").wait_for()
+    assert counter(page)[0] == 2
+    assert not page.js_errors
 
 
-def play_label(page) -> str:
-    return page.locator(".st-key-stp-play button").inner_text()
+def test_slider_jump_keys_and_last(page):
+    open_step_through(page)
+    ds, run = d1_run()
+    T = run.n_steps
+    page.locator(f"{PLAYER} [data-role=slider]").fill("7")
+    wait_step(page, 7)
+    check_state(page, run, 7)
+    page.evaluate("document.activeElement.blur()")  # the slider keeps arrows for itself
+    page.keyboard.press("ArrowLeft")  # the old page's shortcuts: ← → P J
+    wait_step(page, 6)
+    check_state(page, run, 6)
+    page.keyboard.press("ArrowRight")
+    wait_step(page, 7)
+    button(page, "first").click()
+    wait_step(page, 0)
+    nxt = S.next_event(S.event_steps(run), 0)
+    if nxt is None:
+        assert button(page, "jump").is_disabled()
+    else:
+        button(page, "jump").click()
+        wait_step(page, nxt)
+        check_state(page, run, nxt)
+    button(page, "last").click()
+    wait_step(page, T)
+    got = check_state(page, run, T)
+    # the last step shows the engine's fit
+    s = S.step_settings(settings_from_dataset(ds.settings), "smo")
+    m = se.fit(ds.X, ds.y, kernel=se.Linear(), C=S.effective_C(s), wss=s["wss"])
+    a = np.array(got["alpha"])
+    a[a <= support_threshold(a)] = 0.0
+    np.testing.assert_array_equal(a, m.alpha)
+    assert button(page, "next").is_disabled() and button(page, "last").is_disabled()
+    page.get_by_text(f"Numbers of step {T} / {T}:").wait_for()
+    assert not page.js_errors
+
+
+def choose_speed(page, steps_per_s: int):
+    page.locator(f"{PLAYER} [data-role=speed]").select_option(str(steps_per_s))
 
 
 def test_play_runs_and_pause_stops(page):
     open_step_through(page)
     _, T = counter(page)
-    choose_speed(page, "1 step/s")  # T = 11 steps: about 9 s left after step 2
-    page.locator(".st-key-stp-play button").click()
-    page.locator(".st-key-stp-play button", has_text="Pause").wait_for()
-    # play runs: the counter and the charts advance with no further clicks
+    choose_speed(page, 1)  # T = 11 steps: about 9 s left after step 2
+    button(page, "play").click()
+    button(page, "play").filter(has_text="Pause").wait_for()
+    # play runs: the counter and the panels advance with no further clicks
     wait_step(page, 1)
     wait_step(page, 2)
-    page.locator(".st-key-stp-play button").click()  # pause
-    page.locator(".st-key-stp-play button", has_text="Play").wait_for()
+    button(page, "play").click()  # pause
+    button(page, "play").filter(has_text="Play").wait_for()
     k_paused, _ = counter(page)
     assert 2 <= k_paused < T
     page.wait_for_timeout(3_500)  # three and a half ticks at 1 step/s
     assert counter(page) == (k_paused, T)
-    assert page.locator(f"{plot('box')}").get_attribute("data-step") == str(k_paused)
-    assert "Play" in play_label(page)
+    assert page.locator(f"{PLAYER} [data-panel=box]").get_attribute("data-step") == str(k_paused)
+    assert not player_state(page)["playing"]
+    # the panels follow the paused step (the server never pulls the player back)
+    page.get_by_text(f"Numbers of step {k_paused} / {T}:").wait_for()
+    page.wait_for_timeout(1_000)
+    assert counter(page) == (k_paused, T)
     assert not page.js_errors
 
 
 def test_play_stops_by_itself_at_the_last_step(page):
     open_step_through(page)
     _, T = counter(page)
-    choose_speed(page, "20 steps/s")
-    page.locator(".st-key-stp-play button").click()
-    wait_step(page, T, charts=("decision", "box", "curves"))
-    page.locator(".st-key-stp-play button", has_text="Play").wait_for()
+    choose_speed(page, 20)
+    button(page, "play").click()
+    wait_step(page, T)
+    button(page, "play").filter(has_text="Play").wait_for()
     assert counter(page) == (T, T)
+    page.get_by_text(f"Numbers of step {T} / {T}:").wait_for()
+    assert not page.js_errors
+
+
+def test_gaussian_kernel_and_slack_on_200_points(page):
+    """The browser's K (Gaussian), its step-by-step updates of h and its slack segments agree
+    with Python on the Playground's 200 moons (σ = 1, C = 1)."""
+    open_step_through(page, MOONS_QUERY)
+    ds = datasets.moons(n=200, noise=0.2, seed=0)
+    s = dict(DEFAULT_SETTINGS, kernel="gaussian", sigma=1.0, C=1.0)
+    run = S.build_run(ds.X, ds.y, s, "smo")
+    got = player_state(page)
+    np.testing.assert_array_equal(np.reshape(got["X"], (-1, 2)), ds.X)
+    assert got["T"] == run.n_steps
+    k = run.n_steps // 2
+    page.locator(f"{PLAYER} [data-role=slider]").fill(str(k))  # a jump: h from α
+    wait_step(page, k)
+    check_state(page, run, k)
+    for _ in range(3):  # steps: h updated by Δαᵢyᵢ K(xᵢ, ·) + Δαⱼyⱼ K(xⱼ, ·) + Δb
+        button(page, "next").click()
+        k += 1
+        wait_step(page, k)
+        check_state(page, run, k)
+    button(page, "prev").click()
+    k -= 1
+    wait_step(page, k)
+    check_state(page, run, k)
+    # slack: a segment from every point with ξ > 0.005 (the Playground's rule)
+    page.locator(".st-key-stp-show_slack label").click()
+    page.wait_for_function(
+        "document.querySelector('.svmlab-player').__state.view.decision.slack.length > 0"
+    )
+    xi = S.state_at(run, k).model.xi
+    assert (
+        player_state(page)["view"]["decision"]["slack"] == (np.flatnonzero(xi > 0.005) + 1).tolist()
+    )
+    assert counter(page)[0] == k  # the rerun for the toggle kept the player's step
+    assert not page.js_errors
+
+
+def test_a_lost_run_is_sent_again_and_a_new_run_resets_the_player(page):
+    open_step_through(page)
+    ds, run = d1_run()
+    for _ in range(4):
+        button(page, "next").click()
+    wait_step(page, 4)
+    page.get_by_text(f"Numbers of step 4 / {run.n_steps}:").wait_for()
+    # leave the page and forget the run in this tab: the new element asks for it (state
+    # "need"), the server sends it again, and the player resumes at the step it reported
+    page.locator(NAV, has_text="Playground").click()
+    page.locator(".svmlab-canvas[data-draws]").wait_for()
+    page.evaluate("window.__svmlabStepRuns.clear()")
+    page.locator(NAV, has_text="Step-through").click()
+    wait_step(page, 4)
+    check_state(page, run, 4)
+    # another working-set rule: another run, sent to the player, which starts at step 0
+    page.locator(".st-key-stp-wss label", has_text="max violating pair").click()
+    s = dict(settings_from_dataset(ds.settings), wss="max_violating_pair")
+    run2 = S.build_run(ds.X, ds.y, s, "smo")
+    assert run2.n_steps != run.n_steps
+    page.wait_for_function(
+        f"document.querySelector('{COUNTER}').textContent.trim() === '0 / {run2.n_steps}'"
+    )
+    wait_step(page, 0)
+    check_state(page, run2, 0)
+    button(page, "next").click()
+    wait_step(page, 1)
+    check_state(page, run2, 1)
+    page.get_by_text(f"Numbers of step 1 / {run2.n_steps}:").wait_for()
     assert not page.js_errors
