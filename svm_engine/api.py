@@ -47,6 +47,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     v.check_choice("bias", bias, v.BIASES)
     v.check_choice("solver", solver, v.SOLVERS)
     v.check_combination(kernel, loss, bias, solver, C)
+    v.check_kernel_range(kernel, X, C, loss)
     v.check_choice("wss", wss, v.WSS_RULES)
     v.check_choice("qp_form", qp_form, v.QP_FORMS)
     if qp_form == "primal" and not isinstance(kernel, Linear):

@@ -1,7 +1,10 @@
 """A scikit-learn style facade over `fit` (keyword parameters, fit returns self, attributes_).
 
-It does not import scikit-learn; `get_params`/`set_params` follow its contract so that
-`sklearn.model_selection.cross_val_score(SVC(...), X, y)` works.
+It does not import scikit-learn at import time (the app does not need it); `get_params`/
+`set_params` follow its contract, and `__sklearn_tags__` (which only scikit-learn calls, so
+it imports it then) says "binary classifier", so that
+`sklearn.model_selection.cross_val_score(SVC(...), X, y)` works (scikit-learn ≥ 1.6 asks
+every estimator for its tags).
 """
 
 from __future__ import annotations
@@ -61,6 +64,12 @@ class SVC:
         self.converged_ = m.converged
         self.n_features_in_ = m.X.shape[1]
         return self
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags, Tags, TargetTags
+
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags(multi_class=False))
 
     def _check_fitted(self):
         if not hasattr(self, "model_"):

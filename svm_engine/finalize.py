@@ -32,8 +32,12 @@ CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misc
 
 
 def support_threshold(alpha: np.ndarray) -> float:
-    """αᵢ above this count as non-zero (interior-point solvers leave ~1e-10 residues)."""
-    return 1e-8 * max(1.0, float(np.max(alpha, initial=0.0)))
+    """αᵢ above this count as non-zero: it removes rounding residues (SMO's pair update can
+    leave an αᵢ of 1e-17) and nothing a solver means. (cvxopt's interior-point residues,
+    up to ~1e-7, are qp's to remove: solvers/qp.py polishes them onto the bounds.) A larger
+    threshold, e.g. 1e-8·max α, would zero a real αᵢ = 3e-7 at C = 50 and report a KKT
+    violation above the tol that SMO met."""
+    return 1e-12 * max(1.0, float(np.max(alpha, initial=0.0)))
 
 
 def free_mask(alpha: np.ndarray, C_box: float) -> np.ndarray:

@@ -94,11 +94,15 @@ class Gaussian:
         bad_type = isinstance(s, bool) or not isinstance(s, numbers.Real)
         if bad_type or not (math.isfinite(s) and s > 0):
             raise ValueError(f"sigma must be a finite number > 0, got {s!r}")
+        two_s2 = 2.0 * float(s) * float(s)   # γ = 1/(2σ²) must be a finite number > 0
+        if not (0.0 < two_s2 < math.inf and 1.0 / two_s2 < math.inf):
+            raise ValueError(f"sigma = {s!r} is out of range: γ = 1/(2σ²) would be "
+                             f"{'∞' if two_s2 < 1 else '0'}; expected 1e-150 < σ < 1e150")
         object.__setattr__(self, "sigma", float(s))
 
     @property
     def gamma(self) -> float:
-        return 1.0 / (2.0 * self.sigma**2)
+        return 1.0 / (2.0 * self.sigma * self.sigma)
 
     def __call__(self, X, Z) -> np.ndarray:
         X, Z = _as_2d(X), _as_2d(Z)

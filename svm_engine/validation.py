@@ -41,6 +41,9 @@ def check_X(X) -> np.ndarray:
                          "expected numbers with shape (n, d)")
     if np.issubdtype(A.dtype, np.complexfloating):
         raise ValueError("X must be real numbers, got complex values")
+    if A.ndim != 2 and A.size == 0:   # X = [] reads as shape (0,)
+        raise ValueError(f"X is empty (shape {A.shape}); expected at least 2 points, one per "
+                         "class, with shape (n, d)")
     if A.ndim != 2:
         raise ValueError(f"X must be 2-D with shape (n, d), got {A.ndim}-D with shape {A.shape}")
     if A.shape[0] == 0:
@@ -144,3 +147,25 @@ def check_combination(kernel, loss: str, bias: str, solver: str, C: float) -> No
 def supported(solver: str) -> dict:
     check_choice("solver", solver, SOLVERS)
     return dict(SUPPORT[solver])
+
+
+def check_kernel_range(kernel, X: np.ndarray, C: float, loss: str) -> None:
+    """Every number the solvers see must be finite (else SMO returns NaN silently).
+
+    For all x, z in X: |xᵀz| ≤ m = max ‖xᵢ‖² (Cauchy–Schwarz), so |K(x, z)| ≤ m (linear) or
+    (|c| + m)^q (polynomial); the Gaussian needs ‖x − z‖² ≤ 4m finite; quadratic loss adds
+    1/(2C) to the diagonal."""
+    with np.errstate(over="ignore"):
+        m = float(np.max(np.einsum("ij,ij->i", X, X)))
+        if isinstance(kernel, Polynomial):
+            bound = float(np.power(abs(kernel.coef0) + m, kernel.degree))
+        else:
+            bound = m
+    if not (math.isfinite(4.0 * m) and math.isfinite(bound)):
+        big = float(np.max(np.abs(X)))
+        raise ValueError(f"X is too large for this kernel ({kernel.label}): with max |xᵢₖ| = "
+                         f"{big:g} the kernel values overflow to inf; rescale X "
+                         "(e.g. standardise each feature)")
+    if loss == "quadratic" and not math.isfinite(1.0 / (2.0 * C)):
+        raise ValueError(f"C = {C!r} is too small for quadratic loss: 1/(2C) overflows; "
+                         "expected C > 1e-300")

@@ -18,7 +18,27 @@ Primal form (seed 004, linear kernel, u = (w, b, ξ)):
 | G, h   | inequality constraints Gu ≤ h                                 |
 | A, b   | equality constraint Au = b (Σαᵢyᵢ = 0)                        |
 
-A status other than "optimal" is returned as converged = False with cvxopt's status.
+A status other than "optimal" is returned as converged = False with cvxopt's status; so is
+a run that cvxopt could finish only at a looser tol than requested (see `_solve`).
+
+Polishing (as OSQP's): an interior point never reaches a bound, so an αᵢ that is 0 or C at
+the optimum comes back off it by a residue (≈ μ/slack, up to ~1e-7 for a point near its
+margin). Counted as a free support vector, such a residue would pull b (the average over
+free SVs) off by ~1e-3. So (1) each bound is decided by complementarity (a row is active when
+its slack s is smaller than its multiplier z): in the dual, αᵢ = 0 (or C) when its row
+−αᵢ ≤ 0 (or αᵢ ≤ C) is active; in the primal, where αᵢ is the multiplier of the margin row,
+αᵢ = 0 when that row is inactive and αᵢ = C when the row −ξᵢ ≤ 0 (multiplier C − αᵢ) is;
+(2) with the bounded αᵢ fixed there, the free ones F solve the dual's KKT equations
+    Q_FF α_F + ν y_F = 1 − Q_FB α_B,   y_Fᵀ α_F = −y_Bᵀ α_B     (ν, the row y, with Σαᵢyᵢ = 0)
+for the least-squares correction of the interior point's α_F; αᵢ that leave the box go on
+the bound they crossed and (2) is solved again; (3) a bounded αᵢ whose reduced gradient
+rᵢ = (Qα)ᵢ − 1 + νyᵢ has the wrong sign (rᵢ < 0 at 0, > 0 at C: a real but tiny SV, e.g.
+αᵢ = 1e-5, that (1) took for a residue) is freed and (2) solved again. The polished α is
+used when it is such a KKT point, feasible, with a dual objective not lower than the interior
+point's. Otherwise (~1 % of random problems, near-degenerate ones: the rounds cycle) the
+answer is the candidate with the smallest KKT violation m(α) − M(α) among: the interior
+point's α, that α with residues within 1e-8·max α of a bound put there, that α with the
+bounds of (1) imposed (Σαᵢyᵢ = 0 restored), and the feasible, as good α of the rounds.
 """
 
 from __future__ import annotations
@@ -27,18 +47,133 @@ import math
 
 import numpy as np
 
+from ..finalize import kkt_violation
+
 
 def _solve(P, q, G, h, A=None, b=None, tol=None, max_iter=None):
+    """cvxopt's qp; returns (solution, note). note is None, or says that cvxopt broke down at
+    the requested tol and which looser tol the returned solution was computed at instead.
+
+    On ill-conditioned problems a tight tol can make cvxopt divide by a duality gap of
+    exactly 0 (ZeroDivisionError) or take the square root of a negative rounding residue
+    (ValueError 'domain error'): we retry at 100× looser tols, up to cvxopt's defaults."""
     from cvxopt import matrix, solvers  # imported here: cvxopt is slow to import
 
-    opts = {"show_progress": False, "maxiters": int(max_iter or 200)}
-    if tol is not None:
-        opts.update(abstol=tol, reltol=tol, feastol=min(tol, 1e-7))
     args = [matrix(P), matrix(q), matrix(G), matrix(h)]
     if A is not None:
         args += [matrix(A), matrix(b)]
-    sol = solvers.qp(*args, options=opts)
-    return sol
+    ladder = [tol]
+    while ladder[-1] is not None and ladder[-1] < 1e-7:
+        ladder.append(ladder[-1] * 100.0)
+    if ladder[-1] is not None:
+        ladder.append(None)
+    first_error = None
+    for t in ladder:
+        opts = {"show_progress": False, "maxiters": int(max_iter or 200)}
+        if t is not None:
+            opts.update(abstol=t, reltol=t, feastol=min(t, 1e-7))
+        try:
+            sol = solvers.qp(*args, options=opts)
+        except (ArithmeticError, ValueError) as exc:
+            first_error = first_error or f"{type(exc).__name__}: {exc}"
+            continue
+        if first_error is None:
+            return sol, None
+        at = "cvxopt's default tolerances" if t is None else f"tol = {t:g}"
+        return sol, f"cvxopt broke down at tol = {tol:g} ({first_error}); solved at {at}"
+    raise ValueError(f"cvxopt could not solve this problem at any tolerance ({first_error}); "
+                     "the kernel matrix is too ill-conditioned: scale the data or use "
+                     "solver='smo'")
+
+
+def _report(sol, note, form=""):
+    """converged and status of a run: optimal only when cvxopt met the requested tol."""
+    status = f"cvxopt status: {sol['status']}{form}"
+    if note:
+        status += f" — {note}"
+    return {"n_iter": int(sol["iterations"]), "converged": sol["status"] == "optimal" and not note,
+            "status": status}
+
+
+def _active(sol, rows):
+    """Which inequality rows are active at the optimum: slack s < multiplier z."""
+    s, z = np.array(sol["s"]).ravel()[rows], np.array(sol["z"]).ravel()[rows]
+    return s < z
+
+
+def _polish(Q, y, C, alpha, at_0, at_C, equality, rounds=10):
+    """Steps (1)–(3) of the module docstring: a KKT point on the guessed active set, or else
+    the candidate (the interior point's own α among them) that violates the KKT conditions
+    least."""
+    def dual(a):
+        return float(a.sum() - 0.5 * a @ (Q @ a))
+
+    floor = dual(alpha) - 1e-9 * max(1.0, abs(dual(alpha)))
+    at_C = at_C & ~at_0
+    candidates = _fallbacks(alpha, at_0, at_C, C, y, equality)
+    at_0, at_C = at_0.copy(), at_C.copy()
+    for _ in range(rounds):
+        a = alpha.copy()
+        a[at_0], a[at_C] = 0.0, C
+        F, B = np.flatnonzero(~(at_0 | at_C)), np.flatnonzero(at_0 | at_C)
+        M = Q[np.ix_(F, F)]
+        rhs = 1.0 - Q[np.ix_(F, B)] @ a[B]
+        if equality:
+            M = np.block([[M, y[F, None]], [y[None, F], np.zeros((1, 1))]])
+            rhs = np.append(rhs, -(y[B] @ a[B]))
+        # the least correction of the interior point's α_F (α is not unique when Q_FF is
+        # singular, e.g. the linear kernel with more than d + 1 free SVs: stay near it)
+        start = np.append(a[F], 0.0) if equality else a[F]
+        step = np.linalg.lstsq(M, rhs - M @ start, rcond=None)[0]
+        a[F] += step[:len(F)]
+        nu = float(step[-1]) if equality else 0.0
+        eps = 1e-12 * max(1.0, float(np.abs(a).max(initial=0.0)))
+        low, high = a < -eps, a > C + eps
+        if low.any() or high.any():
+            # a wrong guess: put the αᵢ that left the box on the bound they crossed
+            at_0 |= low
+            at_C |= high
+            continue
+        a = np.clip(a, 0.0, C)
+        feasible = not equality or abs(float(y @ a)) <= eps * len(y)
+        if feasible and dual(a) >= floor:
+            candidates.append(a)
+        # (3) the bounded αᵢ must not want to move: r = Qα − 1 + νy ≥ 0 at 0, ≤ 0 at C
+        Qa = Q @ a
+        r = Qa - 1.0 + nu * y
+        tol = 1e-7 * max(1.0, float(np.abs(Qa).max(initial=0.0)))
+        wrong_0, wrong_C = at_0 & (r < -tol), at_C & (r > tol)
+        if not (wrong_0.any() or wrong_C.any()):
+            if candidates[-1] is a:
+                return a                                 # a KKT point, as good
+            break
+        at_0 &= ~wrong_0                                 # a real (if tiny) SV taken for 0
+        at_C &= ~wrong_C                                 # or C: free it and solve again
+    return min(candidates, key=lambda a: kkt_violation(Q @ a - 1.0, a, y, C, equality))
+
+
+def _fallbacks(alpha, at_0, at_C, C, y, equality):
+    """The interior point's α as it is, with its residues within 1e-8·max α of a bound put
+    there, and with the bounds of step (1) imposed (Σαᵢyᵢ = 0 restored by scaling the free
+    αᵢ of the heavier class, when they suffice)."""
+    out = [alpha]
+    a = alpha.copy()
+    eps = 1e-8 * max(1.0, float(np.max(a, initial=0.0)))
+    a[a <= eps] = 0.0
+    if math.isfinite(C):
+        a[a >= C - eps] = C
+    out.append(a)
+    a = alpha.copy()
+    a[at_0], a[at_C] = 0.0, C
+    if equality:
+        excess = float(y @ a)
+        side = ~(at_0 | at_C) & ((y > 0) if excess > 0 else (y < 0))
+        total = float(a[side].sum())
+        if total <= abs(excess):
+            return out
+        a[side] *= (total - abs(excess)) / total
+    out.append(a)
+    return out
 
 
 def dual_qp_matrices(Q, y, C, equality):
@@ -57,12 +192,13 @@ def dual_qp_matrices(Q, y, C, equality):
 def qp_dual(Q, y, C, *, equality=True, tol=None, max_iter=None):
     """Solve the dual; returns dict(alpha, n_iter, converged, status)."""
     P, q, G, h, A, b = dual_qp_matrices(Q, y, C, equality)
-    sol = _solve(P, q, G, h, A, b, tol=tol, max_iter=max_iter)
-    alpha = np.array(sol["x"]).ravel()
-    alpha = np.clip(alpha, 0.0, C)  # interior point stays strictly inside; polish the ends
-    return {"alpha": alpha, "n_iter": int(sol["iterations"]),
-            "converged": sol["status"] == "optimal",
-            "status": f"cvxopt status: {sol['status']}"}
+    sol, note = _solve(P, q, G, h, A, b, tol=tol, max_iter=max_iter)
+    alpha = np.clip(np.array(sol["x"]).ravel(), 0.0, C)
+    n = len(y)
+    at_0 = _active(sol, slice(0, n))                      # rows −αᵢ ≤ 0
+    at_C = _active(sol, slice(n, 2 * n)) if math.isfinite(C) else np.zeros(n, dtype=bool)
+    alpha = _polish(np.asarray(Q, dtype=float), y, C, alpha, at_0, at_C, equality)
+    return {"alpha": alpha, **_report(sol, note)}
 
 
 def primal_qp_matrices(X, y, C, loss="hinge", bias="free"):
@@ -91,12 +227,17 @@ def qp_primal(X, y, C, *, loss="hinge", bias="free", tol=None, max_iter=None):
     """Solve the primal; α are the multipliers of the margin constraints."""
     n = len(y)
     P, q, G, h = primal_qp_matrices(X, y, C, loss, bias)
-    sol = _solve(P, q, G, h, tol=tol, max_iter=max_iter)
-    alpha = np.array(sol["z"]).ravel()[:n]
+    sol, note = _solve(P, q, G, h, tol=tol, max_iter=max_iter)
     C_box = C if loss == "hinge" else math.inf
-    alpha = np.clip(alpha, 0.0, C_box)
+    alpha = np.clip(np.array(sol["z"]).ravel()[:n], 0.0, C_box)
+    at_0 = ~_active(sol, slice(0, n))                     # margin rows yᵢh(xᵢ) ≥ 1 − ξᵢ
+    at_C = (~_active(sol, slice(n, 2 * n)) if math.isfinite(C_box)   # rows −ξᵢ ≤ 0
+            else np.zeros(n, dtype=bool))
+    K = X @ X.T + (1.0 if bias == "augmented" else 0.0)  # the dual's Q, for the polish
+    if loss == "quadratic":
+        K = K + np.eye(n) / (2.0 * C)
+    Q = (y[:, None] * y[None, :]) * K
+    alpha = _polish(Q, y, C_box, alpha, at_0, at_C, bias == "free")
     u = np.array(sol["x"]).ravel()
-    return {"alpha": alpha, "n_iter": int(sol["iterations"]),
-            "converged": sol["status"] == "optimal",
-            "status": f"cvxopt status: {sol['status']} (primal QP)",
+    return {"alpha": alpha, **_report(sol, note, " (primal QP)"),
             "w_primal": u[:X.shape[1]], "b_primal": float(u[X.shape[1]])}

@@ -113,7 +113,9 @@ def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, tr
     n = len(y)
     QD = np.ascontiguousarray(np.diag(Q)).copy()
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
-    G = Q @ alpha - 1.0
+    G = np.full(n, -1.0)
+    for j in np.flatnonzero(alpha):     # G = Qα − 1, summed column by column in index order
+        G += Q[:, j] * alpha[j]         # as smo_fast does: the same bits, so the same steps
     if max_iter is None:
         max_iter = max(10_000_000, 100 * n)   # LIBSVM's default
     records = [] if trace else None

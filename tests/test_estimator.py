@@ -1,0 +1,151 @@
+"""se.SVC, the scikit-learn style facade over se.fit (issue 2: cross_val_score works on it)."""
+
+import math
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import svm_engine as se
+from svm_engine import datasets as ds
+
+PARAMS = ("kernel", "C", "degree", "coef0", "sigma", "loss", "bias", "solver", "tol",
+          "max_iter", "wss")
+
+
+def moons(n=80, seed=0):
+    d = ds.moons(n=n, noise=0.25, seed=seed)
+    return d.X, np.where(d.y > 0, "upper", "lower")
+
+
+def test_fit_returns_self_and_sets_fitted_attributes():
+    X, y = moons()
+    clf = se.SVC(kernel="gaussian", sigma=0.5, C=10.0)
+    assert not [a for a in vars(clf) if a.endswith("_")]   # nothing fitted before fit
+    assert clf.fit(X, y) is clf
+    fitted = sorted(a for a in vars(clf) if a.endswith("_") and not a.startswith("_"))
+    assert {"classes_", "alpha_", "dual_coef_", "support_", "support_vectors_", "intercept_",
+            "coef_", "n_iter_", "converged_", "n_features_in_", "model_"} <= set(fitted)
+    assert list(clf.classes_) == ["lower", "upper"]
+    assert clf.n_features_in_ == 2 and clf.converged_ and clf.n_iter_ > 0
+    # the attributes are those of the engine's model for the same call
+    m = se.fit(X, y, kernel=se.Gaussian(sigma=0.5), C=10.0)
+    np.testing.assert_array_equal(clf.alpha_, m.alpha)
+    np.testing.assert_array_equal(clf.support_, m.support)
+    np.testing.assert_array_equal(clf.support_vectors_, X[m.support])
+    np.testing.assert_array_equal(clf.dual_coef_, (m.alpha * m.y)[m.support])
+    assert clf.intercept_ == m.b and clf.coef_ is None        # no w for the Gaussian kernel
+    np.testing.assert_array_equal(clf.decision_function(X), m.decision_function(X))
+    np.testing.assert_array_equal(clf.predict(X), m.predict(X))
+    assert clf.score(X, y) == pytest.approx(np.mean(m.predict(X) == y))
+
+
+def test_linear_kernel_exposes_w_as_coef():
+    d = ds.d1()
+    clf = se.SVC(kernel="linear", C=math.inf, tol=1e-9).fit(d.X, d.y)
+    np.testing.assert_allclose(clf.coef_, [5 / 6, 1 / 3], atol=1e-6)
+    assert clf.intercept_ == pytest.approx(-10 / 3, abs=1e-6)
+
+
+def test_get_params_lists_every_constructor_argument():
+    clf = se.SVC(kernel="polynomial", degree=3, coef0=0.0, C=2.5, solver="qp", tol=1e-6)
+    params = clf.get_params()
+    assert tuple(params) == PARAMS
+    assert params["kernel"] == "polynomial" and params["degree"] == 3 and params["coef0"] == 0.0
+    assert params["C"] == 2.5 and params["solver"] == "qp" and params["tol"] == 1e-6
+    assert clf.get_params(deep=False) == params
+    assert repr(clf).startswith("SVC(kernel='polynomial'")
+
+
+def test_set_params_returns_self_and_changes_the_fit():
+    X, y = moons()
+    clf = se.SVC(kernel="linear", C=1.0)
+    assert clf.set_params(kernel="gaussian", sigma=0.3, C=100.0) is clf
+    assert clf.get_params()["sigma"] == 0.3
+    clf.fit(X, y)
+    assert isinstance(clf.model_.kernel, se.Gaussian) and clf.model_.C == 100.0
+    assert clf.score(X, y) > se.SVC(kernel="linear").fit(X, y).score(X, y)
+
+
+def test_set_params_rejects_unknown_names():
+    with pytest.raises(ValueError, match=r"invalid parameter 'gamma' for SVC; expected one of"):
+        se.SVC().set_params(gamma=1.0)
+
+
+def test_sklearn_clone_copies_params_not_the_fit():
+    X, y = moons()
+    clf = se.SVC(kernel="gaussian", sigma=0.7, C=3.0, loss="quadratic").fit(X, y)
+    twin = clone(clf)
+    assert twin is not clf and twin.get_params() == clf.get_params()
+    assert not hasattr(twin, "model_")
+    with pytest.raises(ValueError, match=r"not fitted yet"):
+        twin.predict(X)
+
+
+def test_cross_val_score_runs_and_scores_like_a_manual_loop():
+    X, y = moons(n=120, seed=3)
+    clf = se.SVC(kernel="gaussian", sigma=0.5, C=10.0)
+    scores = cross_val_score(clf, X, y, cv=4)
+    assert scores.shape == (4,) and (scores > 0.7).all()
+    # the same folds by hand: cross_val_score did fit a clone per fold
+    from sklearn.model_selection import StratifiedKFold
+
+    manual = [se.SVC(kernel="gaussian", sigma=0.5, C=10.0).fit(X[tr], y[tr]).score(X[te], y[te])
+              for tr, te in StratifiedKFold(4).split(X, y)]
+    np.testing.assert_allclose(scores, manual)
+
+
+def test_grid_search_and_pipeline():
+    X, y = moons(n=100, seed=4)
+    pipe = make_pipeline(StandardScaler(), se.SVC(kernel="gaussian"))
+    grid = GridSearchCV(pipe, {"svc__C": [0.1, 10.0], "svc__sigma": [0.3, 3.0]}, cv=3)
+    grid.fit(X, y)
+    assert set(grid.best_params_) == {"svc__C", "svc__sigma"}
+    assert grid.score(X, y) > 0.8
+
+
+@pytest.mark.parametrize("solver, kw", [("qp", {}), ("sga", {"bias": "augmented"}),
+                                        ("newton", {"bias": "augmented", "loss": "quadratic"})])
+def test_every_solver_through_the_facade(solver, kw):
+    X, y = moons()
+    clf = se.SVC(kernel="linear", C=1.0, solver=solver, **kw).fit(X, y)
+    m = se.fit(X, y, C=1.0, solver=solver, **kw)
+    np.testing.assert_allclose(clf.coef_, m.w)
+    assert clf.model_.solver == solver
+
+
+def test_non_convergence_is_a_warning_not_an_error():
+    X, y = moons()
+    clf = se.SVC(kernel="gaussian", sigma=0.5, C=10.0, tol=1e-12, max_iter=2)
+    with pytest.warns(se.ConvergenceWarning, match=r"max_iter = 2"):
+        assert clf.fit(X, y) is clf
+    assert clf.converged_ is False and clf.n_iter_ == 2
+    assert clf.predict(X).shape == (len(X),)
+
+
+def test_bad_parameters_fail_at_fit_with_value_error():
+    X, y = moons()
+    for kw, what in (({"C": -1.0}, r"C must be > 0"), ({"kernel": "cosine"}, r"unknown kernel"),
+                     ({"sigma": 0.0, "kernel": "gaussian"}, r"sigma must be"),
+                     ({"solver": "smo", "bias": "augmented"}, r"solver 'smo' supports bias")):
+        with pytest.raises(ValueError, match=what):
+            se.SVC(**kw).fit(X, y)
+
+
+def test_fitted_facade_pickles():
+    X, y = moons()
+    clf = se.SVC(kernel="gaussian", sigma=0.5).fit(X, y)
+    back = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(back.decision_function(X), clf.decision_function(X))
+
+
+def test_converged_fit_through_cross_val_score_does_not_warn():
+    X, y = moons()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cross_val_score(se.SVC(kernel="linear", C=1.0), X, y, cv=3)
