@@ -3,6 +3,11 @@
 Page config, Plotly.js copied into ./static for the click canvas (served at
 /app/static/plotly.min.js with server.enableStaticServing), and navigation over the pages
 that exist (Playground first and default).
+
+`streamlit run` finds the ``app = st.App(...)`` assignment below and serves this file as an
+ASGI app (uvicorn), which adds the Playground's fit endpoint (``ui/fit_api.py``) to
+Streamlit's own routes; each browser session still runs this file as ``__main__``
+(``main()``).
 """
 
 from __future__ import annotations
@@ -17,14 +22,25 @@ from ui.startup import ensure_plotly_js, freeze_gc_once
 
 ROOT = Path(__file__).resolve().parent
 
-st.set_page_config(page_title="SVM Lab", page_icon=":material/scatter_plot:", layout="wide")
-try:
-    ensure_plotly_js(ROOT / "static")
-except OSError as exc:  # read-only checkout etc.: the canvas shows its own message
-    st.warning(f"Could not copy plotly.min.js into static/: {exc}")
-freeze_gc_once()
 
-pages = [
-    st.Page(p.path, title=p.title, icon=p.icon, default=p.default) for p in existing_pages(ROOT)
-]
-st.navigation(pages).run()
+def main() -> None:
+    st.set_page_config(page_title="SVM Lab", page_icon=":material/scatter_plot:", layout="wide")
+    try:
+        ensure_plotly_js(ROOT / "static")
+    except OSError as exc:  # read-only checkout etc.: the canvas shows its own message
+        st.warning(f"Could not copy plotly.min.js into static/: {exc}")
+    freeze_gc_once()
+
+    pages = [
+        st.Page(p.path, title=p.title, icon=p.icon, default=p.default)
+        for p in existing_pages(ROOT)
+    ]
+    st.navigation(pages).run()
+
+
+if __name__ != "__main__":  # imported by `streamlit run` (uvicorn) to serve the ASGI app
+    from ui.fit_api import routes
+
+    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")))
+else:  # a session's run of the script
+    main()

@@ -27,6 +27,49 @@ def test_payload_is_json_and_carries_the_protocol():
     assert json.loads(back["fig"])["data"][0]["meta"]["role"] == "points"
 
 
+def test_payload_carries_what_the_fit_endpoint_needs():
+    d = datasets.d2()
+    settings = S.settings_from_dataset(d.settings)
+    p = canvas.canvas_payload(
+        "{}", d.X, d.y, epoch=1, seq=0, view_rev=0, max_points=2000, settings=settings,
+        fit_url="/api/refit", highlight=(np.int64(2), 5),
+    )  # fmt: skip
+    back = json.loads(json.dumps(p, allow_nan=False))
+    assert back["settings"] == settings and back["fit_url"] == "/api/refit"
+    assert back["highlight"] == [2, 5]
+    # without them: no endpoint (the canvas then waits for the session's figure)
+    bare = canvas.canvas_payload("{}", d.X, d.y, epoch=1, seq=0, view_rev=0, max_points=9)
+    assert bare["fit_url"] == "" and bare["settings"] == {} and bare["highlight"] == []
+
+
+def test_point_lists_are_checked_in_one_place():
+    X, y = canvas.parse_point_list([[1, 2.5, -1]], max_points=1)
+    np.testing.assert_array_equal(X, [[1, 2.5]])
+    assert y.tolist() == [-1] and y.dtype == np.int64
+    with pytest.raises(canvas.CanvasError, match="point 2 from the plot has label 0"):
+        canvas.parse_point_list([[0, 0, 1], [0, 0, 0]], max_points=5)
+    with pytest.raises(canvas.CanvasError, match="^point 1 is not two finite numbers"):
+        canvas.parse_point_list([[0, math.nan, 1]], max_points=5, source="")
+    with pytest.raises(canvas.CanvasError, match=r"too many points: 2 \(at most 1\)"):
+        canvas.parse_point_list([[0, 0, 1]] * 2, max_points=1)
+
+
+@pytest.mark.parametrize(
+    "xr, yr, want",
+    [
+        ([3, 1], [0, 2], ((1.0, 3.0), (0.0, 2.0))),
+        ([0, 0], [0, 1], None),
+        ([0, 1], [0, math.inf], None),
+        ([0, 2e9], [0, 1], None),
+        ([0, 1, 2], [0, 1], None),
+        ([0, True], [0, 1], None),
+        ("0,1", [0, 1], None),
+    ],
+)
+def test_axis_ranges_are_validated(xr, yr, want):
+    assert canvas.parse_ranges(xr, yr) == want
+
+
 def test_figure_json_encodes_arrays_as_typed_arrays_and_nan_as_null():
     text = canvas.figure_json(
         {"data": [{"x": np.array([1.0, np.nan]), "y": np.arange(2), "z": np.ones((2, 3))}]}
@@ -109,8 +152,10 @@ def test_view_reports_are_validated():
 
 
 def test_browser_files_exist_and_keep_the_contract():
-    js = (UI / "canvas.js").read_text()
-    assert "export default function" in js
+    js = canvas.canvas_js()
+    assert js.rstrip().endswith("}") and js.count("export default function") == 1
+    assert "function drawRefit" in js and "function isolines" in js  # canvas_layer.js
+    assert "fetch(st.fitUrl" in js and "status === 404" in js  # the endpoint, with fallback
     assert "doubleClick: false" in js  # clicks < 300 ms apart are not a double-click
     assert 'setStateValue("points"' in js
     assert "window.__svmlabPerf" in js

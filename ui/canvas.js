@@ -1,31 +1,54 @@
-// SVM Lab click canvas (Streamlit Custom Components v2).
+// SVM Lab click canvas (Streamlit Custom Components v2), part 2 of 2 (after canvas_layer.js).
 //
 // Draws the server's figure with Plotly.js (loaded once from the app's static folder), keeps
 // the point list in the browser so a click is drawn at once, and sends the whole list back
 // with setStateValue("points", {epoch, seq, points}) so no click is lost.
 //
+// A click's refit is drawn twice, fast then full:
+// 1. the edit is POSTed to the fit endpoint (data.fit_url, ui/fit_api.py; one request in
+//    flight, the latest edit wins) and its answer (h on a grid, SV rings, slack, misclassified)
+//    is painted at once on a canvas layer over the plot area (marching squares for h = 0, ±1,
+//    as ui/step_player*.js does), in the current axis ranges (redrawn on zoom/pan);
+// 2. the points go to the session (setStateValue, right after the endpoint's answer so the
+//    two do not compete for the server); its rerun sends the full figure, applied with
+//    Plotly.react once it is for the latest edit and the clicks have paused (QUIET_MS); then
+//    the layer is hidden, so hover, legend and PNG export show the full figure.
+// Without an endpoint (404: AppTest, an older server) only step 2 runs, as before.
+//
 // Protocol (data from Python): fig (plotly JSON text), points [[x1, x2, ±1]...], epoch
 // (bumped when Python replaced the points), seq (the last canvas edit the figure was fitted
-// on), view_rev (bumped when the zoom should reset), max_points, plotly_url, busy_text.
+// on), view_rev (bumped when the zoom should reset), max_points, plotly_url, busy_text,
+// settings and fit_url (the endpoint's request), highlight (selected rows, 0-based).
 // Streamlit calls the default export again with new data on every rerun whose data changed;
 // all listeners are bound once per element.
 //
-// Performance marks for benchmarks/tests: window.__svmlabPerf = {pointDrawn: [ms],
-// refitDrawn: [ms]}; attributes data-n-points, data-seq, data-fit-seq, data-epoch,
-// data-draws on the .svmlab-canvas element, whose __state holds the live state.
+// Performance marks for benchmarks/tests: window.__svmlabPerf (see PERF); attributes
+// data-n-points, data-seq, data-fit-seq (the session's figure), data-refit-seq (the endpoint's
+// refit on the layer), data-full-seq (the figure Plotly shows), data-epoch, data-draws,
+// data-endpoint on the .svmlab-canvas element, whose __state holds the live state
+// (overlayOn: the browser shows something Plotly did not draw; hAt(x, y): h of the layer).
 
 const STATES = new WeakMap();
-const PERF = (window.__svmlabPerf = window.__svmlabPerf || {
-  pointDrawn: [], // ms from the click (button released) to the frame that paints the point
-  refitDrawn: [], // ms from the click to the frame that paints the refitted figure
-  refitSettled: [], // ms from the click to the first task after that frame
-  refitArrived: [], // ms from the click to the refitted data reaching the component
-  reactMs: [], // ms Plotly.react took for each full redraw
-  fits: [], // data.fit_info of each refit that answered a click (solver_ms, n_iter, converged)
-});
+const PERF = (window.__svmlabPerf = window.__svmlabPerf || {});
+for (const k of [
+  "pointDrawn", // ms from the click (button released) to the frame that paints the point
+  "refitDrawn", // ms from the click to the frame that paints its refit (either path)
+  "refitSource", // "endpoint" or "figure": which path painted each refitDrawn
+  "endpointMs", // round trip of each endpoint request (POST → answer parsed)
+  "serverMs", // the endpoint's own time per request (parse, fit, grid, draw data, JSON)
+  "overlayMs", // ms of JS work to paint an endpoint answer on the layer
+  "refitArrived", // ms from the click to the session's refitted figure reaching the component
+  "fullDrawn", // ms from the click to the frame that paints the session's full figure
+  "reactMs", // ms Plotly.react took for each full redraw
+  "fits", // the fit numbers of each refit (solver_ms, n_iter, converged)
+]) {
+  PERF[k] = PERF[k] || [];
+}
 const CLICK_SLOP_PX = 5; // a press that moves less than this is a click
 const HIT_PX = 11; // a click within this distance of a point hits the point
 const UNDO_MAX = 200;
+const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
+const SEND_DEFER_MS = 300; // the session hears of an edit at most this long after it
 
 function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -52,38 +75,70 @@ function nextFrame() {
   return new Promise((r) => requestAnimationFrame(() => r(performance.now())));
 }
 
-function afterNextFrame() {
-  // resolves in the first task after that frame (later when other work is queued)
-  return new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)));
-}
-
 function roundTo(v, span) {
   const digits = Math.max(0, 3 - Math.floor(Math.log10(Math.max(span, 1e-12))));
   return Number(v.toFixed(Math.min(digits, 12)));
 }
 
 function createState(root, parentElement) {
+  const wrap = root.querySelector(".svmlab-plotwrap");
+  const overlay = root.querySelector(".svmlab-overlay");
+  let layer = root.querySelector("canvas.svmlab-refit");
+  if (!layer) {
+    // the endpoint's refit, under the point overlay (canvas.html stays unchanged)
+    layer = document.createElement("canvas");
+    layer.className = "svmlab-refit";
+    layer.setAttribute("aria-hidden", "true");
+    layer.style.display = "none";
+    wrap.insertBefore(layer, overlay);
+  }
   const st = {
     root,
+    wrap,
     plot: root.querySelector(".svmlab-plot"),
-    overlay: root.querySelector(".svmlab-overlay"),
-    overlayOn: false, // true while the browser's points differ from what Plotly drew
+    overlay,
+    layer,
+    overlayOn: false, // true while the browser shows something Plotly did not draw
     pointStyle: null, // marker colours/symbols/size of the point traces, from the figure
     statusEl: root.querySelector(".svmlab-status"),
     points: [], // [[x1, x2, label]]
     epoch: null,
-    seq: 0,
-    fitSeq: 0,
+    seq: 0, // the last edit made here
+    fitSeq: 0, // the edit the session's latest figure was fitted on
+    figSeq: 0, // the edit st.fig was fitted on (= fitSeq)
+    fullSeq: -1, // the edit of the figure Plotly shows
     viewRev: null,
     cls: 1,
     undo: [],
     fig: null,
     figText: null,
+    drawnFigText: null,
     maxPoints: 2000,
     Plotly: null,
     ready: null,
     drawn: false,
-    pending: new Map(), // seq -> click time (performance.now())
+    pending: new Map(), // seq -> click time, until the click's refit is painted (either path)
+    pendingFull: new Map(), // seq -> click time, until the session's figure is painted
+    pendingArrive: new Map(), // seq -> click time, until the session's figure arrives
+    lastEdit: -Infinity,
+    fullTimer: null,
+    reacting: false,
+    fullAgain: false,
+    // the fit endpoint (ui/fit_api.py)
+    fitUrl: "",
+    endpoint: null, // null: not asked yet, true: answers, false: unavailable (today's path)
+    failures: 0,
+    settings: {},
+    settingsKey: "",
+    inFlight: false,
+    again: false, // an edit came while a request was in flight: ask again when it answers
+    sendDue: false, // the session has not heard of the latest edit yet
+    sendTimer: null,
+    warm: null, // {points, alpha, key, epoch} of the last answer: the next request's warm start
+    refit: null, // the answer on the layer: {ans, h, xs, ys, seq, points, view}
+    refitOn: false,
+    refitInfo: null, // what the layer drew (tests read it)
+    highlight: [],
     down: null,
     drag: null,
     rafPending: false,
@@ -114,8 +169,11 @@ function createState(root, parentElement) {
   on(st.plot, "mousemove", (ev) => onHover(st, ev), false);
   st.onUp = (ev) => onUp(st, ev);
   st.onMove = (ev) => onMove(st, ev);
+  st.hAt = (x, y) => hAt(st, x, y);
   st.destroy = () => {
     st.listeners.forEach((off) => off());
+    clearTimeout(st.fullTimer);
+    clearTimeout(st.sendTimer);
     window.removeEventListener("mouseup", st.onUp, true);
     window.removeEventListener("mousemove", st.onMove, true);
     if (st.Plotly && st.drawn) st.Plotly.purge(st.plot);
@@ -145,8 +203,11 @@ function updateAttrs(st) {
   d.nPoints = String(st.points.length);
   d.seq = String(st.seq);
   d.fitSeq = String(st.fitSeq);
+  d.refitSeq = String(st.refit ? st.refit.seq : 0);
+  d.fullSeq = String(st.fullSeq);
   d.epoch = String(st.epoch);
   d.draws = String(st.draws);
+  d.endpoint = String(st.endpoint);
   d.cls = String(st.cls);
 }
 
@@ -238,9 +299,178 @@ function sendPoints(st) {
 function commit(st, t0) {
   st.seq += 1;
   st.pending.set(st.seq, t0);
-  sendPoints(st);
+  st.pendingFull.set(st.seq, t0);
+  st.pendingArrive.set(st.seq, t0);
+  st.lastEdit = performance.now();
+  clearTimeout(st.fullTimer);
+  if (useEndpoint(st)) {
+    requestRefit(st);
+    deferSend(st);
+  } else {
+    sendPoints(st);
+  }
   setStatus(st, st.busyText);
   showOverlay(st, t0);
+}
+
+// ---- the fit endpoint
+
+function useEndpoint(st) {
+  return !!st.fitUrl && st.endpoint !== false;
+}
+
+function deferSend(st) {
+  // the session's rerun would compete with the endpoint's fit for the server's CPU: tell the
+  // session when the endpoint has answered (or SEND_DEFER_MS after the first unsent edit)
+  st.sendDue = true;
+  if (!st.sendTimer) st.sendTimer = setTimeout(() => flushSend(st), SEND_DEFER_MS);
+}
+
+function flushSend(st) {
+  clearTimeout(st.sendTimer);
+  st.sendTimer = null;
+  if (!st.sendDue) return;
+  st.sendDue = false;
+  sendPoints(st);
+}
+
+function requestRefit(st) {
+  if (st.inFlight) {
+    st.again = true; // latest wins: asked for the newest points when this one answers
+    return;
+  }
+  const area = plotArea(st);
+  const req = {
+    seq: st.seq,
+    epoch: st.epoch,
+    key: st.settingsKey,
+    points: st.points.map((p) => p.slice()),
+    view: area ? { x: area.xr.slice(), y: area.yr.slice() } : null,
+  };
+  const body = { points: req.points, settings: st.settings, seq: req.seq };
+  if (req.view) body.view = req.view;
+  const w = st.warm;
+  if (w && w.key === req.key && w.epoch === req.epoch) {
+    body.warm = { points: w.points, alpha: w.alpha };
+  }
+  st.inFlight = true;
+  st.again = false;
+  const t = performance.now();
+  fetch(st.fitUrl, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+    cache: "no-store",
+  })
+    .then((r) => r.text().then((text) => [r.status, text]))
+    .then(([status, text]) => {
+      PERF.endpointMs.push(performance.now() - t);
+      if (status === 200) {
+        st.endpoint = true;
+        st.failures = 0;
+        onAnswer(st, JSON.parse(text), req);
+        return;
+      }
+      if (status === 404 || status === 405) {
+        st.endpoint = false; // no endpoint on this server: the session's figure only
+      } else {
+        st.failures += 1;
+        let msg = text;
+        try {
+          msg = JSON.parse(text).error;
+        } catch (e) {
+          /* not JSON: keep the text */
+        }
+        console.warn("SVM Lab refit endpoint:", status, msg);
+      }
+      flushSend(st); // the session's figure draws this edit
+    })
+    .catch((err) => {
+      st.failures += 1;
+      console.warn("SVM Lab refit endpoint:", err);
+      flushSend(st);
+    })
+    .finally(() => {
+      st.inFlight = false;
+      if (st.failures >= 3) st.endpoint = false;
+      updateAttrs(st);
+      if (st.again && useEndpoint(st)) {
+        requestRefit(st);
+      } else {
+        st.again = false;
+        // after the refit is painted: a rerun request makes Streamlit's frontend busy
+        afterPaint(() => flushSend(st));
+      }
+    });
+}
+
+function afterPaint(fn) {
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
+function decodeGrid(g) {
+  // {"x": [x0, x1, nx], "y": [y0, y1, ny], "h": base64 little-endian float32, row j = ys[j]}
+  const bin = atob(g.h);
+  const bytes = new Uint8Array(bin.length);
+  for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
+  const axis = ([a, b, n]) => Array.from({ length: n }, (_, i) => a + ((b - a) * i) / (n - 1));
+  return { h: new Float32Array(bytes.buffer), xs: axis(g.x), ys: axis(g.y) };
+}
+
+function onAnswer(st, ans, req) {
+  if (req.epoch !== st.epoch) return; // Python replaced the points meanwhile
+  PERF.serverMs.push(ans.server_ms);
+  if (ans.ok) {
+    st.warm = { points: req.points, alpha: ans.alpha, key: req.key, epoch: req.epoch };
+    PERF.fits.push(ans.fit);
+  }
+  if (req.key !== st.settingsKey) return; // the settings changed: a new request follows
+  if (req.seq <= st.fullSeq || (st.refit && req.seq < st.refit.seq)) return; // drawn already
+  const t = performance.now();
+  st.refit = Object.assign({ ans, seq: req.seq, points: req.points, view: req.view },
+    ans.ok ? decodeGrid(ans.grid) : { h: null, xs: [], ys: [] }); // prettier-ignore
+  st.refitOn = true;
+  drawRefit(st);
+  showOverlay(st, null);
+  PERF.overlayMs.push(performance.now() - t);
+  if (req.seq === st.seq) {
+    if (ans.ok) setStatus(st, "");
+    else if (ans.kind === "need_two_classes") setStatus(st, "Add points of both classes to train.");
+    else setStatus(st, "No model: " + String(ans.message).slice(0, 160), true);
+  }
+  donePending(st, req.seq, "endpoint");
+  updateAttrs(st);
+}
+
+function donePending(st, seq, source) {
+  // the clicks up to edit seq have their refit on screen from the next frame on
+  const done = [];
+  st.pending.forEach((t0, s) => {
+    if (s <= seq) done.push([s, t0]);
+  });
+  if (!done.length) return;
+  done.forEach(([s]) => st.pending.delete(s));
+  nextFrame().then((t) =>
+    done.forEach(([, t0]) => {
+      PERF.refitDrawn.push(t - t0);
+      PERF.refitSource.push(source);
+    })
+  );
+}
+
+function refreshView(st) {
+  // after a zoom/pan the layer's grid may not cover the view, or be too coarse: ask again
+  const R = st.refit;
+  const area = plotArea(st);
+  if (!R || !R.ans.ok || !area || !useEndpoint(st)) return;
+  const gx = R.xs[R.xs.length - 1] - R.xs[0];
+  const gy = R.ys[R.ys.length - 1] - R.ys[0];
+  const [x0, x1] = area.xr;
+  const [y0, y1] = area.yr;
+  const covered = x0 >= R.xs[0] && x1 <= R.xs[R.xs.length - 1] && y0 >= R.ys[0] &&
+    y1 <= R.ys[R.ys.length - 1]; // prettier-ignore
+  if (!covered || x1 - x0 < 0.5 * gx || y1 - y0 < 0.5 * gy) requestRefit(st);
 }
 
 function addPoint(st, x, y, label, t0) {
@@ -404,7 +634,8 @@ function markerMarkup(px, py, s) {
 }
 
 function showOverlay(st, t0) {
-  // Draw every current point in the overlay and hide Plotly's (stale) point traces.
+  // Draw every current point in the overlay and hide Plotly's (stale) point traces; over
+  // them, the misclassified marks of the refit on the layer.
   const area = plotArea(st);
   if (!area || !st.pointStyle) return;
   const wrap = st.overlay.getBoundingClientRect();
@@ -417,6 +648,21 @@ function showOverlay(st, t0) {
   for (const p of st.points) {
     const q = toPixel(area, p[0], p[1]);
     parts.push(markerMarkup(q[0] - rect.left, q[1] - rect.top, st.pointStyle[p[2] > 0 ? 1 : -1]));
+  }
+  const R = st.refitOn && st.refit;
+  const mark = R && R.ans.ok && R.ans.misclassified_mark;
+  if (mark) {
+    // ui/figures.py _misclassified_trace: Plotly's "x-thin-open", arms of size / 2
+    const r = mark.size / 2;
+    const d = R.ans.misclassified
+      .map((i) => {
+        const q = toPixel(area, R.points[i][0], R.points[i][1]);
+        const x = q[0] - rect.left;
+        const y = q[1] - rect.top;
+        return `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}`;
+      })
+      .join("");
+    parts.push(`<path d="${d}" fill="none" stroke="${mark.color}" stroke-width="${mark.width}"/>`);
   }
   parts.push("</svg>");
   st.overlay.innerHTML = parts.join("");
@@ -432,7 +678,13 @@ function hideOverlay(st) {
   // Plotly reuses the trace groups on react, so undo the hiding explicitly
   pointTraceGroups(st).forEach((g) => (g.style.visibility = ""));
   st.overlay.innerHTML = "";
+  hideLayer(st);
   st.overlayOn = false;
+}
+
+function hideLayer(st) {
+  st.refitOn = false;
+  st.layer.style.display = "none";
 }
 
 function markDrawn(list, t0) {
@@ -440,9 +692,11 @@ function markDrawn(list, t0) {
   nextFrame().then((t) => list.push(t - t0));
 }
 
+// ---- the session's full figure
+
 function fullDraw(st) {
   const fig = st.fig;
-  if (!fig) return Promise.resolve();
+  if (!fig) return Promise.resolve(null);
   const arr = pointArrays(st);
   const data = fig.data.map((t) => {
     if (t.meta && t.meta.role === "points") {
@@ -455,15 +709,74 @@ function fullDraw(st) {
   delete layout.width;
   st.draws += 1;
   const t = performance.now();
-  const drawnSeq = st.seq;
+  const drawnSeq = st.figSeq;
+  const drawnEpoch = st.epoch;
+  const drawnText = st.figText;
   return st.Plotly.react(st.plot, data, layout, st.config).then(() => {
     PERF.reactMs.push(performance.now() - t);
     st.drawn = true;
+    if (drawnEpoch !== st.epoch) return null;
+    st.fullSeq = drawnSeq;
+    st.drawnFigText = drawnText;
     readPointStyle(st);
-    if (st.seq === drawnSeq && !st.drag) hideOverlay(st);
-    else showOverlay(st, null); // edits arrived while drawing: keep them visible
+    if (st.refit && st.refit.seq <= drawnSeq) hideLayer(st); // Plotly shows as new a fit
+    if (st.seq === drawnSeq && !st.drag) {
+      hideOverlay(st);
+    } else {
+      // edits arrived while drawing: keep them (and their refit) visible
+      if (st.refitOn) drawRefit(st);
+      showOverlay(st, null);
+    }
     updateAttrs(st);
+    return drawnSeq;
   });
+}
+
+function afterFull(st, seq) {
+  if (seq === null) return;
+  donePending(st, seq, "figure"); // clicks the endpoint did not draw
+  const done = [];
+  st.pendingFull.forEach((t0, s) => {
+    if (s <= seq) done.push([s, t0]);
+  });
+  done.forEach(([s]) => st.pendingFull.delete(s));
+  if (!done.length) return;
+  nextFrame().then((t) => {
+    done.forEach(([, t0]) => PERF.fullDrawn.push(t - t0));
+    // let the numbers and the table catch up (see sync.js)
+    window.dispatchEvent(new CustomEvent("svmlab:drawn", { detail: { seq, epoch: st.epoch } }));
+  });
+}
+
+function scheduleFull(st) {
+  // Plotly.react the session's figure: at once without the endpoint (today's path) and for
+  // the first draw; else only when the figure is for the latest edit and the clicks paused
+  clearTimeout(st.fullTimer);
+  st.fullTimer = null;
+  if (!st.fig || !st.Plotly) return;
+  if (st.drawn && useEndpoint(st)) {
+    if (st.figSeq !== st.seq) return; // a newer edit is on its way to the session
+    const wait = st.lastEdit + QUIET_MS - performance.now();
+    if (wait > 0) {
+      st.fullTimer = setTimeout(() => scheduleFull(st), wait);
+      return;
+    }
+    if (st.figText === st.drawnFigText && st.fullSeq === st.figSeq && !st.overlayOn) return;
+  }
+  if (st.reacting) {
+    st.fullAgain = true; // after the running draw
+    return;
+  }
+  st.reacting = true;
+  fullDraw(st)
+    .then((seq) => afterFull(st, seq))
+    .finally(() => {
+      st.reacting = false;
+      if (st.fullAgain) {
+        st.fullAgain = false;
+        scheduleFull(st);
+      }
+    });
 }
 
 function reportView(st) {
@@ -513,18 +826,34 @@ function update(st, data) {
   st.maxPoints = data.max_points || 2000;
   st.busyText = data.busy_text || "";
   st.config = Object.assign({ responsive: true }, data.config || {}, { doubleClick: false });
+  st.fitUrl = data.settings ? data.fit_url || "" : ""; // the endpoint needs the settings
+  st.highlight = Array.isArray(data.highlight) ? data.highlight : [];
+  const settingsKey = JSON.stringify(data.settings || {});
+  const settingsChanged = settingsKey !== st.settingsKey;
+  st.settings = data.settings || {};
+  st.settingsKey = settingsKey;
   if (data.epoch !== st.epoch) {
-    // Python replaced the points (dataset, import, table, link): adopt them
+    // Python replaced the points (dataset, import, table, link): adopt them; edits go on
+    // from the session's last adopted one
     if (st.epoch !== null) pushUndo(st);
     st.points = (data.points || []).map((p) => [Number(p[0]), Number(p[1]), p[2] > 0 ? 1 : -1]);
     st.epoch = data.epoch;
+    st.seq = Number(data.seq || 0);
     st.pending.clear();
+    st.pendingFull.clear();
+    st.pendingArrive.clear();
+    st.refit = null;
+    st.warm = null;
+    st.fullSeq = -1;
+    st.sendDue = false;
+    hideLayer(st);
   }
   if (data.view_rev !== st.viewRev) {
     st.viewRev = data.view_rev;
     st.lastViewSent = null;
   }
   st.fitSeq = Number(data.seq || 0);
+  st.figSeq = st.fitSeq;
   if (data.fig !== st.figText) {
     st.figText = data.fig;
     try {
@@ -535,32 +864,19 @@ function update(st, data) {
       return;
     }
   }
-  setStatus(st, data.status_text || "", !!data.status_error);
+  if (st.fitSeq >= st.seq) setStatus(st, data.status_text || "", !!data.status_error);
   const arrived = performance.now();
-  st.pending.forEach((t0, s) => {
+  st.pendingArrive.forEach((t0, s) => {
     if (s <= st.fitSeq) {
       PERF.refitArrived.push(arrived - t0);
-      PERF.fits.push(data.fit_info || {});
+      if (!useEndpoint(st)) PERF.fits.push(data.fit_info || {});
+      st.pendingArrive.delete(s);
     }
   });
-  fullDraw(st).then(() => {
-    const done = [];
-    st.pending.forEach((t0, s) => {
-      if (s <= st.fitSeq) done.push([s, t0]);
-    });
-    done.forEach(([s]) => st.pending.delete(s));
-    if (done.length) {
-      nextFrame().then((t) => {
-        done.forEach(([, t0]) => PERF.refitDrawn.push(t - t0));
-        // let the numbers and the table catch up (see sync.js)
-        window.dispatchEvent(
-          new CustomEvent("svmlab:drawn", { detail: { seq: st.fitSeq, epoch: st.epoch } })
-        );
-      });
-      afterNextFrame().then((t) => done.forEach(([, t0]) => PERF.refitSettled.push(t - t0)));
-    }
-    setTimeout(() => mirrorUrl(data.url_query), 0);
-  });
+  if (settingsChanged && st.refitOn && useEndpoint(st)) requestRefit(st); // the layer is stale
+  updateAttrs(st);
+  scheduleFull(st);
+  setTimeout(() => mirrorUrl(data.url_query), 0);
 }
 
 export default function (component) {
@@ -576,12 +892,17 @@ export default function (component) {
         st.Plotly = P;
         st.plot.on || P.newPlot(st.plot, [], {}, { responsive: true });
         st.plot.on("plotly_relayout", (ev) => {
+          if (st.refitOn) {
+            drawRefit(st);
+            refreshView(st);
+          }
           if (st.overlayOn) showOverlay(st, null);
           if (ev && Object.keys(ev).some((k) => k.startsWith("xaxis") || k.startsWith("yaxis"))) {
             reportView(st);
           }
         });
         st.plot.on("plotly_relayouting", () => {
+          if (st.refitOn) drawRefit(st);
           if (st.overlayOn) showOverlay(st, null);
         });
       },

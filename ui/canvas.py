@@ -1,8 +1,10 @@
 """The click-to-place-points canvas: a Streamlit Custom Components v2 component.
 
-The browser side (``canvas.js``/``.html``/``.css``) draws the server's figure with Plotly.js
-loaded once from ``/app/static/plotly.min.js`` (see ``app.py``), keeps the point list, redraws
-a click at once and sends the whole list back, so no click is lost while the server refits.
+The browser side (``canvas_layer.js`` + ``canvas.js``, ``.html``, ``.css``) draws the server's
+figure with Plotly.js loaded once from ``/app/static/plotly.min.js`` (see ``app.py``), keeps the
+point list, redraws a click at once and sends the whole list back, so no click is lost while
+the server refits; it also posts each edit to the fit endpoint (``ui.fit_api``) and paints
+that answer first.
 
 Python side: ``canvas_payload`` (what is sent) and ``parse_canvas_points`` /
 ``parse_canvas_view`` (what comes back, validated: the browser is not trusted) are pure and
@@ -23,6 +25,8 @@ import numpy as np
 _DIR = Path(__file__).resolve().parent
 COMPONENT_NAME = "svmlab_canvas"
 PLOTLY_URL = "app/static/plotly.min.js"  # relative: works under a server.baseUrlPath too
+GRID_RESOLUTION = 80  # cells along the longer side of the shading grid (figure and endpoint)
+MAX_SLACK_LABELS = 12  # the largest ξ get a label; more would bury the plot
 
 
 class CanvasError(ValueError):
@@ -48,12 +52,17 @@ def canvas_payload(
     config: Mapping[str, Any] | None = None,
     fit_info: Mapping[str, Any] | None = None,
     url_query: str = "",
+    settings: Mapping[str, Any] | None = None,
+    fit_url: str = "",
+    highlight: tuple = (),
 ) -> dict:
     """The JSON-ready data for the component (the figure travels as plotly JSON text).
 
     ``url_query`` is the encoded state; the browser mirrors it into the address bar with
     ``history.replaceState`` (cheaper than ``st.query_params`` on every click, which
-    re-renders the whole app)."""
+    re-renders the whole app). ``fit_url`` is the fit endpoint (``ui.fit_api``) the browser
+    posts each edit to, with ``settings``, to draw the refit before this figure arrives
+    (empty: no endpoint); ``highlight`` the 0-based indices of the selected rows."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
     points = [[float(a), float(b), 1 if lab > 0 else -1] for (a, b), lab in zip(X, y, strict=True)]
@@ -71,6 +80,9 @@ def canvas_payload(
         "config": dict(config or {}),
         "fit_info": dict(fit_info or {}),
         "url_query": str(url_query),
+        "settings": dict(settings or {}),
+        "fit_url": str(fit_url),
+        "highlight": [int(i) for i in highlight],
     }
 
 
@@ -80,6 +92,33 @@ def _is_int(v: Any) -> bool:
 
 def _is_num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def parse_point_list(
+    pts: Any, *, max_points: int, source: str = "from the plot"
+) -> tuple[np.ndarray, np.ndarray]:
+    """(X (n, 2) float, y (n,) ±1 int) from a JSON list [[x1, x2, ±1], ...] sent by a browser.
+
+    The one check of a point list from the browser (the canvas's ``setStateValue`` and the
+    fit endpoint ``ui.fit_api``): a list of at most ``max_points`` triples of two finite
+    numbers and a label ±1. Raises CanvasError naming the first bad point (``source`` says
+    where the list came from, "" for nowhere).
+    """
+    where = f" {source}" if source else ""
+    if not isinstance(pts, list):
+        raise CanvasError(f"the points{where} are not a list")
+    if len(pts) > max_points:
+        raise CanvasError(f"too many points: {len(pts)} (at most {max_points})")
+    X = np.empty((len(pts), 2))
+    y = np.empty(len(pts), dtype=np.int64)
+    for i, p in enumerate(pts):
+        if not (isinstance(p, list) and len(p) == 3 and _is_num(p[0]) and _is_num(p[1])):
+            raise CanvasError(f"point {i + 1}{where} is not two finite numbers and a label")
+        if p[2] not in (1, -1) or isinstance(p[2], bool):
+            raise CanvasError(f"point {i + 1}{where} has label {p[2]!r}, not ±1")
+        X[i] = (p[0], p[1])
+        y[i] = p[2]
+    return X, y
 
 
 def parse_canvas_points(
@@ -99,25 +138,13 @@ def parse_canvas_points(
         raise CanvasError("the plot sent points in an unknown format")
     if ep != epoch or seq <= last_seq:
         return None  # an edit of points that Python has since replaced, or already adopted
-    if len(pts) > max_points:
-        raise CanvasError(f"too many points: {len(pts)} (at most {max_points})")
-    X = np.empty((len(pts), 2))
-    y = np.empty(len(pts), dtype=np.int64)
-    for i, p in enumerate(pts):
-        if not (isinstance(p, list) and len(p) == 3 and _is_num(p[0]) and _is_num(p[1])):
-            raise CanvasError(f"point {i + 1} from the plot is not two finite numbers")
-        if p[2] not in (1, -1) or isinstance(p[2], bool):
-            raise CanvasError(f"point {i + 1} from the plot has label {p[2]!r}, not ±1")
-        X[i] = (p[0], p[1])
-        y[i] = p[2]
+    X, y = parse_point_list(pts, max_points=max_points)
     return X, y, seq
 
 
-def parse_canvas_view(value: Any, *, view_rev: int) -> tuple[tuple, tuple] | None:
-    """((x0, x1), (y0, y1)) the user zoomed/panned to, for the current view revision."""
-    if not isinstance(value, Mapping) or value.get("rev") != view_rev:
-        return None
-    xr, yr = value.get("x"), value.get("y")
+def parse_ranges(xr: Any, yr: Any) -> tuple[tuple, tuple] | None:
+    """((x0, x1), (y0, y1)) sorted, from two [a, b] lists of finite numbers; None when they
+    are not two non-empty ranges within ±1e9."""
     if not (isinstance(xr, list) and isinstance(yr, list) and len(xr) == 2 and len(yr) == 2):
         return None
     if not all(_is_num(v) for v in xr + yr):
@@ -127,6 +154,13 @@ def parse_canvas_view(value: Any, *, view_rev: int) -> tuple[tuple, tuple] | Non
     if not (x1 - x0 > 1e-9 and y1 - y0 > 1e-9) or max(abs(x0), abs(x1), abs(y0), abs(y1)) > 1e9:
         return None
     return (x0, x1), (y0, y1)
+
+
+def parse_canvas_view(value: Any, *, view_rev: int) -> tuple[tuple, tuple] | None:
+    """((x0, x1), (y0, y1)) the user zoomed/panned to, for the current view revision."""
+    if not isinstance(value, Mapping) or value.get("rev") != view_rev:
+        return None
+    return parse_ranges(value.get("x"), value.get("y"))
 
 
 def grid_ranges(view: tuple[tuple, tuple], pad: float = 0.1) -> tuple[tuple, tuple]:
@@ -196,6 +230,14 @@ def drawn_listener(*, key: str, on_drawn: Callable[[], None]) -> Any:
     )
 
 
+#: the element's script: the refit layer's drawing, then the canvas (one ES module)
+JS_PARTS = ("canvas_layer.js", "canvas.js")
+
+
+def canvas_js() -> str:
+    return "\n".join(_read(name) for name in JS_PARTS)
+
+
 def _get_component() -> Callable:
     global _component
     if _component is None:
@@ -205,7 +247,7 @@ def _get_component() -> Callable:
             COMPONENT_NAME,
             html=_read("canvas.html"),
             css=_read("canvas.css"),
-            js=_read("canvas.js"),
+            js=canvas_js(),
             isolate_styles=False,
         )
     return _component

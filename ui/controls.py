@@ -19,15 +19,15 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 
-from . import canvas, fitting, state, tables
+from . import canvas, fit_api, fitting, state, tables
 from . import io as pio
 from .figures import PLOTLY_CONFIG, decision_figure_dict
 from .warmstart import map_alpha
 
 P = state.WIDGET_PREFIX
 CANVAS_KEY = "svmlab_canvas"
-GRID_RESOLUTION = 80
-MAX_SLACK_LABELS = 12  # the largest ξ get a label; more would bury the plot
+GRID_RESOLUTION = canvas.GRID_RESOLUTION  # the fit endpoint (ui.fit_api) samples h alike
+MAX_SLACK_LABELS = canvas.MAX_SLACK_LABELS
 
 DATASET_LABELS = {
     "d1": "Book D1: separable (slide 15)",
@@ -388,6 +388,9 @@ def draw_canvas(ss, outcome: fitting.FitOutcome, fig_json: str, query: dict[str,
         if outcome.ok
         else {},
         url_query=urlencode(query),
+        settings=state.current_settings(ss),
+        fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath")),
+        highlight=highlight,
     )
     canvas.point_canvas(
         payload, key=CANVAS_KEY, on_points=_on_canvas_points, on_view=_on_canvas_view

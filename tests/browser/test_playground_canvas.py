@@ -176,3 +176,159 @@ def test_a_burst_of_clicks_within_half_a_second_loses_none(page):
     assert panel_count(page) == n0 + 6
     xs = st(page, "s.points.slice(-6).map(p => p[0])")
     assert xs == sorted(xs) and len(set(xs)) == 6  # six distinct new points, in click order
+
+
+# ------------------------------------------------------- the fit endpoint (ui/fit_api.py)
+
+PERF = "window.__svmlabPerf"
+
+
+def d2_model(points):
+    """The server's model for these points with D2's settings (ui.fitting, cold start)."""
+    import numpy as np
+
+    from svm_engine import datasets
+    from ui import fitting
+    from ui import state as S
+
+    P = np.asarray(points, dtype=float)
+    settings = S.settings_from_dataset(datasets.d2().settings)
+    return fitting.fit_points(P[:, :2], P[:, 2].astype(int), settings).model
+
+
+def hold_session(page):
+    """Keep the session from hearing of edits (the canvas's setStateValue does nothing), so
+    only the endpoint's refit is drawn; ``release_session`` lets the edits through again."""
+    st(page, "(s.__held = s.setStateValue, s.setStateValue = () => {}, true)")
+
+
+def release_session(page):
+    st(page, "(s.setStateValue = s.__held, true)")  # the canvas resends unanswered edits
+
+
+def wait_layer(page, seq: int):
+    """Until the endpoint's refit of edit ``seq`` is painted on the layer."""
+    page.wait_for_function(
+        f"(() => {{ const r = document.querySelector('{CANVAS}');"
+        f" return Number(r.dataset.refitSeq) >= {seq} && r.__state.refitOn; }})()"
+    )
+
+
+def test_a_click_is_refitted_by_the_endpoint_before_the_session_answers(page):
+    open_app(page)
+    n0 = int(data(page)["nPoints"])
+    hold_session(page)
+    box = plot_box(page)
+    page.keyboard.down("Shift")  # class −1 deep in the +1 region: the boundary must move
+    page.mouse.click(box["x"] + box["width"] - 30, box["y"] + 30)
+    page.keyboard.up("Shift")
+    wait_layer(page, 1)
+    assert data(page)["endpoint"] == "true" and int(data(page)["fitSeq"]) == 0
+    assert st(page, "s.layer.style.display") != "none" and st(page, "s.overlayOn") is True
+    info = st(page, "s.refitInfo")
+    points = st(page, "s.points")
+    assert info["n"] == len(points) == n0 + 1 and info["seq"] == 1 and info["ok"] is True
+    new = d2_model(points)
+    old = d2_model(points[:-1])
+    assert info["rings"] == len(new.support) != len(old.support)
+    assert info["boundary"] >= 1 and info["margins"] >= 2
+    assert info["misclassified"] == int((new.category == "misclassified").sum())
+    # h on the layer is the new model's (bilinear in the grid: exact for a linear h)
+    for probe in ([1.0, 1.0], [3.0, 3.0], [5.5, 4.5], points[-1][:2]):
+        h_layer = st(page, f"s.hAt({probe[0]}, {probe[1]})")
+        h_new = float(new.decision_function([probe])[0])
+        assert abs(h_layer - h_new) < 2e-3, (probe, h_layer, h_new)
+    h_old = float(old.decision_function([points[-1][:2]])[0])
+    assert abs(st(page, f"s.hAt({points[-1][0]}, {points[-1][1]})") - h_old) > 0.1
+    assert page.evaluate(f"{PERF}.refitSource.slice(-1)[0]") == "endpoint"
+    # the session's full figure follows and replaces the layer; it shows the same model
+    release_session(page)
+    wait_refit(page, 1)
+    assert st(page, "s.layer.style.display") == "none"
+    rings = st(
+        page,
+        "s.plot._fullData.filter(t => t.meta && t.meta.role === 'sv')"
+        ".reduce((k, t) => k + t.x.length, 0)",
+    )
+    assert rings == info["rings"]
+    page.wait_for_function(f"document.body.innerText.includes('{n0 + 1} points (')")
+    assert not page.js_errors
+
+
+def test_the_layer_follows_zoom_and_the_zoom_survives(page):
+    open_app(page)
+    hold_session(page)
+    box = plot_box(page)
+    page.mouse.click(box["x"] + 30, box["y"] + 30)
+    wait_layer(page, 1)
+    full_x = st(page, "s.plot._fullLayout.xaxis.range.slice()")
+    assert st(page, "s.refit.view.x") == full_x  # the request carried the view
+    # box-zoom into the middle while only the layer shows the refit: it is redrawn in the
+    # new ranges and, its grid now too coarse, asked for again over the new view
+    page.mouse.move(box["x"] + box["width"] * 0.35, box["y"] + box["height"] * 0.35)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.6, steps=8)
+    page.mouse.up()
+    page.wait_for_function(
+        f"(() => {{ const s = document.querySelector('{CANVAS}').__state;"
+        " const x = s.plot._fullLayout.xaxis.range;"
+        " return s.refit.view && s.refit.view.x[0] === x[0] && s.refitOn; })()"
+    )
+    assert st(page, "s.refitInfo.xr") == st(page, "s.plot._fullLayout.xaxis.range.slice()")
+    zoomed = st(page, "s.plot._fullLayout.xaxis.range.slice()")
+    assert zoomed[1] - zoomed[0] < 0.5 * (full_x[1] - full_x[0])
+    g = st(page, "[s.refit.xs[0], s.refit.xs[s.refit.xs.length - 1]]")  # the new grid
+    assert g[0] <= zoomed[0] and g[1] >= zoomed[1] and g[1] - g[0] < full_x[1] - full_x[0]
+    release_session(page)
+    wait_refit(page, 1)
+    page.wait_for_timeout(300)  # a late relayout would show up here
+    assert st(page, "s.plot._fullLayout.xaxis.range.slice()") == zoomed
+
+
+def test_a_burst_of_clicks_is_refitted_to_the_final_points(page):
+    open_app(page)
+    n0 = int(data(page)["nPoints"])
+    hold_session(page)
+    box = plot_box(page)
+    drawn0 = page.evaluate(f"{PERF}.refitDrawn.length")
+    spots = [[box["x"] + 25 + 40 * k, box["y"] + 25] for k in range(6)]
+    assert page.evaluate(BURST, [spots]) < 500
+    seq = int(data(page)["seq"])
+    assert int(data(page)["nPoints"]) == n0 + 6 and seq == 6
+    wait_layer(page, seq)
+    # the last answer is for the final points, and every click counts as refitted
+    assert st(page, "JSON.stringify(s.refit.points) === JSON.stringify(s.points)") is True
+    assert st(page, "s.refitInfo.n") == n0 + 6
+    page.wait_for_function(f"{PERF}.refitDrawn.length >= {drawn0 + 6}")
+    assert page.evaluate(f"{PERF}.refitSource.slice(-6)") == ["endpoint"] * 6
+    model = d2_model(st(page, "s.points"))  # (the layer's fit may be warm-started: h agrees)
+    for probe in ([1.0, 1.0], [3.0, 3.0], [5.5, 4.5], st(page, "s.points[s.points.length - 1]")):
+        h_layer = st(page, f"s.hAt({probe[0]}, {probe[1]})")
+        assert abs(h_layer - float(model.decision_function([probe[:2]])[0])) < 2e-3, probe
+    release_session(page)
+    wait_refit(page, seq)
+    page.wait_for_function(f"document.body.innerText.includes('{n0 + 6} points (')")
+    assert panel_count(page) == n0 + 6
+    assert not page.js_errors
+
+
+@pytest.mark.parametrize("status", [404, 500])
+def test_without_the_endpoint_the_session_still_refits(page, status):
+    page.route(
+        "**/api/refit",
+        lambda route: route.fulfill(
+            status=status, content_type="application/json", body='{"error": "test"}'
+        ),
+    )
+    open_app(page)
+    n0 = int(data(page)["nPoints"])
+    box = plot_box(page)
+    page.mouse.click(box["x"] + 30, box["y"] + 30)
+    wait_refit(page, 1)
+    assert data(page)["endpoint"] == ("false" if status == 404 else "null")
+    assert int(data(page)["refitSeq"]) == 0
+    assert page.evaluate(f"{PERF}.refitSource.slice(-1)[0]") == "figure"
+    page.wait_for_function(f"document.body.innerText.includes('{n0 + 1} points (')")
+    page.mouse.click(box["x"] + 70, box["y"] + 30)  # and again (after a 404: no request)
+    wait_refit(page, 2)
+    assert int(data(page)["nPoints"]) == n0 + 2

@@ -1,0 +1,306 @@
+"""ui.fit_api: the Playground's fit endpoint (request checks, the answer, the HTTP route)."""
+
+import base64
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from svm_engine import datasets
+from ui import canvas, figures, fit_api, fitting
+from ui import state as S
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _pts(X, y) -> list:
+    return [[float(a), float(b), int(c)] for (a, b), c in zip(X, y, strict=True)]
+
+
+def _d2_body(**extra) -> dict:
+    d = datasets.d2()
+    body = {"points": _pts(d.X, d.y), "settings": S.settings_from_dataset(d.settings)}
+    body.update(extra)
+    return body
+
+
+def _moons():
+    d = datasets.load("moons", n=60, noise=0.2, seed=3)
+    settings = S.normalize_settings({"kernel": "gaussian", "sigma": 1.0, "C": 1.0})
+    return d.X, d.y, settings
+
+
+def _grid(ans) -> np.ndarray:
+    g = ans["grid"]
+    h = np.frombuffer(base64.b64decode(g["h"]), dtype="<f4")
+    return h.reshape(g["y"][2], g["x"][2])
+
+
+def _answer(body) -> dict:
+    status, text = fit_api.respond(json.dumps(body).encode())
+    assert status == 200, text
+    return json.loads(text)
+
+
+# ------------------------------------------------------------------------- good requests
+
+
+def test_answer_is_the_model_fit_points_gives():
+    d = datasets.d2()
+    settings = S.settings_from_dataset(d.settings)
+    view = {"x": [-1.0, 9.0], "y": [0.0, 6.0]}
+    ans = _answer(_d2_body(view=view, seq=7))
+    m = fitting.fit_points(d.X, d.y, settings).model
+    assert ans["ok"] and ans["kind"] == "ok" and ans["seq"] == 7 and ans["n"] == len(d.y)
+    np.testing.assert_array_equal(ans["alpha"], m.alpha)
+    assert ans["b"] == m.b
+    assert ans["free"] == m.free_support.tolist() and ans["bound"] == m.bound_support.tolist()
+    assert ans["misclassified"] == np.flatnonzero(m.category == "misclassified").tolist()
+    assert ans["slack_idx"] == np.flatnonzero(m.xi > figures.MIN_SLACK).tolist()
+    assert ans["fit"]["n_iter"] == m.n_iter and ans["fit"]["converged"] is True
+    assert ans["fit"]["warm"] is False
+    # h on the view widened as the figure's grid is, at the figure's resolution
+    xs, ys, H = fitting.decision_grid(
+        m, *canvas.grid_ranges(((-1.0, 9.0), (0.0, 6.0))), canvas.GRID_RESOLUTION
+    )
+    assert ans["grid"]["x"] == [xs[0], xs[-1], len(xs)] and ans["grid"]["y"][2] == len(ys)
+    np.testing.assert_array_equal(_grid(ans), H)
+    assert max(len(xs), len(ys)) == canvas.GRID_RESOLUTION
+
+
+def test_draw_data_is_the_figures_rings_slack_and_styles():
+    X, y, settings = _moons()
+    ans = _answer({"points": _pts(X, y), "settings": settings})
+    m = fitting.fit_points(X, y, settings).model
+    rings = {r["color"]: r for r in ans["rings"]}
+    free, bound = rings[figures.FREE_SV_COLOR], rings[figures.BOUND_SV_COLOR]
+    assert len(free["x"]) == len(m.free_support) and len(bound["x"]) == len(m.bound_support)
+    np.testing.assert_allclose(free["size"], figures.ring_sizes(m, m.free_support), atol=0.01)
+    np.testing.assert_allclose(bound["size"], figures.ring_sizes(m, m.bound_support), atol=0.01)
+    assert bound["size"][0] == 38.0  # α = C: the largest ring
+    np.testing.assert_array_equal(bound["x"], m.X[m.bound_support, 0])
+    idx, feet = figures.slack_segments(m)
+    found = [(i, f) for i, f in zip(idx, feet, strict=True) if f is not None]
+    assert len(ans["slack"]["lines"]) == len(found) > 0
+    for (i, f), (x0, y0, x1, y1) in zip(found, ans["slack"]["lines"], strict=True):
+        assert (x0, y0) == tuple(m.X[i]) and (x1, y1) == tuple(f)
+    labels = ans["slack"]["labels"]
+    assert len(labels) == min(canvas.MAX_SLACK_LABELS, len(idx))
+    worst = int(idx[np.argmax(m.xi[idx])])
+    assert any(t == f"ξ={figures._fmt(m.xi[worst], 2)}" for _, _, t in labels)
+    assert ans["boundary"] == {"color": "#000000", "width": 3.5, "dash": "solid"}
+    assert ans["margins"]["dash"] == "dash"
+    assert ans["regions"]["colorscale"] == figures.REGION_COLORSCALE
+    assert ans["misclassified"] and ans["misclassified_mark"]["size"] == 22
+
+
+def _assert_kkt_hinge(X, y, alpha, b, settings, tol=2e-3):
+    """KKT of the hinge-loss dual from α and b alone (box 0 ≤ α ≤ C, Σαᵢyᵢ = 0)."""
+    K = S.settings_to_kernel(settings)(X, X)
+    yh = y * (K @ (alpha * y) + b)
+    C = settings["C"]
+    eps = 1e-6 * C
+    assert abs(float(alpha @ y)) < 1e-8 and (alpha >= 0).all() and (alpha <= C + eps).all()
+    assert (yh[alpha <= eps] >= 1 - tol).all()
+    free = (alpha > eps) & (alpha < C - eps)
+    np.testing.assert_allclose(yh[free], 1.0, atol=tol)
+    assert (yh[alpha >= C - eps] <= 1 + tol).all()
+
+
+def test_warm_start_reaches_the_cold_optimum():
+    X, y, settings = _moons()
+    first = _answer({"points": _pts(X, y), "settings": settings})
+    X2, y2 = np.vstack([X, [[0.3, 0.4]]]), np.append(y, 1)
+    warm = {"points": _pts(X, y), "alpha": first["alpha"]}
+    hot = _answer({"points": _pts(X2, y2), "settings": settings, "warm": warm})
+    cold = _answer({"points": _pts(X2, y2), "settings": settings})
+    assert hot["fit"]["warm"] is True and cold["fit"]["warm"] is False
+    assert hot["fit"]["n_iter"] < cold["fit"]["n_iter"]
+    _assert_kkt_hinge(X2, y2, np.array(hot["alpha"]), hot["b"], settings)
+    _assert_kkt_hinge(X2, y2, np.array(cold["alpha"]), cold["b"], settings)
+    np.testing.assert_allclose(hot["alpha"], cold["alpha"], atol=2e-3)
+    assert hot["b"] == pytest.approx(cold["b"], abs=2e-3)
+    np.testing.assert_allclose(_grid(hot), _grid(cold), atol=5e-3)
+
+
+def test_warm_start_is_skipped_when_it_cannot_help():
+    X, y, settings = _moons()
+    first = _answer({"points": _pts(X, y), "settings": settings})
+    warm = {"points": _pts(X, y), "alpha": first["alpha"]}
+    moved = _answer({"points": _pts(X + 1.0, y), "settings": settings, "warm": warm})
+    assert moved["fit"]["warm"] is False  # every point moved: map_alpha gives up
+    qp = dict(settings, solver="qp")
+    assert _answer({"points": _pts(X, y), "settings": qp, "warm": warm})["fit"]["warm"] is False
+
+
+def test_no_model_is_an_answer_not_an_error():
+    one = _answer({"points": [[0, 0, 1], [1, 1, 1]], "settings": {}})
+    assert one["ok"] is False and one["kind"] == "need_two_classes"
+    assert "each class" in one["message"] and "grid" not in one
+    hard = _answer(_d2_body(settings={"kernel": "linear", "hard_margin": True}))
+    assert hard["ok"] is False and hard["kind"] == "not_separable"
+    assert "not linearly separable" in hard["message"]
+    assert _answer({"points": [], "settings": {}})["kind"] == "need_two_classes"
+
+
+def test_default_view_is_around_the_points():
+    ans = _answer(_d2_body())
+    (x0, x1), _ = canvas.grid_ranges(S.default_range(datasets.d2().X))
+    assert ans["grid"]["x"][:2] == [x0, x1]
+
+
+def test_the_answer_is_strict_json():
+    text = fit_api.respond(json.dumps(_d2_body()).encode())[1]
+    json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in the answer"))
+
+
+# -------------------------------------------------------------------------- bad requests
+
+D2 = _d2_body()
+GOOD_SETTINGS = D2["settings"]
+BAD = [
+    (b"not json", "not valid JSON"),
+    (b"[1, 2]", "JSON object"),
+    (b'{"points": [[0, NaN, 1]], "settings": {}}', "NaN"),
+    ({"points": D2["points"], "settings": {}, "color": 1}, "unknown field(s): color"),
+    ({"settings": {}}, "points is missing"),
+    ({"points": "0,0,1"}, "points: "),
+    ({"points": [[0, "1", 1]]}, "points: point 1 is not two finite numbers"),
+    (b'{"points": [[0, 1e999, 1]]}', "points: point 1 is not two finite numbers"),
+    ({"points": [[0, 0, 1], [0, 0, 2]]}, "points: point 2 has label 2"),
+    ({"points": [[0, 0, True]]}, "points: point 1 has label True"),
+    ({"points": [[0, 0, 1]] * (S.MAX_POINTS + 1)}, "too many points: 2001 (at most 2000)"),
+    ({"points": [[0, 0, 1]], "settings": [1]}, "settings must be an object"),
+    ({"points": [[0, 0, 1]], "settings": {"kernel": "cubic"}}, "settings: kernel must be one of"),
+    ({"points": [[0, 0, 1]], "settings": {"C": 0}}, "settings: C must be a number between"),
+    ({"points": [[0, 0, 1]], "settings": {"foo": 1}}, "settings: unknown setting(s): foo"),
+    ({"points": [[0, 0, 1]], "view": [0, 1]}, "view must be"),
+    ({"points": [[0, 0, 1]], "view": {"x": [1, 1], "y": [0, 1]}}, "view must be"),
+    ({"points": [[0, 0, 1]], "view": {"x": [0, "a"], "y": [0, 1]}}, "view must be"),
+    ({"points": [[0, 0, 1]], "seq": -1}, "seq must be a whole number"),
+    ({"points": [[0, 0, 1]], "seq": 1.5}, "seq must be a whole number"),
+    ({"points": [[0, 0, 1]], "warm": [1]}, "warm must be"),
+    ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 1]], "alpha": []}}, "warm.alpha must"),
+    ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 1]], "alpha": ["x"]}}, "warm.alpha[0]"),
+    ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 7]], "alpha": [1]}}, "warm.points: "),
+    ({"points": [[0, 0, 1]], "warm": {"alpha": []}}, "warm.points is missing"),
+]
+
+
+@pytest.mark.parametrize("body, words", BAD, ids=[w for _, w in BAD])
+def test_bad_requests_get_400_with_a_message_naming_the_problem(body, words):
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    status, text = fit_api.respond(raw)
+    assert status == 400
+    answer = json.loads(text)
+    assert set(answer) == {"error"} and words in answer["error"], answer
+    assert "Traceback" not in text
+
+
+def test_size_caps():
+    status, text = fit_api.respond(b" " * (fit_api.MAX_BODY_BYTES + 1))
+    assert status == 400 and "too large" in json.loads(text)["error"]
+    # the largest allowed point list passes the checks (2,000 points, a warm start for all)
+    pts = [[float(i), float(i % 7), 1 if i % 2 else -1] for i in range(S.MAX_POINTS)]
+    body = {"points": pts, "settings": {}, "warm": {"points": pts, "alpha": [0.5] * len(pts)}}
+    assert len(json.dumps(body)) < fit_api.MAX_BODY_BYTES
+    req = fit_api.parse_request(body)
+    assert req["X"].shape == (S.MAX_POINTS, 2)
+    np.testing.assert_array_equal(req["alpha0"], 0.5)
+
+
+def test_an_engine_bug_is_a_500_without_a_traceback(monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError("internal detail")
+
+    monkeypatch.setattr(fit_api, "draw_data", boom)
+    status, text = fit_api.respond(json.dumps(_d2_body()).encode())
+    assert status == 500 and json.loads(text) == {"error": "the refit failed (RuntimeError)"}
+
+
+# ----------------------------------------------------------------------------- the route
+
+
+@pytest.mark.parametrize(
+    "base, url", [("", "/api/refit"), ("/lab/", "/lab/api/refit"), ("a/b", "/a/b/api/refit")]
+)
+def test_fit_url_follows_the_base_url_path(base, url):
+    assert fit_api.fit_url(base) == url
+
+
+def _call(app, method: str, path: str, body: bytes = b"", chunk: int = 65536):
+    """One HTTP request through an ASGI app (starlette's TestClient needs httpx, which the
+    project does not install): (status, headers, body)."""
+    import asyncio
+
+    parts = [body[k : k + chunk] for k in range(0, len(body), chunk)] or [b""]
+    sent: list[dict] = []
+
+    async def receive():
+        part = parts.pop(0) if parts else b""
+        return {"type": "http.request", "body": part, "more_body": bool(parts)}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
+    }  # fmt: skip
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    headers = {k.decode(): v.decode() for k, v in start["headers"]}
+    text = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], headers, text
+
+
+def test_route_answers_json_through_starlette():
+    from starlette.applications import Starlette
+
+    app = Starlette(routes=fit_api.routes("lab"))
+    good = json.dumps(_d2_body(seq=3)).encode()
+    status, headers, text = _call(app, "POST", "/lab/api/refit", good)
+    assert status == 200 and headers["content-type"] == "application/json"
+    assert headers["cache-control"] == "no-store"
+    assert json.loads(text)["seq"] == 3 and json.loads(text)["ok"] is True
+    status, _, text = _call(app, "POST", "/lab/api/refit", b"{")
+    assert status == 400 and "not valid JSON" in json.loads(text)["error"]
+    status, _, text = _call(app, "POST", "/lab/api/refit", b" " * (fit_api.MAX_BODY_BYTES + 10))
+    assert status == 400 and "too large" in json.loads(text)["error"]
+    assert _call(app, "GET", "/lab/api/refit")[0] == 405
+    assert _call(app, "POST", "/api/refit", json.dumps(_d2_body()).encode())[0] == 404
+
+
+def test_streamlit_run_serves_app_py_with_the_fit_route():
+    from streamlit.web.server.app_discovery import discover_asgi_app
+
+    found = discover_asgi_app(ROOT / "app.py")
+    assert found.is_asgi_app and found.import_string == "app:app"
+    # imported as a module (what uvicorn does), app.py builds the st.App with the route; run
+    # in a child process: st.App sets process-wide Streamlit config
+    code = (
+        "import runpy; g = runpy.run_path('app.py', run_name='app');"
+        "print([r.path for r in g['app']._user_routes])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "['/api/refit']"
+
+
+def test_no_state_is_kept_between_requests():
+    # the same request twice gives the same answer, whatever came in between
+    a = _answer(_d2_body(seq=1))
+    _answer({"points": [[0, 0, 1], [3, 3, -1]], "settings": {"kernel": "gaussian"}})
+    b = _answer(_d2_body(seq=1))
+    assert {k: v for k, v in a.items() if k not in ("fit", "server_ms")} == {
+        k: v for k, v in b.items() if k not in ("fit", "server_ms")
+    }
+    assert math.isfinite(a["server_ms"])

@@ -1,0 +1,305 @@
+// SVM Lab click canvas, part 1 of 2: the refit layer (ui/canvas.py joins it before canvas.js
+// into one module).
+//
+// Paints the fit endpoint's answer (ui/fit_api.py: h on a grid, the styles and traces of
+// ui/figures.py's decision figure) on a canvas over the plot area, in the plot's current axis
+// ranges, until the session's full Plotly figure replaces it: shading by h, h = ±1 dashed and
+// h = 0 solid (marching squares, ideas from ui/step_player_state.js), slack segments with
+// their ξ labels, SV rings sized by α/C, the selected rows. The points and the misclassified
+// marks are drawn above it by canvas.js (showOverlay).
+
+const FONT = "Source Sans Pro, Arial, sans-serif"; // ui/figures.py layout.font
+const HIGHLIGHT = { color: "#009E73", size: 42, width: 5 }; // ui/figures.py _highlight_trace
+
+function sizeCanvas(cv, w, h) {
+  const dpr = window.devicePixelRatio || 1;
+  const W = Math.max(1, Math.round(w * dpr));
+  const H = Math.max(1, Math.round(h * dpr));
+  if (cv.width !== W || cv.height !== H) {
+    cv.width = W;
+    cv.height = H;
+    cv.style.width = w + "px";
+    cv.style.height = h + "px";
+  }
+  const ctx = cv.getContext("2d");
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  return ctx;
+}
+
+function parseHex(c) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(c).trim());
+  return m ? [1, 2, 3].map((k) => parseInt(m[k], 16)) : [255, 255, 255];
+}
+
+const LUTS = new Map();
+
+function colorLut(scale) {
+  // 256 RGB colours along a Plotly colorscale [[v, "#rrggbb"], ...]
+  const key = JSON.stringify(scale);
+  if (LUTS.has(key)) return LUTS.get(key);
+  const stops = scale.map(([v, c]) => [Number(v), parseHex(c)]);
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let k = 0; k < 256; k++) {
+    const t = k / 255;
+    let s = 0;
+    while (s < stops.length - 2 && t > stops[s + 1][0]) s++;
+    const [v0, c0] = stops[s];
+    const [v1, c1] = stops[Math.min(s + 1, stops.length - 1)];
+    const f = v1 > v0 ? Math.min(1, Math.max(0, (t - v0) / (v1 - v0))) : 0;
+    for (let ch = 0; ch < 3; ch++) lut[3 * k + ch] = c0[ch] + (c1[ch] - c0[ch]) * f;
+  }
+  LUTS.set(key, lut);
+  return lut;
+}
+
+function shade(st, ctx, R, px, py) {
+  // the heatmap of h (ui/figures.py _region_traces): one pixel per grid point, scaled with
+  // smoothing; bricks are centred on the grid points as Plotly's are
+  const { xs, ys, h } = R;
+  const nx = xs.length;
+  const ny = ys.length;
+  const { colorscale, zmin, zmax } = R.ans.regions;
+  const lut = colorLut(colorscale);
+  if (!st.shadeCanvas) st.shadeCanvas = document.createElement("canvas");
+  const off = st.shadeCanvas;
+  off.width = nx;
+  off.height = ny;
+  const octx = off.getContext("2d");
+  const img = octx.createImageData(nx, ny);
+  const d = img.data;
+  for (let j = 0; j < ny; j++) {
+    const row = ny - 1 - j; // image rows run top-down
+    for (let i = 0; i < nx; i++) {
+      const t = (h[j * nx + i] - zmin) / (zmax - zmin);
+      const k = 3 * Math.round(255 * (t < 0 ? 0 : t > 1 ? 1 : t));
+      const o = 4 * (row * nx + i);
+      d[o] = lut[k];
+      d[o + 1] = lut[k + 1];
+      d[o + 2] = lut[k + 2];
+      d[o + 3] = 255;
+    }
+  }
+  octx.putImageData(img, 0, 0);
+  const dx = (xs[nx - 1] - xs[0]) / (nx - 1);
+  const dy = (ys[ny - 1] - ys[0]) / (ny - 1);
+  const X0 = px(xs[0] - dx / 2);
+  const X1 = px(xs[nx - 1] + dx / 2);
+  const Y0 = py(ys[ny - 1] + dy / 2);
+  const Y1 = py(ys[0] - dy / 2);
+  ctx.imageSmoothingEnabled = true;
+  ctx.drawImage(off, X0, Y0, X1 - X0, Y1 - Y0);
+}
+
+function isolines(z, xs, ys, level) {
+  // marching squares on z (row j at ys[j]), ideas from ui/step_player_state.js: a segment
+  // per cell between the crossed edges, stitched into polylines so dashes run on.
+  // Edge ids: r * nx + c for the horizontal edge (r, c)-(r, c + 1), nx * ny + r * nx + c for
+  // the vertical edge (r, c)-(r + 1, c).
+  const nx = xs.length;
+  const ny = ys.length;
+  const V = nx * ny;
+  const segA = [];
+  const segB = [];
+  const ends = new Map();
+  const add = (e1, e2) => {
+    const s = segA.length;
+    segA.push(e1);
+    segB.push(e2);
+    for (const e of [e1, e2]) {
+      const l = ends.get(e);
+      if (l) l.push(s);
+      else ends.set(e, [s]);
+    }
+  };
+  for (let r = 0; r < ny - 1; r++) {
+    for (let c = 0; c < nx - 1; c++) {
+      const v00 = z[r * nx + c];
+      const v01 = z[r * nx + c + 1];
+      const v11 = z[(r + 1) * nx + c + 1];
+      const v10 = z[(r + 1) * nx + c];
+      const code = (v00 > level) | ((v01 > level) << 1) | ((v11 > level) << 2) | ((v10 > level) << 3);
+      if (code === 0 || code === 15) continue;
+      const B = r * nx + c;
+      const Rt = V + r * nx + c + 1;
+      const T = (r + 1) * nx + c;
+      const L = V + r * nx + c;
+      if (code === 5 || code === 10) {
+        // a saddle: the centre value decides which corners connect
+        const high = (v00 + v01 + v11 + v10) / 4 > level;
+        if ((code === 5) === high) {
+          add(L, T);
+          add(B, Rt);
+        } else {
+          add(L, B);
+          add(Rt, T);
+        }
+        continue;
+      }
+      const pair = { 1: [L, B], 2: [B, Rt], 3: [L, Rt], 4: [Rt, T], 6: [B, T], 7: [L, T] };
+      const [e1, e2] = pair[code] || pair[15 - code];
+      add(e1, e2);
+    }
+  }
+  const point = (e) => {
+    if (e < V) {
+      const r = Math.floor(e / nx);
+      const c = e % nx;
+      const a = z[r * nx + c];
+      const t = (level - a) / (z[r * nx + c + 1] - a);
+      return [xs[c] + t * (xs[c + 1] - xs[c]), ys[r]];
+    }
+    const r = Math.floor((e - V) / nx);
+    const c = (e - V) % nx;
+    const a = z[r * nx + c];
+    const t = (level - a) / (z[(r + 1) * nx + c] - a);
+    return [xs[c], ys[r] + t * (ys[r + 1] - ys[r])];
+  };
+  const used = new Uint8Array(segA.length);
+  const follow = (s, entry) => {
+    // from segment s, entered through edge `entry`, along the chain; the exit edges
+    const out = [];
+    let cur = s;
+    while (cur !== undefined && !used[cur]) {
+      used[cur] = 1;
+      const exit = segA[cur] === entry ? segB[cur] : segA[cur];
+      out.push(exit);
+      entry = exit;
+      cur = (ends.get(exit) || []).find((o) => !used[o]);
+    }
+    return out;
+  };
+  const lines = [];
+  for (let s = 0; s < segA.length; s++) {
+    if (used[s]) continue;
+    const start = segA[s];
+    const ahead = follow(s, start);
+    const prev = (ends.get(start) || []).find((o) => !used[o]);
+    const back = prev === undefined ? [] : follow(prev, start).reverse();
+    lines.push(back.concat([start], ahead).map(point));
+  }
+  return lines;
+}
+
+function dashArray(dash, width) {
+  // Plotly's dash patterns scale with max(width, 3)
+  const d = Math.max(width, 3);
+  const table = {
+    dot: [d, d],
+    dash: [3 * d, 3 * d],
+    longdash: [5 * d, 5 * d],
+    dashdot: [3 * d, d, d, d],
+    longdashdot: [5 * d, 2 * d, d, 2 * d],
+  };
+  return table[dash] || [];
+}
+
+function strokeLines(ctx, lines, style, px, py) {
+  ctx.save();
+  ctx.strokeStyle = style.color;
+  ctx.lineWidth = style.width;
+  ctx.setLineDash(dashArray(style.dash, style.width));
+  ctx.lineJoin = "round";
+  ctx.beginPath();
+  for (const line of lines) {
+    line.forEach((p, k) => (k ? ctx.lineTo(px(p[0]), py(p[1])) : ctx.moveTo(px(p[0]), py(p[1]))));
+  }
+  ctx.stroke();
+  ctx.restore();
+}
+
+function ring(ctx, x, y, size, color, width) {
+  ctx.beginPath();
+  ctx.arc(x, y, size / 2, 0, 2 * Math.PI);
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.stroke();
+}
+
+function drawRefit(st) {
+  // The endpoint's refit on the layer, in the plot's current axis ranges: shading by h,
+  // h = ±1 dashed, h = 0 solid, slack segments and ξ labels, SV rings, selected rows (the
+  // order of ui/figures.py's traces; the points and the misclassified marks are the SVG
+  // overlay's, above)
+  const R = st.refit;
+  const area = plotArea(st);
+  if (!R || !area) return;
+  const wrap = st.wrap.getBoundingClientRect();
+  const ctx = sizeCanvas(st.layer, wrap.width, wrap.height);
+  const x0 = area.rect.left - wrap.left;
+  const y0 = area.rect.top - wrap.top;
+  const w = area.rect.width;
+  const h = area.rect.height;
+  const [xa, xb] = area.xr;
+  const [ya, yb] = area.yr;
+  const px = (x) => x0 + ((x - xa) / (xb - xa)) * w;
+  const py = (y) => y0 + ((yb - y) / (yb - ya)) * h;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x0 + 1, y0 + 1, w - 2, h - 2); // inside the axis lines
+  ctx.clip();
+  ctx.fillStyle = "#FFFFFF"; // plot_bgcolor: the stale figure must not show through
+  ctx.fillRect(x0, y0, w, h);
+  const a = R.ans;
+  const info = { seq: R.seq, n: R.points.length, ok: a.ok, rings: 0, boundary: 0, margins: 0,
+    slack: 0, labels: 0, highlight: 0, misclassified: a.ok ? a.misclassified.length : 0,
+    xr: area.xr.slice(), yr: area.yr.slice() }; // prettier-ignore
+  if (a.ok) {
+    shade(st, ctx, R, px, py);
+    const margins = isolines(R.h, R.xs, R.ys, -1).concat(isolines(R.h, R.xs, R.ys, 1));
+    const boundary = isolines(R.h, R.xs, R.ys, 0);
+    strokeLines(ctx, margins, a.margins, px, py);
+    strokeLines(ctx, boundary, a.boundary, px, py);
+    info.margins = margins.length;
+    info.boundary = boundary.length;
+    const sl = a.slack;
+    if (sl.style && sl.lines.length) {
+      const segs = sl.lines.map(([p, q, r, s]) => [[p, q], [r, s]]);
+      strokeLines(ctx, segs, sl.style, px, py);
+      info.slack = segs.length;
+    }
+    if (sl.font && sl.labels.length) {
+      ctx.fillStyle = sl.font.color;
+      ctx.font = `${sl.font.size}px ${FONT}`;
+      ctx.textBaseline = "middle";
+      ctx.textAlign = "left";
+      for (const [x, y, text] of sl.labels) ctx.fillText(text, px(x) + 3, py(y));
+      info.labels = sl.labels.length;
+    }
+    for (const g of a.rings) {
+      for (let k = 0; k < g.x.length; k++) {
+        ring(ctx, px(g.x[k]), py(g.y[k]), g.size[k], g.color, g.width);
+      }
+      info.rings += g.x.length;
+    }
+  }
+  for (const i of st.highlight) {
+    const p = st.points[i];
+    if (!p) continue;
+    ring(ctx, px(p[0]), py(p[1]), HIGHLIGHT.size, HIGHLIGHT.color, HIGHLIGHT.width);
+    info.highlight += 1;
+  }
+  ctx.restore();
+  st.layer.style.display = "";
+  st.refitInfo = info;
+}
+
+function hAt(st, x, y) {
+  // h(x, y) as the layer shows it: bilinear in the endpoint's grid (null without one)
+  const R = st.refit;
+  if (!R || !R.h) return null;
+  const { xs, ys, h } = R;
+  const nx = xs.length;
+  const ny = ys.length;
+  const fx = Math.min(nx - 1, Math.max(0, ((x - xs[0]) / (xs[nx - 1] - xs[0])) * (nx - 1)));
+  const fy = Math.min(ny - 1, Math.max(0, ((y - ys[0]) / (ys[ny - 1] - ys[0])) * (ny - 1)));
+  const i = Math.min(nx - 2, Math.floor(fx));
+  const j = Math.min(ny - 2, Math.floor(fy));
+  const u = fx - i;
+  const v = fy - j;
+  const at = (jj, ii) => h[jj * nx + ii];
+  return (
+    (1 - u) * (1 - v) * at(j, i) + u * (1 - v) * at(j, i + 1) +
+    (1 - u) * v * at(j + 1, i) + u * v * at(j + 1, i + 1)
+  ); // prettier-ignore
+}
