@@ -119,9 +119,9 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
                            trace=trace), "alpha0": a0}
     if solver == "newton":
         if isinstance(kernel, Linear):
-            A = np.hstack([problem.X, np.ones((problem.n, 1))])   # x′ = (x, 1), slide 39
-            return _newton.newton(A, y, problem.C, kernel_form=False, tol=tol,
-                                  max_iter=max_iter, trace=trace)
+            # SVM-Primal (slide 39) on x′ = (x, 1), X′ never formed
+            return _newton.newton_linear(problem.X, y, problem.C, tol=tol, max_iter=max_iter,
+                                         trace=trace)
         return _newton.newton(problem.K, y, problem.C, kernel_form=True, tol=tol,
                               max_iter=max_iter, trace=trace)
     if solver == "psvm":

@@ -101,16 +101,22 @@ def dual_objective(problem: Problem, alpha: np.ndarray) -> float:
 
 def categorise(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarray:
     """Per point: non-SV / margin SV / bound SV / inside margin / misclassified (slide 17)."""
+    return CATEGORIES[category_codes(alpha, xi, C_box)]
+
+
+def category_codes(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarray:
+    """`categorise` as indices into CATEGORIES (int8: a model keeps these, and turns them into
+    strings only when asked; 100,000 strings cost more than a Newton fit)."""
     eps = support_threshold(alpha)
     tol = 1e-6
-    code = np.zeros(len(alpha), dtype=np.intp)
+    code = np.zeros(len(alpha), dtype=np.int8)
     sv = alpha > eps
     code[sv] = 1
     if math.isfinite(C_box):
         code[sv & (alpha >= C_box - eps * max(1.0, C_box))] = 2
     code[xi > tol] = 3
     code[xi > 1 + tol] = 4
-    return CATEGORIES[code]
+    return code
 
 
 def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G):
@@ -189,7 +195,7 @@ def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -
         "primal_objective": primal,
         "dual_objective": dual,
         "kkt_violation": kkt_violation(G, alpha, y, problem.C_box, problem.equality),
-        "category": categorise(alpha, xi, problem.C_box),
+        "category_code": category_codes(alpha, xi, problem.C_box),
     }
 
 
@@ -232,5 +238,5 @@ def finalize_proximal(problem: Problem, alpha: np.ndarray, b: float) -> dict:
         "dual_objective": float(beta.sum() - 0.5 * v @ v - 0.5 * by.sum() ** 2
                                 - beta @ beta / (4.0 * C)),
         "kkt_violation": float(np.max(np.abs(grad))),
-        "category": categorise(np.zeros_like(alpha), xi, math.inf),
+        "category_code": category_codes(np.zeros_like(alpha), xi, math.inf),
     }

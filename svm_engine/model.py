@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .finalize import CATEGORIES
 from .kernels import Linear
 
 
@@ -36,7 +37,7 @@ class SVMModel:
     primal_objective: float
     dual_objective: float
     kkt_violation: float
-    category: np.ndarray
+    category_code: np.ndarray    # int8 indices into finalize.CATEGORIES
     # run
     n_iter: int
     converged: bool
@@ -70,9 +71,14 @@ class SVMModel:
         return self.primal_objective - self.dual_objective
 
     @property
+    def category(self) -> np.ndarray:
+        """Per point: "non-SV", "margin SV", "bound SV", "inside margin" or "misclassified"."""
+        return CATEGORIES[self.category_code]
+
+    @property
     def free_support(self) -> np.ndarray:
-        cat = self.category
-        return np.flatnonzero((self.alpha > 0) & (cat != "bound SV") & ~self._at_C())
+        bound = self.category_code == CATEGORIES.tolist().index("bound SV")
+        return np.flatnonzero((self.alpha > 0) & ~bound & ~self._at_C())
 
     @property
     def bound_support(self) -> np.ndarray:

@@ -236,6 +236,7 @@ def _call(app, method: str, path: str, body: bytes = b"", chunk: int = 65536):
     """One HTTP request through an ASGI app (starlette's TestClient needs httpx, which the
     project does not install): (status, headers, body)."""
     import asyncio
+    import threading
 
     parts = [body[k : k + chunk] for k in range(0, len(body), chunk)] or [b""]
     sent: list[dict] = []
@@ -253,7 +254,21 @@ def _call(app, method: str, path: str, body: bytes = b"", chunk: int = 65536):
         "root_path": "", "headers": [(b"content-type", b"application/json")],
         "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
     }  # fmt: skip
-    asyncio.run(app(scope, receive, send))
+    # a thread of its own: the browser tests' Playwright keeps an event loop running in this
+    # one for the whole session, and asyncio.run refuses to start a second there
+    errors: list[BaseException] = []
+
+    def serve():
+        try:
+            asyncio.run(app(scope, receive, send))
+        except BaseException as exc:  # re-raised below, in the test's thread
+            errors.append(exc)
+
+    worker = threading.Thread(target=serve)
+    worker.start()
+    worker.join()
+    if errors:
+        raise errors[0]
     start = next(m for m in sent if m["type"] == "http.response.start")
     headers = {k.decode(): v.decode() for k, v in start["headers"]}
     text = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")

@@ -170,7 +170,7 @@ def test_lazy_and_materialised_finalize_agree(p, loss):
         obj = max(1.0, abs(a["dual_objective"]))
         assert b["w_norm"] ** 2 == pytest.approx(a["w_norm"] ** 2, rel=1e-9, abs=1e-12 * obj)
         assert b["kkt_violation"] == pytest.approx(a["kkt_violation"], abs=1e-9 * scale)
-        np.testing.assert_array_equal(b["category"], a["category"])
+        np.testing.assert_array_equal(b["category_code"], a["category_code"])
 
 
 @settings(max_examples=20 * FACTOR, deadline=None)

@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - numba is in requirements; plain Python
         return (lambda f: f) if not (a and callable(a[0])) else a[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sweep(K, y, alpha, g, eta, C):
     """Lines 11–14 for k = 1..n; α and g updated in place."""
     n = len(y)

@@ -55,7 +55,7 @@ EXP_MIN = -708.0                         # exp(x) < 3.3e-308 below: returned as 
 
 
 if NUMBA:
-    _clip_pair = njit(cache=True)(clip_pair)
+    _clip_pair = njit(cache=True, nogil=True)(clip_pair)
 
     @intrinsic
     def _bits_as_float(typingctx, v):
@@ -96,7 +96,7 @@ if NUMBA:
     # the kernel (problem.KernelSpec.numbers()). The two routines below compute the same
     # value with the same operations, one vectorised over a column and one for a single pair.
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _column(kp, XT, na, xc, out):
         """out[p] = K(x_p, x_c) for the first na columns p of XT (features × points), + 1 if
         augmented; without the diagonal term (the caller adds it)."""
@@ -130,7 +130,7 @@ if NUMBA:
             for p in range(na):
                 out[p] = out[p] + 1.0
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _value(kp, xt, xc):
         """K(x_t, x_c) (+ 1 if augmented) for one pair: the same operations as `_column`."""
         code, degree, coef0, ngamma, aug = kp[0], kp[1], kp[2], kp[3], kp[4]
@@ -153,7 +153,7 @@ if NUMBA:
             acc = acc + 1.0
         return acc
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def kernel_matrix(kp, X, XT):
         """The n × n matrix of `_column`s (without +1 and diagonal term: problem.py adds them).
         Symmetric to the last bit: each formula is symmetric in its two arguments."""
@@ -164,7 +164,7 @@ if NUMBA:
             _column(kp0, XT, n, X[c], K[c])
         return K
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def kernel_diag(kp, X):
         """K_eff(x_t, x_t) for every t, diagonal term included (= diag Q)."""
         n = X.shape[0]
@@ -176,7 +176,7 @@ if NUMBA:
             out[t] = v
         return out
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def kernel_dot(kp, X, XT, idx, coef, out):
         """out += Σ_q coef_q · K(·, x_{idx_q}) over all n points (+1 if augmented, no
         diagonal term), one column at a time: memory O(n), time O(n · len(idx))."""
@@ -195,12 +195,12 @@ if NUMBA:
     # gradient reconstruction starts a new epoch. LRU order is a doubly linked list over the
     # slots with a sentinel node (index S).
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _lru_unlink(s, prv, nxt):
         nxt[prv[s]] = nxt[s]
         prv[nxt[s]] = prv[s]
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _lru_front(s, prv, nxt):
         h = len(nxt) - 1
         nxt[s] = nxt[h]
@@ -208,7 +208,7 @@ if NUMBA:
         prv[nxt[h]] = s
         nxt[h] = s
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _slot_for(c, cache):
         """The slot of column c, allocated (evicting the least recently used) if needed;
         returns (slot, hit)."""
@@ -233,7 +233,7 @@ if NUMBA:
         _lru_front(s, prv, nxt)
         return s, False
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _fetch(c, pc, buf, lay, kp, X, cache, use_cache, epoch):
         """K_eff[:, c] on the active positions 0..na−1 (c is active, at position pc).
         Returns a cache row when the layout is the identity, else `buf`."""
@@ -266,7 +266,7 @@ if NUMBA:
             buf[pc] = buf[pc] + kp[5]
         return buf
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _fetch_full(c, buf, lay, kp, X, XT, cache, use_cache, epoch):
         """K_eff[:, c] on all n points (original order): a cache row or `buf`."""
         na, inact, XTi = lay[1], lay[4], lay[5]
@@ -296,7 +296,7 @@ if NUMBA:
 
     # -- the two passes of an iteration ------------------------------------------------------
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _select_up(Fa, sta, na):
         """Line 1 of smo.py: i = first argmax of F = −yG over I_up. Returns (position, m)."""
         best = -np.inf
@@ -308,7 +308,7 @@ if NUMBA:
                 pi = p
         return pi, best
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _update_select_up(Fa, sta, Ki, Kj, ci, cj, na):
         """Line 8 (G ← G + Q[:, i]Δαᵢ + Q[:, j]Δαⱼ, as F) fused with line 1 of the next step."""
         best = -np.inf
@@ -322,7 +322,7 @@ if NUMBA:
                 pi = p
         return pi, best
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _select_low(Fa, sta, QDa, Ki, pi, m, na, mvp):
         """Line 2 of smo.py. Returns (position of j or −1, M = min of F over I_low)."""
         M = np.inf
@@ -352,7 +352,7 @@ if NUMBA:
                         pj = p
         return pj, M
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _status(a, yt, C):
         s = 0
         if yt > 0:
@@ -369,7 +369,7 @@ if NUMBA:
 
     # -- shrinking ---------------------------------------------------------------------------
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _set_layout(keep, F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya):
         """Make `keep` (sorted original indices) the active set: compact copies of F, status,
         diag Q, y and the features; the complement (sorted) becomes the inactive list."""
@@ -396,7 +396,7 @@ if NUMBA:
                 q += 1
         return (act, na, XTa, lay[3], inact, XTi)
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch, buf):
         """F of the inactive points from F̄ and the free α (LIBSVM's reconstruct_gradient):
         Fₜ = F̄ₜ + yₜ − Σ_{0<αⱼ<C} αⱼyⱼK_eff(xₜ, xⱼ). Every free αⱼ is active."""
@@ -423,7 +423,7 @@ if NUMBA:
                     for q in range(ni):
                         F[inact[q]] += coef * buf[q]
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def _smo(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots):
         """The SMO loop. alpha, F (= −y∘G) and Fbar are updated in place.
         Returns (iterations, converged, final m − M)."""

@@ -1,0 +1,244 @@
+"""Issue 7's speed goals, each against its reference measured in the same run (a script).
+
+1. smo vs scikit-learn's SVC (LIBSVM), same kernel, C and tol = 1e-3, on the 8 problems
+   {blobs, moons} × {linear, RBF γ = 1 on standardised data} × {C = 1, C = 100}, at n = 2,000
+   and n = 5,000 separately: the 8 time ratios and their median (goal ≤ 1.0); and, with
+   tol = 1e-6 for both, the relative difference of the dual objectives (goal ≤ 1e-6).
+2. Warm start: in an n = 1,000 problem add, move or delete one point, refit from the previous
+   α (the Playground's `ui.warmstart.map_alpha`), time ÷ a LIBSVM cold fit of the new problem
+   (goal ≤ 0.1).
+3. Memory: peak of one smo fit at n = 20,000 (RBF moons) in a fresh process, and the largest
+   single array allocated, against an n × n float64 matrix (goal: none beyond n = 5,000).
+4. Primal Newton (linear kernel, quadratic loss, augmented bias) vs
+   LinearSVC(loss="squared_hinge", dual=False), the same primal, at n = 5,000 and 100,000
+   (goal ≤ 0.5).
+5. Cold start: in fresh processes, `import svm_engine` and the first fit (the Playground's
+   D1; numba's on-disk cache included) (goal: first fit ≤ 0.5 s).
+
+    .venv/bin/python benchmarks/bench_speed.py            # everything (~3 min)
+    .venv/bin/python benchmarks/bench_speed.py --only newton,cold
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import bench_solvers as bs  # noqa: E402
+
+import svm_engine as se  # noqa: E402
+from ui.warmstart import map_alpha  # noqa: E402
+
+PARTS = ("smo", "warm", "memory", "newton", "cold")
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+# -- 1. smo vs LIBSVM ----------------------------------------------------------------------
+
+def smo_vs_libsvm(sizes, repeats):
+    print(f"\n1. smo / LIBSVM time, tol 1e-3 (median of {repeats}); dual agreement at tol 1e-6")
+    ok = True
+    for n in sizes:
+        ratios, gaps = [], []
+        for p in bs.make_problems(sizes=(n,)):
+            t_smo = bs.measure_smo(p, 1e-3, repeats)["time"]
+            t_lib = bs.measure_libsvm(p, 1e-3, repeats)["time"]
+            tight_smo = bs.measure_smo(p, 1e-6, 1)
+            tight_lib = bs.measure_libsvm(p, 1e-6, 1)
+            gap = bs.relative_gap(tight_smo["dual"], tight_lib["dual"])
+            ratios.append(t_smo / t_lib)
+            gaps.append(gap)
+            print(f"  {p.label}  smo {1e3 * t_smo:8.1f} ms  LIBSVM {1e3 * t_lib:8.1f} ms  "
+                  f"ratio {t_smo / t_lib:5.2f}  dual rel diff (tol 1e-6) {gap:.1e}", flush=True)
+        med = statistics.median(ratios)
+        good = med <= 1.0 and max(gaps) <= 1e-6
+        ok &= good
+        print(f"  n = {n}: ratios {' '.join(f'{r:.2f}' for r in ratios)}  median {med:.2f} "
+              f"(goal ≤ 1.0); max dual rel diff {max(gaps):.1e} (goal ≤ 1e-6)  {verdict(good)}")
+    return ok
+
+
+# -- 2. warm start -------------------------------------------------------------------------
+
+def _edits(X, y, rng):
+    """(name, X′, y′): one point added, moved, deleted."""
+    n = len(y)
+    i = int(rng.integers(n))
+    add = (np.vstack([X, rng.normal(size=(1, 2))]), np.append(y, 1.0))
+    moved = X.copy()
+    moved[i] += rng.normal(scale=0.3, size=2)
+    keep = np.arange(n) != i
+    return [("add", *add), ("move", moved, y.copy()), ("delete", X[keep], y[keep])]
+
+
+def warm_start(repeats, n=1000):
+    print(f"\n2. warm start after one edit, n = {n}: warm smo ÷ LIBSVM cold fit (median of "
+          f"{repeats})")
+    rng = np.random.default_rng(7)
+    ratios = []
+    for p in bs.make_problems(sizes=(n,), Cs=(1.0,)):
+        base = se.fit(p.X, p.y, kernel=p.engine_kernel, C=p.C, solver="smo")
+        for name, X2, y2 in _edits(p.X, p.y, rng):
+            a0 = map_alpha(p.X, p.y, base.alpha, X2, y2)
+            q = bs.Problem(p.data, len(y2), p.kernel, p.C, X2, y2)
+
+            def warm(q=q, a0=a0):
+                return se.fit(q.X, q.y, kernel=q.engine_kernel, C=q.C, solver="smo",
+                              alpha0=a0)
+
+            t_warm, m = bs.median_time(warm, repeats)
+            t_cold = bs.measure_libsvm(q, 1e-3, repeats)["time"]
+            cold = se.fit(q.X, q.y, kernel=q.engine_kernel, C=q.C, solver="smo", tol=1e-3)
+            ratios.append(t_warm / t_cold)
+            print(f"  {p.label} {name:6s}  warm {1e3 * t_warm:7.2f} ms ({m.n_iter:4d} it)  "
+                  f"cold smo {cold.n_iter:5d} it  LIBSVM cold {1e3 * t_cold:7.1f} ms  "
+                  f"ratio {t_warm / t_cold:.3f}", flush=True)
+    med, worst = statistics.median(ratios), max(ratios)
+    good = worst <= 0.1
+    print(f"  warm-start ratio: median {med:.3f}, worst {worst:.3f} (goal ≤ 0.1)  {verdict(good)}")
+    return good
+
+
+# -- 3. memory -----------------------------------------------------------------------------
+
+_MEMORY_CHILD = r"""
+import json, resource, sys, time, tracemalloc
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import svm_engine as se
+from svm_engine import datasets as ds
+n = int(sys.argv[2])
+d = ds.moons(n=n, noise=0.2, seed=0)
+X = (d.X - d.X.mean(axis=0)) / d.X.std(axis=0)
+se.fit(X[:200], d.y[:200], kernel=se.Gaussian(sigma=0.7071), C=1.0)     # load compiled code
+rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+tracemalloc.start()
+t = time.perf_counter()
+m = se.fit(X, d.y, kernel=se.Gaussian(sigma=0.7071), C=1.0, solver="smo")
+t = time.perf_counter() - t
+_, peak = tracemalloc.get_traced_memory()
+snap = tracemalloc.take_snapshot()
+tracemalloc.stop()
+largest = max((s.size for s in snap.statistics("traceback")), default=0)
+rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"n": n, "seconds": t, "peak": peak, "rss_before": rss0 * 1024,
+                  "rss_after": rss1 * 1024, "n_iter": m.n_iter, "converged": m.converged}))
+"""
+
+
+def memory(n=20_000):
+    print(f"\n3. memory of one smo fit (RBF moons, C = 1) at n = {n:,} in a fresh process")
+    out = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, str(ROOT), str(n)],
+                         capture_output=True, text=True, check=True)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    full = 8 * n * n
+    good = r["peak"] < full / 10
+    print(f"  fit {r['seconds']:.1f} s, {r['n_iter']:,} iterations, converged {r['converged']}")
+    print(f"  peak Python/numpy allocation during the fit {r['peak'] / 2**20:,.0f} MiB; "
+          f"process peak RSS {r['rss_after'] / 2**20:,.0f} MiB "
+          f"(before the fit {r['rss_before'] / 2**20:,.0f} MiB)")
+    print(f"  a full n × n float64 kernel matrix would be {full / 2**30:.1f} GiB  "
+          f"{verdict(good)} (peak < a tenth of it: a bounded column cache)")
+    return good
+
+
+# -- 4. newton vs LinearSVC ----------------------------------------------------------------
+
+def newton_vs_linearsvc(repeats, sizes=(5_000, 100_000)):
+    print(f"\n4. newton / LinearSVC(squared_hinge, dual=False) time (median of {repeats})")
+    ok = True
+    for n in sizes:
+        ratios = []
+        for p in bs.make_problems(sizes=(n,), kernels=("linear",)):
+            nt = bs.measure_newton(p, repeats)
+            lt = bs.measure_linearsvc(p, repeats)
+            rel = bs.relative_gap(nt["primal"], lt["primal"])
+            ratios.append(nt["time"] / lt["time"])
+            print(f"  {p.label}  newton {1e3 * nt['time']:7.2f} ms ({nt['n_iter']} it)  "
+                  f"LinearSVC {1e3 * lt['time']:7.2f} ms  ratio {ratios[-1]:.2f}  "
+                  f"primal rel diff {rel:.1e}", flush=True)
+        med = statistics.median(ratios)
+        good = med <= 0.5
+        ok &= good
+        print(f"  n = {n:,}: median ratio {med:.2f}, worst {max(ratios):.2f} (goal ≤ 0.5)  "
+              f"{verdict(good)}")
+    return ok
+
+
+# -- 5. cold start -------------------------------------------------------------------------
+
+_COLD_CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, sys.argv[1])
+import svm_engine as se
+from svm_engine import datasets as ds
+t1 = time.perf_counter()
+d = ds.d1()
+se.fit(d.X, d.y, C=float("inf"), solver="smo", tol=1e-5)
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "first_fit": t2 - t1}))
+"""
+
+
+def cold_start(runs=5):
+    print(f"\n5. cold start in {runs} fresh processes (numba's on-disk cache warm)")
+    subprocess.run([sys.executable, "-c", _COLD_CHILD, str(ROOT)], check=True,
+                   capture_output=True)                 # fills numba's cache if it is empty
+    imports, fits = [], []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", _COLD_CHILD, str(ROOT)], check=True,
+                             capture_output=True, text=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        imports.append(r["import"])
+        fits.append(r["first_fit"])
+    imp, fit = statistics.median(imports), statistics.median(fits)
+    good = fit <= 0.5
+    print(f"  import svm_engine {imp:.2f} s; first fit (D1) {fit:.2f} s median "
+          f"(runs: {' '.join(f'{f:.2f}' for f in fits)}) (goal ≤ 0.5 s)  {verdict(good)}")
+    return good
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", default=",".join(PARTS), help=f"comma list of {PARTS}")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--sizes", default="2000,5000", help="n for part 1")
+    args = ap.parse_args(argv)
+    parts = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        ap.error(f"unknown part(s) {sorted(unknown)}; expected some of {PARTS}")
+    warnings.simplefilter("ignore", se.ConvergenceWarning)
+    bs.warm_up()
+    results = {}
+    if "smo" in parts:
+        results["smo"] = smo_vs_libsvm([int(s) for s in args.sizes.split(",")], args.repeats)
+    if "warm" in parts:
+        results["warm"] = warm_start(args.repeats)
+    if "memory" in parts:
+        results["memory"] = memory()
+    if "newton" in parts:
+        results["newton"] = newton_vs_linearsvc(args.repeats)
+    if "cold" in parts:
+        results["cold"] = cold_start()
+    print("\nsummary: " + ", ".join(f"{k} {verdict(v)}" for k, v in results.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
