@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from . import validation as v
+from . import warmstart as _warm
 from .finalize import finalize, finalize_proximal, support_threshold
 from .kernels import Linear
 from .model import ConvergenceWarning, SVMModel
@@ -33,11 +34,14 @@ NOT_SEPARABLE = "not linearly separable in this feature space"
 
 
 def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=None,
-        max_iter=None, trace=False, *, wss="second_order", alpha0=None, qp_form="dual"):
+        max_iter=None, trace=False, *, wss="second_order", alpha0=None, warm_start=None,
+        qp_form="dual"):
     """Train a binary SVM (Zaki & Meira ch. 21). See docs/engine_api.md for every attribute.
 
     tol is the solver's own stopping tolerance (None: its default — smo 1e-3 as LIBSVM,
     sga 1e-4 as the book, newton 1e-8, qp cvxopt's defaults).
+    alpha0 starts smo or sga from that α; warm_start=model starts smo from a previous fit on
+    nearly the same points (after an edit; `warmstart.py`), its α and its gradient.
     """
     kernel = Linear() if kernel is None else v.check_kernel(kernel)
     X = v.check_X(X)
@@ -59,6 +63,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         alpha0 = np.asarray(alpha0, dtype=float)
         if alpha0.shape != (len(X),) or not np.isfinite(alpha0).all():
             raise ValueError(f"alpha0 must be {len(X)} finite numbers, got shape {alpha0.shape}")
+    v.check_warm_start(warm_start, alpha0, solver)
 
     lazy = ((solver == "smo" and not trace and _smo_fast.NUMBA)
             or (solver in ("newton", "psvm") and isinstance(kernel, Linear)))
@@ -68,7 +73,20 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
                          "(C = ∞) has no solution. Use a finite C (soft margin) or another kernel.")
 
     t0 = time.perf_counter()
-    run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form)
+    G0 = None
+    if warm_start is not None:
+        if not np.array_equal(warm_start.classes, classes):
+            raise ValueError(f"warm_start was fit on classes {warm_start.classes.tolist()}, "
+                             f"y has {classes.tolist()}; expected the same two labels")
+        why = _warm.compatible(problem, warm_start)
+        if why is not None:
+            raise ValueError(f"warm_start does not fit this problem: {why}")
+        state = _warm.warm_state(problem, warm_start)
+        if state is not None:
+            alpha0, G0 = state
+            if trace or not _smo_fast.NUMBA:
+                G0 = None              # the readable solver computes G from α itself
+    run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0)
     elapsed = time.perf_counter() - t0
     if solver == "psvm":  # another problem (α of either sign, b from the solver)
         sol = finalize_proximal(problem, run["alpha"], run["b"])
@@ -103,13 +121,15 @@ def _separable(problem, kernel) -> bool:
     return is_separable(K, problem.y, problem.equality)
 
 
-def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
+def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0=None):
     y, C_box = problem.y, problem.C_box
     if solver == "smo":
         # the start actually used (feasible) is what the model keeps: replays begin there
-        a0 = None if alpha0 is None else _smo.feasible_start(alpha0, y, C_box)
+        a0 = alpha0 if alpha0 is None or G0 is not None else _smo.feasible_start(alpha0, y,
+                                                                                 C_box)
         if not problem.materialized:
-            run = _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0)
+            run = _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0,
+                                  G0=G0)
         else:
             run = _smo.smo(problem.Q, y, C_box, tol=tol, max_iter=max_iter, wss=wss,
                            alpha0=a0, trace=trace)

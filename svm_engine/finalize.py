@@ -28,6 +28,12 @@ import numpy as np
 from .problem import Problem
 from .solvers import smo_fast as _fast
 
+try:
+    from numba import njit
+except ImportError:  # pragma: no cover - numba is in requirements.txt
+    def njit(*a, **k):
+        return (lambda f: f) if not (a and callable(a[0])) else a[0]
+
 CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misclassified"])
 
 
@@ -40,6 +46,84 @@ def support_threshold(alpha: np.ndarray) -> float:
     return 1e-12 * max(1.0, float(np.max(alpha, initial=0.0)))
 
 
+# The formulas below are compiled (numba): `finalize` runs after every fit, the Playground
+# refits on every click, and a dozen numpy passes over α cost more than a warm-started SMO.
+# Each is written once, as a loop, and used by every caller (the traced SMO, the step-through
+# and `finalize`), so that they cannot disagree.
+
+@njit(cache=True, nogil=True)
+def _at_free(a, C_box, eps):
+    """0 < αᵢ < C (beyond rounding residues)."""
+    top = C_box - eps * max(1.0, C_box if C_box < math.inf else 1.0)
+    return a > eps and a < top
+
+
+@njit(cache=True, nogil=True)
+def _bias(yG, alpha, y, C_box, eps):
+    n = len(alpha)
+    total, count = 0.0, 0
+    for i in range(n):
+        if _at_free(alpha[i], C_box, eps):
+            total += yG[i]
+            count += 1
+    if count > 0:
+        return -(total / count)                      # b = avg(bᵢ), bᵢ = −yᵢGᵢ
+    lo, hi = -math.inf, math.inf
+    for i in range(n):
+        at_zero = alpha[i] <= eps
+        if at_zero == (y[i] > 0):                    # αᵢ = 0, yᵢ = +1 or αᵢ = C, yᵢ = −1
+            lo = max(lo, -yG[i])
+        else:                                        # αᵢ = 0, yᵢ = −1 or αᵢ = C, yᵢ = +1
+            hi = min(hi, -yG[i])
+    if lo == -math.inf and hi == math.inf:
+        return 0.0
+    if lo == -math.inf:
+        return hi
+    if hi == math.inf:
+        return lo
+    return 0.5 * (lo + hi)
+
+
+@njit(cache=True, nogil=True)
+def _kkt(G, alpha, y, C_box, equality, eps):
+    m, M = -math.inf, math.inf
+    worst = 0.0
+    for i in range(len(alpha)):
+        can_up = alpha[i] < C_box - eps             # αᵢ may grow
+        can_down = alpha[i] > eps                   # αᵢ may shrink
+        if equality:
+            f = -y[i] * G[i]
+            if (can_up and y[i] > 0) or (can_down and y[i] < 0):    # i ∈ I_up
+                m = max(m, f)
+            if (can_up and y[i] < 0) or (can_down and y[i] > 0):    # i ∈ I_low
+                M = min(M, f)
+        else:
+            if can_up:
+                worst = max(worst, -G[i])
+            if can_down:
+                worst = max(worst, G[i])
+    if not equality:
+        return worst
+    if m == -math.inf or M == math.inf:
+        return 0.0
+    return max(0.0, m - M)
+
+
+@njit(cache=True, nogil=True)
+def _codes(alpha, xi, C_box, eps):
+    tol = 1e-6
+    code = np.zeros(len(alpha), dtype=np.int8)
+    top = C_box - eps * max(1.0, C_box)
+    for i in range(len(alpha)):
+        if xi[i] > 1.0 + tol:
+            code[i] = 4                              # misclassified
+        elif xi[i] > tol:
+            code[i] = 3                              # inside the margin
+        elif alpha[i] > eps:
+            code[i] = 2 if C_box < math.inf and alpha[i] >= top else 1
+    return code
+
+
 def free_mask(alpha: np.ndarray, C_box: float) -> np.ndarray:
     eps = support_threshold(alpha)
     upper = alpha < C_box - eps * max(1.0, C_box if math.isfinite(C_box) else 1.0)
@@ -50,26 +134,12 @@ def bias_from_gradient(yG: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: 
     """b from the KKT conditions, given yᵢGᵢ = g(xᵢ) − yᵢ = −bᵢ (G = Qα − 1).
 
     Free αᵢ satisfy yᵢh(xᵢ) = 1 exactly, so b = avg(bᵢ); otherwise b lies in an interval
-    whose ends come from points at a bound, and we take its midpoint (LIBSVM, Fan et al. 2005).
+    whose ends come from points at a bound (αᵢ = 0 needs yᵢh ≥ 1, αᵢ = C needs yᵢh ≤ 1), and
+    we take its midpoint (LIBSVM, Fan et al. 2005).
     """
-    free = free_mask(alpha, C_box)
-    if free.any():
-        return float(-np.mean(yG[free]))
-    eps = support_threshold(alpha)
-    at_zero = alpha <= eps
-    at_C = ~at_zero
-    # bᵢ = −yᵢGᵢ. αᵢ = 0 needs yᵢ h ≥ 1; αᵢ = C needs yᵢ h ≤ 1.
-    low = (at_zero & (y > 0)) | (at_C & (y < 0))
-    high = (at_zero & (y < 0)) | (at_C & (y > 0))
-    lo = float(np.max(-yG[low])) if low.any() else -math.inf
-    hi = float(np.min(-yG[high])) if high.any() else math.inf
-    if math.isinf(lo) and math.isinf(hi):
-        return 0.0
-    if math.isinf(lo):
-        return hi
-    if math.isinf(hi):
-        return lo
-    return 0.5 * (lo + hi)
+    alpha = np.asarray(alpha, dtype=float)
+    return float(_bias(np.asarray(yG, dtype=float), alpha, np.asarray(y, dtype=float),
+                       float(C_box), support_threshold(alpha)))
 
 
 def kkt_violation(G: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: float,
@@ -79,20 +149,9 @@ def kkt_violation(G: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: float,
     With Σαᵢyᵢ = 0 this is LIBSVM's m(α) − M(α) (Keerthi et al. 2001, Fan et al. 2005);
     without it, the largest projected-gradient component.
     """
-    eps = support_threshold(alpha)
-    can_up = alpha < C_box - eps      # αᵢ may grow
-    can_down = alpha > eps            # αᵢ may shrink
-    if equality:
-        minus_yG = -y * G
-        I_up = (can_up & (y > 0)) | (can_down & (y < 0))
-        I_low = (can_up & (y < 0)) | (can_down & (y > 0))
-        if not I_up.any() or not I_low.any():
-            return 0.0
-        return max(0.0, float(minus_yG[I_up].max() - minus_yG[I_low].min()))
-    viol = np.zeros_like(G)
-    viol = np.where(can_up, np.maximum(viol, -G), viol)
-    viol = np.where(can_down, np.maximum(viol, G), viol)
-    return float(viol.max(initial=0.0))
+    alpha = np.asarray(alpha, dtype=float)
+    return float(_kkt(np.asarray(G, dtype=float), alpha, np.asarray(y, dtype=float),
+                      float(C_box), bool(equality), support_threshold(alpha)))
 
 
 def dual_objective(problem: Problem, alpha: np.ndarray) -> float:
@@ -107,16 +166,8 @@ def categorise(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarray:
 def category_codes(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarray:
     """`categorise` as indices into CATEGORIES (int8: a model keeps these, and turns them into
     strings only when asked; 100,000 strings cost more than a Newton fit)."""
-    eps = support_threshold(alpha)
-    tol = 1e-6
-    code = np.zeros(len(alpha), dtype=np.int8)
-    sv = alpha > eps
-    code[sv] = 1
-    if math.isfinite(C_box):
-        code[sv & (alpha >= C_box - eps * max(1.0, C_box))] = 2
-    code[xi > tol] = 3
-    code[xi > 1 + tol] = 4
-    return code
+    alpha = np.asarray(alpha, dtype=float)
+    return _codes(alpha, np.asarray(xi, dtype=float), float(C_box), support_threshold(alpha))
 
 
 def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G):
@@ -153,6 +204,38 @@ def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G
     return Qa, Kay
 
 
+@njit(cache=True, nogil=True)
+def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
+    """The formulas of the module docstring, one pass each, from Qα and Kay = K_in(α∘y).
+    Returns (b, h, ξ, G, codes, ‖w‖², primal, dual, KKT violation)."""
+    n = len(alpha)
+    G = Qa - 1.0                                    # ∇ of f(α) = ½αᵀQα − Σα
+    if equality:
+        b = _bias(y * G, alpha, y, C_box, eps)      # yG = g(xᵢ) − yᵢ, g over K_eff
+    else:
+        b = 0.0
+        for i in range(n):
+            b += alpha[i] * y[i]                    # w_{d+1} = Σ αᵢyᵢ (slide 30)
+    h = Kay + b
+    xi = np.empty(n)
+    w_norm2, loss, asum, aQa, slack = 0.0, 0.0, 0.0, 0.0, False
+    for i in range(n):
+        xi[i] = max(0.0, 1.0 - y[i] * h[i])
+        w_norm2 += alpha[i] * y[i] * Kay[i]         # ‖w‖² in feature space, bias excluded
+        loss += xi[i] if k == 1 else xi[i] * xi[i]
+        slack = slack or xi[i] > 1e-6
+        asum += alpha[i]
+        aQa += alpha[i] * Qa[i]
+    reg = w_norm2 + (b * b if augmented else 0.0)
+    if C == math.inf:
+        primal = 0.5 * reg if not slack else math.inf
+    else:
+        primal = 0.5 * reg + C * loss
+    dual = asum - 0.5 * aQa
+    kkt = _kkt(G, alpha, y, C_box, equality, eps)
+    return b, h, xi, G, _codes(alpha, xi, C_box, eps), w_norm2, primal, dual, kkt
+
+
 def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -> dict:
     """Everything derived from α, for the model object. G = Qα − 1 from the solver (optional;
     used only for lazy problems)."""
@@ -161,41 +244,29 @@ def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -
     alpha = alpha_raw.copy()
     eps = support_threshold(alpha)
     alpha[alpha <= eps] = 0.0
-    ay = alpha * y
     if problem.Q is not None:
         Qa = problem.Q @ alpha
         # h(xᵢ) on the training points uses K (not K_eff): the δ/(2C) term is not a kernel value.
         K_in = problem.K - 1.0 if problem.bias == "augmented" else problem.K
-        Kay = K_in @ ay
+        Kay = K_in @ (alpha * y)
     else:
         Qa, Kay = _lazy_products(problem, alpha_raw, alpha, G)
-    G = Qa - 1.0                         # ∇ of f(α) = ½αᵀQα − Σα
-    yG = y * G                          # = g(xᵢ) − yᵢ, with g over K_eff
-    if problem.equality:
-        b = bias_from_gradient(yG, alpha, y, problem.C_box)
-    else:
-        b = float(alpha @ y)             # w_{d+1} = Σ αᵢyᵢ (slide 30)
-    h = Kay + b
-    xi = np.maximum(0.0, 1.0 - y * h)
-    w_norm2 = float(ay @ Kay)          # ‖w‖² in feature space, bias excluded
-    reg = w_norm2 + (b * b if problem.bias == "augmented" else 0.0)
-    k = 2 if problem.loss == "quadratic" else 1
-    if math.isinf(problem.C):
-        primal = 0.5 * reg if not (xi > 1e-6).any() else math.inf
-    else:
-        primal = 0.5 * reg + problem.C * float(np.sum(xi**k))
-    dual = float(alpha.sum() - 0.5 * alpha @ Qa)
+    b, h, xi, G, codes, w_norm2, primal, dual, kkt = _derive(
+        alpha, Qa, Kay, np.asarray(y, dtype=float), float(problem.C), float(problem.C_box),
+        problem.equality, problem.bias == "augmented", 2 if problem.loss == "quadratic" else 1,
+        eps)
     return {
         "alpha": alpha,
-        "b": b,
+        "b": float(b),
         "h_train": h,
         "xi": xi,
-        "support": np.flatnonzero(alpha > 0),
+        "support": np.flatnonzero(alpha),
         "w_norm": math.sqrt(max(w_norm2, 0.0)),
-        "primal_objective": primal,
-        "dual_objective": dual,
-        "kkt_violation": kkt_violation(G, alpha, y, problem.C_box, problem.equality),
-        "category_code": category_codes(alpha, xi, problem.C_box),
+        "primal_objective": float(primal),
+        "dual_objective": float(dual),
+        "kkt_violation": float(kkt),
+        "category_code": codes,
+        "gradient": G,
     }
 
 
@@ -239,4 +310,5 @@ def finalize_proximal(problem: Problem, alpha: np.ndarray, b: float) -> dict:
                                 - beta @ beta / (4.0 * C)),
         "kkt_violation": float(np.max(np.abs(grad))),
         "category_code": category_codes(np.zeros_like(alpha), xi, math.inf),
+        "gradient": None,                 # not the SVM dual's: no warm start from it
     }

@@ -38,6 +38,7 @@ class SVMModel:
     dual_objective: float
     kkt_violation: float
     category_code: np.ndarray    # int8 indices into finalize.CATEGORIES
+    gradient: np.ndarray | None  # G = Qα − 1 of the dual at alpha (warm starts update it)
     # run
     n_iter: int
     converged: bool

@@ -72,6 +72,10 @@ def check_y(y, n: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"len(y) = {len(Y)} but len(X) = {n}; expected one label per point")
     if Y.dtype.kind == "f" and not np.isfinite(Y).all():
         raise ValueError("y contains NaN or inf; expected two distinct finite labels")
+    if Y.dtype.kind in "fiub" and len(Y):
+        lo, hi = Y.min(), Y.max()                # two numeric labels: no sort needed
+        if lo != hi and ((Y == lo) | (Y == hi)).all():
+            return np.where(Y == hi, 1.0, -1.0), np.array([lo, hi], dtype=Y.dtype)
     try:
         classes = np.unique(Y)
     except TypeError:
@@ -105,6 +109,18 @@ def check_kernel(kernel):
         return kernel
     raise ValueError(f"kernel must be se.Linear(), se.Polynomial(...) or se.Gaussian(...), "
                      f"got {kernel!r}")
+
+
+def check_warm_start(model, alpha0, solver: str) -> None:
+    """warm_start: None or a model from `fit` (smo only; not together with alpha0)."""
+    if model is None:
+        return
+    if not (hasattr(model, "alpha") and hasattr(model, "gradient") and hasattr(model, "X")):
+        raise ValueError(f"warm_start must be a model returned by fit, got {type(model).__name__}")
+    if alpha0 is not None:
+        raise ValueError("give alpha0 or warm_start, not both")
+    if solver != "smo":
+        raise ValueError(f"warm_start works with solver 'smo', got solver {solver!r}")
 
 
 def check_tol(tol) -> float | None:

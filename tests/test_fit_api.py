@@ -319,3 +319,34 @@ def test_no_state_is_kept_between_requests():
         k: v for k, v in b.items() if k not in ("fit", "server_ms")
     }
     assert math.isfinite(a["server_ms"])
+
+
+def test_a_refit_after_one_edit_starts_from_the_previous_model(monkeypatch):
+    """The server keeps recent models (pure results keyed by points + settings): the answer
+    to an edit starts from the model before it, α and gradient, and ends where a cold fit
+    does."""
+    monkeypatch.setattr(fit_api, "RECENT", fitting.RecentModels())
+    body = _d2_body()
+    first = fit_api.refit(body)
+    assert first["ok"] and not first["fit"]["warm"] and len(fit_api.RECENT) == 1
+    moved = [list(p) for p in body["points"]] + [[3.0, 3.5, 1]]
+    second = fit_api.refit({**body, "points": moved,
+                            "warm": {"points": body["points"], "alpha": first["alpha"]}})
+    assert second["fit"]["warm"] and second["fit"]["warm_gradient"]
+    X = np.array([p[:2] for p in moved], dtype=float)
+    y = np.array([p[2] for p in moved])
+    cold = fitting.fit_points(X, y, fit_api.parse_request(body)["settings"]).model
+    warm = fit_api.RECENT.get(fitting.fit_key(X, y, fit_api.parse_request(body)["settings"]))
+    assert warm is not None and warm.alpha0 is not None
+    assert warm.dual_objective == pytest.approx(cold.dual_objective, rel=1e-6)
+    np.testing.assert_allclose(second["alpha"], warm.alpha)
+
+
+def test_recent_models_is_a_bounded_lru():
+    cache = fitting.RecentModels(size=2)
+    cache.put(b"a", 1)
+    cache.put(b"b", 2)
+    assert cache.get(b"a") == 1          # a is now the most recent
+    cache.put(b"c", 3)
+    assert cache.get(b"b") is None and cache.get(b"a") == 1 and cache.get(b"c") == 3
+    assert len(cache) == 2

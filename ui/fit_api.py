@@ -13,8 +13,10 @@ points     [[x1, x2, y], ...], y = ±1, at most ``state.MAX_POINTS``
 settings   the Playground's settings (``state.normalize_settings``; missing keys: defaults)
 view       optional {"x": [x0, x1], "y": [y0, y1]}: the plot's axis ranges (h is sampled on
            ``canvas.grid_ranges(view)``, as the figure does; default: around the points)
-warm       optional {"points": [...], "alpha": [...]}: the previous answer's points and α;
-           ``warmstart.map_alpha`` carries α over when at most one point changed (smo, sga)
+warm       optional {"points": [...], "alpha": [...]}: the previous answer's points and α.
+           smo: if the server still holds the model of those points (``RECENT``), the refit
+           starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
+           ``warmstart.map_alpha`` carries α over when at most one point changed
 seq        optional integer, echoed (the browser drops answers to older edits)
 =========  ===================================================================================
 
@@ -97,10 +99,14 @@ def _view(value: Any, X: np.ndarray) -> tuple[tuple, tuple]:
     return ranges
 
 
-def _warm_alpha(value: Any, X: np.ndarray, y: np.ndarray, settings: dict) -> np.ndarray | None:
-    """α to start from (None: a cold start)."""
+#: The models of recent answers, for warm starts (pure results keyed by points + settings).
+RECENT = fitting.RecentModels()
+
+
+def _warm(value: Any, X: np.ndarray, y: np.ndarray, settings: dict):
+    """(α to start from, the model of the previous points); None, None: a cold start."""
     if value is None:
-        return None
+        return None, None
     if not isinstance(value, Mapping) or set(value) - {"points", "alpha"}:
         raise BadRequest('warm must be {"points": [...], "alpha": [...]}')
     wX, wy = _points(value.get("points"), "warm.points")
@@ -111,8 +117,9 @@ def _warm_alpha(value: Any, X: np.ndarray, y: np.ndarray, settings: dict) -> np.
         if not (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)):
             raise BadRequest(f"warm.alpha[{i}] is not a finite number: {v!r:.40}")
     if settings["solver"] not in fitting.WARM_START_SOLVERS:
-        return None
-    return map_alpha(wX, wy, np.asarray(a, dtype=float), X, y)
+        return None, None
+    return (map_alpha(wX, wy, np.asarray(a, dtype=float), X, y),
+            RECENT.get(fitting.fit_key(wX, wy, settings)))
 
 
 def parse_request(body: Any) -> dict:
@@ -129,8 +136,9 @@ def parse_request(body: Any) -> dict:
     X, y = _points(body.get("points"), "points")
     settings = _settings(body.get("settings", {}))
     view = _view(body.get("view"), X)
-    alpha0 = _warm_alpha(body.get("warm"), X, y, settings)
-    return {"X": X, "y": y, "settings": settings, "view": view, "alpha0": alpha0, "seq": seq}
+    alpha0, prev = _warm(body.get("warm"), X, y, settings)
+    return {"X": X, "y": y, "settings": settings, "view": view, "alpha0": alpha0,
+            "warm_model": prev, "seq": seq}
 
 
 # ------------------------------------------------------------------------------- answer
@@ -224,7 +232,9 @@ def refit(body: Any) -> dict:
     t0 = time.perf_counter()
     req = parse_request(body)
     X, y, settings = req["X"], req["y"], req["settings"]
-    out = fitting.fit_points(X, y, settings, req["alpha0"])
+    out = fitting.fit_points(X, y, settings, req["alpha0"], warm_start=req["warm_model"])
+    if out.ok:
+        RECENT.put(fitting.fit_key(X, y, settings), out.model)
     answer: dict[str, Any] = {"seq": req["seq"], "n": len(X), "ok": out.ok}
     if not out.ok:
         answer.update(kind=out.kind, message=out.error or "")
@@ -247,7 +257,8 @@ def refit(body: Any) -> dict:
             "solver_ms": round(1000 * float(m.time_s), 3),
             "n_iter": int(m.n_iter),
             "converged": bool(m.converged),
-            "warm": req["alpha0"] is not None,
+            "warm": m.alpha0 is not None,          # the start actually used
+            "warm_gradient": m.alpha0 is not None and req["warm_model"] is not None,
         },
         **draw_data(m, grid, x_range, y_range),
     )

@@ -6,8 +6,11 @@ with a message for ``st.error`` / ``st.warning``, so a page can cache it and sho
 
 from __future__ import annotations
 
+import hashlib
 import math
+import threading
 import warnings
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -80,8 +83,10 @@ def fit_points(
     y: np.ndarray,
     settings: Mapping[str, Any],
     alpha0: np.ndarray | None = None,
+    warm_start: Any = None,
 ) -> FitOutcome:
-    """Train on the points with the settings; never raises."""
+    """Train on the points with the settings; never raises. ``warm_start``: the model of the
+    same settings before an edit (smo: α and gradient carried over), else ``alpha0``."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y)
     if len(X) == 0 or len(np.unique(y)) < 2:
@@ -94,6 +99,14 @@ def fit_points(
         return FitOutcome(error=reason, kind="unsupported")
     if alpha0 is not None and settings["solver"] not in WARM_START_SOLVERS:
         alpha0 = None
+    if warm_start is not None and settings["solver"] == "smo":
+        alpha0 = None
+        if not isinstance(warm_start, se.SVMModel) or len(warm_start.classes) != 2 or not (
+            np.array_equal(warm_start.classes, np.unique(y))
+        ):
+            warm_start = None            # not a model of these labels: a cold start
+    else:
+        warm_start = None
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", se.ConvergenceWarning)
@@ -107,6 +120,7 @@ def fit_points(
                 solver=settings["solver"],
                 wss=settings["wss"],
                 alpha0=alpha0,
+                warm_start=warm_start,
                 tol=SMO_TOL if settings["solver"] == "smo" else None,
                 max_iter=smo_max_iter(len(X)) if settings["solver"] == "smo" else None,
             )
@@ -121,6 +135,44 @@ def fit_points(
     if conv or not model.converged:
         warn = str(conv[-1].message) if conv else str(model.status)
     return FitOutcome(model=model, warning=warn)
+
+
+def fit_key(X: np.ndarray, y: np.ndarray, settings: Mapping[str, Any]) -> bytes:
+    """A digest of everything a fit depends on (points, labels, settings)."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(np.ascontiguousarray(X, dtype=np.float64).tobytes())
+    h.update(b"|" + np.ascontiguousarray(y, dtype=np.float64).tobytes() + b"|")
+    h.update(repr(sorted((str(k), repr(v)) for k, v in settings.items())).encode())
+    return h.digest()
+
+
+class RecentModels:
+    """The last few models by `fit_key`, so that the next refit can start from the one before
+    the edit (`svm_engine.warmstart`). A cache of pure results: the key is the whole input
+    (the points themselves), so it holds nothing one user could learn about another; bounded
+    (``size`` models of ≤ 2,000 points, ~100 KB each), thread-safe."""
+
+    def __init__(self, size: int = 32):
+        self._size = size
+        self._items: OrderedDict[bytes, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: bytes):
+        with self._lock:
+            model = self._items.get(key)
+            if model is not None:
+                self._items.move_to_end(key)
+            return model
+
+    def put(self, key: bytes, model) -> None:
+        with self._lock:
+            self._items[key] = model
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 def grid_axes(x_range, y_range, resolution: int = 100) -> tuple[np.ndarray, np.ndarray]:

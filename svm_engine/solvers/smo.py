@@ -158,17 +158,21 @@ def replay(trace, n, alpha0=None):
 
 
 def feasible_start(alpha0, y, C):
-    """Make a warm-start α feasible: clip to [0, C], then restore Σαᵢyᵢ = 0 by scaling down
-    the class whose side is too heavy (scaling keeps every αᵢ inside the box)."""
+    """Make a warm-start α feasible: clip to [0, C], then restore Σαᵢyᵢ = 0 by lowering the
+    largest αᵢ of the heavier class, largest first, until the sums balance. Lowering few αᵢ
+    (after one edit, e.g. a deleted support vector, one or two) keeps the start close to the
+    previous optimum and lets `svm_engine.warmstart` update G instead of rebuilding it."""
     a = np.clip(np.asarray(alpha0, dtype=float), 0.0, C)
     s = float(a @ y)
-    if s > 0:
-        pos = y > 0
-        tot = a[pos].sum()
-        a[pos] *= (tot - s) / tot if tot > 0 else 0.0
-    elif s < 0:
-        neg = y < 0
-        tot = a[neg].sum()
-        a[neg] *= (tot + s) / tot if tot > 0 else 0.0
+    if abs(s) > 1e-12 * max(1.0, float(a.max(initial=0.0))):   # more than rounding (SMO's own
+        # steps keep Σαᵢyᵢ = 0 to rounding too)
+        side = np.flatnonzero(y > 0) if s > 0 else np.flatnonzero(y < 0)
+        order = side[np.argsort(-a[side], kind="stable")]
+        before = np.concatenate(([0.0], np.cumsum(a[order])))  # sum of the larger ones
+        k = int(np.searchsorted(before, abs(s), side="left"))   # order[:k−1] go to 0
+        a[order[: max(k - 1, 0)]] = 0.0
+        if 0 < k <= len(order):
+            a[order[k - 1]] -= abs(s) - before[k - 1]
+        elif k > len(order):                                   # not enough: all to 0
+            a[order] = 0.0
     return a
-

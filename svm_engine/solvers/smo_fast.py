@@ -188,6 +188,31 @@ if NUMBA:
             for t in range(n):
                 out[t] += cq * col[t]
 
+    @njit(cache=True, nogil=True)
+    def kernel_sources_dot(kp, XT, Z, coef, out):
+        """out[t] += Σ_s coef_s · K(x_t, z_s) over all points x_t = columns of XT, for a few
+        sources z_s that need not be among them (+1 if augmented, no diagonal term)."""
+        n = XT.shape[1]
+        col = np.empty(n)
+        for q in range(Z.shape[0]):
+            _column(kp, XT, n, Z[q], col)
+            cq = coef[q]
+            for t in range(n):
+                out[t] += cq * col[t]
+
+    @njit(cache=True, nogil=True)
+    def kernel_rows_dot(kp, XT, Z, coef, out):
+        """out[k] += Σ_t coef_t · K(x_t, z_k) over the points x_t = columns of XT (+1 if
+        augmented, no diagonal term): h-like sums at a few new points z_k."""
+        m = XT.shape[1]
+        col = np.empty(m)
+        for k in range(Z.shape[0]):
+            _column(kp, XT, m, Z[k], col)
+            acc = 0.0
+            for t in range(m):
+                acc += coef[t] * col[t]
+            out[k] += acc
+
     # -- the column cache -------------------------------------------------------------------
     # Slots hold columns in original index order. A slot is valid on all n points ("full"),
     # or on the active set of the shrinking epoch it was computed in ("partial"): within an
@@ -424,8 +449,10 @@ if NUMBA:
                         F[inact[q]] += coef * buf[q]
 
     @njit(cache=True, nogil=True)
-    def _smo(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots):
-        """The SMO loop. alpha, F (= −y∘G) and Fbar are updated in place.
+    def _smo(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots,
+             given_F):
+        """The SMO loop. alpha, F (= −y∘G) and Fbar are updated in place; given_F: F already
+        holds −y∘G at alpha (a warm start's updated gradient; then shrinking must be off).
         Returns (iterations, converged, final m − M)."""
         n, d = X.shape
         use_cache = n_slots > 0
@@ -445,7 +472,7 @@ if NUMBA:
 
         # warm start: F = y − Σ_{αⱼ≠0} αⱼyⱼK_eff[:, j] and F̄ = −Σ_{αⱼ=C} C yⱼK_eff[:, j]
         lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya)
-        for j in range(n):
+        for j in range(0 if given_F else n):
             if alpha[j] != 0.0:
                 col = _fetch_full(j, bufF, lay, kp, X, XT, cache, use_cache, epoch)
                 coef = -alpha[j] * y[j]
@@ -575,11 +602,16 @@ def cache_slots(n: int, cache_mb: float) -> int:
     return int(min(n, max(2, (cache_mb * 2**20) // (8 * n))))
 
 
-def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None,
+def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, G0=None,
           shrinking=True, cache_mb=DEFAULT_CACHE_MB, use_cache=None):
     """SMO on a problem from `build_problem` (lazy or not: only X, y, C and the kernel's
     numbers are used). Returns dict(alpha, n_iter, converged, status, trace=None, G) where
     G = Qα − 1 at the returned α (for `finalize`, so that no n × n product is needed).
+
+    G0: the gradient Qα₀ − 1 at alpha0 when the caller has it (`warmstart.warm_state` updates
+    the previous fit's G after an edit): the start then costs O(n), not O(n · #SV) kernel
+    values. Shrinking is off then (it needs Ḡ, which would cost the columns again); a warm
+    start is a few steps from the optimum, where shrinking gains nothing.
 
     shrinking=False takes exactly the steps of `smo.smo`; use_cache=None caches columns
     unless they are cheaper to compute than to copy (linear kernel, few features)."""
@@ -595,11 +627,17 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None,
     if use_cache is None:
         use_cache = problem.spec.code != LINEAR or d > 16
     n_slots = cache_slots(n, cache_mb) if use_cache else 0
-    F = y.copy()                               # F = −y∘G, G = Q·0 − 1
+    if G0 is None:
+        F = y.copy()                           # F = −y∘G, G = Q·0 − 1
+    else:
+        if alpha0 is None or np.shape(G0) != (n,):
+            raise ValueError(f"G0 needs alpha0 and must have shape ({n},)")
+        F = -y * np.asarray(G0, dtype=float)
+        shrinking = False
     Fbar = np.zeros(n)
     it, converged, gap = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C, float(tol),
                               int(max_iter), wss == "max_violating_pair", bool(shrinking),
-                              int(n_slots))
+                              int(n_slots), G0 is not None)
     status = ("optimal: m(α) − M(α) ≤ tol" if converged
               else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
     return {"alpha": alpha, "n_iter": int(it), "converged": bool(converged), "trace": None,
@@ -612,4 +650,5 @@ def kernel_spec_numbers(code, degree, coef0, gamma, augmented, diag):
 
 
 __all__ = ["GAUSSIAN", "LINEAR", "MAX_DENSE_N", "NUMBA", "POLYNOMIAL", "cache_slots",
-           "kernel_diag", "kernel_dot", "kernel_matrix", "kernel_spec_numbers", "solve"]
+           "kernel_diag", "kernel_dot", "kernel_matrix", "kernel_rows_dot", "kernel_sources_dot",
+           "kernel_spec_numbers", "solve"]

@@ -1,0 +1,182 @@
+"""Warm start after an edit (`svm_engine/warmstart.py`, `fit(..., warm_start=model)`).
+
+Checked against recomputation from scratch: the matched rows, the start α₀ (feasible), the
+updated gradient G₀ = Qα₀ − 1 (against the materialised Q), and the refit's optimum (the
+cold fit's dual objective, and the KKT conditions checked independently by tests/kkt.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import svm_engine as se
+from svm_engine import warmstart as W
+from svm_engine.problem import build_problem
+from svm_engine.solvers.smo import feasible_start
+from tests.kkt import assert_kkt
+from tests.random_problems import problems
+from tests.test_engine_random import quick, same_objective
+
+TOL = 1e-8
+EDITS = ("add", "insert", "move", "delete", "move_sv", "delete_sv", "relabel")
+
+
+def edit(X, y, alpha, kind, rng):
+    """(X′, y′) after one edit of the kind (the *_sv kinds touch the point of largest α)."""
+    n = len(y)
+    i = int(np.argmax(alpha)) if kind.endswith("_sv") else int(rng.integers(n))
+    if kind == "add":
+        return np.vstack([X, rng.normal(size=(1, 2))]), np.append(y, rng.choice([-1.0, 1.0]))
+    if kind == "insert":
+        return np.insert(X, i, rng.normal(size=2), axis=0), np.insert(y, i, 1.0)
+    if kind in ("move", "move_sv"):
+        X2 = X.copy()
+        X2[i] += rng.normal(scale=0.5, size=2)
+        return X2, y.copy()
+    if kind in ("delete", "delete_sv"):
+        keep = np.arange(n) != i
+        return X[keep], y[keep]
+    y2 = y.copy()
+    y2[i] = -y2[i]
+    return X.copy(), y2
+
+
+def test_match_rows_finds_the_one_changed_stretch():
+    X = np.arange(20.0).reshape(10, 2)
+    y = np.array([1.0, -1.0] * 5)
+    assert W.match_rows(X, y, X, y) == (10, 0)
+    assert W.match_rows(X, y, np.vstack([X, [[99, 99]]]), np.append(y, 1)) == (10, 0)
+    assert W.match_rows(X, y, np.delete(X, 3, 0), np.delete(y, 3)) == (3, 6)
+    moved = X.copy()
+    moved[4] += 0.5
+    assert W.match_rows(X, y, moved, y) == (4, 5)
+    relabelled = y.copy()
+    relabelled[7] = -relabelled[7]
+    assert W.match_rows(X, y, X, relabelled) == (7, 2)
+    # a shuffle changes every row: no warm start
+    assert W.match_rows(X, y, X[::-1].copy(), y[::-1].copy()) is None
+    assert W.match_rows(X, y, X[:1], y[:1], max_changes=8) is None
+
+
+def test_feasible_start_lowers_as_few_alphas_as_it_can():
+    y = np.array([1.0, 1.0, 1.0, -1.0, -1.0])
+    a = feasible_start(np.array([3.0, 1.0, 2.0, 0.5, 0.5]), y, 10.0)
+    # Σαy was 5: the largest +1 α (3) goes to 0, the next (2) loses the remaining 2
+    np.testing.assert_array_equal(a, [0.0, 1.0, 0.0, 0.5, 0.5])
+    a = feasible_start(np.array([0.0, 0.0, 0.5, 2.0, 0.0]), y, 1.0)
+    assert a @ y == 0.0 and (a >= 0).all() and (a <= 1.0).all()
+    np.testing.assert_array_equal(a, [0.0, 0.0, 0.5, 0.5, 0.0])
+
+
+@pytest.mark.parametrize("kernel", [se.Linear(), se.Gaussian(sigma=0.8),
+                                    se.Polynomial(degree=2, coef0=1.0)])
+@pytest.mark.parametrize("loss", ["hinge", "quadratic"])
+@pytest.mark.parametrize("kind", EDITS)
+def test_the_updated_gradient_is_the_recomputed_one(kernel, loss, kind):
+    d = se.datasets.moons(n=120, noise=0.25, seed=3)
+    X = (d.X - d.X.mean(axis=0)) / d.X.std(axis=0)
+    y = np.where(d.y > 0, 1.0, -1.0)
+    before = se.fit(X, y, kernel=kernel, C=2.0, loss=loss, tol=1e-6)
+    X2, y2 = edit(X, y, before.alpha, kind, np.random.default_rng(5))
+    problem = build_problem(X2, y2, kernel, 2.0, loss, "free", materialize=True)
+    alpha0, G0 = W.warm_state(problem, before)
+    C_box = problem.C_box
+    assert (alpha0 >= 0).all() and (alpha0 <= C_box).all()
+    assert abs(alpha0 @ y2) <= 1e-12 * max(1.0, alpha0.max())
+    np.testing.assert_allclose(G0, problem.Q @ alpha0 - 1.0, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", EDITS)
+@pytest.mark.parametrize("kernel", [se.Linear(), se.Gaussian(sigma=0.7)])
+def test_a_warm_refit_ends_at_the_cold_optimum(kind, kernel):
+    d = se.datasets.moons(n=300, noise=0.2, seed=1)
+    X = (d.X - d.X.mean(axis=0)) / d.X.std(axis=0)
+    before = se.fit(X, d.y, kernel=kernel, C=1.0, tol=TOL)
+    X2, y2 = edit(X, np.asarray(d.y, dtype=float), before.alpha, kind,
+                  np.random.default_rng(11))
+    warm = se.fit(X2, y2, kernel=kernel, C=1.0, tol=TOL, warm_start=before)
+    cold = se.fit(X2, y2, kernel=kernel, C=1.0, tol=TOL)
+    assert warm.converged and warm.kkt_violation <= TOL
+    assert same_objective(warm.dual_objective, cold.dual_objective, rel=1e-9)
+    assert_kkt(warm, 1e-6)
+
+
+@pytest.mark.parametrize("kernel", [se.Linear(), se.Gaussian(sigma=0.7)])
+def test_warm_refits_take_fewer_steps_over_a_series_of_edits(kernel):
+    """What the Playground sees (its tol 1e-5): over 20 edits, warm refits take far fewer
+    SMO steps than cold ones (one edit can cost more: a moved point may undo much)."""
+    d = se.datasets.moons(n=300, noise=0.2, seed=1)
+    X, y = (d.X - d.X.mean(axis=0)) / d.X.std(axis=0), np.asarray(d.y, dtype=float)
+    rng = np.random.default_rng(2)
+    model = se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5)
+    warm_steps = cold_steps = 0
+    for k in range(20):
+        X, y = edit(X, y, model.alpha, EDITS[k % len(EDITS)], rng)
+        model = se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5, warm_start=model)
+        warm_steps += model.n_iter
+        cold_steps += se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5).n_iter
+    assert warm_steps < 0.5 * cold_steps, (warm_steps, cold_steps)
+
+
+@quick(20)
+@given(p=problems(n=(8, 40)), loss=st.sampled_from(["hinge", "quadratic"]),
+       kind=st.sampled_from(EDITS), seed=st.integers(0, 2**16))
+def test_warm_refits_agree_with_cold_fits_on_random_problems(p, loss, kind, seed):
+    before = p.fit(loss=loss, tol=TOL)
+    X2, y2 = edit(p.X, np.where(p.y > 0, 1.0, -1.0), before.alpha, kind,
+                  np.random.default_rng(seed))
+    if len(np.unique(y2)) < 2:
+        return
+    warm = se.fit(X2, y2, kernel=p.kernel, C=p.C, loss=loss, tol=TOL, warm_start=before)
+    cold = se.fit(X2, y2, kernel=p.kernel, C=p.C, loss=loss, tol=TOL)
+    assert warm.converged and cold.converged
+    assert same_objective(warm.dual_objective, cold.dual_objective)
+    assert_kkt(warm, 1e-6)
+
+
+def test_the_traced_solver_starts_from_the_same_alpha():
+    d = se.datasets.d2()
+    before = se.fit(d.X, d.y, C=1.0, tol=1e-6)
+    X2 = np.vstack([d.X, [[3.0, 3.0]]])
+    y2 = np.append(d.y, d.classes[1] if hasattr(d, "classes") else 1)
+    traced = se.fit(X2, y2, C=1.0, tol=1e-6, warm_start=before, trace=True)
+    fast = se.fit(X2, y2, C=1.0, tol=1e-6, warm_start=before)
+    np.testing.assert_array_equal(traced.alpha0, fast.alpha0)
+    np.testing.assert_array_equal(se.replay_smo(traced), traced.alpha)
+    assert same_objective(traced.dual_objective, fast.dual_objective)
+
+
+def test_warm_start_misuse_is_a_clear_value_error():
+    d = se.datasets.d2()
+    m = se.fit(d.X, d.y, C=1.0)
+    with pytest.raises(ValueError, match="alpha0 or warm_start, not both"):
+        se.fit(d.X, d.y, C=1.0, warm_start=m, alpha0=m.alpha)
+    with pytest.raises(ValueError, match="works with solver 'smo', got solver 'qp'"):
+        se.fit(d.X, d.y, C=1.0, solver="qp", warm_start=m)
+    with pytest.raises(ValueError, match="must be a model returned by fit, got dict"):
+        se.fit(d.X, d.y, C=1.0, warm_start={"alpha": 1})
+    with pytest.raises(ValueError, match=r"C=1\.0; this fit .*C=2\.0"):
+        se.fit(d.X, d.y, C=2.0, warm_start=m)
+    with pytest.raises(ValueError, match="another kernel"):
+        se.fit(d.X, d.y, C=1.0, kernel=se.Gaussian(sigma=1.0), warm_start=m)
+    with pytest.raises(ValueError, match="classes"):
+        se.fit(d.X, np.where(d.y == d.y.max(), 7, 5), C=1.0, warm_start=m)
+    qp = se.fit(d.X, d.y, C=1.0, solver="psvm", loss="quadratic", bias="augmented")
+    with pytest.raises(ValueError, match="no gradient"):
+        se.fit(d.X, d.y, C=1.0, loss="quadratic", warm_start=qp)
+
+
+def test_too_many_changes_fall_back_to_a_cold_start():
+    d = se.datasets.moons(n=60, noise=0.2, seed=0)
+    m = se.fit(d.X, d.y, kernel=se.Gaussian(sigma=0.5), C=1.0)
+    shuffled = np.random.default_rng(0).permutation(len(d.y))
+    warm = se.fit(d.X[shuffled], d.y[shuffled], kernel=se.Gaussian(sigma=0.5), C=1.0,
+                  warm_start=m)
+    cold = se.fit(d.X[shuffled], d.y[shuffled], kernel=se.Gaussian(sigma=0.5), C=1.0)
+    assert warm.alpha0 is None and warm.n_iter == cold.n_iter
+    assert math.isclose(warm.dual_objective, cold.dual_objective, rel_tol=1e-12)
