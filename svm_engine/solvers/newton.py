@@ -15,7 +15,9 @@ H may be singular in the kernel form (K of rank < n); we solve it by least squar
 moves β only where K can see it. Then β is not unique (β + any null vector of K gives the same
 h), and rounding noise in those directions never dies out: the slide's ‖β_t − β_{t−1}‖ ≤ ε
 could fail for ever at the optimum. So the kernel form measures the step as the linear form
-does, on w′ = Σβᵢφ′(xᵢ) in feature space: ‖w′_t − w′_{t−1}‖ = √(Δβᵀ K Δβ).
+does, on w′ = Σβᵢφ′(xᵢ) in feature space: ‖w′_t − w′_{t−1}‖ = √(Δβᵀ K Δβ). (The linear
+form's H = I + 2CS has eigenvalues ≥ 1: `newton_linear` solves it by Cholesky, unless C is
+so large that H is singular to rounding; then it drops what lstsq drops.)
 
 Second stopping rule (not on the slide): a full step (η = 1) that leaves the violator set V
 unchanged ends at the exact minimiser of J. The step minimises the quadratic
@@ -27,6 +29,7 @@ end at max_iter with a warning although w is optimal to rounding.
 |--------|-----------|--------------------------------------------------------|
 | w, β   | `w`       | weights in R^{d+1} (linear) or coefficients in R^n     |
 | v, S   | `v`, `S`  | sums over the current violators                        |
+| yᵢhᵢ   | `m`       | margins at w (linear form: kept, to see who enters V)  |
 | ∇, H   | `grad`, `H` | gradient and Hessian of J                            |
 | η      | `eta`     | step size (1, halved until J decreases)               |
 | ε      | `tol`     | stop when ‖w_t − w_{t−1}‖ ≤ ε (kernel form: √(ΔβᵀKΔβ)) |
@@ -113,64 +116,263 @@ def _status(t, max_iter, step_norm, tol, converged, stalled) -> str:
             f"(‖w_t − w_t−1‖ = {step_norm:.3g})")
 
 
-# -- SVM-Primal with the linear kernel, fused passes over X --------------------------------
-# The same iteration as `newton(A, ...)` on A = X′ = (X, 1), without forming X′: each pass
-# over the data computes hᵢ = wᵀxᵢ + w_{d+1} on the fly, and one pass gives the violators'
-# v and S (lines 6–7) and the loss Σ max(0, 1 − yᵢhᵢ)². For n = 100,000 points in 2-D a pass
-# costs ~0.1 ms, against ~2 ms of numpy temporaries (X′, X′[viol], X′w) per iteration.
+# -- SVM-Primal with the linear kernel, compiled -------------------------------------------
+# The same iteration as `newton(A, ...)` on A = X′ = (X, 1), without forming X′, as one
+# compiled loop (`_newton_linear_run`; `newton_linear` is its Python face):
+#  * one pass over the data per evaluation of J (`_pass`): at the trial w_new it gives the
+#    loss Σ max(0, 1 − yᵢhᵢ)² and lines 6–7 there, so an accepted step (η = 1, as a rule)
+#    already holds the next iteration's v and S, and whether V changed (second stopping rule).
+#    v and S are not summed afresh: the margins yᵢhᵢ at the current w are kept (`m`), and the
+#    pass adds (subtracts) the terms of the points that entered (left) V. After the first
+#    steps few points cross the margin: a pass costs ~3 ns a point (0.3 ms for n = 100,000
+#    in 2-D) plus ~10–30 ns a point that crossed, against ~2 ms of numpy temporaries
+#    (X′, X′[viol], X′w) per iteration.
+#  * H⁻¹∇ by Cholesky (`_solve`): H = I + 2CS is symmetric with eigenvalues ≥ 1 (but for a
+#    huge C·tr S, where H is singular to rounding and lstsq's cutoff is applied instead).
+#  * α = 2Cξ from the kept margins. The trace is data: the loop fills per-iteration rows that
+#    `newton_linear` turns into the records of `newton`, so traced and untraced runs take the
+#    same steps.
 
 
 @njit(cache=True, nogil=True)
-def _violator_sums(X, y, w, viol):
-    """Lines 6–7 at w: v = Σ_V yᵢx′ᵢ, S = Σ_V x′ᵢx′ᵢᵀ over V = {i: yᵢhᵢ < 1}; viol[i] = i ∈ V.
-    Returns (v, S, Σᵢ max(0, 1 − yᵢhᵢ)²)."""
+def _pass(X, y, w_new, m, v, S, m_new, v_new, S_new):
+    """J's loss at w_new and lines 6–7 there. m holds the margins yᵢhᵢ at the current w and
+    v, S the sums over its violators V (yᵢhᵢ < 1). Fills m_new with the margins at w_new, and
+    v_new, S_new with the sums over V at w_new: v, S plus yᵢx′ᵢ, x′ᵢx′ᵢᵀ for each point that
+    entered V, minus them for each point that left it.
+    Returns (Σᵢ max(0, 1 − yᵢhᵢ)² at w_new, |V at w_new|, number of points that entered or left)."""
+    n, d = X.shape
+    for a in range(d + 1):
+        v_new[a] = v[a]
+        for b in range(d + 1):
+            S_new[a, b] = S[a, b]
+    loss = 0.0
+    n_viol = 0
+    n_moved = 0
+    for i in range(n):
+        h = w_new[d]                                       # hᵢ = wᵀxᵢ + w_{d+1} at w_new
+        for a in range(d):
+            h += X[i, a] * w_new[a]
+        m_new[i] = y[i] * h
+        r = 1.0 - m_new[i]
+        inside = r > 0.0                                   # i ∈ V at w_new
+        xi = max(r, 0.0)
+        loss += xi * xi
+        n_viol += inside
+        if inside != (1.0 - m[i] > 0.0):                  # i entered (+) or left (−) V
+            n_moved += 1
+            s = 1.0 if inside else -1.0
+            for a in range(d):
+                sx = s * X[i, a]
+                v_new[a] += sx * y[i]                      # line 6: v = Σ_V yᵢx′ᵢ
+                for b in range(a, d):
+                    S_new[a, b] += sx * X[i, b]            # line 7: S = Σ_V x′ᵢx′ᵢᵀ
+                S_new[a, d] += sx
+            v_new[d] += s * y[i]
+    S_new[d, d] = n_viol
+    for a in range(d):                                     # S is symmetric: lower from upper
+        for b in range(a + 1, d + 1):
+            S_new[b, a] = S_new[a, b]
+    return loss, n_viol, n_moved
+
+
+EPS = float(np.finfo(float).eps)
+
+
+@njit(cache=True, nogil=True)
+def _solve(H, g):
+    """H⁻¹g for H = I + 2CS, as `np.linalg.lstsq(H, g, rcond=None)` in `newton` computes it.
+    H's eigenvalues lie in [1, tr H]: while tr H < 0.01/(p·ε), none falls under lstsq's cutoff
+    (singular values ≤ p·ε·σ_max count as 0) and Cholesky solves H exactly (to rounding).
+    Beyond that (C·tr S ≳ 1e13 with nearly collinear points), H is singular to rounding, and
+    its eigen-decomposition drops what lstsq drops."""
+    p = H.shape[0]
+    trace = 0.0
+    for a in range(p):
+        trace += H[a, a]
+    if trace < 0.01 / (p * EPS):
+        x, ok = _cholesky_solve(H, g)
+        if ok:
+            return x
+    return _lstsq_symmetric(H, g)
+
+
+@njit(cache=True, nogil=True)
+def _cholesky_solve(H, g):
+    """(H⁻¹g, True) for a symmetric positive definite H = LLᵀ; (0, False) when a pivot is
+    not > 0."""
+    p = H.shape[0]
+    L = np.zeros((p, p))
+    x = np.zeros(p)
+    for j in range(p):
+        s = H[j, j]
+        for k in range(j):
+            s -= L[j, k] * L[j, k]
+        if not s > 0.0:
+            return x, False
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, p):
+            s = H[i, j]
+            for k in range(j):
+                s -= L[i, k] * L[j, k]
+            L[i, j] = s / L[j, j]
+    for i in range(p):                                     # L z = g
+        s = g[i]
+        for k in range(i):
+            s -= L[i, k] * x[k]
+        x[i] = s / L[i, i]
+    for i in range(p - 1, -1, -1):                         # Lᵀ x = z
+        s = x[i]
+        for k in range(i + 1, p):
+            s -= L[k, i] * x[k]
+        x[i] = s / L[i, i]
+    return x, True
+
+
+@njit(cache=True, nogil=True)
+def _lstsq_symmetric(H, g):
+    """np.linalg.lstsq(H, g, rcond=None)[0] for a symmetric H: H = QΛQᵀ by cyclic Jacobi
+    rotations, then x = Σₖ (qₖᵀg / λₖ) qₖ over the |λₖ| > p·ε·max|λ| (lstsq's cutoff)."""
+    p = H.shape[0]
+    A = np.empty((p, p))
+    Q = np.zeros((p, p))
+    total = 0.0
+    for a in range(p):
+        Q[a, a] = 1.0
+        for b in range(p):
+            A[a, b] = H[a, b]
+            total += H[a, b] * H[a, b]
+    for _sweep in range(64):
+        off = 0.0
+        for a in range(p):
+            for b in range(p):
+                if a != b:
+                    off += A[a, b] * A[a, b]
+        if off <= 1e-36 * total:                           # off-diagonal below rounding
+            break
+        for a in range(p - 1):
+            for b in range(a + 1, p):
+                if A[a, b] == 0.0:
+                    continue
+                theta = (A[b, b] - A[a, a]) / (2.0 * A[a, b])
+                t = 1.0 / (abs(theta) + math.sqrt(theta * theta + 1.0))
+                if abs(theta) > 1e150:                     # θ² would overflow
+                    t = 0.5 / abs(theta)
+                if theta < 0.0:
+                    t = -t
+                c = 1.0 / math.sqrt(t * t + 1.0)           # the rotation J zeroing A[a, b]
+                s = t * c
+                for k in range(p):                         # A ← AJ, Q ← QJ
+                    ka, kb = A[k, a], A[k, b]
+                    A[k, a], A[k, b] = c * ka - s * kb, s * ka + c * kb
+                    qa, qb = Q[k, a], Q[k, b]
+                    Q[k, a], Q[k, b] = c * qa - s * qb, s * qa + c * qb
+                for k in range(p):                         # A ← JᵀA
+                    ak, bk = A[a, k], A[b, k]
+                    A[a, k], A[b, k] = c * ak - s * bk, s * ak + c * bk
+                A[a, b] = A[b, a] = 0.0
+    top = 0.0
+    for k in range(p):
+        top = max(top, abs(A[k, k]))
+    x = np.zeros(p)
+    for k in range(p):
+        if abs(A[k, k]) > p * EPS * top:
+            qg = 0.0
+            for a in range(p):
+                qg += Q[a, k] * g[a]
+            for a in range(p):
+                x[a] += qg / A[k, k] * Q[a, k]
+    return x
+
+
+@njit(cache=True, nogil=True)
+def _grow(A):
+    """A with twice the rows (the first rows copied): trace rows for a longer run."""
+    B = np.empty((2 * A.shape[0], A.shape[1]))
+    for k in range(A.shape[0]):
+        for a in range(A.shape[1]):
+            B[k, a] = A[k, a]
+    return B
+
+
+@njit(cache=True, nogil=True)
+def _newton_linear_run(X, y, C, tol, max_iter, v, S, trace):
+    """Slide 39 from w₀ = 0, given v, S there (every point is a violator at w₀).
+    Returns (w, α = 2Cξ, t, converged, stalled, last ‖w_t − w_{t−1}‖, W, stats): when `trace`,
+    row k < t of W is w_{k+1} and row k of stats its (|V|, ‖∇‖, η, ‖w_{k+1} − w_k‖, J).
+    (Loops rather than numpy array expressions: they compile in a fraction of the time.)"""
     n, d = X.shape
     p = d + 1
-    v = np.zeros(p)
-    S = np.zeros((p, p))
-    loss = 0.0
-    for i in range(n):
-        h = w[d]
-        for a in range(d):
-            h += X[i, a] * w[a]
-        r = 1.0 - y[i] * h
-        if r > 0.0:
-            viol[i] = 1
-            loss += r * r
-            for a in range(d):
-                xa = X[i, a]
-                v[a] += y[i] * xa
-                for b in range(a, d):
-                    S[a, b] += xa * X[i, b]
-                S[a, d] += xa
-            v[d] += y[i]
-            S[d, d] += 1.0
-        else:
-            viol[i] = 0
-    for a in range(p):
-        for b in range(a):
-            S[a, b] = S[b, a]
-    return v, S, loss
-
-
-@njit(cache=True, nogil=True)
-def _loss_at(X, y, w, viol):
-    """Σᵢ max(0, 1 − yᵢhᵢ)² at w, and whether the violator set equals `viol`."""
-    n, d = X.shape
-    loss = 0.0
-    same = True
-    for i in range(n):
-        h = w[d]
-        for a in range(d):
-            h += X[i, a] * w[a]
-        r = 1.0 - y[i] * h
-        if r > 0.0:
-            loss += r * r
-            if viol[i] == 0:
-                same = False
-        elif viol[i] != 0:
-            same = False
-    return loss, same
+    w = np.zeros(p)                                        # line 4
+    w_new = np.empty(p)
+    J = C * n                                              # J(0) = C Σ 1²
+    n_viol = n
+    m = np.zeros(n)                                        # margins yᵢhᵢ at w₀ = 0
+    m_new = np.empty(n)
+    v_new = np.empty(p)
+    S_new = np.empty((p, p))
+    H = np.empty((p, p))
+    grad = np.empty(p)
+    rows = 8 if trace else 0                               # trace rows, doubled as needed
+    W = np.empty((rows, p))
+    stats = np.empty((rows, 5))
+    converged = stalled = False
+    t = 0
+    step_norm = np.inf
+    while t < max_iter:                                    # line 5: repeat
+        for a in range(p):
+            for b in range(p):
+                H[a, b] = 2.0 * C * S[a, b]                # line 10: H = I + 2CS
+            H[a, a] += 1.0
+        for a in range(p):                                 # line 8: ∇ = (I + 2CS)w − 2Cv
+            grad[a] = -2.0 * C * v[a]
+            for b in range(p):
+                grad[a] += H[a, b] * w[b]
+        step = _solve(H, grad)                             # H⁻¹∇
+        eta = 1.0
+        while True:                                        # safeguard: halve η until J falls
+            ww = 0.0
+            for a in range(p):
+                w_new[a] = w[a] - eta * step[a]            # line 12: Newton update
+                ww += w_new[a] * w_new[a]
+            loss, n_viol_new, n_moved = _pass(X, y, w_new, m, v, S, m_new, v_new, S_new)
+            J_new = 0.5 * ww + C * loss
+            if J_new <= J + 1e-12 * max(1.0, abs(J)) or eta < 1e-10:
+                break
+            eta *= 0.5
+        if not J_new <= J + 1e-12 * max(1.0, abs(J)):    # no η lowers J: H⁻¹∇ is rounding
+            stalled = True                                 # noise (H too ill-conditioned)
+            break
+        dw2 = 0.0
+        for a in range(p):
+            dw2 += (w_new[a] - w[a]) ** 2
+        step_norm = math.sqrt(dw2)                         # ‖w_t − w_{t−1}‖
+        if trace:
+            if t == W.shape[0]:
+                W, stats = _grow(W), _grow(stats)
+            gg = 0.0
+            for a in range(p):
+                W[t, a] = w_new[a]
+                gg += grad[a] * grad[a]
+            stats[t, 0] = n_viol
+            stats[t, 1] = math.sqrt(gg)
+            stats[t, 2] = eta
+            stats[t, 3] = step_norm
+            stats[t, 4] = J_new
+        w, w_new = w_new, w                                # accept: w_t, J(w_t), and the
+        m, m_new = m_new, m                                # accepted pass's margins and
+        v, v_new = v_new, v                                # lines 6–7 at w_t
+        S, S_new = S_new, S
+        J, n_viol = J_new, n_viol_new
+        t += 1
+        settled = eta == 1.0 and n_moved == 0              # full step, V unchanged: exact
+        if step_norm <= tol or settled:                    # line 13: until ‖w_t − w_{t−1}‖ ≤ ε
+            converged = True
+            break
+    alpha = np.empty(n)
+    for i in range(n):                                     # KKT: w = Σ 2Cξᵢ yᵢ x′ᵢ
+        alpha[i] = 2.0 * C * max(0.0, 1.0 - m[i])
+    return w, alpha, t, converged, stalled, step_norm, W, stats
 
 
 def newton_linear(X, y, C, *, tol=1e-8, max_iter=None, trace=False):
@@ -179,49 +381,22 @@ def newton_linear(X, y, C, *, tol=1e-8, max_iter=None, trace=False):
     X = np.ascontiguousarray(X, dtype=float)
     y = np.ascontiguousarray(y, dtype=float)
     n, d = X.shape
-    p = d + 1
-    w = np.zeros(p)                                        # line 4
-    I = np.eye(p)
     max_iter = 100 if max_iter is None else max_iter
-    records = [] if trace else None
-    converged = stalled = False
-    t = 0
-    step_norm = np.inf
-    viol = np.zeros(n, np.uint8)
-    v, S, loss = _violator_sums(X, y, w, viol)
-    J = 0.5 * float(w @ w) + C * loss
-    while t < max_iter:                                    # line 5: repeat
-        n_viol = int(viol.sum()) if trace else 0
-        grad = (I + 2.0 * C * S) @ w - 2.0 * C * v         # line 8: ∇
-        H = I + 2.0 * C * S                                # line 10: H
-        step = np.linalg.lstsq(H, grad, rcond=None)[0]     # H⁻¹∇
-        eta = 1.0
-        while True:                                        # safeguard: halve η until J falls
-            w_new = w - eta * step                         # line 12: Newton update
-            loss_new, same = _loss_at(X, y, w_new, viol)
-            J_new = 0.5 * float(w_new @ w_new) + C * loss_new
-            if J_new <= J + 1e-12 * max(1.0, abs(J)) or eta < 1e-10:
-                break
-            eta *= 0.5
-        if not J_new <= J + 1e-12 * max(1.0, abs(J)):
-            stalled = True
-            break
-        dw = w_new - w
-        step_norm = math.sqrt(float(dw @ dw))              # ‖w_t − w_{t−1}‖
-        w, J = w_new, J_new
-        t += 1
-        if trace:
-            records.append({"it": t, "w": w.copy(), "n_violators": n_viol,
-                            "grad_norm": float(np.linalg.norm(grad)), "step": eta,
-                            "step_norm": step_norm, "primal": J})
-        settled = eta == 1.0 and same
-        if step_norm <= tol or settled:                    # line 13
-            converged = True
-            break
-        v, S, loss = _violator_sums(X, y, w, viol)         # lines 6–7 at the new w
-    F = X @ w[:d] + w[d]
-    xi = np.maximum(0.0, 1.0 - y * F)
-    alpha = 2.0 * C * xi                                   # KKT: w = Σ 2Cξᵢ yᵢ x′ᵢ
-    return {"alpha": alpha, "n_iter": t, "converged": converged, "trace": records,
-            "status": _status(t, max_iter, step_norm, tol, converged, stalled),
+    # lines 6–7 at w₀ = 0, where every point is a violator (yᵢh(xᵢ) = 0 < 1): sums over all
+    v = np.empty(d + 1)
+    v[:d], v[d] = X.T @ y, y.sum()
+    S = np.empty((d + 1, d + 1))
+    S[:d, :d] = X.T @ X
+    S[:d, d] = S[d, :d] = np.ones(n) @ X                 # Σ xᵢ (~30× faster than X.sum(0))
+    S[d, d] = n
+    w, alpha, t, converged, stalled, step_norm, W, stats = _newton_linear_run(
+        X, y, float(C), float(tol), int(max_iter), v, S, bool(trace))
+    records = None
+    if trace:
+        records = [{"it": k + 1, "w": W[k].copy(), "n_violators": int(n_viol),
+                    "grad_norm": float(grad_norm), "step": float(eta),
+                    "step_norm": float(step), "primal": float(J)}
+                   for k, (n_viol, grad_norm, eta, step, J) in enumerate(stats[:t])]
+    return {"alpha": alpha, "n_iter": int(t), "converged": bool(converged), "trace": records,
+            "status": _status(t, max_iter, float(step_norm), tol, converged, stalled),
             "w_primal": w}

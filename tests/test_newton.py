@@ -1,0 +1,172 @@
+"""The compiled linear Newton (`newton_linear`: one pass per evaluation of J, v and S updated
+by the points that enter or leave the violator set, Cholesky for H⁻¹∇, the loop compiled)
+takes the same steps as the readable `newton` on X′ = (X, 1), and reaches the optimum that
+cvxopt's qp reaches on the same problem (quadratic loss, augmented bias). Its small solves
+agree with np.linalg.lstsq, which the readable `newton` uses.
+
+Nothing is hard-coded: each random problem is solved by both implementations and compared
+iteration by iteration, and against the qp solver's primal objective.
+"""
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import svm_engine as se
+from svm_engine import datasets as ds
+from svm_engine.solvers.newton import _lstsq_symmetric, _solve, newton, newton_linear
+from tests.random_problems import make_problem
+
+W_RTOL = 1e-10       # w per iteration, relative to ‖w‖
+FACTOR = int(os.environ.get("SVMLAB_EXAMPLES_FACTOR", "1"))   # as in test_engine_random.py
+
+
+def readable(X, y, C, **kw):
+    """The slide-39 iteration in plain numpy on X′ = (X, 1)."""
+    return newton(np.hstack([X, np.ones((len(y), 1))]), y, C, kernel_form=False, trace=True,
+                  **kw)
+
+
+def assert_same_steps(X, y, C, **kw):
+    """newton_linear and the readable newton: the same iterations, records and α."""
+    fast = newton_linear(X, y, C, trace=True, **kw)
+    ref = readable(X, y, C, **kw)
+    assert fast["n_iter"] == ref["n_iter"], (fast["status"], ref["status"])
+    assert fast["converged"] == ref["converged"]
+    assert len(fast["trace"]) == len(ref["trace"]) == ref["n_iter"]
+    # ∇ = Hw − 2Cv cancels near the optimum: its rounding is relative to the first ‖∇‖ = 2C‖v₀‖
+    grad_scale = ref["trace"][0]["grad_norm"] if ref["trace"] else 0.0
+    for a, b in zip(fast["trace"], ref["trace"], strict=True):
+        assert a.keys() == b.keys()
+        assert a["it"] == b["it"]
+        assert a["n_violators"] == b["n_violators"]
+        assert a["step"] == b["step"]
+        scale = max(float(np.linalg.norm(b["w"])), 1e-300)
+        assert np.linalg.norm(a["w"] - b["w"]) <= W_RTOL * scale, (a["it"], a["w"], b["w"])
+        assert a["primal"] == pytest.approx(b["primal"], rel=1e-10), a["it"]
+        assert a["grad_norm"] == pytest.approx(b["grad_norm"], rel=1e-8,
+                                               abs=1e-12 * grad_scale), a["it"]
+        assert a["step_norm"] == pytest.approx(b["step_norm"], rel=1e-6, abs=1e-10 * scale)
+    np.testing.assert_allclose(fast["w_primal"], ref["w_primal"], rtol=0,
+                               atol=W_RTOL * max(float(np.linalg.norm(ref["w_primal"])), 1.0))
+    # α = 2C·max(0, 1 − yᵢx′ᵢᵀw): a change δw moves αᵢ by at most 2C‖x′ᵢ‖‖δw‖
+    x_norm = float(np.sqrt((X**2).sum(axis=1) + 1.0).max())
+    w_norm = float(np.linalg.norm(ref["w_primal"]))
+    np.testing.assert_allclose(fast["alpha"], ref["alpha"], rtol=0,
+                               atol=W_RTOL * 2.0 * C * x_norm * max(w_norm, 1.0))
+    # the untraced run takes the same steps (the same compiled loop)
+    quiet = newton_linear(X, y, C, **kw)
+    assert quiet["n_iter"] == fast["n_iter"] and quiet["trace"] is None
+    np.testing.assert_array_equal(quiet["w_primal"], fast["w_primal"])
+    np.testing.assert_array_equal(quiet["alpha"], fast["alpha"])
+    assert quiet["status"] == fast["status"]
+    return fast, ref
+
+
+def linear_problem(size, seed, separation, log_scale, log_C, extra_dims):
+    """A random problem of tests/random_problems.py, with `extra_dims` more random features."""
+    p = make_problem(se.Linear(), size, seed, separation, log_scale, log_C)
+    rng = np.random.default_rng(seed + 1)
+    X = np.hstack([p.X, rng.normal(size=(size, extra_dims)) * 10.0**log_scale])
+    return X, p.y, p.C
+
+
+PROBLEMS = st.builds(linear_problem, size=st.integers(6, 120),
+                     seed=st.integers(0, 2**32 - 2), separation=st.floats(0.0, 4.0),
+                     log_scale=st.floats(-2.0, 1.0), log_C=st.floats(-2.0, 2.0),
+                     extra_dims=st.integers(0, 2))
+
+
+@settings(max_examples=40 * FACTOR, deadline=None)
+@given(problem=PROBLEMS)
+def test_compiled_linear_newton_takes_the_readable_steps(problem):
+    assert_same_steps(*problem)
+
+
+@settings(max_examples=15 * FACTOR, deadline=None)
+@given(problem=PROBLEMS)
+def test_compiled_linear_newton_reaches_the_qp_optimum(problem):
+    X, y, C = problem
+    kw = {"kernel": se.Linear(), "C": C, "loss": "quadratic", "bias": "augmented"}
+    newton_fit = se.fit(X, y, solver="newton", **kw)
+    qp = se.fit(X, y, solver="qp", tol=1e-10, **kw)
+    assert newton_fit.converged and qp.converged, (newton_fit.status, qp.status)
+    assert newton_fit.primal_objective == pytest.approx(qp.primal_objective, rel=1e-6,
+                                                        abs=1e-9)
+    assert newton_fit.primal_objective == pytest.approx(qp.dual_objective, rel=1e-6, abs=1e-9)
+
+
+@pytest.mark.parametrize("C", [1.0, 100.0])
+def test_longer_run_and_more_points(C):
+    """2,000 blobs: more iterations than the compiled loop's first trace rows (8), and many
+    points crossing the margin in each pass."""
+    d = ds.load("blobs", n=2000, seed=0)
+    X = (d.X - d.X.mean(axis=0)) / d.X.std(axis=0)
+    y = np.where(d.y > 0, 1.0, -1.0)
+    fast, ref = assert_same_steps(X, y, C)
+    assert ref["n_iter"] > 8 and fast["converged"]
+
+
+@pytest.mark.parametrize("max_iter", [0, 1, 2])
+def test_max_iter_stops_both_alike(max_iter):
+    X, y, C = linear_problem(60, 7, 1.0, 0.5, 1.0, 0)
+    fast, ref = assert_same_steps(X, y, C, max_iter=max_iter)
+    assert fast["n_iter"] == max_iter and not fast["converged"]
+    assert fast["status"].startswith(f"stopped at max_iter = {max_iter}")
+
+
+def test_zero_tolerance_ends_on_the_settled_violator_set():
+    """With ε = 0 only the second stopping rule (a full step keeps V) can end the run."""
+    X, y, C = linear_problem(80, 3, 2.0, 0.0, 0.5, 1)
+    fast, _ = assert_same_steps(X, y, C, tol=0.0)
+    assert fast["converged"] and fast["status"].startswith("exact:")
+
+
+def random_symmetric(rng, p, eigenvalues):
+    Q, _ = np.linalg.qr(rng.normal(size=(p, p)))
+    return (Q * eigenvalues) @ Q.T
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_small_solves_agree_with_lstsq(seed):
+    rng = np.random.default_rng(seed)
+    p = int(rng.integers(1, 7))
+    g = rng.normal(size=p)
+    # H = I + 2CS of a random problem, moderate C: Cholesky
+    B = rng.normal(size=(p, int(rng.integers(0, p + 1))))
+    H = np.eye(p) + 2.0 * 10.0 ** rng.uniform(-2, 4) * (B @ B.T)
+    np.testing.assert_allclose(_solve(H, g), np.linalg.lstsq(H, g, rcond=None)[0], rtol=1e-9)
+    # symmetric, indefinite, eigenvalues 1e-3..1e3 in size: the eigen-decomposition
+    lam = rng.choice([-1.0, 1.0], size=p) * 10.0 ** rng.uniform(-3, 3, size=p)
+    A = random_symmetric(rng, p, lam)
+    np.testing.assert_allclose(_lstsq_symmetric(A, g), np.linalg.lstsq(A, g, rcond=None)[0],
+                               rtol=1e-7, atol=1e-7 * np.linalg.norm(g) / np.abs(lam).min())
+    # singular: eigenvalues far under lstsq's cutoff p·ε·max|λ| are dropped, as lstsq drops them
+    lam[rng.random(p) < 0.5] = 1e-25 * np.abs(lam).max()
+    A = random_symmetric(rng, p, lam)
+    kept = np.abs(lam) > 1e-20 * np.abs(lam).max()
+    scale = np.linalg.norm(g) / np.abs(lam[kept]).min() if kept.any() else 1.0
+    np.testing.assert_allclose(_lstsq_symmetric(A, g), np.linalg.lstsq(A, g, rcond=None)[0],
+                               rtol=0, atol=1e-7 * scale)
+
+
+@pytest.mark.parametrize("C", [1e13, 1e15, 1e18])
+@pytest.mark.parametrize("seed", range(3))
+def test_collinear_points_and_huge_C(C, seed):
+    """Points on a line: S is singular and H = I + 2CS is singular to rounding once C·tr S is
+    beyond ~1e15 (Cholesky would stop). Both implementations still reach the same minimum."""
+    rng = np.random.default_rng(seed)
+    t = rng.normal(size=100)
+    X = np.c_[3.7 * t, 1.3 * t + 0.2 * (seed % 2)]
+    y = np.where(t + 0.3 * rng.normal(size=100) > 0, 1.0, -1.0)
+    fast = newton_linear(X, y, C)
+    ref = readable(X, y, C)
+
+    def J(w):
+        return 0.5 * w @ w + C * np.sum(np.maximum(0.0, 1.0 - y * (X @ w[:2] + w[2])) ** 2)
+
+    assert fast["converged"] and ref["converged"], (fast["status"], ref["status"])
+    assert J(fast["w_primal"]) == pytest.approx(J(ref["w_primal"]), rel=1e-8)
