@@ -92,6 +92,10 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         sol = finalize_proximal(problem, run["alpha"], run["b"])
     else:
         sol = finalize(problem, run["alpha"], G=run.get("G"))
+    if math.isfinite(C) and not _finite(sol):
+        raise ValueError(f"C = {C!r} is too large for solver {solver!r} on this data: its numbers "
+                         "overflow (α, b or the objectives are not finite). Use a smaller C, or "
+                         "math.inf (the hard margin) with smo or qp.")
     if not run["converged"]:
         warnings.warn(f"{solver}: {run['status']}", ConvergenceWarning, stacklevel=2)
     extra = {k: run[k] for k in ("w_primal", "b_primal") if k in run}
@@ -101,6 +105,11 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         time_s=elapsed, wss=wss if solver == "smo" else None, trace=run.get("trace"),
         trace_truncated=run.get("trace_truncated", False),
         alpha0=run.get("alpha0"), extra=extra, **sol)
+
+
+def _finite(sol: dict) -> bool:
+    return (math.isfinite(sol["b"]) and math.isfinite(sol["primal_objective"])
+            and math.isfinite(sol["dual_objective"]) and bool(np.isfinite(sol["alpha"]).all()))
 
 
 def _separable(problem, kernel) -> bool:

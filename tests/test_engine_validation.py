@@ -316,3 +316,12 @@ def test_fuzz_bad_inputs_raise_value_error_only(X, y, C, kernel, loss, bias, sol
     assert np.isfinite(m.alpha).all() and math.isfinite(m.b)
     assert np.isfinite(m.decision_function(m.X)).all()
     assert set(np.unique(m.predict(m.X))) <= set(m.classes.tolist())
+
+
+@pytest.mark.parametrize("solver, kw", [("newton", {"loss": "quadratic", "bias": "augmented"}),
+                                        ("psvm", {"loss": "quadratic", "bias": "augmented"})])
+def test_a_C_so_large_that_the_numbers_overflow_is_a_value_error(solver, kw):
+    d = se.datasets.d2()
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"C = 1e\+300 is too large"):
+        se.fit(d.X, d.y, C=1e300, solver=solver, **kw)
+    assert se.fit(d.X, d.y, C=10.0, solver=solver, **kw).converged   # a sane C still fits
