@@ -186,7 +186,7 @@ def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G
         if len(idx):
             corr = np.zeros(len(y))
             coef = dz[idx] * y[idx]
-            _fast.kernel_dot(spec.numbers(), X, np.ascontiguousarray(X.T), idx, coef, corr)
+            _fast.kernel_sources_dot(spec.numbers(), np.ascontiguousarray(X.T), X[idx], coef, corr)
             corr[idx] += diag * coef
             Qa -= y * corr
         Kay = y * Qa - diag * ay                    # Σⱼ αⱼyⱼK(xₜ, xⱼ), +1 if augmented
@@ -197,7 +197,7 @@ def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G
         sv = np.flatnonzero(alpha)
         Kay = np.zeros(len(y))
         Xc = np.ascontiguousarray(X)
-        _fast.kernel_dot(spec.numbers(), Xc, np.ascontiguousarray(Xc.T), sv, ay[sv], Kay)
+        _fast.kernel_sources_dot(spec.numbers(), np.ascontiguousarray(Xc.T), Xc[sv], ay[sv], Kay)
         Qa = y * (Kay + diag * ay)
     if spec.augmented:
         Kay = Kay - ay.sum()

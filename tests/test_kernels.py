@@ -88,7 +88,7 @@ def test_lazy_kernel_columns_equal_the_materialised_matrix(X, k, C, loss, bias):
     coef = np.ones(1)
     for j in range(len(X)):
         out[:] = 0.0
-        fast.kernel_dot(kp, X, np.ascontiguousarray(X.T), np.array([j]), coef, out)
+        fast.kernel_sources_dot(kp, np.ascontiguousarray(X.T), X[[j]], coef, out)
         out[j] += kp[5]
         np.testing.assert_array_equal(out, p.K_eff[:, j])
 
@@ -101,7 +101,7 @@ def test_compiled_exp_is_within_an_ulp_of_libm():
     k = se.Gaussian(sigma=1 / math.sqrt(2))
     kp = KernelSpec.of(k, 1.0, "hinge", "free").numbers()
     got = np.zeros(len(X))
-    fast.kernel_dot(kp, X, np.ascontiguousarray(X.T), np.array([len(X) - 1]), np.ones(1), got)
+    fast.kernel_sources_dot(kp, np.ascontiguousarray(X.T), X[-1:], np.ones(1), got)
     ref = np.exp(-k.gamma * (X[:, 0] * X[:, 0]))
     ulps = np.abs(got - ref) / np.spacing(ref)
     assert ulps.max() <= 1.0, float(ulps.max())

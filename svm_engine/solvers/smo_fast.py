@@ -177,21 +177,10 @@ if NUMBA:
         return out
 
     @njit(cache=True, nogil=True)
-    def kernel_dot(kp, X, XT, idx, coef, out):
-        """out += Σ_q coef_q · K(·, x_{idx_q}) over all n points (+1 if augmented, no
-        diagonal term), one column at a time: memory O(n), time O(n · len(idx))."""
-        n = X.shape[0]
-        col = np.empty(n)
-        for q in range(len(idx)):
-            _column(kp, XT, n, X[idx[q]], col)
-            cq = coef[q]
-            for t in range(n):
-                out[t] += cq * col[t]
-
-    @njit(cache=True, nogil=True)
     def kernel_sources_dot(kp, XT, Z, coef, out):
-        """out[t] += Σ_s coef_s · K(x_t, z_s) over all points x_t = columns of XT, for a few
-        sources z_s that need not be among them (+1 if augmented, no diagonal term)."""
+        """out[t] += Σ_s coef_s · K(x_t, z_s) over all points x_t = columns of XT, one column
+        per source z_s (a row of Z; it need not be among the points); +1 if augmented, no
+        diagonal term. Memory O(n), time O(n · len(Z))."""
         n = XT.shape[1]
         col = np.empty(n)
         for q in range(Z.shape[0]):
@@ -650,5 +639,5 @@ def kernel_spec_numbers(code, degree, coef0, gamma, augmented, diag):
 
 
 __all__ = ["GAUSSIAN", "LINEAR", "MAX_DENSE_N", "NUMBA", "POLYNOMIAL", "cache_slots",
-           "kernel_diag", "kernel_dot", "kernel_matrix", "kernel_rows_dot", "kernel_sources_dot",
+           "kernel_diag", "kernel_matrix", "kernel_rows_dot", "kernel_sources_dot",
            "kernel_spec_numbers", "solve"]
