@@ -25,14 +25,9 @@ import math
 
 import numpy as np
 
+from .jit import njit
 from .problem import Problem
 from .solvers import smo_fast as _fast
-
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is in requirements.txt
-    def njit(*a, **k):
-        return (lambda f: f) if not (a and callable(a[0])) else a[0]
 
 CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misclassified"])
 
@@ -122,12 +117,6 @@ def _codes(alpha, xi, C_box, eps):
         elif alpha[i] > eps:
             code[i] = 2 if C_box < math.inf and alpha[i] >= top else 1
     return code
-
-
-def free_mask(alpha: np.ndarray, C_box: float) -> np.ndarray:
-    eps = support_threshold(alpha)
-    upper = alpha < C_box - eps * max(1.0, C_box if math.isfinite(C_box) else 1.0)
-    return (alpha > eps) & upper
 
 
 def bias_from_gradient(yG: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: float) -> float:

@@ -27,14 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .jit import njit
 from .solvers import smo_fast as _fast
 from .solvers.smo import feasible_start
-
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is in requirements.txt
-    def njit(*a, **k):
-        return (lambda f: f) if not (a and callable(a[0])) else a[0]
 
 #: More changed rows than this and a cold start is as good (the update's cost grows with them).
 MAX_CHANGES = 8

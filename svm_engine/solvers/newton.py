@@ -41,11 +41,7 @@ import math
 
 import numpy as np
 
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is in requirements.txt
-    def njit(*a, **k):
-        return (lambda f: f) if not (a and callable(a[0])) else a[0]
+from ..jit import njit
 
 
 def _objective(F, y, C, reg):
