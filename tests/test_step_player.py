@@ -190,8 +190,8 @@ def test_the_element_has_every_control():
         assert f'data-role="{role}"' in SP.HTML
     for panel in ("decision", "box", "alpha", "curves"):
         assert f'data-panel="{panel}"' in SP.HTML
-    js = "\n".join(SP._read(f"step_player{part}.js") for part in SP.JS_PARTS)
-    assert js.count("export default") == 1
+    js = SP.player_js()
+    assert js.count("export default") == 1 and js.count("function loadPlotly(") == 1
 
 
 def test_the_payload_is_sent_once_per_run_unless_the_element_asks_again():

@@ -50,25 +50,6 @@ const UNDO_MAX = 200;
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
 const SEND_DEFER_MS = 300; // the session hears of an edit at most this long after it
 
-function loadPlotly(url) {
-  if (window.Plotly) return Promise.resolve(window.Plotly);
-  if (!window.__svmlabPlotlyPromise) {
-    window.__svmlabPlotlyPromise = new Promise((resolve, reject) => {
-      const s = document.createElement("script");
-      s.src = url;
-      s.async = true;
-      s.onload = () =>
-        window.Plotly ? resolve(window.Plotly) : reject(new Error("Plotly did not load"));
-      s.onerror = () => {
-        window.__svmlabPlotlyPromise = null;
-        reject(new Error("could not load " + url));
-      };
-      document.head.appendChild(s);
-    });
-  }
-  return window.__svmlabPlotlyPromise;
-}
-
 function nextFrame() {
   // resolves at the start of the next animation frame: the browser paints the DOM as it is
   // now right after this callback

@@ -230,8 +230,9 @@ def drawn_listener(*, key: str, on_drawn: Callable[[], None]) -> Any:
     )
 
 
-#: the element's script: the refit layer's drawing, then the canvas (one ES module)
-JS_PARTS = ("canvas_layer.js", "canvas.js")
+#: the element's script: the shared Plotly loader, the refit layer's drawing, then the canvas
+#: (one ES module)
+JS_PARTS = ("plotly_loader.js", "canvas_layer.js", "canvas.js")
 
 
 def canvas_js() -> str:

@@ -184,25 +184,6 @@ function setStatus(st, text) {
 
 // ------------------------------------------------------------------ plotly frames
 
-function loadPlotly(url) {
-  if (window.Plotly) return Promise.resolve(window.Plotly);
-  if (!window.__svmlabPlotlyPromise) {
-    window.__svmlabPlotlyPromise = new Promise((resolve, reject) => {
-      const s = document.createElement("script");
-      s.src = url;
-      s.async = true;
-      s.onload = () =>
-        window.Plotly ? resolve(window.Plotly) : reject(new Error("Plotly did not load"));
-      s.onerror = () => {
-        window.__svmlabPlotlyPromise = null;
-        reject(new Error("could not load " + url));
-      };
-      document.head.appendChild(s);
-    });
-  }
-  return window.__svmlabPlotlyPromise;
-}
-
 function drawFrames(st) {
   // the static Plotly figures of this run: once per run (and on a new config)
   const R = st.R;

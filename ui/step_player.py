@@ -352,6 +352,12 @@ def _read(name: str) -> str:
     return (_DIR / name).read_text(encoding="utf-8")
 
 
+def player_js() -> str:
+    """The element's script (one ES module): the shared Plotly loader, then the parts."""
+    return "\n".join([_read("plotly_loader.js")]
+                     + [_read(f"step_player{part}.js") for part in JS_PARTS])
+
+
 def step_player(data: dict, *, key: str) -> Any:
     """Mount the player. ``st.session_state[key]["need"]`` is {"run", "n"} when the element
     lacks the run's payload (the rerun that follows sends it: ``must_send``)."""
@@ -363,7 +369,7 @@ def step_player(data: dict, *, key: str) -> Any:
             COMPONENT_NAME,
             html=HTML,
             css=_read("step_player.css"),
-            js="\n".join(_read(f"step_player{part}.js") for part in JS_PARTS),
+            js=player_js(),
             isolate_styles=False,
         )
     return _player(key=key, data=data, default={"need": None}, on_need_change=lambda: None)

@@ -16,25 +16,6 @@ const STATES = new WeakMap();
 // [chart name, ms] of every Plotly.react, for benchmarks/bench_latency.py
 const PERF = (window.__svmlabStepReact = window.__svmlabStepReact || []);
 
-function loadPlotly(url) {
-  if (window.Plotly) return Promise.resolve(window.Plotly);
-  if (!window.__svmlabPlotlyPromise) {
-    window.__svmlabPlotlyPromise = new Promise((resolve, reject) => {
-      const s = document.createElement("script");
-      s.src = url;
-      s.async = true;
-      s.onload = () =>
-        window.Plotly ? resolve(window.Plotly) : reject(new Error("Plotly did not load"));
-      s.onerror = () => {
-        window.__svmlabPlotlyPromise = null;
-        reject(new Error("could not load " + url));
-      };
-      document.head.appendChild(s);
-    });
-  }
-  return window.__svmlabPlotlyPromise;
-}
-
 function resolveSharedGrids(fig) {
   const byRole = {};
   fig.data.forEach((t) => {

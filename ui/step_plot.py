@@ -60,7 +60,8 @@ def _get_component() -> Callable:
         _component = st.components.v2.component(
             COMPONENT_NAME,
             html=HTML,
-            js=(_DIR / "step_plot.js").read_text(encoding="utf-8"),
+            js="\n".join((_DIR / f).read_text(encoding="utf-8")
+                          for f in ("plotly_loader.js", "step_plot.js")),
             isolate_styles=False,
         )
     return _component
