@@ -38,7 +38,28 @@ def support_threshold(alpha: np.ndarray) -> float:
     up to ~1e-7, are qp's to remove: solvers/qp.py polishes them onto the bounds.) A larger
     threshold, e.g. 1e-8·max α, would zero a real αᵢ = 3e-7 at C = 50 and report a KKT
     violation above the tol that SMO met."""
-    return 1e-12 * max(1.0, float(np.max(alpha, initial=0.0)))
+    return float(_threshold(np.asarray(alpha, dtype=float)))
+
+
+@njit(cache=True, nogil=True)
+def _threshold(alpha):
+    top = 0.0
+    for a in alpha:
+        top = max(top, a)
+    return 1e-12 * max(1.0, top)
+
+
+@njit(cache=True, nogil=True)
+def _without_residues(alpha_raw):
+    """(α with every αᵢ ≤ support_threshold set to 0, the threshold, how many were ≠ 0)."""
+    eps = _threshold(alpha_raw)
+    alpha = alpha_raw.copy()
+    zeroed = 0
+    for t in range(len(alpha)):
+        if alpha[t] <= eps:
+            zeroed += alpha[t] != 0.0
+            alpha[t] = 0.0
+    return alpha, eps, zeroed
 
 
 # The formulas below are compiled (numba): `finalize` runs after every fit, the Playground
@@ -159,44 +180,53 @@ def category_codes(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarra
     return _codes(alpha, np.asarray(xi, dtype=float), float(C_box), support_threshold(alpha))
 
 
-def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G):
+def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G, zeroed: int):
     """(Qα, K_in(α∘y)) without the n × n matrix; K_in is K without the augmented +1.
 
-    With the solver's G (for alpha_raw, before the residues were zeroed) Qα = G + 1, less the
-    columns of the zeroed residues; else from w (linear kernel) or the support vectors'
-    kernel columns."""
+    With the solver's G (for alpha_raw, before `zeroed` residues were set to 0) Qα = G + 1,
+    less the columns of the zeroed residues; else from w (linear kernel) or the support
+    vectors' kernel columns."""
     spec, X, y = problem.spec, problem.X, problem.y
-    ay = alpha * y
     diag = spec.diag
     if G is not None:
         Qa = np.asarray(G, dtype=float) + 1.0
-        dz = alpha_raw - alpha
-        idx = np.flatnonzero(dz)
-        if len(idx):
+        if zeroed:
+            idx = np.flatnonzero(alpha_raw - alpha)
             corr = np.zeros(len(y))
-            coef = dz[idx] * y[idx]
-            _fast.kernel_sources_dot(spec.numbers(), np.ascontiguousarray(X.T), X[idx], coef, corr)
+            coef = (alpha_raw[idx] - alpha[idx]) * y[idx]
+            _fast.kernel_sources_dot(spec.numbers(), problem.XT, X[idx], coef, corr)
             corr[idx] += diag * coef
             Qa -= y * corr
-        Kay = y * Qa - diag * ay                    # Σⱼ αⱼyⱼK(xₜ, xⱼ), +1 if augmented
-    elif spec.code == _fast.LINEAR:
+        bsum = float((alpha * y).sum()) if spec.augmented else 0.0
+        return Qa, _kay_from_qa(Qa, alpha, y, diag, bsum)
+    ay = alpha * y
+    if spec.code == _fast.LINEAR:
         Kay = X @ (X.T @ ay) + (ay.sum() if spec.augmented else 0.0)
-        Qa = y * (Kay + diag * ay)
     else:
         sv = np.flatnonzero(alpha)
         Kay = np.zeros(len(y))
-        Xc = np.ascontiguousarray(X)
-        _fast.kernel_sources_dot(spec.numbers(), np.ascontiguousarray(Xc.T), Xc[sv], ay[sv], Kay)
-        Qa = y * (Kay + diag * ay)
+        _fast.kernel_sources_dot(spec.numbers(), problem.XT, np.ascontiguousarray(X[sv]),
+                                 ay[sv], Kay)
+    Qa = y * (Kay + diag * ay)
     if spec.augmented:
         Kay = Kay - ay.sum()
     return Qa, Kay
 
 
 @njit(cache=True, nogil=True)
+def _kay_from_qa(Qa, alpha, y, diag, bsum):
+    """K_in(α∘y) = y∘Qα − δ·α∘y − bsum, one pass (bsum = Σαᵢyᵢ, the augmented +1, or 0)."""
+    n = len(y)
+    Kay = np.empty(n)
+    for t in range(n):
+        Kay[t] = y[t] * Qa[t] - diag * (alpha[t] * y[t]) - bsum
+    return Kay
+
+
+@njit(cache=True, nogil=True)
 def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
     """The formulas of the module docstring, one pass each, from Qα and Kay = K_in(α∘y).
-    Returns (b, h, ξ, G, codes, ‖w‖², primal, dual, KKT violation)."""
+    Returns (b, h, ξ, G, codes, support indices, ‖w‖², primal, dual, KKT violation)."""
     n = len(alpha)
     G = Qa - 1.0                                    # ∇ of f(α) = ½αᵀQα − Σα
     if equality:
@@ -207,8 +237,9 @@ def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
             b += alpha[i] * y[i]                    # w_{d+1} = Σ αᵢyᵢ (slide 30)
     h = Kay + b
     xi = np.empty(n)
-    w_norm2, loss, asum, aQa, slack = 0.0, 0.0, 0.0, 0.0, False
+    w_norm2, loss, asum, aQa, slack, n_sv = 0.0, 0.0, 0.0, 0.0, False, 0
     for i in range(n):
+        n_sv += alpha[i] != 0.0
         xi[i] = max(0.0, 1.0 - y[i] * h[i])
         w_norm2 += alpha[i] * y[i] * Kay[i]         # ‖w‖² in feature space, bias excluded
         loss += xi[i] if k == 1 else xi[i] * xi[i]
@@ -222,7 +253,13 @@ def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
         primal = 0.5 * reg + C * loss
     dual = asum - 0.5 * aQa
     kkt = _kkt(G, alpha, y, C_box, equality, eps)
-    return b, h, xi, G, _codes(alpha, xi, C_box, eps), w_norm2, primal, dual, kkt
+    support = np.empty(n_sv, dtype=np.int64)
+    q = 0
+    for i in range(n):
+        if alpha[i] != 0.0:
+            support[q] = i
+            q += 1
+    return b, h, xi, G, _codes(alpha, xi, C_box, eps), support, w_norm2, primal, dual, kkt
 
 
 def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -> dict:
@@ -230,17 +267,15 @@ def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -
     used only for lazy problems)."""
     y = problem.y
     alpha_raw = np.asarray(alpha, dtype=float)
-    alpha = alpha_raw.copy()
-    eps = support_threshold(alpha)
-    alpha[alpha <= eps] = 0.0
+    alpha, eps, zeroed = _without_residues(alpha_raw)
     if problem.Q is not None:
         Qa = problem.Q @ alpha
         # h(xᵢ) on the training points uses K (not K_eff): the δ/(2C) term is not a kernel value.
         K_in = problem.K - 1.0 if problem.bias == "augmented" else problem.K
         Kay = K_in @ (alpha * y)
     else:
-        Qa, Kay = _lazy_products(problem, alpha_raw, alpha, G)
-    b, h, xi, G, codes, w_norm2, primal, dual, kkt = _derive(
+        Qa, Kay = _lazy_products(problem, alpha_raw, alpha, G, zeroed)
+    b, h, xi, G, codes, support, w_norm2, primal, dual, kkt = _derive(
         alpha, Qa, Kay, np.asarray(y, dtype=float), float(problem.C), float(problem.C_box),
         problem.equality, problem.bias == "augmented", 2 if problem.loss == "quadratic" else 1,
         eps)
@@ -249,7 +284,7 @@ def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -
         "b": float(b),
         "h_train": h,
         "xi": xi,
-        "support": np.flatnonzero(alpha),
+        "support": support,
         "w_norm": math.sqrt(max(w_norm2, 0.0)),
         "primal_objective": float(primal),
         "dual_objective": float(dual),

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -88,6 +89,12 @@ class Problem:
     @property
     def materialized(self) -> bool:
         return self.Q is not None
+
+    @cached_property
+    def XT(self) -> np.ndarray:
+        """Xᵀ, contiguous (features × points): the layout the compiled column loops read.
+        Made once per problem, shared by the warm start, the solver and `finalize`."""
+        return np.ascontiguousarray(self.X.T, dtype=float)
 
 
 def kernel_matrix(kernel, X: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from .jit import njit
 from .kernels import Gaussian, Linear, Polynomial
 
 LOSSES = ("hinge", "quadratic")
@@ -70,6 +71,11 @@ def check_y(y, n: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"y must be 1-D, got shape {Y.shape}")
     if len(Y) != n:
         raise ValueError(f"len(y) = {len(Y)} but len(X) = {n}; expected one label per point")
+    if Y.dtype == np.float64 and len(Y):        # the common case, in one compiled pass
+        y_pm = np.empty(len(Y))
+        lo, hi, ok = _two_labels(Y, y_pm)
+        if ok:
+            return y_pm, np.array([lo, hi])
     if Y.dtype.kind == "f" and not np.isfinite(Y).all():
         raise ValueError("y contains NaN or inf; expected two distinct finite labels")
     if Y.dtype.kind in "fiub" and len(Y):
@@ -87,6 +93,28 @@ def check_y(y, n: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"y has {len(classes)} classes {shown}; expected exactly two (binary SVM)")
     y_pm = np.where(Y == classes[1], 1.0, -1.0)
     return y_pm, classes
+
+
+@njit(cache=True, nogil=True)
+def _two_labels(Y, y_pm):
+    """(lo, hi, ok): ok when Y holds exactly two distinct finite values lo < hi; then
+    y_pm = −1 where Y = lo and +1 where Y = hi."""
+    lo, hi = np.inf, -np.inf
+    for t in range(len(Y)):
+        v = Y[t]
+        if not np.isfinite(v):
+            return lo, hi, False
+        lo, hi = min(lo, v), max(hi, v)
+    if not lo < hi:
+        return lo, hi, False
+    for t in range(len(Y)):
+        if Y[t] == hi:
+            y_pm[t] = 1.0
+        elif Y[t] == lo:
+            y_pm[t] = -1.0
+        else:
+            return lo, hi, False
+    return lo, hi, True
 
 
 def check_C(C) -> float:
@@ -165,18 +193,31 @@ def supported(solver: str) -> dict:
     return dict(SUPPORT[solver])
 
 
+@njit(cache=True, nogil=True)
+def _max_norm2(X):
+    """max ‖xᵢ‖² over the rows of X (inf when it overflows)."""
+    m = 0.0
+    for t in range(X.shape[0]):
+        a = 0.0
+        for k in range(X.shape[1]):
+            a += X[t, k] * X[t, k]
+        m = max(m, a)
+    return m
+
+
 def check_kernel_range(kernel, X: np.ndarray, C: float, loss: str) -> None:
     """Every number the solvers see must be finite (else SMO returns NaN silently).
 
     For all x, z in X: |xᵀz| ≤ m = max ‖xᵢ‖² (Cauchy–Schwarz), so |K(x, z)| ≤ m (linear) or
     (|c| + m)^q (polynomial); the Gaussian needs ‖x − z‖² ≤ 4m finite; quadratic loss adds
     1/(2C) to the diagonal."""
-    with np.errstate(over="ignore"):
-        m = float(np.max(np.einsum("ij,ij->i", X, X)))
-        if isinstance(kernel, Polynomial):
-            bound = float(np.power(abs(kernel.coef0) + m, kernel.degree))
-        else:
-            bound = m
+    m = _max_norm2(X)
+    bound = m
+    if isinstance(kernel, Polynomial):
+        try:
+            bound = (abs(kernel.coef0) + m) ** kernel.degree
+        except OverflowError:      # Python floats raise where numpy gives inf
+            bound = math.inf
     if not (math.isfinite(4.0 * m) and math.isfinite(bound)):
         big = float(np.max(np.abs(X)))
         raise ValueError(f"X is too large for this kernel ({kernel.label}): with max |xᵢₖ| = "

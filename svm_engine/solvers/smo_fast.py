@@ -130,19 +130,20 @@ if NUMBA:
             for p in range(na):
                 out[p] = out[p] + 1.0
 
-    @njit(cache=True, nogil=True)
-    def _value(kp, xt, xc):
-        """K(x_t, x_c) (+ 1 if augmented) for one pair: the same operations as `_column`."""
+    @njit(cache=True, nogil=True, inline="always")
+    def _value(kp, A, t, B, c):
+        """K(A[t], B[c]) (+ 1 if augmented) for one pair of rows: the same operations as
+        `_column` (rows by index, not slices: no array views in a loop over n points)."""
         code, degree, coef0, ngamma, aug = kp[0], kp[1], kp[2], kp[3], kp[4]
         acc = 0.0
         if code == GAUSSIAN:
-            for k in range(len(xc)):
-                z = xt[k] - xc[k]
+            for k in range(A.shape[1]):
+                z = A[t, k] - B[c, k]
                 acc += z * z
             acc = _exp(ngamma * acc)
         else:
-            for k in range(len(xc)):
-                acc += xt[k] * xc[k]
+            for k in range(A.shape[1]):
+                acc += A[t, k] * B[c, k]
             if code == POLYNOMIAL:
                 b = coef0 + acc
                 r = b
@@ -166,14 +167,15 @@ if NUMBA:
 
     @njit(cache=True, nogil=True)
     def kernel_diag(kp, X):
-        """K_eff(x_t, x_t) for every t, diagonal term included (= diag Q)."""
+        """K_eff(x_t, x_t) for every t, diagonal term included (= diag Q). The Gaussian's is
+        the same number for every t (‖x − x‖² = 0): computed once."""
         n = X.shape[0]
         out = np.empty(n)
+        if n and kp[0] == GAUSSIAN:
+            out[:] = _value(kp, X, 0, X, 0) + kp[5]
+            return out
         for t in range(n):
-            v = _value(kp, X[t], X[t])
-            if kp[5] != 0.0:
-                v = v + kp[5]
-            out[t] = v
+            out[t] = _value(kp, X, t, X, t) + kp[5]
         return out
 
     @njit(cache=True, nogil=True)
@@ -190,17 +192,10 @@ if NUMBA:
                 out[t] += cq * col[t]
 
     @njit(cache=True, nogil=True)
-    def kernel_rows_dot(kp, XT, Z, coef, out):
-        """out[k] += Σ_t coef_t · K(x_t, z_k) over the points x_t = columns of XT (+1 if
-        augmented, no diagonal term): h-like sums at a few new points z_k."""
-        m = XT.shape[1]
-        col = np.empty(m)
-        for k in range(Z.shape[0]):
-            _column(kp, XT, m, Z[k], col)
-            acc = 0.0
-            for t in range(m):
-                acc += coef[t] * col[t]
-            out[k] += acc
+    def kernel_column(kp, XT, xc, out):
+        """out[t] = K(x_t, x_c) over all points x_t = columns of XT (+1 if augmented, no
+        diagonal term): `_column` on every point, for the other modules."""
+        _column(kp, XT, XT.shape[1], xc, out)
 
     # -- the column cache -------------------------------------------------------------------
     # Slots hold columns in original index order. A slot is valid on all n points ("full"),
@@ -605,7 +600,7 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     shrinking=False takes exactly the steps of `smo.smo`; use_cache=None caches columns
     unless they are cheaper to compute than to copy (linear kernel, few features)."""
     X = np.ascontiguousarray(problem.X, dtype=float)
-    XT = np.ascontiguousarray(X.T)
+    XT = problem.XT
     y = np.ascontiguousarray(problem.y, dtype=float)
     n, d = X.shape
     kp = problem.spec.numbers()
@@ -639,5 +634,5 @@ def kernel_spec_numbers(code, degree, coef0, gamma, augmented, diag):
 
 
 __all__ = ["GAUSSIAN", "LINEAR", "MAX_DENSE_N", "NUMBA", "POLYNOMIAL", "cache_slots",
-           "kernel_diag", "kernel_matrix", "kernel_rows_dot", "kernel_sources_dot",
+           "kernel_column", "kernel_diag", "kernel_matrix", "kernel_sources_dot",
            "kernel_spec_numbers", "solve"]
