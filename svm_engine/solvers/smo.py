@@ -43,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..finalize import bias_from_gradient, kkt_violation
+from ..jit import njit
 from .pair import TAU, clip_pair
 
 TRACE_CAP = 5000     # records kept when trace=True (the run itself goes on)
@@ -161,18 +162,35 @@ def feasible_start(alpha0, y, C):
     """Make a warm-start α feasible: clip to [0, C], then restore Σαᵢyᵢ = 0 by lowering the
     largest αᵢ of the heavier class, largest first, until the sums balance. Lowering few αᵢ
     (after one edit, e.g. a deleted support vector, one or two) keeps the start close to the
-    previous optimum and lets `svm_engine.warmstart` update G instead of rebuilding it."""
-    a = np.clip(np.asarray(alpha0, dtype=float), 0.0, C)
-    s = float(a @ y)
-    if abs(s) > 1e-12 * max(1.0, float(a.max(initial=0.0))):   # more than rounding (SMO's own
-        # steps keep Σαᵢyᵢ = 0 to rounding too)
-        side = np.flatnonzero(y > 0) if s > 0 else np.flatnonzero(y < 0)
-        order = side[np.argsort(-a[side], kind="stable")]
-        before = np.concatenate(([0.0], np.cumsum(a[order])))  # sum of the larger ones
-        k = int(np.searchsorted(before, abs(s), side="left"))   # order[:k−1] go to 0
-        a[order[: max(k - 1, 0)]] = 0.0
-        if 0 < k <= len(order):
-            a[order[k - 1]] -= abs(s) - before[k - 1]
-        elif k > len(order):                                   # not enough: all to 0
-            a[order] = 0.0
-    return a
+    previous optimum and lets `svm_engine.warmstart` update G instead of rebuilding it.
+    Compiled: the Playground calls it on every click. Each lowered αᵢ costs a pass over α."""
+    return _feasible(np.asarray(alpha0, dtype=float), np.asarray(y, dtype=float), float(C))
+
+
+@njit(cache=True, nogil=True)
+def _feasible(alpha0, y, C):
+    n = len(alpha0)
+    a = np.empty(n)
+    s, top = 0.0, 0.0
+    for t in range(n):
+        a[t] = min(max(alpha0[t], 0.0), C)
+        s += a[t] * y[t]
+        top = max(top, a[t])
+    if abs(s) <= 1e-12 * max(1.0, top):       # rounding only (SMO's own steps keep
+        return a                              # Σαᵢyᵢ = 0 to rounding too)
+    side = 1.0 if s > 0 else -1.0             # the heavier class
+    need, before = abs(s), 0.0                # before: what the larger ones removed
+    done = np.zeros(n, dtype=np.bool_)
+    while True:
+        j, best = -1, -1.0                    # the largest αⱼ not yet lowered (first on ties)
+        for t in range(n):
+            if y[t] == side and not done[t] and a[t] > best:
+                j, best = t, a[t]
+        if j < 0:                             # not enough: all of that class are now 0
+            return a
+        done[j] = True
+        if before + a[j] >= need:             # this one absorbs the rest
+            a[j] -= need - before
+            return a
+        before += a[j]
+        a[j] = 0.0
