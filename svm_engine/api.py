@@ -73,7 +73,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
                          "(C = ∞) has no solution. Use a finite C (soft margin) or another kernel.")
 
     t0 = time.perf_counter()
-    G0 = None
+    G0 = columns = None
     if warm_start is not None:
         if not np.array_equal(warm_start.classes, classes):
             raise ValueError(f"warm_start was fit on classes {warm_start.classes.tolist()}, "
@@ -83,10 +83,11 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             raise ValueError(f"warm_start does not fit this problem: {why}")
         state = _warm.warm_state(problem, warm_start)
         if state is not None:
-            alpha0, G0 = state
+            alpha0, G0, columns = state
             if trace or not _smo_fast.NUMBA:
                 G0 = None              # the readable solver computes G from α itself
-    run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0)
+    run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0,
+               columns)
     elapsed = time.perf_counter() - t0
     if solver == "psvm":  # another problem (α of either sign, b from the solver)
         sol = finalize_proximal(problem, run["alpha"], run["b"])
@@ -104,7 +105,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         tol=tol, n_iter=run["n_iter"], converged=run["converged"], status=run["status"],
         time_s=elapsed, wss=wss if solver == "smo" else None, trace=run.get("trace"),
         trace_truncated=run.get("trace_truncated", False),
-        alpha0=run.get("alpha0"), extra=extra, **sol)
+        alpha0=run.get("alpha0"), extra=extra, columns=run.get("columns"), **sol)
 
 
 def _finite(sol: dict) -> bool:
@@ -130,7 +131,8 @@ def _separable(problem, kernel) -> bool:
     return is_separable(K, problem.y, problem.equality)
 
 
-def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0=None):
+def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0=None,
+         columns=None):
     y, C_box = problem.y, problem.C_box
     if solver == "smo":
         # the start actually used (feasible) is what the model keeps: replays begin there
@@ -138,7 +140,7 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0
                                                                                  C_box)
         if not problem.materialized:
             run = _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0,
-                                  G0=G0)
+                                  G0=G0, columns=columns)
         else:
             run = _smo.smo(problem.Q, y, C_box, tol=tol, max_iter=max_iter, wss=wss,
                            alpha0=a0, trace=trace)

@@ -49,6 +49,13 @@ class SVMModel:
     trace_truncated: bool = False
     alpha0: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
+    # smo's kernel column cache, for the next warm start (`warmstart.py`); not pickled
+    columns: tuple | None = field(default=None, repr=False)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["columns"] = None       # a cache (up to smo_fast.KEEP_COLUMNS_MB), not a result
+        return state
 
     # -- derived quantities -------------------------------------------------------------
     @property

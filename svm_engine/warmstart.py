@@ -15,6 +15,9 @@ one. `fit(..., warm_start=previous_model)` starts there:
    K_eff's diagonal term for t = s). A new point gets Gₜ = yₜ Σⱼ αⱼyⱼK_eff(xₜ, xⱼ) − 1 from the
    support vectors. That is O(n · changes + #SV · new points) kernel values, where computing
    G from α costs O(n · #SV) — most of a refit after one click.
+4. the SMO steps need kernel columns; the previous fit's cache holds many of them, equal
+   on the kept points: a column is copied from it and only the added points' entries are
+   computed (`smo_fast._full_column`).
 
 | symbol | code       | meaning                                                    |
 |--------|------------|------------------------------------------------------------|
@@ -130,8 +133,9 @@ def compatible(problem, model) -> str | None:
 
 
 def warm_state(problem, model, max_changes: int = MAX_CHANGES):
-    """(alpha0, G0) for `problem` from `model`, fit on the points before the edit, or None
-    when more than max_changes rows changed (then a cold start)."""
+    """(alpha0, G0, columns) for `problem` from `model`, fit on the points before the edit,
+    or None when more than max_changes rows changed (then a cold start). columns: the
+    model's kernel column cache with (p, s), for `smo_fast.solve` to copy from (or None)."""
     match = match_rows(model.X, model.y, problem.X, problem.y, max_changes)
     if match is None:
         return None
@@ -142,4 +146,5 @@ def warm_state(problem, model, max_changes: int = MAX_CHANGES):
     alpha0 = feasible_start(mapped, problem.y, problem.C_box)             # step 2
     G0 = _updated_gradient(problem.spec.numbers(), problem.XT, problem.X, problem.y,  # step 3
                            model.X, model.y, model.alpha, model.gradient, mapped, alpha0, p, s)
-    return alpha0, G0
+    columns = None if model.columns is None else (*model.columns, p, s)
+    return alpha0, G0, columns

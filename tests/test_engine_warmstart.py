@@ -84,7 +84,7 @@ def test_the_updated_gradient_is_the_recomputed_one(kernel, loss, kind):
     before = se.fit(X, y, kernel=kernel, C=2.0, loss=loss, tol=1e-6)
     X2, y2 = edit(X, y, before.alpha, kind, np.random.default_rng(5))
     problem = build_problem(X2, y2, kernel, 2.0, loss, "free", materialize=True)
-    alpha0, G0 = W.warm_state(problem, before)
+    alpha0, G0, _ = W.warm_state(problem, before)
     C_box = problem.C_box
     assert (alpha0 >= 0).all() and (alpha0 <= C_box).all()
     assert abs(alpha0 @ y2) <= 1e-12 * max(1.0, alpha0.max())
@@ -180,3 +180,57 @@ def test_too_many_changes_fall_back_to_a_cold_start():
     cold = se.fit(d.X[shuffled], d.y[shuffled], kernel=se.Gaussian(sigma=0.5), C=1.0)
     assert warm.alpha0 is None and warm.n_iter == cold.n_iter
     assert math.isclose(warm.dual_objective, cold.dual_objective, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("kernel", [se.Gaussian(sigma=0.7), se.Polynomial(degree=3, coef0=1.0)])
+@pytest.mark.parametrize("loss", ["hinge", "quadratic"])
+@pytest.mark.parametrize("kind", EDITS)
+def test_columns_copied_from_the_previous_fit_change_no_step(kernel, loss, kind):
+    """A warm refit copies the kernel columns the previous fit computed (kept points) and
+    computes only the added points' entries: the same numbers bit for bit, so the same steps
+    and the same α as a warm refit that computes every column afresh."""
+    d = se.datasets.moons(n=200, noise=0.25, seed=3)
+    X, y = (d.X - d.X.mean(axis=0)) / d.X.std(axis=0), np.asarray(d.y, dtype=float)
+    before = se.fit(X, y, kernel=kernel, C=1.0, loss=loss, tol=1e-6)
+    assert before.columns is not None
+    X2, y2 = edit(X, y, before.alpha, kind, np.random.default_rng(5))
+    copied = se.fit(X2, y2, kernel=kernel, C=1.0, loss=loss, tol=1e-6, warm_start=before)
+    before.columns = None                                   # every column computed afresh
+    fresh = se.fit(X2, y2, kernel=kernel, C=1.0, loss=loss, tol=1e-6, warm_start=before)
+    assert copied.n_iter == fresh.n_iter
+    np.testing.assert_array_equal(copied.alpha, fresh.alpha)
+    np.testing.assert_array_equal(copied.gradient, fresh.gradient)
+
+
+def test_the_copied_columns_are_the_recomputed_ones():
+    """Guard against a vacuous test above: after adding a point, the refit's cached columns
+    (most of them copied) equal K_eff's columns of the new problem exactly."""
+    d = se.datasets.moons(n=150, noise=0.25, seed=4)
+    X, y = d.X, np.asarray(d.y, dtype=float)
+    k = se.Gaussian(sigma=0.5)
+    before = se.fit(X, y, kernel=k, C=1.0)
+    X2, y2 = np.vstack([X, [[0.5, 0.25]]]), np.append(y, 1.0)
+    after = se.fit(X2, y2, kernel=k, C=1.0, warm_start=before)
+    assert after.n_iter > 0
+    rows, col_slot, full = after.columns
+    K = build_problem(X2, np.where(y2 > 0, 1.0, -1.0), k, 1.0, "hinge", "free").K_eff
+    cached = [c for c in range(len(y2)) if col_slot[c] >= 0 and full[col_slot[c]]]
+    old_slot, old_full = before.columns[1], before.columns[2]
+    reused = [c for c in cached if c < len(y) and old_slot[c] >= 0 and old_full[old_slot[c]]]
+    assert len(reused) >= 2
+    for c in cached:
+        np.testing.assert_array_equal(rows[col_slot[c]], K[:, c])
+
+
+def test_a_pickled_model_drops_its_column_cache():
+    import pickle
+
+    d = se.datasets.moons(n=100, noise=0.2, seed=0)
+    m = se.fit(d.X, d.y, kernel=se.Gaussian(sigma=0.5), C=1.0)
+    assert m.columns is not None
+    back = pickle.loads(pickle.dumps(m))
+    assert back.columns is None and m.columns is not None
+    np.testing.assert_array_equal(back.alpha, m.alpha)
+    X2, y2 = np.vstack([d.X, [[0.0, 0.0]]]), np.append(d.y, d.y[0])
+    warm = se.fit(X2, y2, kernel=se.Gaussian(sigma=0.5), C=1.0, warm_start=back)
+    assert warm.converged

@@ -46,6 +46,7 @@ LINEAR, POLYNOMIAL, GAUSSIAN = 0, 1, 2   # kernel codes (problem.KernelSpec.code
 UP, LOW = 1, 2                           # status bits: t ∈ I_up, t ∈ I_low
 DEFAULT_CACHE_MB = 200.0                 # scikit-learn's SVC(cache_size=200)
 MAX_DENSE_N = 5000                       # beyond this no n × n matrix is ever formed
+KEEP_COLUMNS_MB = 4.0                    # a fit hands on its column cache up to this size
 
 LN2_HI = 6.93147180369123816490e-01     # fdlibm's split of ln 2
 LN2_LO = 1.90821492927058770002e-10
@@ -221,7 +222,8 @@ if NUMBA:
     def _slot_for(c, cache):
         """The slot of column c, allocated (evicting the least recently used) if needed;
         returns (slot, hit)."""
-        data, slot_col, col_slot, slot_epoch, slot_full, prv, nxt, meta = cache
+        data, slot_col, col_slot, slot_epoch = cache[0], cache[1], cache[2], cache[3]
+        slot_full, prv, nxt, meta = cache[4], cache[5], cache[6], cache[7]
         s = col_slot[c]
         if s >= 0:
             _lru_unlink(s, prv, nxt)
@@ -243,6 +245,29 @@ if NUMBA:
         return s, False
 
     @njit(cache=True, nogil=True)
+    def _full_column(c, row, kp, X, XT, cache):
+        """row = K_eff[:, c] on all n points, diagonal term included. After an edit
+        (warm start) the previous fit's cache (cache[8:11], its first p and last s points
+        kept) may hold the column of the same point: then its kept entries are copied — the
+        same numbers, computed by the same code — and only the added points' are computed."""
+        n = X.shape[0]
+        old_data, old_slot, old_full, ends = cache[8], cache[9], cache[10], cache[11]
+        p, s, n_old = ends[0], ends[1], len(old_slot)
+        c_old = c if c < p else (c - n + n_old if c >= n - s else -1)
+        if c_old >= 0 and old_slot[c_old] >= 0 and old_full[old_slot[c_old]]:
+            src = old_data[old_slot[c_old]]
+            for t in range(p):
+                row[t] = src[t]
+            for t in range(n - s, n):
+                row[t] = src[t - n + n_old]
+            for t in range(p, n - s):          # added points (never c: c is kept)
+                row[t] = _value(kp, X, t, X, c)
+            return
+        _column(kp, XT, n, X[c], row)
+        if kp[5] != 0.0:
+            row[c] = row[c] + kp[5]
+
+    @njit(cache=True, nogil=True)
     def _fetch(c, pc, buf, lay, kp, X, cache, use_cache, epoch):
         """K_eff[:, c] on the active positions 0..na−1 (c is active, at position pc).
         Returns a cache row when the layout is the identity, else `buf`."""
@@ -258,13 +283,13 @@ if NUMBA:
                 for p in range(na):
                     buf[p] = row[act[p]]
                 return buf
-            out = row if na == n else buf
-            _column(kp, XTa, na, X[c], out)
-            if kp[5] != 0.0:
-                out[pc] = out[pc] + kp[5]
             if na == n:
+                _full_column(c, row, kp, X, XTa, cache)
                 slot_full[s] = 1
                 return row
+            _column(kp, XTa, na, X[c], buf)
+            if kp[5] != 0.0:
+                buf[pc] = buf[pc] + kp[5]
             for p in range(na):
                 row[act[p]] = buf[p]
             slot_full[s] = 0
@@ -293,9 +318,7 @@ if NUMBA:
                 for q in range(ni):
                     row[inact[q]] = buf[q]
             else:
-                _column(kp, XT, n, X[c], row)
-                if kp[5] != 0.0:
-                    row[c] = row[c] + kp[5]
+                _full_column(c, row, kp, X, XT, cache)
             slot_full[s] = 1
             return row
         _column(kp, XT, n, X[c], buf)
@@ -434,16 +457,19 @@ if NUMBA:
 
     @njit(cache=True, nogil=True)
     def _smo(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots,
-             given_F):
+             given_F, previous):
         """The SMO loop. alpha, F (= −y∘G) and Fbar are updated in place; given_F: F already
-        holds −y∘G at alpha (a warm start's updated gradient; then shrinking must be off).
-        Returns (iterations, converged, final m − M)."""
+        holds −y∘G at alpha (a warm start's updated gradient; then shrinking must be off);
+        previous: the column cache of the fit before an edit (see `_full_column`).
+        Returns (iterations, converged, final m − M, (cache rows, column → slot, slot
+        full, slots used))."""
         n, d = X.shape
         use_cache = n_slots > 0
         S = max(n_slots, 2) if use_cache else 1
         cache = (np.empty((S, n if use_cache else 1)), np.full(S, -1, np.int64),
                  np.full(n, -1, np.int64), np.full(S, -1, np.int64), np.zeros(S, np.uint8),
-                 np.zeros(S + 1, np.int64), np.zeros(S + 1, np.int64), np.zeros(1, np.int64))
+                 np.zeros(S + 1, np.int64), np.zeros(S + 1, np.int64), np.zeros(1, np.int64),
+                 previous[0], previous[1], previous[2], previous[3])
         prv, nxt = cache[5], cache[6]
         prv[S] = S
         nxt[S] = S
@@ -578,7 +604,12 @@ if NUMBA:
             F[act[p]] = Fa[p]
         if na < n:
             _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch, bufF)
-        return it, converged, gap
+        return it, converged, gap, (cache[0], cache[2], cache[4], cache[7][0])
+
+
+#: `_smo`'s `previous` when there is no earlier fit to copy columns from.
+_NO_COLUMNS = (np.empty((0, 0)), np.empty(0, np.int64), np.empty(0, np.uint8),
+               np.zeros(2, np.int64))
 
 
 def cache_slots(n: int, cache_mb: float) -> int:
@@ -587,7 +618,7 @@ def cache_slots(n: int, cache_mb: float) -> int:
 
 
 def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, G0=None,
-          shrinking=True, cache_mb=DEFAULT_CACHE_MB, use_cache=None):
+          columns=None, shrinking=True, cache_mb=DEFAULT_CACHE_MB, use_cache=None):
     """SMO on a problem from `build_problem` (lazy or not: only X, y, C and the kernel's
     numbers are used). Returns dict(alpha, n_iter, converged, status, trace=None, G) where
     G = Qα − 1 at the returned α (for `finalize`, so that no n × n product is needed).
@@ -596,6 +627,12 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     the previous fit's G after an edit): the start then costs O(n), not O(n · #SV) kernel
     values. Shrinking is off then (it needs Ḡ, which would cost the columns again); a warm
     start is a few steps from the optimum, where shrinking gains nothing.
+
+    columns: with G0, the previous fit's kernel columns (its result's "columns" plus (p, s):
+    its first p and last s points are this problem's first p and last s). A column the
+    previous fit computed is then copied, not recomputed (most of a warm refit's time with a
+    Gaussian kernel). The result's "columns" holds this fit's cache for the next edit, or
+    None without a cache or when it is larger than KEEP_COLUMNS_MB.
 
     shrinking=False takes exactly the steps of `smo.smo`; use_cache=None caches columns
     unless they are cheaper to compute than to copy (linear kernel, few features)."""
@@ -618,14 +655,21 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
             raise ValueError(f"G0 needs alpha0 and must have shape ({n},)")
         F = -y * np.asarray(G0, dtype=float)
         shrinking = False
+    previous = _NO_COLUMNS
+    if columns is not None and G0 is not None and use_cache:
+        rows, col_slot, slot_full, p, s = columns
+        previous = (rows, col_slot, slot_full, np.array([p, s], dtype=np.int64))
     Fbar = np.zeros(n)
-    it, converged, gap = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C, float(tol),
-                              int(max_iter), wss == "max_violating_pair", bool(shrinking),
-                              int(n_slots), G0 is not None)
+    it, converged, gap, cache = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C,
+                                     float(tol), int(max_iter), wss == "max_violating_pair",
+                                     bool(shrinking), int(n_slots), G0 is not None, previous)
+    rows, col_slot, slot_full, used = cache
+    kept = (rows, col_slot, slot_full) if use_cache and used * n * 8 <= KEEP_COLUMNS_MB * 2**20 \
+        else None
     status = ("optimal: m(α) − M(α) ≤ tol" if converged
               else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
     return {"alpha": alpha, "n_iter": int(it), "converged": bool(converged), "trace": None,
-            "trace_truncated": False, "status": status, "G": -y * F}
+            "trace_truncated": False, "status": status, "G": -y * F, "columns": kept}
 
 
 def kernel_spec_numbers(code, degree, coef0, gamma, augmented, diag):
