@@ -234,3 +234,16 @@ def test_a_pickled_model_drops_its_column_cache():
     X2, y2 = np.vstack([d.X, [[0.0, 0.0]]]), np.append(d.y, d.y[0])
     warm = se.fit(X2, y2, kernel=se.Gaussian(sigma=0.5), C=1.0, warm_start=back)
     assert warm.converged
+
+
+def test_a_model_holds_at_most_keep_columns_mb_of_columns():
+    from svm_engine.solvers import smo_fast
+
+    d = se.datasets.moons(n=1500, noise=0.25, seed=2)
+    k = se.Gaussian(sigma=0.5)
+    cold = se.fit(d.X, d.y, kernel=k, C=1.0)
+    assert cold.columns is None                   # 1,500² float64 > 8 MB: not handed on
+    X2, y2 = np.vstack([d.X, [[0.5, 0.0]]]), np.append(d.y, d.y[0])
+    warm = se.fit(X2, y2, kernel=k, C=1.0, warm_start=cold)
+    assert warm.columns is not None
+    assert warm.columns[0].nbytes <= smo_fast.KEEP_COLUMNS_MB * 2**20

@@ -150,7 +150,8 @@ class RecentModels:
     """The last few models by `fit_key`, so that the next refit can start from the one before
     the edit (`svm_engine.warmstart`). A cache of pure results: the key is the whole input
     (the points themselves), so it holds nothing one user could learn about another; bounded
-    (``size`` models of ≤ 2,000 points, ~100 KB each), thread-safe."""
+    (``size`` models of ≤ 2,000 points, ~100 KB each plus at most 8 MB of SMO's kernel
+    columns, ``smo_fast.KEEP_COLUMNS_MB``), thread-safe."""
 
     def __init__(self, size: int = 32):
         self._size = size

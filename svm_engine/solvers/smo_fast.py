@@ -46,7 +46,7 @@ LINEAR, POLYNOMIAL, GAUSSIAN = 0, 1, 2   # kernel codes (problem.KernelSpec.code
 UP, LOW = 1, 2                           # status bits: t ∈ I_up, t ∈ I_low
 DEFAULT_CACHE_MB = 200.0                 # scikit-learn's SVC(cache_size=200)
 MAX_DENSE_N = 5000                       # beyond this no n × n matrix is ever formed
-KEEP_COLUMNS_MB = 4.0                    # a fit hands on its column cache up to this size
+KEEP_COLUMNS_MB = 8.0                    # a fit hands on its column cache up to this size
 
 LN2_HI = 6.93147180369123816490e-01     # fdlibm's split of ln 2
 LN2_LO = 1.90821492927058770002e-10
@@ -632,7 +632,8 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     its first p and last s points are this problem's first p and last s). A column the
     previous fit computed is then copied, not recomputed (most of a warm refit's time with a
     Gaussian kernel). The result's "columns" holds this fit's cache for the next edit, or
-    None without a cache or when it is larger than KEEP_COLUMNS_MB.
+    None without a cache or when it is larger than KEEP_COLUMNS_MB (a warm start's cache is
+    never larger: a model holds at most that much; a cold fit's for n ≤ 1,024).
 
     shrinking=False takes exactly the steps of `smo.smo`; use_cache=None caches columns
     unless they are cheaper to compute than to copy (linear kernel, few features)."""
@@ -647,7 +648,9 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
         max_iter = max(10_000_000, 100 * n)   # LIBSVM's default, as smo.py
     if use_cache is None:
         use_cache = problem.spec.code != LINEAR or d > 16
-    n_slots = cache_slots(n, cache_mb) if use_cache else 0
+    # a warm start needs few columns: its cache stays small enough to hand on (below)
+    n_slots = cache_slots(n, cache_mb if G0 is None else min(cache_mb, KEEP_COLUMNS_MB)) \
+        if use_cache else 0
     if G0 is None:
         F = y.copy()                           # F = −y∘G, G = Q·0 − 1
     else:
@@ -664,7 +667,7 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
                                      float(tol), int(max_iter), wss == "max_violating_pair",
                                      bool(shrinking), int(n_slots), G0 is not None, previous)
     rows, col_slot, slot_full, used = cache
-    kept = (rows, col_slot, slot_full) if use_cache and used * n * 8 <= KEEP_COLUMNS_MB * 2**20 \
+    kept = (rows, col_slot, slot_full) if use_cache and rows.nbytes <= KEEP_COLUMNS_MB * 2**20 \
         else None
     status = ("optimal: m(α) − M(α) ≤ tol" if converged
               else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
