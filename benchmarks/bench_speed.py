@@ -27,6 +27,7 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -85,9 +86,33 @@ def _edits(X, y, rng):
     return [("add", *add), ("move", moved, y.copy()), ("delete", X[keep], y[keep])]
 
 
+def _libsvm_cold(q):
+    """A LIBSVM cold fit of problem q, as `bench_solvers.measure_libsvm` makes it."""
+    from sklearn.svm import SVC
+
+    kw = {"kernel": "linear"} if q.kernel == "linear" else {"kernel": "rbf",
+                                                              "gamma": bs.RBF_GAMMA}
+    return lambda: SVC(C=q.C, tol=1e-3, cache_size=200, shrinking=True, **kw).fit(q.X, q.y)
+
+
+def interleaved(fa, fb, blocks=7, per_block=3):
+    """Times of fa and fb in alternating blocks (fa ×3, fb ×3, fa ×3, …): this VM's speed
+    drifts by up to 2× over seconds, and a ratio of medians measured minutes apart, or
+    even one after the other, carries that drift. Each block's first call runs with the
+    other's data in the CPU caches, as a refit after a page redraw does."""
+    ta, tb = [], []
+    for _ in range(blocks):
+        for f, times in ((fa, ta), (fb, tb)):
+            for _ in range(per_block):
+                t0 = time.perf_counter()
+                f()
+                times.append(time.perf_counter() - t0)
+    return ta, tb
+
+
 def warm_start(repeats, n=1000):
-    print(f"\n2. warm start after one edit, n = {n}: warm smo ÷ LIBSVM cold fit (median of "
-          f"{repeats})")
+    print(f"\n2. warm start after one edit, n = {n}: warm smo ÷ LIBSVM cold fit (medians of "
+          f"{7 * 3} each, measured in alternating blocks)")
     rng = np.random.default_rng(7)
     ratios = []
     for p in bs.make_problems(sizes=(n,), Cs=(1.0,)):
@@ -99,8 +124,9 @@ def warm_start(repeats, n=1000):
                 return se.fit(q.X, q.y, kernel=q.engine_kernel, C=q.C, solver="smo",
                               warm_start=base)  # noqa: B023 (used before base changes)
 
-            t_warm, m = bs.median_time(warm, repeats)
-            t_cold = bs.measure_libsvm(q, 1e-3, repeats)["time"]
+            t_warm, t_lib = interleaved(warm, _libsvm_cold(q))
+            t_warm, t_cold = statistics.median(t_warm), statistics.median(t_lib)
+            m = warm()
             cold = se.fit(q.X, q.y, kernel=q.engine_kernel, C=q.C, solver="smo", tol=1e-3)
             ratios.append(t_warm / t_cold)
             print(f"  {p.label} {name:6s}  warm {1e3 * t_warm:7.2f} ms ({m.n_iter:4d} it)  "

@@ -32,7 +32,7 @@ import numpy as np
 
 from .jit import njit
 from .solvers import smo_fast as _fast
-from .solvers.smo import feasible_start
+from .solvers.smo import _feasible
 
 #: More changed rows than this and a cold start is as good (the update's cost grows with them).
 MAX_CHANGES = 8
@@ -136,15 +136,27 @@ def warm_state(problem, model, max_changes: int = MAX_CHANGES):
     """(alpha0, G0, columns) for `problem` from `model`, fit on the points before the edit,
     or None when more than max_changes rows changed (then a cold start). columns: the
     model's kernel column cache with (p, s), for `smo_fast.solve` to copy from (or None)."""
-    match = match_rows(model.X, model.y, problem.X, problem.y, max_changes)
-    if match is None:
+    ok, p, s, alpha0, G0 = _warm_start(
+        problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
+        model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes)
+    if not ok:
         return None
-    p, s = match
-    n_old, n = len(model.y), problem.n
-    mapped = np.zeros(n)                                                  # step 1
-    mapped[:p], mapped[n - s:] = model.alpha[:p], model.alpha[n_old - s:]
-    alpha0 = feasible_start(mapped, problem.y, problem.C_box)             # step 2
-    G0 = _updated_gradient(problem.spec.numbers(), problem.XT, problem.X, problem.y,  # step 3
-                           model.X, model.y, model.alpha, model.gradient, mapped, alpha0, p, s)
     columns = None if model.columns is None else (*model.columns, p, s)
     return alpha0, G0, columns
+
+
+@njit(cache=True, nogil=True)
+def _warm_start(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes):
+    """Steps 1–3 in one compiled call (the Playground makes it on every click):
+    (ok, p, s, α₀, G₀), ok False when more than max_changes rows changed."""
+    n, n_old = X.shape[0], old_X.shape[0]
+    p, s = _common_ends(old_X, old_y, X, y)
+    if max(n, n_old) - p - s > max_changes:
+        return False, p, s, np.empty(0), np.empty(0)
+    mapped = np.zeros(n)                                                  # step 1
+    mapped[:p] = old_alpha[:p]
+    mapped[n - s:] = old_alpha[n_old - s:]
+    alpha0 = _feasible(mapped, y, C_box)                                  # step 2
+    G0 = _updated_gradient(kp, XT, X, y, old_X, old_y, old_alpha, old_G,  # step 3
+                           mapped, alpha0, p, s)
+    return True, p, s, alpha0, G0

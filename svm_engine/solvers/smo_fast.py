@@ -457,12 +457,12 @@ if NUMBA:
 
     @njit(cache=True, nogil=True)
     def _smo(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots,
-             given_F, previous):
-        """The SMO loop. alpha, F (= −y∘G) and Fbar are updated in place; given_F: F already
-        holds −y∘G at alpha (a warm start's updated gradient; then shrinking must be off);
-        previous: the column cache of the fit before an edit (see `_full_column`).
-        Returns (iterations, converged, final m − M, (cache rows, column → slot, slot
-        full, slots used))."""
+             given_G, previous):
+        """The SMO loop. alpha, F (= −y∘G) and Fbar are updated in place; given_G: F holds
+        G = Qα − 1 at alpha on entry (a warm start's updated gradient; then shrinking must be
+        off); previous: the column cache of the fit before an edit (see `_full_column`).
+        Returns (iterations, converged, final m − M, G = −y∘F at the end, (cache rows,
+        column → slot, slot full, slots used))."""
         n, d = X.shape
         use_cache = n_slots > 0
         S = max(n_slots, 2) if use_cache else 1
@@ -482,7 +482,10 @@ if NUMBA:
 
         # warm start: F = y − Σ_{αⱼ≠0} αⱼyⱼK_eff[:, j] and F̄ = −Σ_{αⱼ=C} C yⱼK_eff[:, j]
         lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya)
-        for j in range(0 if given_F else n):
+        if given_G:
+            for t in range(n):
+                F[t] = -y[t] * F[t]
+        for j in range(0 if given_G else n):
             if alpha[j] != 0.0:
                 col = _fetch_full(j, bufF, lay, kp, X, XT, cache, use_cache, epoch)
                 coef = -alpha[j] * y[j]
@@ -604,7 +607,7 @@ if NUMBA:
             F[act[p]] = Fa[p]
         if na < n:
             _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch, bufF)
-        return it, converged, gap, (cache[0], cache[2], cache[4], cache[7][0])
+        return it, converged, gap, -y * F, (cache[0], cache[2], cache[4], cache[7][0])
 
 
 #: `_smo`'s `previous` when there is no earlier fit to copy columns from.
@@ -656,14 +659,14 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     else:
         if alpha0 is None or np.shape(G0) != (n,):
             raise ValueError(f"G0 needs alpha0 and must have shape ({n},)")
-        F = -y * np.asarray(G0, dtype=float)
+        F = np.array(G0, dtype=float)          # _smo turns it into −y∘G
         shrinking = False
     previous = _NO_COLUMNS
     if columns is not None and G0 is not None and use_cache:
         rows, col_slot, slot_full, p, s = columns
         previous = (rows, col_slot, slot_full, np.array([p, s], dtype=np.int64))
     Fbar = np.zeros(n)
-    it, converged, gap, cache = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C,
+    it, converged, gap, G, cache = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C,
                                      float(tol), int(max_iter), wss == "max_violating_pair",
                                      bool(shrinking), int(n_slots), G0 is not None, previous)
     rows, col_slot, slot_full, used = cache
@@ -672,7 +675,7 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     status = ("optimal: m(α) − M(α) ≤ tol" if converged
               else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
     return {"alpha": alpha, "n_iter": int(it), "converged": bool(converged), "trace": None,
-            "trace_truncated": False, "status": status, "G": -y * F, "columns": kept}
+            "trace_truncated": False, "status": status, "G": G, "columns": kept}
 
 
 def kernel_spec_numbers(code, degree, coef0, gamma, augmented, diag):
