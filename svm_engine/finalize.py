@@ -180,25 +180,11 @@ def category_codes(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarra
     return _codes(alpha, np.asarray(xi, dtype=float), float(C_box), support_threshold(alpha))
 
 
-def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G, zeroed: int):
-    """(Qα, K_in(α∘y)) without the n × n matrix; K_in is K without the augmented +1.
-
-    With the solver's G (for alpha_raw, before `zeroed` residues were set to 0) Qα = G + 1,
-    less the columns of the zeroed residues; else from w (linear kernel) or the support
-    vectors' kernel columns."""
+def _lazy_products(problem: Problem, alpha: np.ndarray):
+    """(Qα, K_in(α∘y)) without the n × n matrix and without the solver's G (K_in is K without
+    the augmented +1): from w for the linear kernel, else from the support vectors' kernel
+    columns only."""
     spec, X, y = problem.spec, problem.X, problem.y
-    diag = spec.diag
-    if G is not None:
-        Qa = np.asarray(G, dtype=float) + 1.0
-        if zeroed:
-            idx = np.flatnonzero(alpha_raw - alpha)
-            corr = np.zeros(len(y))
-            coef = (alpha_raw[idx] - alpha[idx]) * y[idx]
-            _fast.kernel_sources_dot(spec.numbers(), problem.XT, X[idx], coef, corr)
-            corr[idx] += diag * coef
-            Qa -= y * corr
-        bsum = float((alpha * y).sum()) if spec.augmented else 0.0
-        return Qa, _kay_from_qa(Qa, alpha, y, diag, bsum)
     ay = alpha * y
     if spec.code == _fast.LINEAR:
         Kay = X @ (X.T @ ay) + (ay.sum() if spec.augmented else 0.0)
@@ -207,20 +193,41 @@ def _lazy_products(problem: Problem, alpha_raw: np.ndarray, alpha: np.ndarray, G
         Kay = np.zeros(len(y))
         _fast.kernel_sources_dot(spec.numbers(), problem.XT, np.ascontiguousarray(X[sv]),
                                  ay[sv], Kay)
-    Qa = y * (Kay + diag * ay)
+    Qa = y * (Kay + spec.diag * ay)
     if spec.augmented:
         Kay = Kay - ay.sum()
     return Qa, Kay
 
 
 @njit(cache=True, nogil=True)
-def _kay_from_qa(Qa, alpha, y, diag, bsum):
-    """K_in(α∘y) = y∘Qα − δ·α∘y − bsum, one pass (bsum = Σαᵢyᵢ, the augmented +1, or 0)."""
-    n = len(y)
+def _derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
+    """`finalize` for a lazy problem with the solver's G = Qα − 1 at alpha_raw, in one
+    compiled call (it runs after every Playground click): Qα = G + 1, less the columns of the
+    rounding residues set to 0, and K_in(α∘y) = y∘Qα − δ·α∘y (less Σαᵢyᵢ, the augmented +1).
+    Returns (α, then what `_derive` returns)."""
+    n, diag, augmented = len(y), kp[5], kp[4]
+    alpha, eps, zeroed = _without_residues(alpha_raw)
+    Qa = G + 1.0
+    if zeroed:
+        corr, col = np.zeros(n), np.empty(n)
+        for q in range(n):
+            dz = alpha_raw[q] - alpha[q]
+            if dz != 0.0:
+                _fast.kernel_column(kp, XT, X[q], col)
+                c = dz * y[q]
+                for t in range(n):
+                    corr[t] += c * col[t]
+                corr[q] += diag * c                 # K_eff's δ term
+        for t in range(n):
+            Qa[t] -= y[t] * corr[t]
+    bsum = 0.0
+    if augmented:
+        for t in range(n):
+            bsum += alpha[t] * y[t]
     Kay = np.empty(n)
     for t in range(n):
         Kay[t] = y[t] * Qa[t] - diag * (alpha[t] * y[t]) - bsum
-    return Kay
+    return (alpha,) + _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps)
 
 
 @njit(cache=True, nogil=True)
@@ -265,20 +272,24 @@ def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
 def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -> dict:
     """Everything derived from α, for the model object. G = Qα − 1 from the solver (optional;
     used only for lazy problems)."""
-    y = problem.y
+    y = np.asarray(problem.y, dtype=float)
     alpha_raw = np.asarray(alpha, dtype=float)
-    alpha, eps, zeroed = _without_residues(alpha_raw)
-    if problem.Q is not None:
-        Qa = problem.Q @ alpha
-        # h(xᵢ) on the training points uses K (not K_eff): the δ/(2C) term is not a kernel value.
-        K_in = problem.K - 1.0 if problem.bias == "augmented" else problem.K
-        Kay = K_in @ (alpha * y)
+    C, C_box, k = float(problem.C), float(problem.C_box), 2 if problem.loss == "quadratic" else 1
+    if problem.Q is None and G is not None:
+        alpha, b, h, xi, G, codes, support, w_norm2, primal, dual, kkt = _derive_from_gradient(
+            alpha_raw, np.asarray(G, dtype=float), y, problem.spec.numbers(), problem.X,
+            problem.XT, C, C_box, problem.equality, k)
     else:
-        Qa, Kay = _lazy_products(problem, alpha_raw, alpha, G, zeroed)
-    b, h, xi, G, codes, support, w_norm2, primal, dual, kkt = _derive(
-        alpha, Qa, Kay, np.asarray(y, dtype=float), float(problem.C), float(problem.C_box),
-        problem.equality, problem.bias == "augmented", 2 if problem.loss == "quadratic" else 1,
-        eps)
+        alpha, eps, _ = _without_residues(alpha_raw)
+        if problem.Q is not None:
+            Qa = problem.Q @ alpha
+            # h(xᵢ) on the training points uses K (not K_eff): δ/(2C) is not a kernel value.
+            K_in = problem.K - 1.0 if problem.bias == "augmented" else problem.K
+            Kay = K_in @ (alpha * y)
+        else:
+            Qa, Kay = _lazy_products(problem, alpha)
+        b, h, xi, G, codes, support, w_norm2, primal, dual, kkt = _derive(
+            alpha, Qa, Kay, y, C, C_box, problem.equality, problem.bias == "augmented", k, eps)
     return {
         "alpha": alpha,
         "b": float(b),
