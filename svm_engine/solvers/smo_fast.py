@@ -480,7 +480,7 @@ if NUMBA:
                  np.full(n, -1, np.int64), np.full(S, -1, np.int64), np.zeros(S, np.uint8),
                  np.zeros(S + 1, np.int64), np.zeros(S + 1, np.int64), np.zeros(1, np.int64),
                  previous[0], previous[1], previous[2], previous[3])
-        prv, nxt = cache[5], cache[6]
+        data, col_slot, slot_full, prv, nxt = cache[0], cache[2], cache[4], cache[5], cache[6]
         prv[S] = S
         nxt[S] = S
         bufI, bufJ, bufF = np.empty(n), np.empty(n), np.empty(n)
@@ -562,7 +562,21 @@ if NUMBA:
             act = lay[0]
             pj, M = -1, np.inf
             if pi >= 0:
-                Ki = _fetch(act[pi], pi, bufI, lay, kp, X, cache, use_cache, epoch)
+                # the two common cases here, not in a call: passing the cache to `_fetch` costs an
+                # atomic reference count per array (~30), more than a linear column
+                c = act[pi]
+                s = col_slot[c] if use_cache and na == n else -1
+                if s >= 0 and slot_full[s]:             # a full cached column, to the LRU front
+                    _lru_unlink(s, prv, nxt)
+                    _lru_front(s, prv, nxt)
+                    Ki = data[s]
+                elif not use_cache and na == n:             # no cache: the column on all points
+                    _column(kp, XT, n, X[c], bufI)
+                    if kp[5] != 0.0:
+                        bufI[c] = bufI[c] + kp[5]
+                    Ki = bufI
+                else:
+                    Ki = _fetch(c, pi, bufI, lay, kp, X, cache, use_cache, epoch)
                 pj, M = _select_low(Fa, sta, QDa, Ki, pi, m, na, mvp)
             gap = m - M
             if pj < 0 or gap <= tol:
@@ -576,20 +590,26 @@ if NUMBA:
                              bufF)
                 epoch += 1
                 lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya)
-                na, act = n, lay[0]
-                pi, m = _select_up(Fa, sta, na)
-                pj, M = -1, np.inf
-                if pi >= 0:
-                    Ki = _fetch(act[pi], pi, bufI, lay, kp, X, cache, use_cache, epoch)
-                    pj, M = _select_low(Fa, sta, QDa, Ki, pi, m, na, mvp)
-                gap = m - M
-                if pj < 0 or gap <= tol:
-                    converged = True
-                    break
-                counter = 1
+                pi, m = _select_up(Fa, sta, n)
+                # check again on all points at the top of the loop (which takes the step if
+                # not optimal), and shrink again right after that step, as LIBSVM does
+                counter = 2
+                continue
             if it >= max_iter:
                 break
-            Kj = _fetch(act[pj], pj, bufJ, lay, kp, X, cache, use_cache, epoch)
+            c = act[pj]
+            s = col_slot[c] if use_cache and na == n else -1
+            if s >= 0 and slot_full[s]:                 # as for Ki above
+                _lru_unlink(s, prv, nxt)
+                _lru_front(s, prv, nxt)
+                Kj = data[s]
+            elif not use_cache and na == n:
+                _column(kp, XT, n, X[c], bufJ)
+                if kp[5] != 0.0:
+                    bufJ[c] = bufJ[c] + kp[5]
+                Kj = bufJ
+            else:
+                Kj = _fetch(c, pj, bufJ, lay, kp, X, cache, use_cache, epoch)
             # lines 3–7 of smo.py (take_step), in F = −yG: Eᵢ − Eⱼ = Fⱼ − Fᵢ
             i, j = act[pi], act[pj]
             y_i, y_j = ya[pi], ya[pj]
