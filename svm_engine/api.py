@@ -75,7 +75,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     t0 = time.perf_counter()
     G0 = columns = None
     if warm_start is not None:
-        if not np.array_equal(warm_start.classes, classes):
+        if warm_start.classes.tolist() != classes.tolist():
             raise ValueError(f"warm_start was fit on classes {warm_start.classes.tolist()}, "
                              f"y has {classes.tolist()}; expected the same two labels")
         why = _warm.compatible(problem, warm_start)

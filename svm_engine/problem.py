@@ -59,7 +59,11 @@ class KernelSpec:
         raise ValueError(f"no numeric form for kernel {kernel!r}")
 
     def numbers(self) -> tuple:
-        """The tuple the compiled kernel routines take."""
+        """The tuple the compiled kernel routines take (made once: a refit asks ~4 times)."""
+        return self._numbers
+
+    @cached_property
+    def _numbers(self) -> tuple:
         return _fast.kernel_spec_numbers(self.code, self.degree, self.coef0, self.gamma,
                                          self.augmented, self.diag)
 

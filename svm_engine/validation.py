@@ -51,10 +51,9 @@ def check_X(X) -> np.ndarray:
         raise ValueError("X is empty (0 points); expected at least 2 points, one per class")
     if A.shape[1] == 0:
         raise ValueError("X has 0 features; expected shape (n, d) with d ≥ 1")
-    A = A.astype(float)
-    bad = ~np.isfinite(A)
-    if bad.any():
-        r, c = np.argwhere(bad)[0]
+    A = np.array(A, dtype=float, order="C")          # a copy: the model keeps it
+    if _first_nonfinite(A) >= 0:
+        r, c = np.argwhere(~np.isfinite(A))[0]
         raise ValueError(f"X contains a non-finite value {A[r, c]!r} at row {r}, column {c}; "
                          "expected finite numbers")
     return A
@@ -93,6 +92,16 @@ def check_y(y, n: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"y has {len(classes)} classes {shown}; expected exactly two (binary SVM)")
     y_pm = np.where(Y == classes[1], 1.0, -1.0)
     return y_pm, classes
+
+
+@njit(cache=True, nogil=True)
+def _first_nonfinite(A):
+    """The flat index of the first NaN or ±inf in A (C order), or −1."""
+    flat = A.reshape(-1)
+    for t in range(flat.size):
+        if not np.isfinite(flat[t]):
+            return t
+    return -1
 
 
 @njit(cache=True, nogil=True)
