@@ -15,7 +15,6 @@ Newton are stepped on the server: their controls and charts (``ui.step_figures``
 from __future__ import annotations
 
 import hashlib
-import inspect
 import math
 import time
 
@@ -24,6 +23,7 @@ import pandas as pd
 import streamlit as st
 
 from svm_engine import datasets
+from ui import controls as ctl
 from ui import state
 from ui import step_figures as F
 from ui import step_player as SP
@@ -54,7 +54,6 @@ K_MSG = "step.message"
 K_SENT = "step.payload_sent"  # the run whose player payload this session has sent
 K_NEED = "step.need_seen"  # the player's last request for the payload (its counter)
 
-SOURCES = ("playground", *datasets.BOOK, *datasets.GENERATORS)
 SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
 SOLVER_LABELS = {"smo": "SMO", "sga": "SGA (SVM-Dual)", "newton": "Newton (SVM-Primal)"}
 #: speed label → (seconds between frames, steps per frame)
@@ -79,22 +78,11 @@ st.caption(
 # ----------------------------------------------------------------------------- sidebar
 
 
+GEN_DEFAULTS = {"n": 200, "noise": 0.2}  # this page's generator defaults
+
+
 def source_settings(name: str) -> dict:
-    """Suggested settings of a data source (the Playground's own for its points)."""
-    if name == "playground":
-        return state.current_settings(ss)
-    params = generator_params(name)
-    return state.settings_from_dataset(datasets.load(name, **params).settings)
-
-
-def generator_params(name: str) -> dict:
-    if name not in datasets.GENERATORS:
-        return {}
-    return {
-        "n": int(ss.get(P + "gen.n", 200)),
-        "noise": float(ss.get(P + "gen.noise", 0.2)),
-        "seed": int(ss.get(P + "gen.seed", 0)),
-    }
+    return ctl.source_settings(ss, P, name, **GEN_DEFAULTS)
 
 
 def seed_model_widgets(settings: dict) -> None:
@@ -106,9 +94,7 @@ def seed_model_widgets(settings: dict) -> None:
 def on_source_change() -> None:
     name = ss[P + "source"]
     if name in datasets.GENERATORS:  # each generator's own default noise
-        ss[P + "gen.noise"] = float(
-            inspect.signature(getattr(datasets, name)).parameters["noise"].default
-        )
+        ss[P + "gen.noise"] = float(ctl.generator_default(name, "noise"))
     try:
         seed_model_widgets(source_settings(name))
     except ValueError as exc:
@@ -116,30 +102,9 @@ def on_source_change() -> None:
 
 
 def sidebar_data() -> tuple[np.ndarray, np.ndarray, str]:
-    sb = st.sidebar
-    sb.header("Data")
-    ss.setdefault(P + "source", "playground")
-    name = sb.selectbox(
-        "Points",
-        SOURCES,
-        key=P + "source",
-        format_func=lambda n: SOURCE_LABELS.get(n, n),
-        on_change=on_source_change,
-        help="The Playground's current points (default), a book dataset or a generator.",
-    )
-    if name in datasets.GENERATORS:
-        ss.setdefault(P + "gen.n", 200)
-        ss.setdefault(P + "gen.noise", 0.2)
-        ss.setdefault(P + "gen.seed", 0)
-        sb.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n")
-        sb.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise")
-        sb.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed")
-    if name == "playground":
-        X, y, title = state.current_dataset(ss)
-    else:
-        ds = datasets.load(name, **generator_params(name))
-        X, y, title = ds.X, ds.y, ds.title
-    return np.asarray(X, dtype=float), np.asarray(y), str(title)
+    return ctl.points_sidebar(
+        ss, P, **GEN_DEFAULTS, labels=SOURCE_LABELS, on_change=on_source_change,
+        help="The Playground's current points (default), a book dataset or a generator.")
 
 
 def sidebar_model() -> tuple[dict, str]:

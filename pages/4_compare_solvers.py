@@ -18,6 +18,7 @@ import streamlit as st
 from svm_engine import datasets
 from ui import compare as cmp
 from ui import compare_figures as F
+from ui import controls as ctl
 from ui import scaling as sc
 from ui import state
 from ui.controls import C_GRID, DATASET_LABELS, KERNEL_LABELS, LOSS_LABELS, SIGMA_GRID
@@ -31,7 +32,6 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 ss = st.session_state
 P = "cmp."  # widget keys of this page
 K_SCALE, K_SCALE_REQUEST, K_SCALE_STOP = "cmp.scaling.result", "cmp.scaling.run", "cmp.scaling.stop"
-SOURCES = ("playground", *datasets.BOOK, *datasets.GENERATORS)
 SOURCE_LABELS = {"playground": "The Playground's points and settings", **DATASET_LABELS}
 BIAS_CHOICES = {"both": ("free", "augmented"), "free": ("free",), "augmented": ("augmented",)}
 BIAS_CHOICE_LABELS = {"both": "both forms", "free": "free b only", "augmented": "augmented only"}
@@ -49,17 +49,11 @@ st.caption(
 # ----------------------------------------------------------------------------- sidebar
 
 
-def generator_params(name: str) -> dict:
-    if name not in datasets.GENERATORS:
-        return {}
-    return {"n": int(ss.get(P + "gen.n", 100)), "noise": float(ss.get(P + "gen.noise", 0.1)),
-            "seed": int(ss.get(P + "gen.seed", 0))}
+GEN_DEFAULTS = {"n": 100, "noise": 0.1}  # this page's generator defaults
 
 
 def source_settings(name: str) -> dict:
-    if name == "playground":
-        return state.current_settings(ss)
-    return state.settings_from_dataset(datasets.load(name, **generator_params(name)).settings)
+    return ctl.source_settings(ss, P, name, **GEN_DEFAULTS)
 
 
 def seed_model_widgets() -> None:
@@ -73,22 +67,8 @@ def seed_model_widgets() -> None:
 
 def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     sb = st.sidebar
-    sb.header("Data")
-    ss.setdefault(P + "source", "playground")
-    name = sb.selectbox("Points", SOURCES, key=P + "source", on_change=seed_model_widgets,
-                        format_func=lambda n: SOURCE_LABELS.get(n, n))
-    if name in datasets.GENERATORS:
-        ss.setdefault(P + "gen.n", 100)
-        ss.setdefault(P + "gen.noise", 0.1)
-        ss.setdefault(P + "gen.seed", 0)
-        sb.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n")
-        sb.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise")
-        sb.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed")
-    if name == "playground":
-        X, y, title = state.current_dataset(ss)
-    else:
-        ds = datasets.load(name, **generator_params(name))
-        X, y, title = ds.X, ds.y, ds.title
+    X, y, title = ctl.points_sidebar(ss, P, **GEN_DEFAULTS, labels=SOURCE_LABELS,
+                                          on_change=seed_model_widgets)
     if P + "kernel" not in ss:
         seed_model_widgets()
     sb.header("Model")

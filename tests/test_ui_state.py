@@ -298,3 +298,21 @@ def test_default_range_contains_every_point():
     assert x0 < X[:, 0].min() and x1 > X[:, 0].max()
     assert y0 < X[:, 1].min() and y1 > X[:, 1].max()
     assert S.default_range(np.zeros((0, 2)))[0][1] > 0
+
+
+def test_the_point_source_helpers_read_the_page_widgets_with_its_defaults():
+    import inspect
+
+    from ui import controls as ctl
+
+    ss = {}
+    assert ctl.generator_params(ss, "stp.", "d1", n=200, noise=0.2) == {}
+    assert ctl.generator_params(ss, "stp.", "moons", n=200, noise=0.2) == {
+        "n": 200, "noise": 0.2, "seed": 0}
+    ss = {"cmp.gen.n": 50, "cmp.gen.noise": 0.3, "cmp.gen.seed": 7}
+    assert ctl.generator_params(ss, "cmp.", "blobs", n=100, noise=0.1) == {
+        "n": 50, "noise": 0.3, "seed": 7}
+    want = S.settings_from_dataset(datasets.load("d2").settings)
+    assert ctl.source_settings(ss, "cmp.", "d2", n=100, noise=0.1) == want
+    moons_noise = inspect.signature(datasets.moons).parameters["noise"].default
+    assert ctl.generator_default("moons", "noise") == moons_noise

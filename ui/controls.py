@@ -87,7 +87,8 @@ def show_flash(ss) -> None:
 # ----------------------------------------------------------------------------- sidebar
 
 
-def _generator_default(name: str, param: str):
+def generator_default(name: str, param: str):
+    """A generator's own default for one of its parameters (e.g. its noise)."""
     return inspect.signature(getattr(datasets, name)).parameters[param].default
 
 
@@ -98,7 +99,7 @@ def _load_dataset_cb() -> None:
     if name in datasets.GENERATORS:
         params = {
             "n": int(ss.get(P + "gen.n", 100)),
-            "noise": float(ss.get(P + "gen.noise", _generator_default(name, "noise"))),
+            "noise": float(ss.get(P + "gen.noise", generator_default(name, "noise"))),
             "seed": int(ss.get(P + "gen.seed", 0)),
         }
     try:
@@ -117,7 +118,7 @@ def _on_generator_change() -> None:
     ss = st.session_state
     name = ss.get(P + "dataset")
     if name in datasets.GENERATORS:
-        ss[P + "gen.noise"] = float(_generator_default(name, "noise"))
+        ss[P + "gen.noise"] = float(generator_default(name, "noise"))
 
 
 def sidebar_data(ss) -> None:
@@ -137,7 +138,7 @@ def sidebar_data(ss) -> None:
         src = ss.get(state.K_SOURCE) or {}
         params = src.get("params", {}) if src.get("name") == name else {}
         ss.setdefault(P + "gen.n", int(params.get("n", 100)))
-        noise = params.get("noise", _generator_default(name, "noise"))
+        noise = params.get("noise", generator_default(name, "noise"))
         ss.setdefault(P + "gen.noise", float(noise))
         ss.setdefault(P + "gen.seed", int(params.get("seed", 0)))
         st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n")
@@ -579,3 +580,52 @@ def lower_panels(ss, outcome: fitting.FitOutcome, query: dict[str, str]) -> None
         io_tab(ss)
     elif choice == PANELS[3]:
         share_tab(ss, query)
+
+
+# -- the "points" sidebar block of the Step-through and Compare pages ----------------------
+
+#: Where those pages take their points from: the Playground's, a book dataset, a generator.
+POINT_SOURCES = ("playground", *datasets.BOOK, *datasets.GENERATORS)
+
+
+def generator_params(ss, prefix: str, name: str, n: int, noise: float) -> dict:
+    """The generator's (n, noise, seed) from the page's widgets (``prefix`` + "gen.*"),
+    with the page's defaults; {} for a source that is not a generator."""
+    if name not in datasets.GENERATORS:
+        return {}
+    return {"n": int(ss.get(prefix + "gen.n", n)),
+            "noise": float(ss.get(prefix + "gen.noise", noise)),
+            "seed": int(ss.get(prefix + "gen.seed", 0))}
+
+
+def source_settings(ss, prefix: str, name: str, n: int, noise: float) -> dict:
+    """Suggested settings of a point source (the Playground's own for its points)."""
+    if name == "playground":
+        return state.current_settings(ss)
+    params = generator_params(ss, prefix, name, n, noise)
+    return state.settings_from_dataset(datasets.load(name, **params).settings)
+
+
+def points_sidebar(ss, prefix: str, *, n: int, noise: float, labels: dict, on_change,
+                   help: str | None = None) -> tuple[np.ndarray, np.ndarray, str]:
+    """The sidebar's "Data" block: a source select box (``prefix`` + "source"; the
+    Playground's points by default) and, for a generator, n / noise / seed. Returns
+    (X, y, title); a generator's ValueError propagates to the page's st.error."""
+    sb = st.sidebar
+    sb.header("Data")
+    ss.setdefault(prefix + "source", "playground")
+    name = sb.selectbox("Points", POINT_SOURCES, key=prefix + "source", on_change=on_change,
+                        format_func=lambda s: labels.get(s, s), help=help)
+    if name in datasets.GENERATORS:
+        ss.setdefault(prefix + "gen.n", n)
+        ss.setdefault(prefix + "gen.noise", noise)
+        ss.setdefault(prefix + "gen.seed", 0)
+        sb.slider("n (points)", 10, state.MAX_POINTS, step=10, key=prefix + "gen.n")
+        sb.slider("noise", 0.0, 2.0, step=0.05, key=prefix + "gen.noise")
+        sb.number_input("seed", 0, 1_000_000, step=1, key=prefix + "gen.seed")
+    if name == "playground":
+        X, y, title = state.current_dataset(ss)
+    else:
+        ds = datasets.load(name, **generator_params(ss, prefix, name, n, noise))
+        X, y, title = ds.X, ds.y, ds.title
+    return np.asarray(X, dtype=float), np.asarray(y), str(title)
