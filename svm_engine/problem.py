@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -47,16 +47,7 @@ class KernelSpec:
 
     @classmethod
     def of(cls, kernel, C: float, loss: str, bias: str) -> KernelSpec:
-        diag = 1.0 / (2.0 * C) if loss == "quadratic" else 0.0
-        aug = bias == "augmented"
-        if isinstance(kernel, Linear):
-            return cls(_fast.LINEAR, augmented=aug, diag=diag)
-        if isinstance(kernel, Polynomial):
-            return cls(_fast.POLYNOMIAL, degree=int(kernel.degree), coef0=float(kernel.coef0),
-                       augmented=aug, diag=diag)
-        if isinstance(kernel, Gaussian):
-            return cls(_fast.GAUSSIAN, gamma=float(kernel.gamma), augmented=aug, diag=diag)
-        raise ValueError(f"no numeric form for kernel {kernel!r}")
+        return _spec_of(kernel, C, loss, bias)
 
     def numbers(self) -> tuple:
         """The tuple the compiled kernel routines take (made once: a refit asks ~4 times)."""
@@ -66,6 +57,20 @@ class KernelSpec:
     def _numbers(self) -> tuple:
         return _fast.kernel_spec_numbers(self.code, self.degree, self.coef0, self.gamma,
                                          self.augmented, self.diag)
+
+
+@lru_cache(maxsize=256)   # pure and immutable (kernels are frozen dataclasses): every refit asks
+def _spec_of(kernel, C: float, loss: str, bias: str) -> KernelSpec:
+    diag = 1.0 / (2.0 * C) if loss == "quadratic" else 0.0
+    aug = bias == "augmented"
+    if isinstance(kernel, Linear):
+        return KernelSpec(_fast.LINEAR, augmented=aug, diag=diag)
+    if isinstance(kernel, Polynomial):
+        return KernelSpec(_fast.POLYNOMIAL, degree=int(kernel.degree),
+                          coef0=float(kernel.coef0), augmented=aug, diag=diag)
+    if isinstance(kernel, Gaussian):
+        return KernelSpec(_fast.GAUSSIAN, gamma=float(kernel.gamma), augmented=aug, diag=diag)
+    raise ValueError(f"no numeric form for kernel {kernel!r}")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,10 @@ SUPPORT = {
 
 
 def check_X(X) -> np.ndarray:
+    if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.size
+            and X.flags.c_contiguous
+            and _first_nonfinite(X) < 0):          # the common case, in one pass
+        return np.array(X, order="C")             # a copy: the model keeps it
     if X is None:
         raise ValueError("X is None; expected a 2-D array of numbers with shape (n, d)")
     try:
@@ -54,8 +58,8 @@ def check_X(X) -> np.ndarray:
     A = np.array(A, dtype=float, order="C")          # a copy: the model keeps it
     if _first_nonfinite(A) >= 0:
         r, c = np.argwhere(~np.isfinite(A))[0]
-        raise ValueError(f"X contains a non-finite value {A[r, c]!r} at row {r}, column {c}; "
-                         "expected finite numbers")
+        raise ValueError(f"X contains a non-finite value {float(A[r, c])!r} at row {r}, "
+                         f"column {c}; expected finite numbers")
     return A
 
 
