@@ -684,8 +684,7 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     if max_iter is None:
         max_iter = max(10_000_000, 100 * n)   # LIBSVM's default, as smo.py
     if use_cache is None:
-        # without shrinking (a warm start) a cached column is used in place, never copied
-        use_cache = problem.spec.code != LINEAR or d > 16 or G0 is not None
+        use_cache = problem.spec.code != LINEAR or d > 16
     # a warm start needs few columns: its cache stays small enough to hand on (below)
     n_slots = cache_slots(n, cache_mb if G0 is None else min(cache_mb, KEEP_COLUMNS_MB)) \
         if use_cache else 0
