@@ -7,7 +7,8 @@
 2. Warm start: in an n = 1,000 problem add, move or delete one point, refit with
    `fit(..., warm_start=previous_model)` (α and gradient carried over, `svm_engine/warmstart.py`;
    the time includes matching the rows), time ÷ a LIBSVM cold fit of the new problem
-   (goal ≤ 0.1).
+   (goal ≤ 0.1). The two are timed in alternating blocks (medians of 21 calls each): this
+   VM's speed drifts by up to 2× within seconds.
 3. Memory: peak of one smo fit at n = 20,000 (RBF moons) in a fresh process, and the largest
    single array allocated, against an n × n float64 matrix (goal: none beyond n = 5,000).
 4. Primal Newton (linear kernel, quadratic loss, augmented bias) vs
