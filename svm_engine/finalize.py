@@ -213,11 +213,8 @@ def _derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
         for q in range(n):
             dz = alpha_raw[q] - alpha[q]
             if dz != 0.0:
-                _fast.kernel_column(kp, XT, X[q], col)
-                c = dz * y[q]
-                for t in range(n):
-                    corr[t] += c * col[t]
-                corr[q] += diag * c                 # K_eff's δ term
+                _fast.kernel_axpy(kp, XT, X[q], dz * y[q], col, corr)
+                corr[q] += diag * (dz * y[q])       # K_eff's δ term
         for t in range(n):
             Qa[t] -= y[t] * corr[t]
     bsum = 0.0

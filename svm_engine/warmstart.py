@@ -70,11 +70,16 @@ def _common_ends(old_X, old_y, new_X, new_y):
 def match_rows(old_X, old_y, new_X, new_y, max_changes: int = MAX_CHANGES):
     """(p, s) — the first p and the last s rows are kept, the rows between were removed
     (old) and added (new) — or None when more than max_changes rows differ."""
-    p, s = _common_ends(old_X, np.asarray(old_y, dtype=float), new_X,
-                        np.asarray(new_y, dtype=float))
-    if max(len(old_y), len(new_y)) - p - s > max_changes:
-        return None
-    return p, s
+    ok, p, s = _match(old_X, np.asarray(old_y, dtype=float), new_X,
+                      np.asarray(new_y, dtype=float), max_changes)
+    return (p, s) if ok else None
+
+
+@njit(cache=True, nogil=True)
+def _match(old_X, old_y, new_X, new_y, max_changes):
+    """(ok, p, s): `_common_ends`, ok when at most max_changes rows differ."""
+    p, s = _common_ends(old_X, old_y, new_X, new_y)
+    return max(old_X.shape[0], new_X.shape[0]) - p - s <= max_changes, p, s
 
 
 @njit(cache=True, nogil=True)
@@ -91,16 +96,10 @@ def _updated_gradient(kp, XT, X, y, old_X, old_y, old_alpha, old_G, mapped, alph
     col, corr = np.empty(n), np.zeros(n)
     for q in range(p, n_old - s):                 # removed points: Δ = −αₛyₛ at their old x
         if old_alpha[q] != 0.0:
-            _fast.kernel_column(kp, XT, old_X[q], col)
-            c = -old_alpha[q] * old_y[q]
-            for t in range(n):
-                corr[t] += c * col[t]
+            _fast.kernel_axpy(kp, XT, old_X[q], -old_alpha[q] * old_y[q], col, corr)
     for q in range(n):                            # lowered αₛ: Δ = (αₛ′ − αₛ)yₛ
         if alpha0[q] != mapped[q]:
-            _fast.kernel_column(kp, XT, X[q], col)
-            c = (alpha0[q] - mapped[q]) * y[q]
-            for t in range(n):
-                corr[t] += c * col[t]
+            _fast.kernel_axpy(kp, XT, X[q], (alpha0[q] - mapped[q]) * y[q], col, corr)
     for t in range(n):
         if t < p or t >= n - s:                   # kept: Gₜ += yₜ Σ Δ_s K_eff(xₜ, z_s)
             G0[t] += y[t] * corr[t]
@@ -150,8 +149,8 @@ def _warm_start(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes
     """Steps 1–3 in one compiled call (the Playground makes it on every click):
     (ok, p, s, α₀, G₀), ok False when more than max_changes rows changed."""
     n, n_old = X.shape[0], old_X.shape[0]
-    p, s = _common_ends(old_X, old_y, X, y)
-    if max(n, n_old) - p - s > max_changes:
+    ok, p, s = _match(old_X, old_y, X, y, max_changes)
+    if not ok:
         return False, p, s, np.empty(0), np.empty(0)
     mapped = np.zeros(n)                                                  # step 1
     mapped[:p] = old_alpha[:p]

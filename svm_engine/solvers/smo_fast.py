@@ -184,13 +184,17 @@ if NUMBA:
         """out[t] += Σ_s coef_s · K(x_t, z_s) over all points x_t = columns of XT, one column
         per source z_s (a row of Z; it need not be among the points); +1 if augmented, no
         diagonal term. Memory O(n), time O(n · len(Z))."""
-        n = XT.shape[1]
-        col = np.empty(n)
+        col = np.empty(XT.shape[1])
         for q in range(Z.shape[0]):
-            _column(kp, XT, n, Z[q], col)
-            cq = coef[q]
-            for t in range(n):
-                out[t] += cq * col[t]
+            kernel_axpy(kp, XT, Z[q], coef[q], col, out)
+
+    @njit(cache=True, nogil=True)
+    def kernel_axpy(kp, XT, z, c, col, out):
+        """out[t] += c · K(x_t, z) over all points x_t = columns of XT (+1 if augmented, no
+        diagonal term); col is scratch space for the column."""
+        _column(kp, XT, XT.shape[1], z, col)
+        for t in range(XT.shape[1]):
+            out[t] += c * col[t]
 
     @njit(cache=True, nogil=True)
     def kernel_column(kp, XT, xc, out):
@@ -718,5 +722,5 @@ def kernel_spec_numbers(code, degree, coef0, gamma, augmented, diag):
 
 
 __all__ = ["GAUSSIAN", "LINEAR", "MAX_DENSE_N", "NUMBA", "POLYNOMIAL", "cache_slots",
-           "kernel_column", "kernel_diag", "kernel_matrix", "kernel_sources_dot",
+           "kernel_axpy", "kernel_column", "kernel_diag", "kernel_matrix", "kernel_sources_dot",
            "kernel_spec_numbers", "solve"]
