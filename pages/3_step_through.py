@@ -38,7 +38,7 @@ from ui.controls import (
     WSS_LABELS,
 )
 from ui.figures import PLOTLY_CONFIG
-from ui.nav import run_through_app
+from ui.nav import keep_widgets, restore_widgets, run_through_app
 from ui.step_plot import step_plot
 from ui.tables import option_values
 
@@ -578,6 +578,11 @@ def smo_panels(run, rid: str) -> None:
 
 # ----------------------------------------------------------------------------- page
 
+KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "solver", "kernel", "degree", "coef0",
+        "sigma", "loss", "hard_margin", "C", "wss", "bias", "sga_mode", "show_slack",
+        "show_alpha", "speed")  # the settings a visit to another page must not reset
+restore_widgets(ss, P)
+keep_widgets(ss, P, KEPT)
 init_widgets()
 try:
     X, y, title = sidebar_data()

@@ -23,7 +23,7 @@ from ui import scaling as sc
 from ui import state
 from ui.controls import C_GRID, DATASET_LABELS, KERNEL_LABELS, LOSS_LABELS, SIGMA_GRID
 from ui.figures import PLOTLY_CONFIG
-from ui.nav import run_through_app
+from ui.nav import keep_widgets, restore_widgets, run_through_app
 from ui.solver_docs import anchor, doc_sections, solver_doc
 from ui.tables import option_values
 
@@ -180,6 +180,10 @@ def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
 
 # -------------------------------------------------------------------------------- page
 
+KEPT = ("source", "gen.n", "gen.noise", "gen.seed", *MODEL_KEYS, "biases", "tol", "max_iter",
+        "scale.count", "scale.gen", "scale.range")  # what a visit to another page must not reset
+restore_widgets(ss, P)
+keep_widgets(ss, P, KEPT)
 X, y, title, settings = sidebar()
 biases = BIAS_CHOICES[ss.get(P + "biases", "both")]
 tol_mode = ss.get(P + "tol", "tight")

@@ -50,3 +50,22 @@ def run_through_app() -> None:
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         st.rerun()
+
+
+#: Where `keep_widgets` stores a page's widget values (a key no widget has).
+SAVED = "nav.saved."
+
+
+def keep_widgets(ss, prefix: str, names) -> None:
+    """Remember the page's widget values ``prefix + name``. Streamlit drops a widget's
+    value when a run does not draw it, i.e. as soon as the user opens another page; the
+    copy under ``SAVED + prefix`` is plain session state and survives."""
+    ss[SAVED + prefix] = {n: ss[prefix + n] for n in names if prefix + n in ss}
+
+
+def restore_widgets(ss, prefix: str) -> None:
+    """Give the page's widgets back the values `keep_widgets` remembered (call it before
+    the widgets are drawn; a value the session already has wins)."""
+    for n, v in ss.get(SAVED + prefix, {}).items():
+        if prefix + n not in ss:
+            ss[prefix + n] = v

@@ -1,0 +1,44 @@
+"""A page's settings survive a visit to another page (streamlit drops the values of widgets a
+run does not draw): `ui.nav.keep_widgets` / `restore_widgets`, and the pages that use them."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui.nav import SAVED, keep_widgets, restore_widgets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_keep_and_restore_round_trip_without_overwriting():
+    ss = {"p.kernel": "gaussian", "p.C": 10.0, "p.play": True, "q.kernel": "linear"}
+    keep_widgets(ss, "p.", ("kernel", "C", "missing"))
+    assert ss[SAVED + "p."] == {"kernel": "gaussian", "C": 10.0}
+    del ss["p.kernel"], ss["p.C"]                 # what streamlit does on another page
+    ss["p.C"] = 1.0                               # a value the session has wins
+    restore_widgets(ss, "p.")
+    assert (ss["p.kernel"], ss["p.C"], ss["q.kernel"]) == ("gaussian", 1.0, "linear")
+    restore_widgets({}, "p.")                     # nothing remembered: nothing to do
+
+
+def _widget(at, kind, key):
+    return next(w for w in getattr(at, kind) if w.key == key)
+
+
+@pytest.mark.parametrize("page, kind, key, value", [
+    ("pages/3_step_through.py", "radio", "stp.kernel", "gaussian"),
+    ("pages/3_step_through.py", "radio", "stp.solver", "sga"),
+    ("pages/4_compare_solvers.py", "radio", "cmp.loss", "quadratic"),
+    ("pages/4_compare_solvers.py", "radio", "cmp.tol", "default"),
+])
+def test_a_setting_survives_a_visit_to_the_playground(page, kind, key, value):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.switch_page(page).run()
+    assert _widget(at, kind, key).value != value
+    _widget(at, kind, key).set_value(value).run()
+    at.switch_page("pages/1_playground.py").run()
+    assert not at.exception
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _widget(at, kind, key).value == value
