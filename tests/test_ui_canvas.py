@@ -165,3 +165,9 @@ def test_browser_files_exist_and_keep_the_contract():
     assert "export default function" in (UI / "sync.js").read_text()
     # Plotly.js is loaded from the static folder, never inlined (js= is resent every rerun)
     assert len(js) < 60_000 and "plotly.min.js" in canvas.PLOTLY_URL
+
+
+def test_the_canvas_script_carries_each_shared_helper_once():
+    js = canvas.canvas_js()
+    for fn in ("loadPlotly", "sizeCanvas", "ring"):
+        assert js.count(f"function {fn}(") == 1, fn

@@ -232,7 +232,7 @@ def drawn_listener(*, key: str, on_drawn: Callable[[], None]) -> Any:
 
 #: the element's script: the shared Plotly loader, the refit layer's drawing, then the canvas
 #: (one ES module)
-JS_PARTS = ("plotly_loader.js", "canvas_layer.js", "canvas.js")
+JS_PARTS = ("plotly_loader.js", "canvas2d.js", "canvas_layer.js", "canvas.js")
 
 
 def canvas_js() -> str:

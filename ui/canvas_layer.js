@@ -11,22 +11,6 @@
 const FONT = "Source Sans Pro, Arial, sans-serif"; // ui/figures.py layout.font
 const HIGHLIGHT = { color: "#009E73", size: 42, width: 5 }; // ui/figures.py _highlight_trace
 
-function sizeCanvas(cv, w, h) {
-  const dpr = window.devicePixelRatio || 1;
-  const W = Math.max(1, Math.round(w * dpr));
-  const H = Math.max(1, Math.round(h * dpr));
-  if (cv.width !== W || cv.height !== H) {
-    cv.width = W;
-    cv.height = H;
-    cv.style.width = w + "px";
-    cv.style.height = h + "px";
-  }
-  const ctx = cv.getContext("2d");
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, w, h);
-  return ctx;
-}
-
 function parseHex(c) {
   const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(c).trim());
   return m ? [1, 2, 3].map((k) => parseInt(m[k], 16)) : [255, 255, 255];
@@ -206,14 +190,6 @@ function strokeLines(ctx, lines, style, px, py) {
   }
   ctx.stroke();
   ctx.restore();
-}
-
-function ring(ctx, x, y, size, color, width) {
-  ctx.beginPath();
-  ctx.arc(x, y, size / 2, 0, 2 * Math.PI);
-  ctx.strokeStyle = color;
-  ctx.lineWidth = width;
-  ctx.stroke();
 }
 
 function drawRefit(st) {

@@ -353,8 +353,9 @@ def _read(name: str) -> str:
 
 
 def player_js() -> str:
-    """The element's script (one ES module): the shared Plotly loader, then the parts."""
-    return "\n".join([_read("plotly_loader.js")]
+    """The element's script (one ES module): the shared Plotly loader and 2-D canvas
+    helpers, then the parts."""
+    return "\n".join([_read("plotly_loader.js"), _read("canvas2d.js")]
                      + [_read(f"step_player{part}.js") for part in JS_PARTS])
 
 

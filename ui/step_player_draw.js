@@ -59,28 +59,6 @@ function axesArea(xa, ya) {
   return A;
 }
 
-function sizeCanvas(cv, w, h) {
-  const dpr = window.devicePixelRatio || 1;
-  const W = Math.max(1, Math.round(w * dpr));
-  const H = Math.max(1, Math.round(h * dpr));
-  if (cv.width !== W || cv.height !== H) {
-    cv.width = W;
-    cv.height = H;
-    cv.style.width = w + "px";
-    cv.style.height = h + "px";
-  }
-  const ctx = cv.getContext("2d");
-  // the context keeps its state between draws when the size is unchanged: start afresh
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, w, h);
-  ctx.textAlign = "left";
-  ctx.textBaseline = "alphabetic";
-  ctx.globalAlpha = 1;
-  ctx.lineWidth = 1;
-  ctx.setLineDash([]);
-  return ctx;
-}
-
 function strokeLines(ctx, A, lines, style) {
   ctx.save();
   ctx.strokeStyle = style.color;
@@ -136,14 +114,6 @@ function shadeGrid(st, ctx, A, h) {
   const Y1 = A.py(ys[0] - dy / 2);
   ctx.imageSmoothingEnabled = true;
   ctx.drawImage(off, X0, Y0, X1 - X0, Y1 - Y0);
-}
-
-function ring(ctx, x, y, size, color, width) {
-  ctx.beginPath();
-  ctx.arc(x, y, size / 2, 0, 2 * Math.PI);
-  ctx.strokeStyle = color;
-  ctx.lineWidth = width;
-  ctx.stroke();
 }
 
 function slackFeet(st, P, idx) {
