@@ -345,18 +345,12 @@ if NUMBA:
         return pi, best
 
     @njit(cache=True, nogil=True)
-    def _update_select_up(Fa, sta, Ki, Kj, ci, cj, na):
-        """Line 8 (G ← G + Q[:, i]Δαᵢ + Q[:, j]Δαⱼ, as F) fused with line 1 of the next step."""
-        best = -np.inf
-        pi = -1
+    def _update(Fa, Ki, Kj, ci, cj, na):
+        """Line 8 of smo.py, G ← G + Q[:, i]Δαᵢ + Q[:, j]Δαⱼ, as F. A loop of its own, not
+        fused with the next step's line 1: alone it vectorises, and the two passes take ~40 %
+        of the fused one's time at n = 1,000."""
         for p in range(na):
-            f = Fa[p] + (Ki[p] * ci + Kj[p] * cj)
-            Fa[p] = f
-            v = f if sta[p] & UP else -np.inf
-            if v > best:
-                best = v
-                pi = p
-        return pi, best
+            Fa[p] = Fa[p] + (Ki[p] * ci + Kj[p] * cj)
 
     @njit(cache=True, nogil=True)
     def _select_low(Fa, sta, QDa, Ki, pi, m, na, mvp):
@@ -637,8 +631,9 @@ if NUMBA:
                         for s in range(n):
                             Fbar[s] += col[s] * cb
             it += 1
-            # line 8, fused with line 1 of the next iteration
-            pi, m = _update_select_up(Fa, sta, Ki, Kj, -y_i * d_i, -y_j * d_j, na)
+            # line 8, then line 1 of the next iteration
+            _update(Fa, Ki, Kj, -y_i * d_i, -y_j * d_j, na)
+            pi, m = _select_up(Fa, sta, na)
 
         act, na = lay[0], lay[1]
         for p in range(na):
