@@ -110,14 +110,16 @@ def _kkt(G, alpha, y, C_box, equality, eps):
         if equality:
             f = -y[i] * G[i]
             if (can_up and y[i] > 0) or (can_down and y[i] < 0):    # i ∈ I_up
-                m = max(m, f)
+                if f > m:
+                    m = f
             if (can_up and y[i] < 0) or (can_down and y[i] > 0):    # i ∈ I_low
-                M = min(M, f)
+                if f < M:
+                    M = f
         else:
-            if can_up:
-                worst = max(worst, -G[i])
-            if can_down:
-                worst = max(worst, G[i])
+            if can_up and -G[i] > worst:
+                worst = -G[i]
+            if can_down and G[i] > worst:
+                worst = G[i]
     if not equality:
         return worst
     if m == -math.inf or M == math.inf:
