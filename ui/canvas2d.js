@@ -1,4 +1,4 @@
-// 2-D canvas helpers shared by the Playground's refit layer (canvas_layer.js) and the step
+// 2-D canvas helpers (canvas size, ring, heatmap) shared by the Playground's refit layer (canvas_layer.js) and the step
 // player (step_player_draw.js); prepended to each element's script like plotly_loader.js.
 
 function sizeCanvas(cv, w, h) {
@@ -29,4 +29,36 @@ function ring(ctx, x, y, size, color, width) {
   ctx.strokeStyle = color;
   ctx.lineWidth = width;
   ctx.stroke();
+}
+
+function paintGrid(st, ctx, xs, ys, z, rgb, px, py) {
+  // a heatmap of z (row j at ys[j], column i at xs[i]): one pixel per grid point on an
+  // offscreen canvas, drawn scaled with smoothing, the bricks centred on the grid points as
+  // Plotly's heatmap draws them. rgb(v, data, o) writes the colour of value v at data[o..o+2].
+  const nx = xs.length;
+  const ny = ys.length;
+  if (!st.shadeCanvas) st.shadeCanvas = document.createElement("canvas");
+  const off = st.shadeCanvas;
+  off.width = nx;
+  off.height = ny;
+  const octx = off.getContext("2d");
+  const img = octx.createImageData(nx, ny);
+  const d = img.data;
+  for (let j = 0; j < ny; j++) {
+    const row = ny - 1 - j; // image rows run top-down
+    for (let i = 0; i < nx; i++) {
+      const o = 4 * (row * nx + i);
+      rgb(z[j * nx + i], d, o);
+      d[o + 3] = 255;
+    }
+  }
+  octx.putImageData(img, 0, 0);
+  const dx = (xs[nx - 1] - xs[0]) / (nx - 1);
+  const dy = (ys[ny - 1] - ys[0]) / (ny - 1);
+  const X0 = px(xs[0] - dx / 2);
+  const X1 = px(xs[nx - 1] + dx / 2);
+  const Y0 = py(ys[ny - 1] + dy / 2);
+  const Y1 = py(ys[0] - dy / 2);
+  ctx.imageSmoothingEnabled = true;
+  ctx.drawImage(off, X0, Y0, X1 - X0, Y1 - Y0);
 }

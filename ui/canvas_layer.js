@@ -38,41 +38,17 @@ function colorLut(scale) {
 }
 
 function shade(st, ctx, R, px, py) {
-  // the heatmap of h (ui/figures.py _region_traces): one pixel per grid point, scaled with
-  // smoothing; bricks are centred on the grid points as Plotly's are
-  const { xs, ys, h } = R;
-  const nx = xs.length;
-  const ny = ys.length;
+  // the heatmap of h (ui/figures.py _region_traces), coloured by its colorscale
   const { colorscale, zmin, zmax } = R.ans.regions;
   const lut = colorLut(colorscale);
-  if (!st.shadeCanvas) st.shadeCanvas = document.createElement("canvas");
-  const off = st.shadeCanvas;
-  off.width = nx;
-  off.height = ny;
-  const octx = off.getContext("2d");
-  const img = octx.createImageData(nx, ny);
-  const d = img.data;
-  for (let j = 0; j < ny; j++) {
-    const row = ny - 1 - j; // image rows run top-down
-    for (let i = 0; i < nx; i++) {
-      const t = (h[j * nx + i] - zmin) / (zmax - zmin);
-      const k = 3 * Math.round(255 * (t < 0 ? 0 : t > 1 ? 1 : t));
-      const o = 4 * (row * nx + i);
-      d[o] = lut[k];
-      d[o + 1] = lut[k + 1];
-      d[o + 2] = lut[k + 2];
-      d[o + 3] = 255;
-    }
-  }
-  octx.putImageData(img, 0, 0);
-  const dx = (xs[nx - 1] - xs[0]) / (nx - 1);
-  const dy = (ys[ny - 1] - ys[0]) / (ny - 1);
-  const X0 = px(xs[0] - dx / 2);
-  const X1 = px(xs[nx - 1] + dx / 2);
-  const Y0 = py(ys[ny - 1] + dy / 2);
-  const Y1 = py(ys[0] - dy / 2);
-  ctx.imageSmoothingEnabled = true;
-  ctx.drawImage(off, X0, Y0, X1 - X0, Y1 - Y0);
+  const rgb = (v, d, o) => {
+    const t = (v - zmin) / (zmax - zmin);
+    const k = 3 * Math.round(255 * (t < 0 ? 0 : t > 1 ? 1 : t));
+    d[o] = lut[k];
+    d[o + 1] = lut[k + 1];
+    d[o + 2] = lut[k + 2];
+  };
+  paintGrid(st, ctx, R.xs, R.ys, R.h, rgb, px, py);
 }
 
 function isolines(z, xs, ys, level) {

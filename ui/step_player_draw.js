@@ -82,38 +82,16 @@ function strokeLines(ctx, A, lines, style) {
 // ------------------------------------------------------------------ the scatter plot
 
 function shadeGrid(st, ctx, A, h) {
-  const R = st.R;
-  const { mx, my, xs, ys } = R;
-  if (!st.shadeCanvas) st.shadeCanvas = document.createElement("canvas");
-  const off = st.shadeCanvas;
-  off.width = mx;
-  off.height = my;
-  const octx = off.getContext("2d");
-  const img = octx.createImageData(mx, my);
-  const d = img.data;
-  for (let r = 0; r < my; r++) {
-    const row = my - 1 - r; // image rows run top-down
-    for (let c = 0; c < mx; c++) {
-      let t = (h[r * mx + c] + REGION_ZMAX) / (2 * REGION_ZMAX);
-      t = t < 0 ? 0 : t > 1 ? 1 : t;
-      const [a, bb, f] = t < 0.5 ? [REGION[0], REGION[1], t * 2] : [REGION[1], REGION[2], t * 2 - 1];
-      const o = 4 * (row * mx + c);
-      d[o] = a[0] + (bb[0] - a[0]) * f;
-      d[o + 1] = a[1] + (bb[1] - a[1]) * f;
-      d[o + 2] = a[2] + (bb[2] - a[2]) * f;
-      d[o + 3] = 255;
-    }
-  }
-  octx.putImageData(img, 0, 0);
-  // cell centres are the grid points (a heatmap's bricks)
-  const dx = (xs[mx - 1] - xs[0]) / (mx - 1);
-  const dy = (ys[my - 1] - ys[0]) / (my - 1);
-  const X0 = A.px(xs[0] - dx / 2);
-  const X1 = A.px(xs[mx - 1] + dx / 2);
-  const Y0 = A.py(ys[my - 1] + dy / 2);
-  const Y1 = A.py(ys[0] - dy / 2);
-  ctx.imageSmoothingEnabled = true;
-  ctx.drawImage(off, X0, Y0, X1 - X0, Y1 - Y0);
+  // h on the grid, from the −1 colour through white to the +1 colour (ui/figures.py REGION_COLORSCALE)
+  const rgb = (v, d, o) => {
+    let t = (v + REGION_ZMAX) / (2 * REGION_ZMAX);
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const [a, bb, f] = t < 0.5 ? [REGION[0], REGION[1], t * 2] : [REGION[1], REGION[2], t * 2 - 1];
+    d[o] = a[0] + (bb[0] - a[0]) * f;
+    d[o + 1] = a[1] + (bb[1] - a[1]) * f;
+    d[o + 2] = a[2] + (bb[2] - a[2]) * f;
+  };
+  paintGrid(st, ctx, st.R.xs, st.R.ys, h, rgb, A.px, A.py);
 }
 
 function slackFeet(st, P, idx) {

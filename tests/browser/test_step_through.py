@@ -16,6 +16,7 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
+from ui import figures as FIG
 from ui import step_figures as F
 from ui import step_state as S
 from ui import step_text as W
@@ -212,6 +213,49 @@ def test_slider_jump_keys_and_last(page):
     np.testing.assert_array_equal(a, m.alpha)
     assert button(page, "next").is_disabled() and button(page, "last").is_disabled()
     page.get_by_text(f"Numbers of step {T} / {T}:").wait_for()
+    assert not page.js_errors
+
+
+SHADE_PIXEL = """([x, y]) => {
+  // the colour of the canvas under the scatter plot at (x, y) in data coordinates
+  const st = document.querySelector('.svmlab-player').__state;
+  const gd = st.dec.plot, fl = gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
+  const px = xa._offset + (x - xa.range[0]) / (xa.range[1] - xa.range[0]) * xa._length;
+  const py = ya._offset + (ya.range[1] - y) / (ya.range[1] - ya.range[0]) * ya._length;
+  const cv = st.dec.under, dpr = cv.width / cv.clientWidth;
+  const d = cv.getContext('2d').getImageData(Math.round(px * dpr), Math.round(py * dpr), 1, 1).data;
+  return [d[0], d[1], d[2]];
+}"""
+
+
+def saturated_cell(h, sign, xs, ys, X, away=0.6):
+    """A grid point whose eight neighbours and itself all have sign·h ≥ REGION_ZMAX (the
+    shading saturates there), at least `away` from every data point (no marks drawn)."""
+    sat = sign * h >= FIG.REGION_ZMAX
+    ok = np.ones_like(sat[1:-1, 1:-1])
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            ok &= sat[1 + dr : sat.shape[0] - 1 + dr, 1 + dc : sat.shape[1] - 1 + dc]
+    for r, c in np.argwhere(ok) + 1:
+        if np.min(np.hypot(X[:, 0] - xs[c], X[:, 1] - ys[r])) >= away:
+            return xs[c], ys[r]
+    raise AssertionError(f"no saturated grid point with sign {sign}")
+
+
+def test_the_decision_panel_is_shaded_by_the_sign_of_h(page):
+    """ui/canvas2d.js paintGrid with the step player's colouring: h ≥ 2 in the +1 colour,
+    h ≤ −2 in the −1 colour (ui/figures.py REGION_COLORSCALE's ends)."""
+    open_step_through(page)
+    ds, run = d1_run()
+    button(page, "last").click()
+    wait_step(page, run.n_steps)
+    got = check_state(page, run, run.n_steps)
+    xs, ys = np.array(got["xs"]), np.array(got["ys"])
+    h = np.array(got["h"]).reshape(len(ys), len(xs))
+    for sign, end in ((1, -1), (-1, 0)):
+        want = np.array([int(FIG.REGION_COLORSCALE[end][1][k : k + 2], 16) for k in (1, 3, 5)])
+        pixel = page.evaluate(SHADE_PIXEL, list(saturated_cell(h, sign, xs, ys, ds.X)))
+        assert np.abs(np.array(pixel) - want).max() <= 6, (sign, pixel, want)
     assert not page.js_errors
 
 
