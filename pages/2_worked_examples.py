@@ -121,7 +121,7 @@ with st.expander(f"All {len(E.EXAMPLES)} examples at a glance: {n_ok} of {n_all}
                  f"{E.mark(n_ok == n_all)}"):
     st.table(pd.DataFrame(E.overview_table(results)).set_index("example"))
 
-# Lazy tabs: only the open example is drawn (ten plots at once are slow in a browser).
+# Lazy tabs: only the open example is drawn (eleven plots at once are slow in a browser).
 tabs = st.tabs([e.tab for e in E.EXAMPLES], key=K_TAB, on_change="rerun")
 for tab, example in zip(tabs, E.EXAMPLES, strict=True):
     if tab.open:

@@ -2,6 +2,7 @@
 rows, and that a drift of a solver or of a book value turns a tick into a cross."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -123,6 +124,26 @@ def test_a_regularised_bias_in_the_primal_qp_shows_a_cross(monkeypatch):
     assert [row.quantity for row in r.rows if not row.match] == ["P"]
 
 
+def test_example7_smo_step_is_the_seeds_formulas():
+    """Seed 004 §6 on the two points: η = −2 (its sign), λ₂ = 1 unclipped in [0, ∞), λ₁ = 1,
+    and SMO's w, b after that one step are the hand-solved ones."""
+    r = E.compute("two_point")
+    rows = {row.quantity: row for row in r.rows}
+    assert rows["SMO step 1, pair (x1, x2): η"].app.startswith(E.show("-2 "))
+    assert rows["U ≤ λ₂ ≤ V"].book == "U = 0, V = ∞"
+    assert all(row.match for row in r.rows)
+    smo = r.models["smo"]
+    assert len(smo.trace) == 1 and smo.alpha.tolist() == [1.0, 1.0]
+    # a step that differed from the seed's formulas would show a cross on that row
+    bad = dict(smo.trace[0], aj_unclipped=2.0)
+    rows = {row.quantity: row.match
+            for row in E.smo_step_rows(datasets.two_point(), replace(smo, trace=[bad]))}
+    assert not rows["λ₂ unclipped"] and rows["U ≤ λ₂ ≤ V"]
+    # and its figure is the Step-through page's box for that step
+    box = EF.figures("two_point", r)[1].figure
+    assert box["layout"]["meta"] == {"role": "box", "step": 1, "pair": [1, 2]}
+
+
 def test_example3_tables_show_the_exact_optimum_and_the_free_bias(results):
     r = results["iris"]
     versus, bias = r.tables.values()
@@ -167,6 +188,8 @@ def test_figures_use_the_playground_drawing_with_overlays(results):
         plots = EF.figures(e.key, results[e.key])
         assert plots
         for p in plots:
+            if (p.figure["layout"].get("meta") or {}).get("role") == "box":
+                continue  # example 7's SMO step (test_example7_smo_step_is_the_seeds_formulas)
             roles = [t["meta"]["role"] for t in p.figure["data"]]
             assert "boundary" in roles and "points" in roles and "overlay" in roles, e.key
     d1 = EF.figures("d1", results["d1"])[0].figure

@@ -74,7 +74,7 @@ def page():
 
 def test_page_runs_and_shows_every_example(page):
     assert [t.label for t in page.at.tabs] == [e.tab for e in E.EXAMPLES]
-    assert sum(page.charts.values()) == 10 and all(page.charts.values())
+    assert sum(page.charts.values()) == 11 and all(page.charts.values())
     for e in E.EXAMPLES:
         assert page.buttons[e.number] == [f"we.open.{e.key}.{k}" for k in range(len(e.setups))]
 
@@ -128,6 +128,14 @@ def test_example7_shows_the_qp_matrices(page):
     latex = page.latex[7]
     assert any(t.startswith("P = ") and "bmatrix" in t for t in latex)
     assert any(t.startswith("G = ") and "-2 & -2 & -1" in t for t in latex)
+
+
+def test_example7_shows_smos_step_beside_the_seeds_formulas(page):
+    assert page.charts[7] == 2  # the QP's hyperplane, and SMO's step in the (λ₁, λ₂) box
+    main = page.tables[7][0]
+    assert main.loc["λ₂ unclipped", "match"] == E.TICK
+    assert main.loc["U ≤ λ₂ ≤ V", "app value"] == "L = 0, H = ∞"
+    assert main.loc["SMO's b", "app value"] == E.show("-3.000000")
 
 
 def test_a_drift_turns_a_tick_into_a_cross_on_the_page(monkeypatch):

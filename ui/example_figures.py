@@ -1,5 +1,7 @@
 """The worked examples' plots: the Playground's drawing (`ui.figures.decision_figure_dict`)
-with the other boundaries of each example as overlays. Pure: result → figure dicts.
+with the other boundaries of each example as overlays, and for the two-point example SMO's
+step in the box (`ui.step_figures.box_figure`, as on the Step-through page). Pure: result →
+figure dicts.
 """
 
 from __future__ import annotations
@@ -8,8 +10,10 @@ from dataclasses import dataclass
 
 from svm_engine import datasets
 
+from . import step_figures, step_state
 from .examples import Result
 from .figures import OVERLAY_COLORS, Overlay, decision_figure_dict
+from .state import settings_from_dataset
 
 HEIGHT = 500
 RESOLUTION = 70
@@ -88,10 +92,16 @@ def figures(key: str, r: Result) -> list[Plot]:
                          _names("iris_versicolor_pca"), show_sv=False)),
         ]
     if key == "two_point":
+        d = datasets.two_point()
+        run = step_state.build_run(d.X, d.y, settings_from_dataset(d.settings), "smo")
         return [Plot("The cvxopt primal QP's hyperplane x1 + x2 − 3 = 0; both points are "
                      "support vectors. The seed's line dotted.",
                      _figure(m["qp"], [_book("seed 004", r.extra["book_line"])],
-                             _names("two_point"), ranges=((-0.5, 4.0), (0.0, 3.0))))]
+                             _names("two_point"), ranges=((-0.5, 4.0), (0.0, 3.0)))),
+                Plot("SMO's one step in the (λ₁, λ₂) plane, the seed's box figure: the line "
+                     "y₁λ₁ + y₂λ₂ = 0, the segment [U, V] (open: C = ∞), from (0, 0) to "
+                     "(1, 1). The Step-through page shows the same picture for every step.",
+                     step_figures.box_figure(step_state.step_record(run, 1), height=420))]
     if key == "psvm":
         green = OVERLAY_COLORS[0]
         return [Plot("The SVM of slide 22 (shaded, solid, SVs ringed); PSVM (green) with its "
