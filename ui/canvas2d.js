@@ -1,5 +1,6 @@
-// 2-D canvas helpers (canvas size, ring, heatmap) shared by the Playground's refit layer (canvas_layer.js) and the step
-// player (step_player_draw.js); prepended to each element's script like plotly_loader.js.
+// 2-D canvas helpers (canvas size, ring, heatmap) shared by the Playground's refit layer
+// (canvas_layer.js) and the step player (step_player_draw.js); prepended to each element's
+// script like plotly_loader.js.
 
 function sizeCanvas(cv, w, h) {
   const dpr = window.devicePixelRatio || 1;

@@ -82,7 +82,8 @@ function strokeLines(ctx, A, lines, style) {
 // ------------------------------------------------------------------ the scatter plot
 
 function shadeGrid(st, ctx, A, h) {
-  // h on the grid, from the −1 colour through white to the +1 colour (ui/figures.py REGION_COLORSCALE)
+  // h on the grid, from the −1 colour through white to the +1 colour
+  // (ui/figures.py REGION_COLORSCALE)
   const rgb = (v, d, o) => {
     let t = (v + REGION_ZMAX) / (2 * REGION_ZMAX);
     t = t < 0 ? 0 : t > 1 ? 1 : t;
