@@ -44,14 +44,10 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     nearly the same points (after an edit; `warmstart.py`), its α and its gradient.
     """
     kernel = Linear() if kernel is None else v.check_kernel(kernel)
-    X = v.check_X(X)
-    y_pm, classes = v.check_y(y, len(X))
+    X, y_pm, classes, norm2 = v.check_data(X, y)
     C = v.check_C(C)
-    v.check_choice("loss", loss, v.LOSSES)
-    v.check_choice("bias", bias, v.BIASES)
-    v.check_choice("solver", solver, v.SOLVERS)
-    v.check_combination(kernel, loss, bias, solver, C)
-    v.check_kernel_range(kernel, X, C, loss)
+    v.check_combination(kernel, loss, bias, solver, C)   # loss, bias and solver, in this order
+    v.check_kernel_range(kernel, X, C, loss, norm2)
     v.check_choice("wss", wss, v.WSS_RULES)
     v.check_choice("qp_form", qp_form, v.QP_FORMS)
     if qp_form == "primal" and not isinstance(kernel, Linear):
@@ -73,7 +69,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
                          "(C = ∞) has no solution. Use a finite C (soft margin) or another kernel.")
 
     t0 = time.perf_counter()
-    G0 = columns = None
+    run = None
     if warm_start is not None:
         if warm_start.classes.tolist() != classes.tolist():
             raise ValueError(f"warm_start was fit on classes {warm_start.classes.tolist()}, "
@@ -81,19 +77,21 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         why = _warm.compatible(problem, warm_start)
         if why is not None:
             raise ValueError(f"warm_start does not fit this problem: {why}")
-        state = _warm.warm_state(problem, warm_start)
-        if state is not None:
-            alpha0, G0, columns = state
-            if trace or not _smo_fast.NUMBA:
-                G0 = None              # the readable solver computes G from α itself
-    run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0,
-               columns)
+        if trace or not _smo_fast.NUMBA:    # the readable solver: from α₀, G computed from it
+            state = _warm.warm_state(problem, warm_start)
+            alpha0 = None if state is None else state[0]
+        else:
+            done = _warm.refit(problem, warm_start, tol=tol, max_iter=max_iter, wss=wss)
+            if done is not None:
+                run, sol = done
+    if run is None:
+        run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form)
+        if solver == "psvm":  # another problem (α of either sign, b from the solver)
+            sol = finalize_proximal(problem, run["alpha"], run["b"])
+        else:
+            sol = finalize(problem, run["alpha"], G=run.get("G"))
     elapsed = time.perf_counter() - t0
-    if solver == "psvm":  # another problem (α of either sign, b from the solver)
-        sol = finalize_proximal(problem, run["alpha"], run["b"])
-    else:
-        sol = finalize(problem, run["alpha"], G=run.get("G"))
-    if math.isfinite(C) and not _finite(sol):
+    if math.isfinite(C) and not _finite(sol, solver):
         raise ValueError(f"C = {C!r} is too large for solver {solver!r} on this data: its numbers "
                          "overflow (α, b or the objectives are not finite). Use a smaller C, or "
                          "math.inf (the hard margin) with smo or qp.")
@@ -108,9 +106,12 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         alpha0=run.get("alpha0"), extra=extra, columns=run.get("columns"), **sol)
 
 
-def _finite(sol: dict) -> bool:
+def _finite(sol: dict, solver: str) -> bool:
+    """b and the objectives are finite, and so is α: a non-finite αᵢ makes the SVM dual
+    Σα − ½αᵀQα non-finite (psvm's objectives are others: its α is checked)."""
     return (math.isfinite(sol["b"]) and math.isfinite(sol["primal_objective"])
-            and math.isfinite(sol["dual_objective"]) and bool(np.isfinite(sol["alpha"]).all()))
+            and math.isfinite(sol["dual_objective"])
+            and (solver != "psvm" or bool(np.isfinite(sol["alpha"]).all())))
 
 
 def _separable(problem, kernel) -> bool:
@@ -131,16 +132,13 @@ def _separable(problem, kernel) -> bool:
     return is_separable(K, problem.y, problem.equality)
 
 
-def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, G0=None,
-         columns=None):
+def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
     y, C_box = problem.y, problem.C_box
     if solver == "smo":
         # the start actually used (feasible) is what the model keeps: replays begin there
-        a0 = alpha0 if alpha0 is None or G0 is not None else _smo.feasible_start(alpha0, y,
-                                                                                 C_box)
+        a0 = alpha0 if alpha0 is None else _smo.feasible_start(alpha0, y, C_box)
         if not problem.materialized:
-            run = _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0,
-                                  G0=G0, columns=columns)
+            run = _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0)
         else:
             run = _smo.smo(problem.Q, y, C_box, tol=tol, max_iter=max_iter, wss=wss,
                            alpha0=a0, trace=trace)

@@ -273,22 +273,30 @@ def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -
     used only for lazy problems)."""
     y = np.asarray(problem.y, dtype=float)
     alpha_raw = np.asarray(alpha, dtype=float)
-    C, C_box, k = float(problem.C), float(problem.C_box), 2 if problem.loss == "quadratic" else 1
+    C, C_box, k = float(problem.C), float(problem.C_box), loss_power(problem)
     if problem.Q is None and G is not None:
-        alpha, b, h, xi, G, codes, support, w_norm2, primal, dual, kkt = _derive_from_gradient(
+        return solution(*_derive_from_gradient(
             alpha_raw, np.asarray(G, dtype=float), y, problem.spec.numbers(), problem.X,
-            problem.XT, C, C_box, problem.equality, k)
+            problem.XT, C, C_box, problem.equality, k))
+    alpha, eps, _ = _without_residues(alpha_raw)
+    if problem.Q is not None:
+        Qa = problem.Q @ alpha
+        # h(xᵢ) on the training points uses K (not K_eff): δ/(2C) is not a kernel value.
+        K_in = problem.K - 1.0 if problem.bias == "augmented" else problem.K
+        Kay = K_in @ (alpha * y)
     else:
-        alpha, eps, _ = _without_residues(alpha_raw)
-        if problem.Q is not None:
-            Qa = problem.Q @ alpha
-            # h(xᵢ) on the training points uses K (not K_eff): δ/(2C) is not a kernel value.
-            K_in = problem.K - 1.0 if problem.bias == "augmented" else problem.K
-            Kay = K_in @ (alpha * y)
-        else:
-            Qa, Kay = _lazy_products(problem, alpha)
-        b, h, xi, G, codes, support, w_norm2, primal, dual, kkt = _derive(
-            alpha, Qa, Kay, y, C, C_box, problem.equality, problem.bias == "augmented", k, eps)
+        Qa, Kay = _lazy_products(problem, alpha)
+    return solution(alpha, *_derive(alpha, Qa, Kay, y, C, C_box, problem.equality,
+                                    problem.bias == "augmented", k, eps))
+
+
+def loss_power(problem: Problem) -> int:
+    """k of the loss C Σ ξᵢᵏ: 1 hinge, 2 quadratic."""
+    return 2 if problem.loss == "quadratic" else 1
+
+
+def solution(alpha, b, h, xi, G, codes, support, w_norm2, primal, dual, kkt) -> dict:
+    """What `_derive` returns, as the model's fields."""
     return {
         "alpha": alpha,
         "b": float(b),

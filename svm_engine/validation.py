@@ -29,6 +29,80 @@ SUPPORT = {
 }
 
 
+def check_data(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
+    """`check_X` and `check_y` together: (X copy, y_pm, classes, max ‖xᵢ‖² or None).
+
+    The common case (float64 arrays, finite, two labels) is one compiled pass over X and y,
+    which also finds max ‖xᵢ‖² for `check_kernel_range`; anything else goes through the two
+    checks, which name what is wrong."""
+    if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.size
+            and X.flags.c_contiguous and type(y) is np.ndarray and y.dtype == np.float64
+            and y.shape == (X.shape[0],)):
+        y_pm = np.empty(X.shape[0])
+        ok, norm2, lo, hi = _scan(X, y, y_pm)
+        if ok:
+            return np.array(X, order="C"), y_pm, np.array([lo, hi]), norm2  # X: the model's copy
+    X = check_X(X)
+    y_pm, classes = check_y(y, len(X))
+    return X, y_pm, classes, None
+
+
+@njit(cache=True, nogil=True)
+def _scan(X, Y, y_pm):
+    """`check_data`'s common case: (ok, max ‖xᵢ‖², lo, hi). ok when every ‖xᵢ‖² is finite
+    (then so is X) and Y holds exactly two finite values lo < hi; then y_pm = −1 where
+    Y = lo, +1 where Y = hi. No early exits and four running maxima (minima): a refit runs
+    this on every click, and one max per element waits for the previous one."""
+    n, d = X.shape
+    inf = np.inf
+    m0 = m1 = m2 = m3 = 0.0
+    good = True
+    t = 0
+    while t + 4 <= n:
+        a0 = a1 = a2 = a3 = 0.0
+        for k in range(d):
+            a0 += X[t, k] * X[t, k]
+            a1 += X[t + 1, k] * X[t + 1, k]
+            a2 += X[t + 2, k] * X[t + 2, k]
+            a3 += X[t + 3, k] * X[t + 3, k]
+        good &= (a0 < inf) & (a1 < inf) & (a2 < inf) & (a3 < inf)   # False for inf and NaN
+        m0 = a0 if a0 > m0 else m0
+        m1 = a1 if a1 > m1 else m1
+        m2 = a2 if a2 > m2 else m2
+        m3 = a3 if a3 > m3 else m3
+        t += 4
+    for r in range(t, n):                        # the last n mod 4 rows
+        a = 0.0
+        for k in range(d):
+            a += X[r, k] * X[r, k]
+        good &= a < inf
+        m0 = a if a > m0 else m0
+    m = max(max(m0, m1), max(m2, m3))
+    # labels: lo and hi (a NaN is skipped here and counted below), then the ±1 map
+    lo0 = lo1 = lo2 = lo3 = inf
+    hi0 = hi1 = hi2 = hi3 = -inf
+    t = 0
+    while t + 4 <= n:
+        v0, v1, v2, v3 = Y[t], Y[t + 1], Y[t + 2], Y[t + 3]
+        lo0, hi0 = (v0 if v0 < lo0 else lo0), (v0 if v0 > hi0 else hi0)
+        lo1, hi1 = (v1 if v1 < lo1 else lo1), (v1 if v1 > hi1 else hi1)
+        lo2, hi2 = (v2 if v2 < lo2 else lo2), (v2 if v2 > hi2 else hi2)
+        lo3, hi3 = (v3 if v3 < lo3 else lo3), (v3 if v3 > hi3 else hi3)
+        t += 4
+    for r in range(t, n):
+        v = Y[r]
+        lo0, hi0 = (v if v < lo0 else lo0), (v if v > hi0 else hi0)
+    lo = min(min(lo0, lo1), min(lo2, lo3))
+    hi = max(max(hi0, hi1), max(hi2, hi3))
+    others = 0                                   # neither lo nor hi (NaN included)
+    for t in range(n):
+        v = Y[t]
+        y_pm[t] = 1.0 if v == hi else -1.0
+        others += (v != hi) & (v != lo)
+    ok = good and -inf < lo and lo < hi and hi < inf and others == 0
+    return ok, m, lo, hi
+
+
 def check_X(X) -> np.ndarray:
     if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.size
             and X.flags.c_contiguous
@@ -182,9 +256,9 @@ def check_max_iter(max_iter) -> int | None:
 
 def check_combination(kernel, loss: str, bias: str, solver: str, C: float) -> None:
     """Raise ValueError naming what the solver supports when it cannot solve this problem."""
-    check_choice("solver", solver, SOLVERS)
     check_choice("loss", loss, LOSSES)
     check_choice("bias", bias, BIASES)
+    check_choice("solver", solver, SOLVERS)
     s = SUPPORT[solver]
     if math.isinf(C) and loss == "quadratic":
         raise ValueError("C = inf (hard margin) needs loss='hinge'; quadratic loss adds "
@@ -218,13 +292,14 @@ def _max_norm2(X):
     return m
 
 
-def check_kernel_range(kernel, X: np.ndarray, C: float, loss: str) -> None:
+def check_kernel_range(kernel, X: np.ndarray, C: float, loss: str,
+                       norm2: float | None = None) -> None:
     """Every number the solvers see must be finite (else SMO returns NaN silently).
 
     For all x, z in X: |xᵀz| ≤ m = max ‖xᵢ‖² (Cauchy–Schwarz), so |K(x, z)| ≤ m (linear) or
     (|c| + m)^q (polynomial); the Gaussian needs ‖x − z‖² ≤ 4m finite; quadratic loss adds
-    1/(2C) to the diagonal."""
-    m = _max_norm2(X)
+    1/(2C) to the diagonal. norm2: m when the caller has it (`check_data`)."""
+    m = _max_norm2(X) if norm2 is None else norm2
     bound = m
     if isinstance(kernel, Polynomial):
         try:

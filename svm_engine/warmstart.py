@@ -19,6 +19,10 @@ one. `fit(..., warm_start=previous_model)` starts there:
    on the kept points: a column is copied from it and only the added points' entries are
    computed (`smo_fast._full_column`).
 
+`refit` is what `fit` runs: steps 1–3 (`warm_state`), `smo_fast.solve` from there and
+`finalize`, in two compiled calls. The Playground refits on every click, and at n = 1,000
+the Python between those steps cost as much as the SMO steps after an added point.
+
 | symbol | code       | meaning                                                    |
 |--------|------------|------------------------------------------------------------|
 | α₀     | `alpha0`   | the start: previous α on kept points, 0 on new points      |
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .finalize import _derive_from_gradient, loss_power, solution
 from .jit import njit
 from .solvers import smo_fast as _fast
 from .solvers.smo import _feasible
@@ -159,3 +164,43 @@ def _warm_start(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes
     G0 = _updated_gradient(kp, XT, X, y, old_X, old_y, old_alpha, old_G,  # step 3
                            mapped, alpha0, p, s)
     return True, p, s, alpha0, G0
+
+
+def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
+          max_changes: int = MAX_CHANGES):
+    """(run, sol) for `problem` from `model`, or None when more than max_changes rows changed
+    (then a cold start). sol is what `finalize` returns after `smo_fast.solve(problem,
+    alpha0=α₀, G0=G₀, columns=...)` from `warm_state` (the same compiled steps, the same
+    numbers); run holds the run's fields of the model (n_iter, converged, status, columns,
+    alpha0 = α₀)."""
+    X, XT, y, n = problem.X, problem.XT, problem.y, len(problem.y)
+    kp, C_box = problem.spec.numbers(), float(problem.C_box)
+    ok, p, s, alpha0, G0 = _warm_start(kp, XT, X, y, C_box, model.X,
+                                       np.asarray(model.y, dtype=float), model.alpha,
+                                       model.gradient, max_changes)
+    if not ok:
+        return None
+    use_cache = _fast.caches_columns(problem)
+    previous = _fast.previous_columns(model.columns if use_cache else None, p, s)
+    max_iter = _fast.default_max_iter(n) if max_iter is None else max_iter
+    n_slots = _fast.cache_slots(n, _fast.KEEP_COLUMNS_MB) if use_cache else 0
+    it, converged, gap, cache, derived = _solve_and_derive(
+        kp, XT, X, y, float(problem.C), C_box, problem.equality, loss_power(problem), alpha0,
+        G0, previous, float(tol), int(max_iter), wss == "max_violating_pair", n_slots)
+    run = {"n_iter": int(it), "converged": bool(converged), "trace": None,
+           "trace_truncated": False, "status": _fast.status_text(converged, max_iter, gap),
+           "columns": _fast.kept_columns(cache, use_cache), "alpha0": alpha0}
+    return run, solution(*derived)
+
+
+@njit(cache=True, nogil=True)
+def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous, tol,
+                      max_iter, mvp, n_slots):
+    """`smo_fast.solve`'s warm run (no shrinking: see there) from (α₀, G₀), then
+    `finalize`'s `_derive_from_gradient`, in one call. G0 is overwritten."""
+    alpha = alpha0.copy()
+    it, converged, gap, G, cache = _fast._smo(
+        X, XT, y, alpha, G0, np.zeros(len(y)), _fast.kernel_diag(kp, X), kp, C_box, tol,
+        max_iter, mvp, False, n_slots, True, previous)
+    return it, converged, gap, cache, _derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
+                                                            equality, k)

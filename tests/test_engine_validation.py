@@ -266,6 +266,49 @@ def test_labels_in_reverse_order_flip_the_sign():
     assert flipped.b == pytest.approx(-ref.b, abs=1e-6)
 
 
+_MAGNITUDES = st.sampled_from([1e-3, 1.0, 1e150, 1e160])     # 1e160² overflows
+_LABELS = st.sampled_from([(0.0, 1.0), (0.0, 1.0), (-2.0, 1.0), (0.0,), (0.0, 1.0, -2.0),
+                           (0.0, math.nan), (math.inf, 1.0)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(X=hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, min_side=1,
+                                                 max_side=11), elements=st.floats(-3, 3)),
+       scale=_MAGNITUDES, bad=st.sampled_from([None, None, math.nan, math.inf, -math.inf]),
+       labels=_LABELS, seed=st.integers(0, 2**16))
+def test_check_data_is_check_X_and_check_y(X, scale, bad, labels, seed):
+    """`check_data`'s one compiled pass (the common case) says what the two checks say:
+    the same arrays and max ‖xᵢ‖², or it leaves the case to them (and their messages)."""
+    from svm_engine import validation as v
+
+    rng = np.random.default_rng(seed)
+    X = X * scale
+    if bad is not None:
+        X.flat[rng.integers(X.size)] = bad
+    y = rng.choice(np.array(labels), size=len(X))
+
+    def outcome(f):
+        try:
+            return f()
+        except ValueError as exc:
+            return str(exc)
+
+    got = outcome(lambda: v.check_data(X, y))
+    ref = outcome(lambda: (v.check_X(X), *v.check_y(y, len(X))))
+    if isinstance(ref, str):
+        assert got == ref
+        return
+    Xc, y_pm, classes, norm2 = got
+    for a, b in zip((Xc, y_pm, classes), ref, strict=True):
+        np.testing.assert_array_equal(a, b)
+    with np.errstate(over="ignore"):
+        m = float(np.cumsum(Xc * Xc, axis=1)[:, -1].max())   # summed in feature order
+    event("fast path" if norm2 is not None else "slow path")
+    assert norm2 is None or norm2 == m
+    if not math.isfinite(m):
+        assert norm2 is None      # overflow: left to check_kernel_range's message
+
+
 # -- fuzz: anything malformed is a ValueError, never another exception -----------------------
 
 finite = st.floats(-1e3, 1e3, allow_nan=False)

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine import warmstart as W
+from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
+from svm_engine.solvers import smo_fast as fast
 from svm_engine.solvers.smo import feasible_start
 from tests.kkt import assert_kkt
 from tests.random_problems import problems
@@ -137,6 +139,36 @@ def test_warm_refits_agree_with_cold_fits_on_random_problems(p, loss, kind, seed
     assert warm.converged and cold.converged
     assert same_objective(warm.dual_objective, cold.dual_objective)
     assert_kkt(warm, 1e-6)
+
+
+@quick(20)
+@given(p=problems(n=(8, 40)), loss=st.sampled_from(["hinge", "quadratic"]),
+       kind=st.sampled_from(EDITS), seed=st.integers(0, 2**16))
+def test_refit_is_warm_state_then_solve_then_finalize(p, loss, kind, seed):
+    """`refit` (what fit runs) fuses the three steps into compiled calls: every number of
+    its result is theirs, bit for bit."""
+    before = p.fit(loss=loss, tol=TOL)
+    X2, y2 = edit(p.X, np.where(p.y > 0, 1.0, -1.0), before.alpha, kind,
+                  np.random.default_rng(seed))
+    if len(np.unique(y2)) < 2:
+        return
+    problem = build_problem(X2, y2, p.kernel, p.C, loss, "free", materialize=False)
+    state = W.warm_state(problem, before)
+    done = W.refit(problem, before, tol=TOL, max_iter=None, wss="second_order")
+    assert (state is None) == (done is None)
+    if state is None:
+        return
+    alpha0, G0, columns = state
+    ref = fast.solve(problem, tol=TOL, alpha0=alpha0, G0=G0, columns=columns)
+    ref_sol = finalize(problem, ref["alpha"], G=ref["G"])
+    run, sol = done
+    np.testing.assert_array_equal(run["alpha0"], alpha0)
+    for key in ("n_iter", "converged", "status"):
+        assert run[key] == ref[key], key
+    assert (run["columns"] is None) == (ref["columns"] is None)
+    assert sol.keys() == ref_sol.keys()
+    for key, value in ref_sol.items():
+        np.testing.assert_array_equal(sol[key], value, err_msg=key)
 
 
 def test_the_traced_solver_starts_from_the_same_alpha():

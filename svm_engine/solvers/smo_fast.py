@@ -168,15 +168,28 @@ if NUMBA:
 
     @njit(cache=True, nogil=True)
     def kernel_diag(kp, X):
-        """K_eff(x_t, x_t) for every t, diagonal term included (= diag Q). The Gaussian's is
-        the same number for every t (‖x − x‖² = 0): computed once."""
-        n = X.shape[0]
-        out = np.empty(n)
-        if n and kp[0] == GAUSSIAN:
+        """K_eff(x_t, x_t) for every t, diagonal term included (= diag Q): `_value`'s
+        operations in `_column`'s loop order (one feature at a time over all points), so
+        that the loops vectorise. The Gaussian's is the same number for every t
+        (‖x − x‖² = 0): computed once."""
+        code, degree, coef0, aug = kp[0], kp[1], kp[2], kp[4]
+        n, d = X.shape
+        out = np.zeros(n)
+        if n and code == GAUSSIAN:
             out[:] = _value(kp, X, 0, X, 0) + kp[5]
             return out
+        for k in range(d):
+            for t in range(n):
+                out[t] += X[t, k] * X[t, k]
+        if code == POLYNOMIAL:
+            for t in range(n):
+                b = coef0 + out[t]
+                r = b
+                for _ in range(1, degree):
+                    r = r * b
+                out[t] = r
         for t in range(n):
-            out[t] = _value(kp, X, t, X, t) + kp[5]
+            out[t] = (out[t] + 1.0 if aug else out[t]) + kp[5]
         return out
 
     @njit(cache=True, nogil=True)
@@ -676,14 +689,13 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     X = np.ascontiguousarray(problem.X, dtype=float)
     XT = problem.XT
     y = np.ascontiguousarray(problem.y, dtype=float)
-    n, d = X.shape
+    n = X.shape[0]
     kp = problem.spec.numbers()
     C = float(problem.C_box)
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
-    if max_iter is None:
-        max_iter = max(10_000_000, 100 * n)   # LIBSVM's default, as smo.py
+    max_iter = default_max_iter(n) if max_iter is None else max_iter
     if use_cache is None:
-        use_cache = problem.spec.code != LINEAR or d > 16
+        use_cache = caches_columns(problem)
     # a warm start needs few columns: its cache stays small enough to hand on (below)
     n_slots = cache_slots(n, cache_mb if G0 is None else min(cache_mb, KEEP_COLUMNS_MB)) \
         if use_cache else 0
@@ -696,19 +708,47 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
         shrinking = False
     previous = _NO_COLUMNS
     if columns is not None and G0 is not None and use_cache:
-        rows, col_slot, slot_full, p, s = columns
-        previous = (rows, col_slot, slot_full, np.array([p, s], dtype=np.int64))
+        previous = previous_columns(columns[:3], *columns[3:])
     Fbar = np.zeros(n)
     it, converged, gap, G, cache = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C,
                                      float(tol), int(max_iter), wss == "max_violating_pair",
                                      bool(shrinking), int(n_slots), G0 is not None, previous)
-    rows, col_slot, slot_full, used = cache
-    kept = (rows, col_slot, slot_full) if use_cache and rows.nbytes <= KEEP_COLUMNS_MB * 2**20 \
-        else None
-    status = ("optimal: m(α) − M(α) ≤ tol" if converged
-              else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
     return {"alpha": alpha, "n_iter": int(it), "converged": bool(converged), "trace": None,
-            "trace_truncated": False, "status": status, "G": G, "columns": kept}
+            "trace_truncated": False, "status": status_text(converged, max_iter, gap), "G": G,
+            "columns": kept_columns(cache, use_cache)}
+
+
+# -- pieces of `solve` that `warmstart.refit` shares --------------------------------------
+
+def default_max_iter(n: int) -> int:
+    return max(10_000_000, 100 * n)            # LIBSVM's default, as smo.py
+
+
+def caches_columns(problem) -> bool:
+    """Cache kernel columns unless they are cheaper to compute than to copy (linear kernel,
+    few features)."""
+    return problem.spec.code != LINEAR or problem.X.shape[1] > 16
+
+
+def previous_columns(columns, p: int, s: int) -> tuple:
+    """`_smo`'s `previous` from a result's "columns" (or None) and (p, s) (see `solve`)."""
+    if columns is None:
+        return _NO_COLUMNS
+    rows, col_slot, slot_full = columns
+    return rows, col_slot, slot_full, np.array([p, s], dtype=np.int64)
+
+
+def kept_columns(cache, use_cache: bool):
+    """The column cache a result hands on (see `solve`), or None."""
+    rows, col_slot, slot_full, _ = cache
+    if use_cache and rows.nbytes <= KEEP_COLUMNS_MB * 2**20:
+        return rows, col_slot, slot_full
+    return None
+
+
+def status_text(converged: bool, max_iter: int, gap: float) -> str:
+    return ("optimal: m(α) − M(α) ≤ tol" if converged
+            else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
 
 
 def kernel_spec_numbers(code, degree, coef0, gamma, augmented, diag):
