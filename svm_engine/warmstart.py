@@ -200,7 +200,7 @@ def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous,
     `finalize`'s `_derive_from_gradient`, in one call. G0 is overwritten."""
     alpha = alpha0.copy()
     it, converged, gap, G, cache = _fast._smo(
-        X, XT, y, alpha, G0, np.zeros(len(y)), _fast.kernel_diag(kp, X), kp, C_box, tol,
+        X, XT, y, alpha, G0, np.zeros(0), _fast.kernel_diag(kp, X), kp, C_box, tol,
         max_iter, mvp, False, n_slots, True, previous)
     return it, converged, gap, cache, _derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
                                                             equality, k)
