@@ -53,12 +53,13 @@ def _threshold(alpha):
 def _without_residues(alpha_raw):
     """(α with every αᵢ ≤ support_threshold set to 0, the threshold, how many were ≠ 0)."""
     eps = _threshold(alpha_raw)
-    alpha = alpha_raw.copy()
+    alpha = np.empty(len(alpha_raw))
     zeroed = 0
     for t in range(len(alpha)):
-        if alpha[t] <= eps:
-            zeroed += alpha[t] != 0.0
-            alpha[t] = 0.0
+        a = alpha_raw[t]
+        small = a <= eps
+        zeroed += small and a != 0.0
+        alpha[t] = 0.0 if small else a
     return alpha, eps, zeroed
 
 
@@ -102,24 +103,35 @@ def _bias(yG, alpha, y, C_box, eps):
 
 @njit(cache=True, nogil=True)
 def _kkt(G, alpha, y, C_box, equality, eps):
-    m, M = -math.inf, math.inf
-    worst = 0.0
+    m, M, worst = -math.inf, math.inf, 0.0
     for i in range(len(alpha)):
-        can_up = alpha[i] < C_box - eps             # αᵢ may grow
-        can_down = alpha[i] > eps                   # αᵢ may shrink
-        if equality:
-            f = -y[i] * G[i]
-            if (can_up and y[i] > 0) or (can_down and y[i] < 0):    # i ∈ I_up
-                if f > m:
-                    m = f
-            if (can_up and y[i] < 0) or (can_down and y[i] > 0):    # i ∈ I_low
-                if f < M:
-                    M = f
-        else:
-            if can_up and -G[i] > worst:
-                worst = -G[i]
-            if can_down and G[i] > worst:
-                worst = G[i]
+        m, M, worst = _kkt_step(G[i], alpha[i], y[i], C_box, equality, eps, m, M, worst)
+    return _kkt_value(m, M, worst, equality)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _kkt_step(g, a, yi, C_box, equality, eps, m, M, worst):
+    """`_kkt`'s running (m, M, worst) after point i (gradient g, αᵢ = a, label yi)."""
+    can_up = a < C_box - eps                        # αᵢ may grow
+    can_down = a > eps                              # αᵢ may shrink
+    if equality:
+        f = -yi * g
+        if (can_up and yi > 0) or (can_down and yi < 0):        # i ∈ I_up
+            if f > m:
+                m = f
+        if (can_up and yi < 0) or (can_down and yi > 0):        # i ∈ I_low
+            if f < M:
+                M = f
+    else:
+        if can_up and -g > worst:
+            worst = -g
+        if can_down and g > worst:
+            worst = g
+    return m, M, worst
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _kkt_value(m, M, worst, equality):
     if not equality:
         return worst
     if m == -math.inf or M == math.inf:
@@ -129,17 +141,23 @@ def _kkt(G, alpha, y, C_box, equality, eps):
 
 @njit(cache=True, nogil=True)
 def _codes(alpha, xi, C_box, eps):
-    tol = 1e-6
-    code = np.zeros(len(alpha), dtype=np.int8)
-    top = C_box - eps * max(1.0, C_box)
+    code = np.empty(len(alpha), dtype=np.int8)
     for i in range(len(alpha)):
-        if xi[i] > 1.0 + tol:
-            code[i] = 4                              # misclassified
-        elif xi[i] > tol:
-            code[i] = 3                              # inside the margin
-        elif alpha[i] > eps:
-            code[i] = 2 if C_box < math.inf and alpha[i] >= top else 1
+        code[i] = _code(alpha[i], xi[i], C_box, eps)
     return code
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _code(a, x, C_box, eps):
+    """The category of a point with αᵢ = a and ξᵢ = x (an index into CATEGORIES)."""
+    tol = 1e-6
+    if x > 1.0 + tol:
+        return 4                                     # misclassified
+    if x > tol:
+        return 3                                     # inside the margin
+    if a > eps:
+        return 2 if C_box < math.inf and a >= C_box - eps * max(1.0, C_box) else 1
+    return 0
 
 
 def bias_from_gradient(yG: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: float) -> float:
@@ -209,7 +227,9 @@ def _derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
     Returns (α, then what `_derive` returns)."""
     n, diag, augmented = len(y), kp[5], kp[4]
     alpha, eps, zeroed = _without_residues(alpha_raw)
-    Qa = G + 1.0
+    Qa = np.empty(n)
+    for t in range(n):
+        Qa[t] = G[t] + 1.0
     if zeroed:
         corr, col = np.zeros(n), np.empty(n)
         for q in range(n):
@@ -234,17 +254,22 @@ def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
     """The formulas of the module docstring, one pass each, from Qα and Kay = K_in(α∘y).
     Returns (b, h, ξ, G, codes, support indices, ‖w‖², primal, dual, KKT violation)."""
     n = len(alpha)
-    G = Qa - 1.0                                    # ∇ of f(α) = ½αᵀQα − Σα
+    G, yG = np.empty(n), np.empty(n)
+    m, M, worst = -math.inf, math.inf, 0.0
+    for i in range(n):
+        G[i] = Qa[i] - 1.0                          # ∇ of f(α) = ½αᵀQα − Σα
+        yG[i] = y[i] * G[i]                         # yG = g(xᵢ) − yᵢ, g over K_eff
+        m, M, worst = _kkt_step(G[i], alpha[i], y[i], C_box, equality, eps, m, M, worst)
     if equality:
-        b = _bias(y * G, alpha, y, C_box, eps)      # yG = g(xᵢ) − yᵢ, g over K_eff
+        b = _bias(yG, alpha, y, C_box, eps)
     else:
         b = 0.0
         for i in range(n):
             b += alpha[i] * y[i]                    # w_{d+1} = Σ αᵢyᵢ (slide 30)
-    h = Kay + b
-    xi = np.empty(n)
+    h, xi, codes = np.empty(n), np.empty(n), np.empty(n, dtype=np.int8)
     w_norm2, loss, asum, aQa, slack, n_sv = 0.0, 0.0, 0.0, 0.0, False, 0
     for i in range(n):
+        h[i] = Kay[i] + b
         n_sv += alpha[i] != 0.0
         xi[i] = max(0.0, 1.0 - y[i] * h[i])
         w_norm2 += alpha[i] * y[i] * Kay[i]         # ‖w‖² in feature space, bias excluded
@@ -252,20 +277,21 @@ def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
         slack = slack or xi[i] > 1e-6
         asum += alpha[i]
         aQa += alpha[i] * Qa[i]
+        codes[i] = _code(alpha[i], xi[i], C_box, eps)
     reg = w_norm2 + (b * b if augmented else 0.0)
     if C == math.inf:
         primal = 0.5 * reg if not slack else math.inf
     else:
         primal = 0.5 * reg + C * loss
     dual = asum - 0.5 * aQa
-    kkt = _kkt(G, alpha, y, C_box, equality, eps)
     support = np.empty(n_sv, dtype=np.int64)
     q = 0
     for i in range(n):
         if alpha[i] != 0.0:
             support[q] = i
             q += 1
-    return b, h, xi, G, _codes(alpha, xi, C_box, eps), support, w_norm2, primal, dual, kkt
+    return (b, h, xi, G, codes, support, w_norm2, primal, dual,
+            _kkt_value(m, M, worst, equality))
 
 
 def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -> dict:
