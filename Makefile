@@ -25,6 +25,7 @@ export PIP_NO_INPUT := 1
 .PHONY: run test lint bench chromium clean distclean venv deps test-deps
 
 run: $(RUN_STAMP)
+	$(BIN)/python -m svm_engine.precompile
 	$(BIN)/streamlit run app.py --server.headless true \
 		--server.port $(PORT) --server.address $(ADDRESS)
 

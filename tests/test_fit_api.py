@@ -350,3 +350,10 @@ def test_recent_models_is_a_bounded_lru():
     cache.put(b"c", 3)
     assert cache.get(b"b") is None and cache.get(b"a") == 1 and cache.get(b"c") == 3
     assert len(cache) == 2
+
+
+def test_precompile_runs_the_playgrounds_hot_path():
+    """`make run` calls it before the server starts: a cold fit and a warm refit per kernel."""
+    from svm_engine import precompile
+
+    assert precompile.main() > 0.0
