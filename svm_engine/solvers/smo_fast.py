@@ -88,6 +88,16 @@ if NUMBA:
         scale = _bits_as_float((np.int64(k) + 1023) << 52)  # 2^k
         return p * scale if x0 >= EXP_MIN else 0.0
 
+    @njit(inline="always")
+    def _poly(s, coef0, degree):
+        """(coef0 + s)^degree by repeated products: the same operations wherever a
+        polynomial kernel value is made."""
+        b = coef0 + s
+        r = b
+        for _ in range(1, degree):
+            r = r * b
+        return r
+
     # -- kernel values ---------------------------------------------------------------------
     # kp = (code, degree, coef0, −γ, augmented, diag): every number the solver needs about
     # the kernel (problem.KernelSpec.numbers()). The two routines below compute the same
@@ -118,11 +128,7 @@ if NUMBA:
                     out[p] += row[p] * v
             if code == POLYNOMIAL:
                 for p in range(na):
-                    b = coef0 + out[p]
-                    r = b
-                    for _ in range(1, degree):
-                        r = r * b
-                    out[p] = r
+                    out[p] = _poly(out[p], coef0, degree)
         if aug:
             for p in range(na):
                 out[p] = out[p] + 1.0
@@ -142,11 +148,7 @@ if NUMBA:
             for k in range(A.shape[1]):
                 acc += A[t, k] * B[c, k]
             if code == POLYNOMIAL:
-                b = coef0 + acc
-                r = b
-                for _ in range(1, degree):
-                    r = r * b
-                acc = r
+                acc = _poly(acc, coef0, degree)
         if aug:
             acc = acc + 1.0
         return acc
@@ -179,11 +181,7 @@ if NUMBA:
                 out[t] += X[t, k] * X[t, k]
         if code == POLYNOMIAL:
             for t in range(n):
-                b = coef0 + out[t]
-                r = b
-                for _ in range(1, degree):
-                    r = r * b
-                out[t] = r
+                out[t] = _poly(out[t], coef0, degree)
         for t in range(n):
             out[t] = (out[t] + 1.0 if aug else out[t]) + kp[5]
         return out
