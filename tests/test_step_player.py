@@ -14,6 +14,7 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets
+from ui import figures as FIG
 from ui import step_figures as F
 from ui import step_player as SP
 from ui import step_state as S
@@ -138,6 +139,10 @@ def test_the_payload_carries_static_figures_without_the_moving_parts():
     (x0, x1), (y0, y1) = default_range(ds.X)
     assert (xs[0], xs[-1], ys[0], ys[-1]) == (x0, x1, y0, y1)
     assert max(len(xs), len(ys)) == 50
+    # the shading's colours: the Playground's region heatmap's (the player paints it itself)
+    region = next(t for t in FIG.decision_figure_dict(run.model)["data"]
+                  if t["meta"]["role"] == "regions")
+    assert p["grid"]["regions"] == {k: region[k] for k in ("colorscale", "zmin", "zmax")}
 
 
 def test_curves_without_marker_is_the_same_figure_otherwise():

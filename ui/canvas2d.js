@@ -1,6 +1,6 @@
-// 2-D canvas helpers (canvas size, ring, heatmap) shared by the Playground's refit layer
-// (canvas_layer.js) and the step player (step_player_draw.js); prepended to each element's
-// script like plotly_loader.js.
+// 2-D canvas helpers (canvas size, ring, heatmap by a Plotly colorscale) shared by the
+// Playground's refit layer (canvas_layer.js) and the step player (step_player_draw.js);
+// prepended to each element's script like plotly_loader.js.
 
 function sizeCanvas(cv, w, h) {
   const dpr = window.devicePixelRatio || 1;
@@ -62,4 +62,45 @@ function paintGrid(st, ctx, xs, ys, z, rgb, px, py) {
   const Y1 = py(ys[0] - dy / 2);
   ctx.imageSmoothingEnabled = true;
   ctx.drawImage(off, X0, Y0, X1 - X0, Y1 - Y0);
+}
+
+function parseHex(c) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(c).trim());
+  return m ? [1, 2, 3].map((k) => parseInt(m[k], 16)) : [255, 255, 255];
+}
+
+const LUTS = new Map();
+
+function colorLut(scale) {
+  // 256 RGB colours along a Plotly colorscale [[v, "#rrggbb"], ...]
+  const key = JSON.stringify(scale);
+  if (LUTS.has(key)) return LUTS.get(key);
+  const stops = scale.map(([v, c]) => [Number(v), parseHex(c)]);
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let k = 0; k < 256; k++) {
+    const t = k / 255;
+    let s = 0;
+    while (s < stops.length - 2 && t > stops[s + 1][0]) s++;
+    const [v0, c0] = stops[s];
+    const [v1, c1] = stops[Math.min(s + 1, stops.length - 1)];
+    const f = v1 > v0 ? Math.min(1, Math.max(0, (t - v0) / (v1 - v0))) : 0;
+    for (let ch = 0; ch < 3; ch++) lut[3 * k + ch] = c0[ch] + (c1[ch] - c0[ch]) * f;
+  }
+  LUTS.set(key, lut);
+  return lut;
+}
+
+function shadeScale(st, ctx, xs, ys, z, scale, px, py) {
+  // the heatmap of z coloured as Plotly colours it: scale = {colorscale, zmin, zmax} of
+  // ui/figures.py's region traces (REGION_COLORSCALE, ±REGION_ZMAX)
+  const { colorscale, zmin, zmax } = scale;
+  const lut = colorLut(colorscale);
+  const rgb = (v, d, o) => {
+    const t = (v - zmin) / (zmax - zmin);
+    const k = 3 * Math.round(255 * (t < 0 ? 0 : t > 1 ? 1 : t));
+    d[o] = lut[k];
+    d[o + 1] = lut[k + 1];
+    d[o + 2] = lut[k + 2];
+  };
+  paintGrid(st, ctx, xs, ys, z, rgb, px, py);
 }

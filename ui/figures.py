@@ -161,6 +161,12 @@ def _fmt(v: float, digits: int = 3) -> str:
 # ------------------------------------------------------------------------------ traces
 
 
+def region_scale() -> dict:
+    """How h is coloured: the region heatmap's colorscale and its range (the canvases that
+    paint h themselves get these too)."""
+    return {"colorscale": REGION_COLORSCALE, "zmin": -REGION_ZMAX, "zmax": REGION_ZMAX}
+
+
 def _region_traces(xs, ys, H) -> list[dict]:
     return [
         {
@@ -168,10 +174,8 @@ def _region_traces(xs, ys, H) -> list[dict]:
             "x": xs,
             "y": ys,
             "z": H,
-            "zmin": -REGION_ZMAX,
-            "zmax": REGION_ZMAX,
+            **region_scale(),
             "zsmooth": "fast",
-            "colorscale": REGION_COLORSCALE,
             "showscale": False,
             "hoverinfo": "skip",
             "name": "h(x) shading",

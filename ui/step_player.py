@@ -42,7 +42,7 @@ from . import step_figures as F
 from . import step_state as S
 from . import step_text as W
 from .canvas import PLOTLY_URL, canvas_figure_json
-from .figures import alpha_scale
+from .figures import alpha_scale, region_scale
 from .fitting import grid_axes
 
 _DIR = Path(__file__).resolve().parent
@@ -218,7 +218,7 @@ def player_payload(
         "X": typed(run.X, "f8"),
         "y": typed(np.where(run.y > 0, 1, -1), "i1"),
         "alpha0": typed(run.tape.alpha0, "f8"),
-        "grid": {"xs": typed(xs, "f8"), "ys": typed(ys, "f8")},
+        "grid": {"xs": typed(xs, "f8"), "ys": typed(ys, "f8"), "regions": region_scale()},
         "steps": {
             "i": typed(det["i"][1:], idx),
             "j": typed(det["j"][1:], idx),

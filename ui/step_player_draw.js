@@ -24,12 +24,6 @@ const COL = {
   kkt: "#000000",
   pairText: "#004D38",
 };
-const REGION = [
-  [0xf3, 0xb5, 0x8c],
-  [0xff, 0xff, 0xff],
-  [0x8f, 0xbe, 0xe3],
-];
-const REGION_ZMAX = 2;
 const MAX_SLACK_LABELS = 8;
 const FONT = '"Source Sans Pro", Arial, sans-serif';
 
@@ -82,17 +76,9 @@ function strokeLines(ctx, A, lines, style) {
 // ------------------------------------------------------------------ the scatter plot
 
 function shadeGrid(st, ctx, A, h) {
-  // h on the grid, from the −1 colour through white to the +1 colour
-  // (ui/figures.py REGION_COLORSCALE)
-  const rgb = (v, d, o) => {
-    let t = (v + REGION_ZMAX) / (2 * REGION_ZMAX);
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    const [a, bb, f] = t < 0.5 ? [REGION[0], REGION[1], t * 2] : [REGION[1], REGION[2], t * 2 - 1];
-    d[o] = a[0] + (bb[0] - a[0]) * f;
-    d[o + 1] = a[1] + (bb[1] - a[1]) * f;
-    d[o + 2] = a[2] + (bb[2] - a[2]) * f;
-  };
-  paintGrid(st, ctx, st.R.xs, st.R.ys, h, rgb, A.px, A.py);
+  // h on the grid, from the −1 colour through white to the +1 colour: the payload's
+  // region scale (ui/figures.py REGION_COLORSCALE, ±REGION_ZMAX), as the Playground paints it
+  shadeScale(st, ctx, st.R.xs, st.R.ys, h, st.R.regions, A.px, A.py);
 }
 
 function slackFeet(st, P, idx) {

@@ -94,6 +94,7 @@ function prepareRun(p) {
     kktTol: p.kkt_tol,
     xs: decode(p.grid.xs),
     ys: decode(p.grid.ys),
+    regions: p.grid.regions,
     I: decode(s.i),
     J: decode(s.j),
     anew: decode(s.a_new),
