@@ -14,13 +14,13 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine.solvers.smo import TRACE_CAP
 from tests.kkt import assert_kkt
-from tests.random_problems import problems, separable_problems
+from tests.random_problems import make_problem, problems, separable_problems
 
 SMO_TOL = 1e-8     # m(α) − M(α) ≤ 1e-8
 QP_TOL = 1e-10     # cvxopt abstol = reltol
@@ -218,7 +218,17 @@ PRIMAL_SCALE = 0.0
 
 def check_primal_against_dual(p, C, loss, bias):
     dual = p.fit(loss=loss, bias=bias, solver="qp", tol=QP_TOL, C=C)
-    primal = p.fit(loss=loss, bias=bias, solver="qp", qp_form="primal", tol=PRIMAL_TOL, C=C)
+    tol = PRIMAL_TOL
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        primal = p.fit(loss=loss, bias=bias, solver="qp", qp_form="primal", tol=tol, C=C)
+    if not primal.converged:
+        # cvxopt can stall short of 1e-7 on the primal (status "unknown", a rare draw of
+        # uncentred data and a large C): the model says so, with a warning; compare at 1e-6
+        assert "unknown" in primal.status and caught, primal.status
+        event("primal QP stalled at tol 1e-7, compared at 1e-6")
+        tol = 1e-6
+        primal = p.fit(loss=loss, bias=bias, solver="qp", qp_form="primal", tol=tol, C=C)
     assert dual.converged and primal.converged, (dual.status, primal.status)
     # the model of the primal QP is built from its α: the multipliers of the margin rows,
     # which cvxopt resolves less well than (w, b, ξ) themselves; they are polished onto the
@@ -229,7 +239,7 @@ def check_primal_against_dual(p, C, loss, bias):
     # w is unique: the primal is 1-strongly convex in w, so ½‖w − w*‖² ≤ J − J* ≤ cvxopt's
     # gap (≈ tol·|J*|) bounds the error of its own iterate; Σαᵢyᵢxᵢ from the multipliers is
     # as good as they are (see above)
-    w_err = 1.5 * math.sqrt(2 * PRIMAL_TOL * max(1.0, abs(dual.dual_objective)))
+    w_err = 1.5 * math.sqrt(2 * tol * max(1.0, abs(dual.dual_objective)))
     np.testing.assert_allclose(primal.extra["w_primal"], dual.w, atol=w_err)
     np.testing.assert_allclose(primal.w, dual.w, atol=w_err + 1e-2 * np.abs(dual.w).max())
     # b need not be unique (no free SV: any b in an interval): cvxopt's (w, b) is optimal
@@ -248,6 +258,9 @@ def check_primal_against_dual(p, C, loss, bias):
 @quick(25)
 @given(p=problems(kernel_names=("linear",), min_log_scale=PRIMAL_SCALE), loss=LOSSES,
        bias=BIASES)
+# a draw on which cvxopt's primal stalls at 1e-7 here (found by hypothesis)
+@example(p=make_problem(se.Linear(), 40, 42832432, 0.75, 1.0, 2.0), loss="quadratic",
+         bias="augmented")
 def test_primal_qp_agrees_with_the_dual(p, loss, bias):
     """Seed 004's primal QP in (w, b, ξ) and the dual QP give the same w, b and objective."""
     check_primal_against_dual(p, p.C, loss, bias)
