@@ -170,23 +170,22 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
           max_changes: int = MAX_CHANGES):
     """(run, sol) for `problem` from `model`, or None when more than max_changes rows changed
     (then a cold start). sol is what `finalize` returns after `smo_fast.solve(problem,
-    alpha0=α₀, G0=G₀, columns=...)` from `warm_state` (the same compiled steps, the same
+    alpha0=α₀, G0=G₀, columns=columns)` from `warm_state` (the same compiled steps, the same
     numbers); run holds the run's fields of the model (n_iter, converged, status, columns,
     alpha0 = α₀)."""
-    X, XT, y, n = problem.X, problem.XT, problem.y, len(problem.y)
-    kp, C_box = problem.spec.numbers(), float(problem.C_box)
-    ok, p, s, alpha0, G0 = _warm_start(kp, XT, X, y, C_box, model.X,
-                                       np.asarray(model.y, dtype=float), model.alpha,
-                                       model.gradient, max_changes)
-    if not ok:
+    state = warm_state(problem, model, max_changes)
+    if state is None:
         return None
+    alpha0, G0, columns = state
+    X, XT, y, n = problem.X, problem.XT, problem.y, len(problem.y)
     use_cache = _fast.caches_columns(problem)
-    previous = _fast.previous_columns(model.columns if use_cache else None, p, s)
+    previous = _fast.previous_columns(columns if use_cache else None)
     max_iter = _fast.default_max_iter(n) if max_iter is None else max_iter
     n_slots = _fast.cache_slots(n, _fast.KEEP_COLUMNS_MB) if use_cache else 0
     it, converged, gap, cache, derived = _solve_and_derive(
-        kp, XT, X, y, float(problem.C), C_box, problem.equality, loss_power(problem), alpha0,
-        G0, previous, float(tol), int(max_iter), wss == "max_violating_pair", n_slots)
+        problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
+        problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),
+        wss == "max_violating_pair", n_slots)
     run = {"n_iter": int(it), "converged": bool(converged), "trace": None,
            "trace_truncated": False, "status": _fast.status_text(converged, max_iter, gap),
            "columns": _fast.kept_columns(cache, use_cache), "alpha0": alpha0}

@@ -715,9 +715,7 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
             raise ValueError(f"G0 needs alpha0 and must have shape ({n},)")
         F = np.array(G0, dtype=float)          # _smo turns it into −y∘G
         shrinking = False
-    previous = _NO_COLUMNS
-    if columns is not None and G0 is not None and use_cache:
-        previous = previous_columns(columns[:3], *columns[3:])
+    previous = previous_columns(columns if G0 is not None and use_cache else None)
     Fbar = np.zeros(n if shrinking else 0)    # F̄ is kept only with shrinking
     it, converged, gap, G, cache = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C,
                                      float(tol), int(max_iter), wss == "max_violating_pair",
@@ -739,11 +737,12 @@ def caches_columns(problem) -> bool:
     return problem.spec.code != LINEAR or problem.X.shape[1] > 16
 
 
-def previous_columns(columns, p: int, s: int) -> tuple:
-    """`_smo`'s `previous` from a result's "columns" (or None) and (p, s) (see `solve`)."""
+def previous_columns(columns) -> tuple:
+    """`_smo`'s `previous` from `solve`'s columns argument (rows, column → slot, slot full,
+    p, s), or none."""
     if columns is None:
         return _NO_COLUMNS
-    rows, col_slot, slot_full = columns
+    rows, col_slot, slot_full, p, s = columns
     return rows, col_slot, slot_full, np.array([p, s], dtype=np.int64)
 
 
