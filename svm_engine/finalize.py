@@ -227,9 +227,7 @@ def _derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
     Returns (α, then what `_derive` returns)."""
     n, diag, augmented = len(y), kp[5], kp[4]
     alpha, eps, zeroed = _without_residues(alpha_raw)
-    Qa = np.empty(n)
-    for t in range(n):
-        Qa[t] = G[t] + 1.0
+    Qa = G + 1.0
     if zeroed:
         corr, col = np.zeros(n), np.empty(n)
         for q in range(n):
@@ -251,8 +249,8 @@ def _derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
 
 @njit(cache=True, nogil=True)
 def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
-    """The formulas of the module docstring, one pass each, from Qα and Kay = K_in(α∘y).
-    Returns (b, h, ξ, G, codes, support indices, ‖w‖², primal, dual, KKT violation)."""
+    """The formulas of the module docstring from Qα and Kay = K_in(α∘y), in three passes
+    (G and the KKT measure; b; h, ξ, the sums and the categories). Returns (b, h, ξ, G, codes, support indices, ‖w‖², primal, dual, KKT violation)."""
     n = len(alpha)
     G, yG = np.empty(n), np.empty(n)
     m, M, worst = -math.inf, math.inf, 0.0
