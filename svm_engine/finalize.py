@@ -250,7 +250,8 @@ def _derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
 @njit(cache=True, nogil=True)
 def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
     """The formulas of the module docstring from Qα and Kay = K_in(α∘y), in three passes
-    (G and the KKT measure; b; h, ξ, the sums and the categories). Returns (b, h, ξ, G, codes, support indices, ‖w‖², primal, dual, KKT violation)."""
+    (G and the KKT measure; b; h, ξ, the sums and the categories). Returns (b, h, ξ, G,
+    codes, support indices, ‖w‖², primal, dual, KKT violation)."""
     n = len(alpha)
     G, yG = np.empty(n), np.empty(n)
     m, M, worst = -math.inf, math.inf, 0.0
