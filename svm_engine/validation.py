@@ -50,9 +50,8 @@ def check_data(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
 @njit(cache=True, nogil=True)
 def _scan(X, Y, y_pm):
     """`check_data`'s common case: (ok, max ‖xᵢ‖², lo, hi). ok when every ‖xᵢ‖² is finite
-    (then so is X) and Y holds exactly two finite values lo < hi; then y_pm = −1 where
-    Y = lo, +1 where Y = hi. No early exits and four running maxima (minima): a refit runs
-    this on every click, and one max per element waits for the previous one."""
+    (then so is X) and `_two_labels` says ok. No early exits and four running maxima: a
+    refit runs this on every click, and one max per element waits for the previous one."""
     n, d = X.shape
     inf = np.inf
     m0 = m1 = m2 = m3 = 0.0
@@ -78,7 +77,17 @@ def _scan(X, Y, y_pm):
         good &= a < inf
         m0 = a if a > m0 else m0
     m = max(max(m0, m1), max(m2, m3))
-    # labels: lo and hi (a NaN is skipped here and counted below), then the ±1 map
+    ok, lo, hi = _two_labels(Y, y_pm)
+    return good and ok, m, lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _two_labels(Y, y_pm):
+    """(ok, lo, hi): ok when Y holds exactly two finite values lo < hi; then y_pm = −1 where
+    Y = lo and +1 where Y = hi. Four running minima and maxima (a NaN is skipped there and
+    counted below), no early exits."""
+    n = len(Y)
+    inf = np.inf
     lo0 = lo1 = lo2 = lo3 = inf
     hi0 = hi1 = hi2 = hi3 = -inf
     t = 0
@@ -99,8 +108,7 @@ def _scan(X, Y, y_pm):
         v = Y[t]
         y_pm[t] = 1.0 if v == hi else -1.0
         others += (v != hi) & (v != lo)
-    ok = good and -inf < lo and lo < hi and hi < inf and others == 0
-    return ok, m, lo, hi
+    return -inf < lo and lo < hi and hi < inf and others == 0, lo, hi
 
 
 def check_X(X) -> np.ndarray:
@@ -150,7 +158,7 @@ def check_y(y, n: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"len(y) = {len(Y)} but len(X) = {n}; expected one label per point")
     if Y.dtype == np.float64 and len(Y):        # the common case, in one compiled pass
         y_pm = np.empty(len(Y))
-        lo, hi, ok = _two_labels(Y, y_pm)
+        ok, lo, hi = _two_labels(Y, y_pm)
         if ok:
             return y_pm, np.array([lo, hi])
     if Y.dtype.kind == "f" and not np.isfinite(Y).all():
@@ -180,28 +188,6 @@ def _first_nonfinite(A):
         if not np.isfinite(flat[t]):
             return t
     return -1
-
-
-@njit(cache=True, nogil=True)
-def _two_labels(Y, y_pm):
-    """(lo, hi, ok): ok when Y holds exactly two distinct finite values lo < hi; then
-    y_pm = −1 where Y = lo and +1 where Y = hi."""
-    lo, hi = np.inf, -np.inf
-    for t in range(len(Y)):
-        v = Y[t]
-        if not np.isfinite(v):
-            return lo, hi, False
-        lo, hi = min(lo, v), max(hi, v)
-    if not lo < hi:
-        return lo, hi, False
-    for t in range(len(Y)):
-        if Y[t] == hi:
-            y_pm[t] = 1.0
-        elif Y[t] == lo:
-            y_pm[t] = -1.0
-        else:
-            return lo, hi, False
-    return lo, hi, True
 
 
 def check_C(C) -> float:

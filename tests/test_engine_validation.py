@@ -301,6 +301,11 @@ def test_check_data_is_check_X_and_check_y(X, scale, bad, labels, seed):
     Xc, y_pm, classes, norm2 = got
     for a, b in zip((Xc, y_pm, classes), ref, strict=True):
         np.testing.assert_array_equal(a, b)
+    # and both as numpy says (the two share the compiled label pass)
+    u = np.unique(y)
+    assert len(u) == 2 and np.isfinite(u).all() and np.isfinite(X).all()
+    np.testing.assert_array_equal(classes, u)
+    np.testing.assert_array_equal(y_pm, np.where(y == u[1], 1.0, -1.0))
     with np.errstate(over="ignore"):
         m = float(np.cumsum(Xc * Xc, axis=1)[:, -1].max())   # summed in feature order
     event("fast path" if norm2 is not None else "slow path")
