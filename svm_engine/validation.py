@@ -50,8 +50,17 @@ def check_data(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
 @njit(cache=True, nogil=True)
 def _scan(X, Y, y_pm):
     """`check_data`'s common case: (ok, max ‖xᵢ‖², lo, hi). ok when every ‖xᵢ‖² is finite
-    (then so is X) and `_two_labels` says ok. No early exits and four running maxima: a
-    refit runs this on every click, and one max per element waits for the previous one."""
+    (then so is X) and `_two_labels` says ok."""
+    m, finite = _norms2(X)
+    ok, lo, hi = _two_labels(Y, y_pm)
+    return finite and ok, m, lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _norms2(X):
+    """(max ‖xᵢ‖² over the rows of X, inf when it overflows; every ‖xᵢ‖² finite). No early
+    exits and four running maxima: a refit runs this on every click, and one max per row
+    would wait for the previous one."""
     n, d = X.shape
     inf = np.inf
     m0 = m1 = m2 = m3 = 0.0
@@ -76,9 +85,7 @@ def _scan(X, Y, y_pm):
             a += X[r, k] * X[r, k]
         good &= a < inf
         m0 = a if a > m0 else m0
-    m = max(max(m0, m1), max(m2, m3))
-    ok, lo, hi = _two_labels(Y, y_pm)
-    return good and ok, m, lo, hi
+    return max(max(m0, m1), max(m2, m3)), good
 
 
 @njit(cache=True, nogil=True)
@@ -266,18 +273,6 @@ def supported(solver: str) -> dict:
     return dict(SUPPORT[solver])
 
 
-@njit(cache=True, nogil=True)
-def _max_norm2(X):
-    """max ‖xᵢ‖² over the rows of X (inf when it overflows)."""
-    m = 0.0
-    for t in range(X.shape[0]):
-        a = 0.0
-        for k in range(X.shape[1]):
-            a += X[t, k] * X[t, k]
-        m = max(m, a)
-    return m
-
-
 def check_kernel_range(kernel, X: np.ndarray, C: float, loss: str,
                        norm2: float | None = None) -> None:
     """Every number the solvers see must be finite (else SMO returns NaN silently).
@@ -285,7 +280,7 @@ def check_kernel_range(kernel, X: np.ndarray, C: float, loss: str,
     For all x, z in X: |xᵀz| ≤ m = max ‖xᵢ‖² (Cauchy–Schwarz), so |K(x, z)| ≤ m (linear) or
     (|c| + m)^q (polynomial); the Gaussian needs ‖x − z‖² ≤ 4m finite; quadratic loss adds
     1/(2C) to the diagonal. norm2: m when the caller has it (`check_data`)."""
-    m = _max_norm2(X) if norm2 is None else norm2
+    m = _norms2(X)[0] if norm2 is None else norm2
     bound = m
     if isinstance(kernel, Polynomial):
         try:

@@ -181,7 +181,7 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     use_cache = _fast.caches_columns(problem)
     previous = _fast.previous_columns(columns if use_cache else None)
     max_iter = _fast.default_max_iter(n) if max_iter is None else max_iter
-    n_slots = _fast.cache_slots(n, _fast.KEEP_COLUMNS_MB) if use_cache else 0
+    n_slots = _fast.column_slots(n, use_cache, warm=True)
     it, converged, gap, cache, derived = _solve_and_derive(
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
         problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),

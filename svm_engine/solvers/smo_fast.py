@@ -705,9 +705,7 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     max_iter = default_max_iter(n) if max_iter is None else max_iter
     if use_cache is None:
         use_cache = caches_columns(problem)
-    # a warm start needs few columns: its cache stays small enough to hand on (below)
-    n_slots = cache_slots(n, cache_mb if G0 is None else min(cache_mb, KEEP_COLUMNS_MB)) \
-        if use_cache else 0
+    n_slots = column_slots(n, use_cache, G0 is not None, cache_mb)
     if G0 is None:
         F = y.copy()                           # F = −y∘G, G = Q·0 − 1
     else:
@@ -735,6 +733,14 @@ def caches_columns(problem) -> bool:
     """Cache kernel columns unless they are cheaper to compute than to copy (linear kernel,
     few features)."""
     return problem.spec.code != LINEAR or problem.X.shape[1] > 16
+
+
+def column_slots(n: int, use_cache: bool, warm: bool, cache_mb=DEFAULT_CACHE_MB) -> int:
+    """Slots of `_smo`'s column cache: cache_mb worth, 0 without a cache. A warm start needs
+    few columns: its cache stays small enough to hand on (KEEP_COLUMNS_MB)."""
+    if not use_cache:
+        return 0
+    return cache_slots(n, min(cache_mb, KEEP_COLUMNS_MB) if warm else cache_mb)
 
 
 def previous_columns(columns) -> tuple:
