@@ -1,5 +1,6 @@
 # SVM Lab — developer tasks.
 #   make run    start the Streamlit app on http://localhost:$(PORT)
+#   make serve  N app processes behind HAProxy on http://localhost:$(PORT) (N=2; deploy/serve.py)
 #   make test   ruff + the whole pytest suite (installs deps and Debian chromium if needed)
 #   make bench  run every benchmarks/bench_*.py
 #   make lint   ruff only
@@ -14,6 +15,7 @@ PYTHON  ?= python3
 VENV    ?= .venv
 PORT    ?= 8501
 ADDRESS ?= localhost
+N       ?= 2
 
 BIN        := $(VENV)/bin
 RUN_STAMP  := $(VENV)/requirements.stamp
@@ -22,14 +24,17 @@ PIP        := $(BIN)/python -m pip --disable-pip-version-check
 
 export PIP_NO_INPUT := 1
 
-.PHONY: run test lint bench chromium clean distclean venv deps test-deps
+.PHONY: run serve test lint bench chromium haproxy clean distclean venv deps test-deps
 
 run: $(RUN_STAMP)
 	$(BIN)/python -m svm_engine.precompile
 	$(BIN)/streamlit run app.py --server.headless true \
 		--server.port $(PORT) --server.address $(ADDRESS)
 
-test: $(TEST_STAMP) chromium
+serve: $(RUN_STAMP) haproxy
+	$(BIN)/python deploy/serve.py -n $(N) --port $(PORT) --address $(ADDRESS)
+
+test: $(TEST_STAMP) chromium haproxy
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
@@ -70,6 +75,18 @@ chromium:
 		echo "installing Debian chromium"; \
 		$$SUDO apt-get update && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	fi
+
+# The class recipe (deploy/serve.py, make serve) and its browser test run Debian's haproxy.
+haproxy:
+	@if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+		elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
+		else echo "warning: haproxy is missing and we are not root (no sudo);" \
+			"make serve and its test will fail. Install it with: apt-get install haproxy" >&2; exit 0; fi; \
+		echo "installing Debian haproxy"; \
+		$$SUDO apt-get update && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; \
 	fi
 
 clean:

@@ -6,8 +6,9 @@ that exist (Playground first and default).
 
 `streamlit run` finds the ``app = st.App(...)`` assignment below and serves this file as an
 ASGI app (uvicorn), which adds the Playground's fit endpoint (``ui/fit_api.py``) to
-Streamlit's own routes; each browser session still runs this file as ``__main__``
-(``main()``).
+Streamlit's own routes, and starts compiling the solvers as the server starts
+(``ui/warmup.py``), so a plain ``streamlit run app.py`` is as quick for its first visitor as
+``make run``; each browser session still runs this file as ``__main__`` (``main()``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import streamlit as st
 
 import ui.controls  # noqa: F401  (load the heavy modules before freezing the start-up objects)
+from ui import warmup
 from ui.nav import existing_pages
 from ui.startup import ensure_plotly_js, freeze_gc_once
 
@@ -35,12 +37,18 @@ def main() -> None:
         st.Page(p.path, title=p.title, icon=p.icon, default=p.default)
         for p in existing_pages(ROOT)
     ]
-    st.navigation(pages).run()
+    page = st.navigation(pages)
+    warmup.wait()  # every page fits at once; on a fresh server, behind a spinner
+    page.run()
 
 
 if __name__ != "__main__":  # imported by `streamlit run` (uvicorn) to serve the ASGI app
     from ui.fit_api import routes
 
-    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")))
+    app = st.App(
+        __file__,
+        routes=routes(st.get_option("server.baseUrlPath")),
+        lifespan=warmup.lifespan,  # compile the solvers once per process, from start-up
+    )
 else:  # a session's run of the script
     main()

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from . import canvas, fitting, state
+from . import canvas, fitting, state, warmup
 from .figures import MIN_SLACK, decision_figure_dict
 from .warmstart import map_alpha
 
@@ -324,6 +324,7 @@ async def refit_endpoint(request):
     from starlette.responses import Response
 
     raw = await _read_capped(request)
+    await warmup.wait_async()  # on a fresh server, until the solvers are compiled
     if raw is None:
         status, text = 400, _too_large()
     else:
