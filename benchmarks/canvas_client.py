@@ -298,6 +298,7 @@ class CanvasClient:
         while self.seq > self.sent_seq:
             seq = self.seq
             pts = {"epoch": self.epoch, "seq": seq, "points": self.points}
+            n_sent = len(self.points)  # the list grows with clicks during the rerun
             self._canvas_value = json.dumps({"points": pts}, separators=(",", ":"))
             frag = self._component(CANVAS).fragment_id
             run = await self.s.rerun(self._widgets(), fragment_id=frag)
@@ -310,10 +311,10 @@ class CanvasClient:
                 continue
             data = comp.data()
             self.update(data)
-            if data.get("seq") != seq or len(data.get("points") or []) != len(pts["points"]):
-                got = len(data.get("points") or [])
-                self.stats.error("sync not applied", f"sent edit {seq} ({len(pts['points'])} "
-                                 f"points), the session has edit {data.get('seq')} ({got})")
+            got = len(data.get("points") or [])
+            if data.get("seq") != seq or got != n_sent:
+                self.stats.error("sync not applied", f"sent edit {seq} ({n_sent} points), "
+                                 f"the session has edit {data.get('seq')} ({got})")
                 continue
             # scheduleFull: the full figure waits for QUIET_MS after the last edit, and is
             # drawn only if it is for the latest edit; then sync.js reruns the panels
