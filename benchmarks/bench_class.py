@@ -66,6 +66,7 @@ GOAL_IDLE_MB = 5.0
 LATE_S = 0.1
 CONNECT_AT_ONCE = 4  # page loads in parallel while a class connects
 WARMUP_CLICKS = 5
+IDLE_PROBE_S = 4.0  # the idle server's CPU is measured over this long
 CHECKED = 3  # students whose session state is checked after a class run
 
 
@@ -190,8 +191,8 @@ async def run_cpu(url: str, meter: ServerMeter, args) -> dict:
             await c.settled()
             await asyncio.sleep(0.2)
         a = meter.cpu()
-        await asyncio.sleep(2.0)
-        idle_ms_per_s = 1000 * (meter.cpu() - a) / 2.0
+        await asyncio.sleep(IDLE_PROBE_S)  # /proc counts CPU in 10 ms ticks
+        idle_ms_per_s = 1000 * (meter.cpu() - a) / IDLE_PROBE_S
         stats = c.stats = Stats()
         endpoint = session = 0.0
         t0 = time.perf_counter()
@@ -445,10 +446,14 @@ async def amain(args, url: str, meter: ServerMeter) -> tuple[bool, dict]:
         passed = [r["students"] for r in rows if class_met(r)]
         best = max(passed, default=0)
         cores = psutil.cpu_count()
-        print(f"limit: {best} students pass (p95 ≤ {GOAL_P95_MS:.0f} ms, no error, none late) "
-              f"at a click every {args.interval:g} s: {best / cores:.0f} students per core "
-              f"({cores} cores)" + ("" if len(passed) < len(rows) else
-                                    "; every step passed: raise --steps"))  # fmt: skip
+        if not passed:
+            print(f"limit: no step passed (fewer than {args.steps[0]} students at a click every "
+                  f"{args.interval:g} s on {cores} cores)")
+        else:
+            print(f"limit: {best} students pass (p95 ≤ {GOAL_P95_MS:.0f} ms, no error, none late) "
+                  f"at a click every {args.interval:g} s: {best / cores:.1f} students per core "
+                  f"({cores} cores)" + ("" if len(passed) < len(rows) else
+                                        "; every step passed: raise --steps"))  # fmt: skip
         out["find_limit"] = {"steps": rows, "students_passing": best,
                              "students_per_core": best / cores}  # fmt: skip
         return True, out
