@@ -118,6 +118,8 @@ class ServerMeter:
 
     async def settled_rss(self, quiet_mb: float = 0.5, limit_s: float = 30.0) -> float:
         """RSS once it stopped moving (3 samples 1 s apart within ``quiet_mb``)."""
+        if self.proc is None:
+            return float("nan")
         samples = [self.rss()]
         t_end = time.monotonic() + limit_s
         while time.monotonic() < t_end:
