@@ -34,7 +34,7 @@ The server is started (``tests/browser/appserver.py``) unless ``--url`` names a 
     .venv/bin/python benchmarks/bench_class.py --students 5 --duration 10    # smoke
     .venv/bin/python benchmarks/bench_class.py --idle 200 --duration 60
     .venv/bin/python benchmarks/bench_class.py --find-limit --duration 30
-    .venv/bin/python benchmarks/bench_class.py --sync idle --idle-s 1.5 --json out.json
+    .venv/bin/python benchmarks/bench_class.py --sync every --json out.json
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 
 from appserver import AppServer  # noqa: E402
-from canvas_client import CANVAS, SYNC_MODES, CanvasClient, Stats  # noqa: E402
+from canvas_client import CANVAS, SYNC_IDLE_MS, SYNC_MODES, CanvasClient, Stats  # noqa: E402
 from st_client import SessionError, StreamlitSession  # noqa: E402
 
 QUERY = "v=1&d=moons&n=200&noise=0.2&seed=0&k=gaussian&s=1&l=hinge&C=1&b=free&sv=smo"
@@ -220,7 +220,7 @@ async def run_cpu(url: str, meter: ServerMeter, args) -> dict:
         "endpoint_cpu_ms": 1000 * endpoint / k, "session_cpu_ms": 1000 * session / k,
         "idle_cpu_ms_per_s": idle_ms_per_s,
         "answer_ms": summary(stats.answer_ms), "server_ms": summary(stats.server_ms),
-        "canvas_rerun_ms": summary(stats.canvas_ms), "panels_rerun_ms": summary(stats.panels_ms),
+        "canvas_rerun_ms": summary(stats.canvas_ms),
         "errors": dict(stats.errors), "examples": stats.examples,
     }  # fmt: skip
 
@@ -290,7 +290,7 @@ async def run_class(url: str, meter: ServerMeter, args, n: int) -> dict:
         "answered": len(stats.answer_ms), "coalesced": stats.coalesced, "posts": stats.posts,
         "answer_ms": summary(stats.answer_ms), "post_ms": summary(stats.post_ms),
         "server_ms": summary(stats.server_ms),
-        "canvas_rerun_ms": summary(stats.canvas_ms), "panels_rerun_ms": summary(stats.panels_ms),
+        "canvas_rerun_ms": summary(stats.canvas_ms),
         "errors": dict(stats.errors), "examples": stats.examples,
         "wall_s": wall, "server_cpu_s": server_cpu,
         "server_cpu_ms_per_click": 1000 * server_cpu / done if done else float("nan"),
@@ -370,7 +370,6 @@ def print_cpu(r: dict) -> bool:
     print(f"  endpoint's own   {fmt_ms(r['server_ms'])}")
     if r["canvas_rerun_ms"]["n"]:
         print(f"  canvas rerun     {fmt_ms(r['canvas_rerun_ms'])}")
-        print(f"  panels rerun     {fmt_ms(r['panels_rerun_ms'])}")
     print_errors(r)
     return met
 
@@ -401,7 +400,6 @@ def print_class(r: dict) -> bool:
     print(f"  endpoint's own   {fmt_ms(r['server_ms'])}")
     if r["canvas_rerun_ms"]["n"]:
         print(f"  canvas rerun     {fmt_ms(r['canvas_rerun_ms'])}")
-        print(f"  panels rerun     {fmt_ms(r['panels_rerun_ms'])}")
     rss = r["server_rss_mb"]
     print(f"  server CPU {r['server_cpu_s']:.1f} s over {r['wall_s']:.1f} s "
           f"({r['server_cores_busy']:.2f} cores), {r['server_cpu_ms_per_click']:.1f} ms per "
@@ -477,9 +475,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--students", type=int, default=100, help="0: skip the class section")
     ap.add_argument("--interval", type=float, default=2.0, help="s between a student's clicks")
     ap.add_argument("--duration", type=float, default=120.0, help="s of clicking (or idling)")
-    ap.add_argument("--sync", choices=SYNC_MODES, default="every",
+    ap.add_argument("--sync", choices=SYNC_MODES, default="idle",
                     help="when the session hears of the points (see canvas_client.py)")
-    ap.add_argument("--idle-s", type=float, default=1.0, help="the pause before an idle sync")
+    ap.add_argument("--idle-s", type=float, default=SYNC_IDLE_MS / 1000,
+                    help="the pause before an idle sync (canvas.js SYNC_IDLE_MS)")
     ap.add_argument("--cpu-clicks", type=int, default=30, help="0: skip the CPU section")
     ap.add_argument("--idle", type=int, default=0, metavar="N", help="N idle sessions only")
     ap.add_argument("--find-limit", action="store_true")

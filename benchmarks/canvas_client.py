@@ -1,34 +1,31 @@
 """A student's clicks on the Playground canvas, as ``ui/canvas.js`` makes them (for bench_class).
 
 ``CanvasClient`` runs on a loaded ``st_client.StreamlitSession`` and mirrors these functions
-of ``ui/canvas.js`` (and ``ui/sync.js``); keep it in step when they change:
+of ``ui/canvas.js``; keep it in step when they change:
 
 - ``update(st, data)``: adopt the component's data (points when ``epoch`` changed, ``seq`` as
-  the session's fitted edit, ``settings``, ``fit_url``); the view is the figure's axis ranges
-  (Plotly keeps the layout's ``range``), read when the figure changed.
+  the last edit the session has, ``settings``, ``fit_url``, ``home``); the view is ``home``
+  (the figure's axis ranges, which Plotly keeps until the student zooms).
 - ``onUp`` → ``addPoint`` → ``commit``: a click at an empty place appends ``[x, y, ±1]``
   (coordinates rounded as ``roundTo``) and bumps ``seq``.
-- ``requestRefit``: ``POST fit_url`` with ``{points, settings, seq, view, warm}``; one request
-  in flight per student, and a click during it only sets ``again`` (latest wins: the next
-  request carries the newest points when this one answers). ``onAnswer``: an ``ok`` answer
-  becomes the next request's warm start ``{points: the request's points, alpha}``.
-- ``deferSend`` / ``flushSend`` / ``sendPoints``: ``setStateValue("points", {epoch, seq,
-  points})`` → a ``rerun_script`` BackMsg whose ``widget_states`` hold the canvas widget
-  (``id`` = the element's id, ``json_value`` = ``{"points": {...}}`` plus the sync widget's
-  last value, as the frontend resends every widget's state) and whose ``fragment_id`` is the
-  canvas fragment's (the element's ``delta.fragment_id``). Today (``--sync every``) it goes
-  one animation frame after the answer (``afterPaint``), or ``SEND_DEFER_MS`` after the click
-  if the answer is slower.
-- ``scheduleFull`` / ``afterFull`` → ``sync.js``: once the session's figure for the latest
-  edit arrived and ``QUIET_MS`` passed since the last edit (Plotly.react's own time is not
-  emulated), ``setStateValue("drawn", {n, seq, epoch})`` on the ``svmlab_sync`` widget → a
-  rerun of the panels fragment (its element's ``fragment_id``).
+- ``requestRefit``: ``POST fit_url`` with ``{points, settings, seq, view, home, warm}``; one
+  request in flight per student, and a click during it only sets ``again`` (latest wins: the
+  next request carries the newest points when this one answers). ``onAnswer``: an ``ok``
+  answer becomes the next request's warm start ``{points: the request's points, alpha}``. The
+  browser then draws everything from the answer: no Streamlit rerun.
+- ``scheduleSync`` / ``sendPoints``: ``SYNC_IDLE_MS`` after the last click (the timer restarts
+  with every click), ``setStateValue("points", {epoch, seq, points, want_answer: false})`` →
+  a ``rerun_script`` BackMsg whose ``widget_states`` hold the canvas widget (``id`` = the
+  element's id, ``json_value`` = ``{"points": {...}}``) and whose ``fragment_id`` is the
+  canvas fragment's (the element's ``delta.fragment_id``); the page stores the points and
+  sends back no answer.
 
-Sync modes (``sync=``): ``every`` (today's browser), ``idle`` (the session hears of the
-points only after the student paused ≥ ``idle_s``: the lazy sync the canvas is moving to),
-``never`` (endpoint only). Unlike the browser, a student's session updates never overlap:
-one waits for the previous rerun to finish and then carries the newest points (the browser
-sends at once and the server queues it); at 1 click per 2 s that never binds.
+Sync modes (``sync=``): ``idle`` (the browser: after a pause of ``idle_s``, default
+``SYNC_IDLE_MS``), ``every`` (after every click: the upper bound, as when each click is
+followed by a pause), ``never`` (endpoint only). Unlike the browser, a student's session
+updates never overlap: one waits for the previous rerun to finish and then carries the newest
+points (the browser sends at once and the server queues it); at 1 click per 2 s that never
+binds.
 """
 
 from __future__ import annotations
@@ -46,10 +43,7 @@ import aiohttp
 from st_client import SessionError, StreamlitSession
 
 CANVAS = "svmlab_canvas"  # ui/canvas.py COMPONENT_NAME
-SYNC = "svmlab_sync"  # ui/canvas.py SYNC_NAME
-SEND_DEFER_MS = 300  # canvas.js
-QUIET_MS = 250  # canvas.js
-FRAME_S = 1 / 60  # afterPaint: one animation frame
+SYNC_IDLE_MS = 1500  # canvas.js
 MIN_GAP = 0.02  # a new point keeps this fraction of the view from the others (~16 px)
 SYNC_MODES = ("every", "idle", "never")
 
@@ -62,7 +56,6 @@ class Stats:
     post_ms: list[float] = field(default_factory=list)  # POST → answer parsed
     server_ms: list[float] = field(default_factory=list)  # the endpoint's own time
     canvas_ms: list[float] = field(default_factory=list)  # points sent → canvas run ended
-    panels_ms: list[float] = field(default_factory=list)  # drawn sent → panels run ended
     clicks: int = 0
     coalesced: int = 0  # clicks answered by a later request (one was in flight)
     posts: int = 0
@@ -90,7 +83,7 @@ class CanvasClient:
         stats: Stats,
         *,
         sync: str = "every",
-        idle_s: float = 1.0,
+        idle_s: float = SYNC_IDLE_MS / 1000,
         rng: random.Random | None = None,
         post_timeout: float = 10.0,
     ):
@@ -109,14 +102,11 @@ class CanvasClient:
         self.settings: dict = {}
         self.fit_url = ""
         self.view: dict | None = None
-        self._fig_text: str | None = None
         self.warm: dict | None = None
         self.pending: dict[int, float] = {}  # seq → click time, until answered
         self.answered_seq = 0
         self.last_edit = -math.inf
         self.sent_seq = 0  # the last edit the session was told of
-        self.drawn_n = 0
-        self.sync_value: str | None = None  # the svmlab_sync widget's JSON state
         self._canvas_value: str | None = None
         self._in_flight: asyncio.Task | None = None
         self._again = False
@@ -145,14 +135,8 @@ class CanvasClient:
             self.warm = None
             self.pending.clear()
         self.fit_seq = int(data.get("seq") or 0)
-        if data.get("fig") != self._fig_text:
-            self._fig_text = data.get("fig")
-            lay = json.loads(self._fig_text or "{}").get("layout", {})
-            xr = (lay.get("xaxis") or {}).get("range")
-            yr = (lay.get("yaxis") or {}).get("range")
-            self.view = None
-            if xr and yr:
-                self.view = {"x": [float(v) for v in xr], "y": [float(v) for v in yr]}
+        home = data.get("home")
+        self.view = {"x": [float(v) for v in home[0]], "y": [float(v) for v in home[1]]}
 
     # ------------------------------------------------------------------ a click
 
@@ -181,7 +165,7 @@ class CanvasClient:
         if self.fit_url:
             self._request_refit()
         if self.sync == "every":
-            self._defer_send(SEND_DEFER_MS / 1000)
+            self._defer_send(0.0)
         elif self.sync == "idle":
             self._defer_send(self.idle_s, restart=True)
         return self.seq
@@ -203,16 +187,13 @@ class CanvasClient:
                     break
         finally:
             self._in_flight = None
-        if self.sync == "every":  # afterPaint(() => flushSend(st))
-            await asyncio.sleep(FRAME_S)
-            self._flush()
 
     async def _refit_once(self) -> None:
         seq, epoch = self.seq, self.epoch
         points = [p[:] for p in self.points]
         body: dict[str, Any] = {"points": points, "settings": self.settings, "seq": seq}
         if self.view:
-            body["view"] = self.view
+            body["view"] = body["home"] = self.view
         if self.warm and self.warm["epoch"] == epoch:
             body["warm"] = {"points": self.warm["points"], "alpha": self.warm["alpha"]}
         st = self.stats
@@ -277,10 +258,7 @@ class CanvasClient:
         self._due.set()
 
     def _widgets(self) -> dict[str, str]:
-        w = {self._component(CANVAS).id: self._canvas_value}
-        if self.sync_value is not None:
-            w[self._component(SYNC).id] = self.sync_value
-        return w
+        return {self._component(CANVAS).id: self._canvas_value}
 
     async def _sync_loop(self) -> None:
         while True:
@@ -297,7 +275,7 @@ class CanvasClient:
     async def _send_points(self) -> None:
         while self.seq > self.sent_seq:
             seq = self.seq
-            pts = {"epoch": self.epoch, "seq": seq, "points": self.points}
+            pts = {"epoch": self.epoch, "seq": seq, "points": self.points, "want_answer": False}
             n_sent = len(self.points)  # the list grows with clicks during the rerun
             self._canvas_value = json.dumps({"points": pts}, separators=(",", ":"))
             frag = self._component(CANVAS).fragment_id
@@ -316,20 +294,6 @@ class CanvasClient:
                 self.stats.error("sync not applied", f"sent edit {seq} ({n_sent} points), "
                                  f"the session has edit {data.get('seq')} ({got})")
                 continue
-            # scheduleFull: the full figure waits for QUIET_MS after the last edit, and is
-            # drawn only if it is for the latest edit; then sync.js reruns the panels
-            wait = self.last_edit + QUIET_MS / 1000 - time.perf_counter()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            if self.seq != seq:
-                continue
-            self.drawn_n += 1
-            drawn = {"n": self.drawn_n, "seq": seq, "epoch": self.epoch}
-            self.sync_value = json.dumps({"drawn": drawn}, separators=(",", ":"))
-            frag = self._component(SYNC).fragment_id
-            run = await self.s.rerun(self._widgets(), fragment_id=frag)
-            self.stats.panels_ms.append(run.ms)
-            self._run_errors(run)
 
     def _run_errors(self, run) -> None:
         for e in run.errors:

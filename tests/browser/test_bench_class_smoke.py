@@ -62,7 +62,7 @@ def test_students_click_refit_and_sync_their_own_sessions(app_url):
     assert dict(st.errors) == {}, st.examples
     assert st.clicks == 2 * CLICKS
     assert len(st.answer_ms) == 2 * CLICKS  # every click answered by an ok refit
-    assert len(st.canvas_ms) >= 2 and len(st.panels_ms) >= 2  # each student's session heard
+    assert len(st.canvas_ms) >= 2  # each student's session heard
     assert r["checks"] == [None, None]  # a full rerun shows each student's own points
     assert r["session_points"] == [N_POINTS + CLICKS] * 2
     assert r["points"][0] != r["points"][1]  # two sessions, two states
