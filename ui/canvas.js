@@ -48,6 +48,7 @@ const CLICK_SLOP_PX = 5; // a press that moves less than this is a click
 const HIT_PX = 11; // a click within this distance of a point hits the point
 const TOUCH_SLOP_PX = 10; // the same for a finger, which covers more and wobbles more
 const TOUCH_HIT_PX = 18;
+const NARROW_PX = 560; // a plot narrower than this (a phone) gets a compact layout (fitNarrow)
 const UNDO_MAX = 200;
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
 const SEND_DEFER_MS = 300; // the session hears of an edit at most this long after it
@@ -752,6 +753,7 @@ function fullDraw(st) {
   });
   const layout = Object.assign({}, fig.layout, { autosize: true });
   delete layout.width;
+  fitNarrow(st, layout);
   st.draws += 1;
   const t = performance.now();
   const drawnSeq = st.figSeq;
@@ -775,6 +777,18 @@ function fullDraw(st) {
     updateAttrs(st);
     return drawnSeq;
   });
+}
+
+function fitNarrow(st, layout) {
+  // a phone: the legend in two columns of smaller type, the plot right under it and no
+  // empty band below it (the figure is laid out for a desktop's column)
+  const w = st.plot.clientWidth;
+  if (!w || w >= NARROW_PX) return;
+  const legend = layout.legend || {};
+  layout.legend = Object.assign({}, legend, { font: Object.assign({}, legend.font, { size: 12 }) });
+  layout.yaxis = Object.assign({}, layout.yaxis, { constraintoward: "top" });
+  layout.margin = Object.assign({}, layout.margin, { l: 50 });
+  if (layout.height) layout.height = Math.min(layout.height, Math.round(w * 1.25));
 }
 
 function afterFull(st, seq) {
