@@ -54,7 +54,7 @@ PLOTLY_CONFIG = {
     "doubleClick": False,
     "scrollZoom": True,
     "toImageButtonOptions": {"format": "png", "filename": "svm_lab", "scale": 2},
-    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "sendChartToCloud"],
 }
 
 
