@@ -222,6 +222,15 @@ def test_class_toggle_undo_and_clear_by_touch(phone):
         r = b.bounding_box()
         assert r["width"] >= 40 and r["height"] >= 40, (name, r)
         assert r["x"] >= 0 and r["x"] + r["width"] <= 390, (name, r)
+    # Plotly's toolbar: big buttons in a row above the plot (not over its legend), no upload
+    wrap_top = phone.locator(f"{CANVAS} .svmlab-plotwrap").bounding_box()["y"]
+    tools = phone.locator(f"{CANVAS} .modebar-btn").evaluate_all(
+        "els => els.map(e => [e.dataset.title, e.getBoundingClientRect().toJSON()])"
+    )
+    assert {"Zoom in", "Zoom out", "Pan", "Reset axes"} <= {t for t, _ in tools}
+    for title, r in tools:
+        assert r["width"] >= 40 and r["height"] >= 40 and r["bottom"] <= wrap_top + 1, title
+        assert "share" not in title.lower()  # plotly.js 4's "Share chart..." uploads
     assert phone.locator(f"{CANVAS} .svmlab-label").inner_text() == "Tap adds"
     assert "tap a point: delete" in phone.locator(f"{CANVAS} .svmlab-hint").inner_text()
     neg = phone.locator(f"{CANVAS} button[data-cls='-1']")
