@@ -141,6 +141,9 @@ def test_no_model_is_an_answer_not_an_error():
     one = _answer({"points": [[0, 0, 1], [1, 1, 1]], "settings": {}})
     assert one["ok"] is False and one["kind"] == "need_two_classes"
     assert "each class" in one["message"] and "grid" not in one
+    # the figure still shows the points (the page's plot must not keep the last model)
+    roles = [t["meta"]["role"] for t in one["figure"]["data"]]
+    assert set(roles) == {"points"}  # (no regions, boundary or margins of an older fit)
     hard = _answer(_d2_body(settings={"kernel": "linear", "hard_margin": True}))
     assert hard["ok"] is False and hard["kind"] == "not_separable"
     assert "not linearly separable" in hard["message"]

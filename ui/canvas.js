@@ -425,7 +425,7 @@ function onAnswer(st, ans, req, source) {
   st.refit = Object.assign({ ans, seq: req.seq, points: req.points, view: req.view },
     ans.ok ? decodeGrid(ans.grid) : { h: null, xs: [], ys: [] }); // prettier-ignore
   st.refitOn = true;
-  st.fig = ans.ok ? figureOf(ans, st.refit) : null;
+  st.fig = ans.figure ? figureOf(ans, st.refit) : null;
   st.figSeq = req.seq;
   drawRefit(st);
   showOverlay(st, null);
@@ -447,7 +447,7 @@ function figureOf(ans, R) {
   // contours from the shading (meta.z_from, see ui/canvas.py canvas_figure_json)
   const fig = ans.figure;
   const nx = R.xs.length;
-  const z = Array.from({ length: R.ys.length }, (_, j) => R.h.subarray(j * nx, (j + 1) * nx));
+  const z = R.h ? Array.from({ length: R.ys.length }, (_, j) => R.h.subarray(j * nx, (j + 1) * nx)) : [];
   const grid = { x: R.xs, y: R.ys, z };
   const byRole = {};
   fig.data.forEach((t) => {

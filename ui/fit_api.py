@@ -243,8 +243,10 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
     if out.ok:
         RECENT.put(fitting.fit_key(X, y, settings), out.model)
     ans: dict[str, Any] = {"seq": seq, "n": len(X), "ok": out.ok}
-    if not out.ok:
-        ans.update(kind=out.kind, message=out.error or "")
+    if not out.ok:  # the points alone, and why there is no model
+        x_range, y_range = home or view
+        fig = decision_figure_dict(None, X=X, y=y, x_range=x_range, y_range=y_range)
+        ans.update(kind=out.kind, message=out.error or "", figure=canvas.canvas_figure_json(fig))
         ans["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
         return ans
     m = out.model

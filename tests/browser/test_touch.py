@@ -64,7 +64,7 @@ def n_points(page) -> int:
 def wait_refit(page, seq: int):
     page.wait_for_function(
         f"(() => {{ const r = document.querySelector('{CANVAS}');"
-        f" return Number(r.dataset.fitSeq) >= {seq} && !r.__state.overlayOn; }})()"
+        f" return Number(r.dataset.fullSeq) >= {seq} && !r.__state.overlayOn; }})()"
     )
 
 
