@@ -10,7 +10,7 @@ Three parts rerun separately so a click stays fast:
 
 import streamlit as st
 
-from ui import controls, state
+from ui import controls, teacher, teacher_panel
 from ui.nav import run_through_app
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
@@ -20,6 +20,7 @@ link_message = controls.init_session(ss)
 
 if link_message:
     st.warning(link_message)
+teacher_panel.header(ss)  # a teacher link's title, question and reset; present mode
 
 controls.sidebar_data(ss)
 controls.sidebar_model(ss)
@@ -33,7 +34,7 @@ panels_area = st.container()
 def canvas_fragment() -> None:
     highlight = controls.selected_rows(ss)
     outcome, fig_json = controls.compute(ss, highlight)
-    controls.draw_canvas(ss, outcome, fig_json, state.state_query(ss), highlight)
+    controls.draw_canvas(ss, outcome, fig_json, teacher.page_query(ss), highlight)
 
 
 @st.fragment
@@ -42,9 +43,12 @@ def panels_fragment() -> None:
         st.rerun()
     controls.show_flash(ss)
     outcome, _ = controls.compute(ss, controls.selected_rows(ss))
-    query = state.state_query(ss)
+    query = teacher.page_query(ss)
     with numbers_col:
-        controls.numbers_panel(ss, outcome)
+        if teacher.shows(ss, "numbers"):
+            controls.numbers_panel(ss, outcome)
+        else:
+            teacher_panel.hidden_note("numbers")
     with panels_area:
         controls.lower_panels(ss, outcome, query)
         controls.drawn_listener()

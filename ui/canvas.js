@@ -120,6 +120,7 @@ function createState(root, parentElement) {
     refitOn: false,
     refitInfo: null, // what the layer drew (tests read it)
     highlight: [],
+    locked: false, // a teacher link locked the points (setLocked)
     down: null,
     drag: null,
     rafPending: false,
@@ -172,6 +173,22 @@ function setClass(st, cls) {
     b.classList.toggle("active", active);
     b.setAttribute("aria-pressed", active ? "true" : "false");
   });
+}
+
+function setLocked(st, locked) {
+  // a teacher link locked the points: onDown ignores presses, the toolbar is disabled
+  st.locked = locked;
+  st.root.classList.toggle("locked", locked);
+  st.root.querySelectorAll(".svmlab-toolbar button").forEach((b) => {
+    if (b.dataset.title0 === undefined) b.dataset.title0 = b.title;
+    b.disabled = locked;
+    b.title = locked ? "Locked by your teacher." : b.dataset.title0;
+  });
+  const hint = st.root.querySelector(".svmlab-hint");
+  if (hint.dataset.text0 === undefined) hint.dataset.text0 = hint.textContent;
+  hint.textContent = locked
+    ? "the points are locked by your teacher · drag space: zoom · camera icon above the plot: PNG"
+    : hint.dataset.text0;
 }
 
 function setStatus(st, text, isError) {
@@ -488,7 +505,7 @@ function onHover(st, ev) {
 }
 
 function onDown(st, ev) {
-  if (ev.button !== 0 || !st.drawn) return;
+  if (ev.button !== 0 || !st.drawn || st.locked) return; // locked: zoom and pan only
   if (ev.target.closest && ev.target.closest(".modebar")) return;
   const area = plotArea(st);
   if (!area || !inside(area, ev.clientX, ev.clientY)) return; // axes etc.: Plotly's
@@ -809,6 +826,7 @@ function update(st, data) {
   st.config = Object.assign({ responsive: true }, data.config || {}, { doubleClick: false });
   st.fitUrl = data.settings ? data.fit_url || "" : ""; // the endpoint needs the settings
   st.highlight = Array.isArray(data.highlight) ? data.highlight : [];
+  setLocked(st, !!data.locked);
   const settingsKey = JSON.stringify(data.settings || {});
   const settingsChanged = settingsKey !== st.settingsKey;
   st.settings = data.settings || {};

@@ -55,6 +55,7 @@ def canvas_payload(
     settings: Mapping[str, Any] | None = None,
     fit_url: str = "",
     highlight: tuple = (),
+    locked: bool = False,
 ) -> dict:
     """The JSON-ready data for the component (the figure travels as plotly JSON text).
 
@@ -62,7 +63,8 @@ def canvas_payload(
     ``history.replaceState`` (cheaper than ``st.query_params`` on every click, which
     re-renders the whole app). ``fit_url`` is the fit endpoint (``ui.fit_api``) the browser
     posts each edit to, with ``settings``, to draw the refit before this figure arrives
-    (empty: no endpoint); ``highlight`` the 0-based indices of the selected rows."""
+    (empty: no endpoint); ``highlight`` the 0-based indices of the selected rows;
+    ``locked`` (a teacher link): no point can be added, moved or deleted."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
     points = [[float(a), float(b), 1 if lab > 0 else -1] for (a, b), lab in zip(X, y, strict=True)]
@@ -83,6 +85,7 @@ def canvas_payload(
         "settings": dict(settings or {}),
         "fit_url": str(fit_url),
         "highlight": [int(i) for i in highlight],
+        "locked": bool(locked),
     }
 
 

@@ -19,7 +19,7 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 
-from . import canvas, fit_api, fitting, state, tables
+from . import canvas, fit_api, fitting, state, tables, teacher, teacher_panel
 from . import io as pio
 from .figures import PLOTLY_CONFIG, decision_figure_dict
 from .warmstart import map_alpha
@@ -62,6 +62,8 @@ def init_session(ss) -> str | None:
     if state.K_X in ss and state.K_SETTINGS in ss:
         return None
     q = st.query_params.to_dict()
+    if teacher.has_link_params(q):  # a teacher link (t=, ts=) or present mode
+        return teacher.open_link(ss, q)
     if state.is_link(q):
         return state.restore_from_query(ss, q)
     state.ensure_state(ss)
@@ -73,7 +75,7 @@ def sync_url(ss) -> dict[str, str]:
 
     Called on full reruns; inside the points fragment the canvas mirrors the same text into
     the address bar instead (see ``canvas.canvas_payload(url_query=...)``)."""
-    q = state.state_query(ss)
+    q = teacher.page_query(ss)
     if st.query_params.to_dict() != q:
         st.query_params.from_dict(q)
     return q
@@ -133,6 +135,7 @@ def sidebar_data(ss) -> None:
         key=P + "dataset",
         format_func=lambda n: DATASET_LABELS.get(n, n),
         on_change=_on_generator_change,
+        **teacher.lock_kwargs(ss, "points"),
     )
     if name in datasets.GENERATORS:
         src = ss.get(state.K_SOURCE) or {}
@@ -141,16 +144,19 @@ def sidebar_data(ss) -> None:
         noise = params.get("noise", generator_default(name, "noise"))
         ss.setdefault(P + "gen.noise", float(noise))
         ss.setdefault(P + "gen.seed", int(params.get("seed", 0)))
-        st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n")
-        st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise")
-        st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed")
+        lk = teacher.lock_kwargs(ss, "points")
+        st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n", **lk)
+        st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise", **lk)
+        st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed", **lk)
     st.sidebar.button(
         "Load dataset",
         key=P + "load",
         on_click=_load_dataset_cb,
         type="primary",
         width="stretch",
-        help="Replaces the points (Undo in the plot brings them back).",
+        **teacher.lock_kwargs(
+            ss, "points", help="Replaces the points (Undo in the plot brings them back)."
+        ),
     )
 
 
@@ -174,11 +180,15 @@ def sidebar_model(ss) -> dict:
     for k, v in seeds.items():
         ss.setdefault(P + k, v)
     new = dict(s)
+    lk = teacher.lock_kwargs(ss, "kernel")
     new["kernel"] = sb.radio(
-        "Kernel", state.KERNELS, key=P + "kernel", format_func=KERNEL_LABELS.get, horizontal=True
+        "Kernel", state.KERNELS, key=P + "kernel", format_func=KERNEL_LABELS.get, horizontal=True,
+        **lk,
     )
     if new["kernel"] == "polynomial":
-        new["degree"] = sb.slider("degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree")
+        new["degree"] = sb.slider(
+            "degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree", **lk
+        )
         coef_opts = sorted({0.0, 1.0, float(ss[P + "coef0"])})
         new["coef0"] = sb.radio(
             "K(x, z) = (c + xᵀz)^q",
@@ -188,6 +198,7 @@ def sidebar_model(ss) -> dict:
             format_func=lambda c: {0.0: "homogeneous c = 0", 1.0: "inhomogeneous c = 1"}.get(
                 c, f"c = {c:g}"
             ),
+            **lk,
         )
     elif new["kernel"] == "gaussian":
         new["sigma"] = sb.select_slider(
@@ -195,10 +206,11 @@ def sidebar_model(ss) -> dict:
             tables.option_values(SIGMA_GRID, ss[P + "sigma"]),
             key=P + "sigma",
             format_func=_fmt_option,
-            help="K(x, z) = exp(−‖x − z‖² / (2σ²))",
+            **teacher.lock_kwargs(ss, "kernel", help="K(x, z) = exp(−‖x − z‖² / (2σ²))"),
         )
     new["loss"] = sb.radio(
-        "Loss", state.LOSSES, key=P + "loss", format_func=LOSS_LABELS.get, horizontal=True
+        "Loss", state.LOSSES, key=P + "loss", format_func=LOSS_LABELS.get, horizontal=True,
+        **teacher.lock_kwargs(ss, "loss"),
     )
     quad = new["loss"] == "quadratic"
     if quad and ss[P + "hard_margin"]:
@@ -206,19 +218,24 @@ def sidebar_model(ss) -> dict:
     new["hard_margin"] = sb.toggle(
         "Hard margin (C = ∞)",
         key=P + "hard_margin",
-        disabled=quad,
-        help="Needs the hinge loss." if quad else "No slack allowed: every point on or "
-        "outside its margin. Fails when no separating boundary exists.",
+        **teacher.lock_kwargs(
+            ss, "C", disabled=quad,
+            help="Needs the hinge loss." if quad else "No slack allowed: every point on or "
+            "outside its margin. Fails when no separating boundary exists.",
+        ),
     )
     new["C"] = sb.select_slider(
         "C (log scale)",
         tables.option_values(C_GRID, ss[P + "C"]),
         key=P + "C",
         format_func=_fmt_option,
-        disabled=bool(new["hard_margin"]),
-        help="Cost of slack: small C = wide margin with more slack, large C = narrow margin.",
+        **teacher.lock_kwargs(
+            ss, "C", disabled=bool(new["hard_margin"]),
+            help="Cost of slack: small C = wide margin with more slack, large C = narrow margin.",
+        ),
     )
-    new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get)
+    new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get,
+                           **teacher.lock_kwargs(ss, "bias"))
 
     # solver: one button per solver; those that cannot solve this problem are disabled
     avail = fitting.solver_availability(new)
@@ -240,17 +257,18 @@ def sidebar_model(ss) -> dict:
             key=P + "solver." + name,
             on_click=_set_solver_cb,
             args=(name,),
-            disabled=why is not None,
             type="primary" if name == new["solver"] else "secondary",
-            help=why or f"Use {name}",
             width="stretch",
+            **teacher.lock_kwargs(ss, "solver", disabled=why is not None,
+                                  help=why or f"Use {name}"),
         )
     for name, why in avail.items():
         if why is not None:
             sb.caption(f"**{name}** is not available here: {why}")
     if new["solver"] == "smo":
         new["wss"] = sb.radio(
-            "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get
+            "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get,
+            **teacher.lock_kwargs(ss, "solver"),
         )
     try:
         return state.set_settings(ss, new)
@@ -281,8 +299,11 @@ def cached_figure_json(
     shade_ranges: tuple,
     highlight: tuple,
     uirevision: int,
+    scale: float = 1.0,
+    show_sv: bool = True,
 ) -> str:
-    """The decision figure as plotly JSON for the canvas (pure, cached)."""
+    """The decision figure as plotly JSON for the canvas (pure, cached); ``scale`` and
+    ``show_sv`` from ``teacher.figure_options`` (present mode, hidden support vectors)."""
     out = cached_fit(xb, yb, skey, a0b)
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
@@ -291,11 +312,13 @@ def cached_figure_json(
         grid = fitting.decision_grid(out.model, *shade_ranges, GRID_RESOLUTION)
         fig = decision_figure_dict(
             out.model, grid=grid, x_range=xr, y_range=yr, highlight=highlight,
-            uirevision=uirevision, max_slack_labels=MAX_SLACK_LABELS,
+            uirevision=uirevision, max_slack_labels=MAX_SLACK_LABELS, scale=scale,
+            show_sv=show_sv, show_slack=show_sv,
         )  # fmt: skip
     else:
         fig = decision_figure_dict(
-            None, X=X, y=y, x_range=xr, y_range=yr, highlight=highlight, uirevision=uirevision
+            None, X=X, y=y, x_range=xr, y_range=yr, highlight=highlight, uirevision=uirevision,
+            scale=scale,
         )
     return canvas.canvas_figure_json(fig)
 
@@ -325,7 +348,8 @@ def compute(ss, highlight: tuple = ()) -> tuple[fitting.FitOutcome, str]:
     view = ss.get(state.K_VIEW) or axis
     shade = canvas.grid_ranges(view)
     fig_json = cached_figure_json(
-        xb, yb, skey, a0b, axis, shade, tuple(int(i) for i in highlight), int(ss[state.K_VIEW_REV])
+        xb, yb, skey, a0b, axis, shade, tuple(int(i) for i in highlight), int(ss[state.K_VIEW_REV]),
+        **teacher.figure_options(ss),
     )
     return out, fig_json
 
@@ -390,8 +414,11 @@ def draw_canvas(ss, outcome: fitting.FitOutcome, fig_json: str, query: dict[str,
         else {},
         url_query=urlencode(query),
         settings=state.current_settings(ss),
-        fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath")),
+        # the endpoint's quick refit draws SV rings: not while the teacher hides them
+        fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath"))
+        if teacher.shows(ss, "sv") else "",
         highlight=highlight,
+        locked=teacher.is_locked(ss, "points"),
     )
     canvas.point_canvas(
         payload, key=CANVAS_KEY, on_points=_on_canvas_points, on_view=_on_canvas_view
@@ -486,6 +513,7 @@ def editor_tab(ss) -> None:
         width="stretch",
         on_change=_on_editor_change,
         args=(key,),
+        disabled=teacher.is_locked(ss, "points"),
         column_config={
             "x1": st.column_config.NumberColumn("x1", required=True, format="%.6g"),
             "x2": st.column_config.NumberColumn("x2", required=True, format="%.6g"),
@@ -535,8 +563,8 @@ def io_tab(ss) -> None:
             key=key,
             on_change=_on_upload,
             args=(key,),
-            help=f"At most {state.MAX_POINTS} points, two classes, "
-            f"{pio.MAX_UPLOAD_BYTES // 1000} kB.",
+            **teacher.lock_kwargs(ss, "points", help=f"At most {state.MAX_POINTS} points, "
+                                  f"two classes, {pio.MAX_UPLOAD_BYTES // 1000} kB."),
         )
 
 
@@ -555,7 +583,7 @@ def share_tab(ss, query: dict[str, str]) -> None:
         st.caption(f"The link is long ({len(qs):,} characters) because it holds every point.")
 
 
-PANELS = ("Points table", "Edit coordinates", "Import / export", "Share link")
+PANELS = ("Points table", "Edit coordinates", "Import / export", "Share link", "Teacher link")
 
 
 def _on_drawn() -> None:
@@ -568,9 +596,12 @@ def drawn_listener() -> None:
 
 def lower_panels(ss, outcome: fitting.FitOutcome, query: dict[str, str]) -> None:
     """The panel under the plot; only the chosen one is built."""
-    ss.setdefault(P + "panel", PANELS[0])
+    panels = PANELS if teacher.shows(ss, "table") else PANELS[1:]  # a teacher hid the table
+    ss.setdefault(P + "panel", panels[0])
+    if ss[P + "panel"] not in (*panels, None):
+        ss[P + "panel"] = panels[0]
     choice = st.segmented_control(
-        "Panel", PANELS, key=P + "panel", label_visibility="collapsed"
+        "Panel", panels, key=P + "panel", label_visibility="collapsed"
     )
     if choice == PANELS[0]:
         table_tab(ss, outcome)
@@ -580,6 +611,8 @@ def lower_panels(ss, outcome: fitting.FitOutcome, query: dict[str, str]) -> None
         io_tab(ss)
     elif choice == PANELS[3]:
         share_tab(ss, query)
+    elif choice == PANELS[4]:
+        teacher_panel.teacher_tab(ss)
 
 
 # -- the "points" sidebar block of the Step-through and Compare pages ----------------------
