@@ -74,6 +74,8 @@ def header(ss) -> None:
     """Above the plot: present mode's style, the teacher's title and question (plain text),
     what is locked, and the reset button. Nothing for an ordinary Playground."""
     spec = T.spec_of(ss)
+    if ss.get(K_DRAWN_PRESENT) and not T.is_present(ss):  # just left present mode
+        st.set_page_config(initial_sidebar_state="expanded")
     ss[K_DRAWN_PRESENT] = ss[TP + "present"] = T.is_present(ss)  # the panel's toggle follows
     if T.is_present(ss):
         st.set_page_config(initial_sidebar_state="collapsed")
