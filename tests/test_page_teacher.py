@@ -1,6 +1,7 @@
 """Teacher links on the Playground page (AppTest): what a student sees, the locks, reset, the
 teacher's panel and present mode."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -8,9 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
+from ui import controls, fit_api, teacher_panel
 from ui import state as S
 from ui import teacher as T
-from ui import teacher_panel
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 EVIL = "**x** <script>alert(1)</script> [a](javascript:x)"
@@ -40,6 +41,12 @@ def no_traceback(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
+def canvas(at: AppTest) -> dict:
+    """The data the page sent to the click canvas on the last run (see test_page_playground)."""
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(controls.CANVAS_KEY)]
+    return json.loads(el.proto.json)
+
+
 def all_markdown(at: AppTest) -> str:
     return "\n".join(str(m.value) for m in (*at.markdown, *at.caption, *at.warning, *at.info))
 
@@ -57,10 +64,10 @@ def test_a_teacher_link_shows_title_and_question_as_plain_text_and_locks_control
         assert w.disabled and w.help == T.LOCKED_HELP, w.key
     for w in (at.radio(key="pg.loss"), at.radio(key="pg.bias")):
         assert not w.disabled, w.key
-    # hidden: no table panel, no numbers table
-    assert "Points table" not in at.segmented_control(key="pg.panel").options
-    assert not any(str(m.value).startswith("| quantity | value |") for m in at.markdown)
-    assert any("Hidden by your teacher" in str(c.value) for c in at.caption)
+    # the canvas (it draws the numbers and the table): points locked, both hidden
+    data = canvas(at)
+    assert data["locked"] is True and data["hide"] == ["numbers", "table"]
+    assert data["style"] == {"scale": 1.0, "show_sv": True}
     assert at.session_state[S.K_SETTINGS] == d2_spec().settings
 
 
@@ -99,7 +106,7 @@ def test_a_short_link_opens_the_stored_picture(link_dir):
     assert not at.warning
     assert at.text[0].value == EVIL
     np.testing.assert_array_equal(at.session_state[S.K_X], spec.X)
-    assert "Points table" in at.segmented_control(key="pg.panel").options
+    assert canvas(at)["hide"] == [] and canvas(at)["locked"] is True
 
 
 def test_an_unknown_short_link_says_so_and_shows_the_default():
@@ -109,6 +116,7 @@ def test_an_unknown_short_link_says_so_and_shows_the_default():
                for w in at.warning)  # fmt: skip
     np.testing.assert_array_equal(at.session_state[S.K_X], datasets.d1().X)
     assert not at.radio(key="pg.kernel").disabled
+    assert canvas(at)["locked"] is False
 
 
 @pytest.mark.parametrize("query", [{"ts": "AAAA$"}, {"t": "../x"}, {"ts": "eJzLSM3JyQcABiwCFQ"}])
@@ -154,6 +162,18 @@ def test_present_mode_toggles_from_the_panel_and_the_link():
     at.button(key="svmlab.present.exit").click().run()
     assert not at.session_state[T.K_PRESENT] and "present" not in at.query_params
     assert at.toggle(key=teacher_panel.TP + "present").value is False
-    at2 = open_page({"ts": T.encode_blob(d2_spec()), "present": "1"})
+    at2 = open_page({"ts": T.encode_blob(d2_spec(hidden=["sv"])), "present": "1"})
     no_traceback(at2)
     assert at2.session_state[T.K_PRESENT] and at2.button(key="svmlab.present.exit")
+    # the figure: larger markers, no SV rings or slack (also in the endpoint's answers)
+    data = canvas(at2)
+    assert data["style"] == {"scale": T.PRESENT_SCALE, "show_sv": False}
+    fig = json.loads(data["answer"]["figure"])
+    roles = {t["meta"]["role"] for t in fig["data"]}
+    assert "points" in roles and not {"sv", "slack"} & roles
+    pts = next(t for t in fig["data"] if t["meta"]["role"] == "points")
+    assert pts["marker"]["size"] > 12 and data["answer"]["rings"] == []
+    home = {"x": data["home"][0], "y": data["home"][1]}
+    posted = fit_api.refit({"points": data["points"], "settings": data["settings"],
+                            "view": home, "home": home, "style": data["style"]})  # fmt: skip
+    assert posted["rings"] == [] and posted["slack"]["lines"] == []

@@ -14,7 +14,7 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets
-from ui import examples, qr, state
+from ui import examples, fit_api, qr, state
 from ui import teacher as T
 from ui.figures import POINT_SIZE, decision_figure_dict
 
@@ -355,6 +355,36 @@ def test_the_hidden_sv_and_present_mode_reach_the_figure():
     assert pts["marker"]["size"] == pytest.approx(POINT_SIZE * T.PRESENT_SCALE)
     assert big["layout"]["font"]["size"] > small["layout"]["font"]["size"]
     assert big["layout"]["height"] > small["layout"]["height"] == 620
+
+
+def test_the_endpoint_draws_in_the_requested_style():
+    d = datasets.d2()
+    body = {"points": [[*map(float, p), int(c)] for p, c in zip(d.X, d.y, strict=True)],
+            "settings": {"C": 1.0}}  # fmt: skip
+    plain = fit_api.refit(body)
+    big = fit_api.refit({**body, "style": {"scale": 1.5, "show_sv": False}})
+    assert plain["rings"] and plain["slack"]["lines"]
+    assert big["rings"] == [] and big["slack"]["lines"] == [] and big["slack"]["labels"] == []
+    assert big["misclassified_mark"]["size"] == pytest.approx(
+        1.5 * plain["misclassified_mark"]["size"])
+    assert big["boundary"]["width"] == pytest.approx(1.5 * plain["boundary"]["width"])
+    assert big["alpha"] == plain["alpha"] and big["panel"] == plain["panel"]  # the same fit
+
+
+@pytest.mark.parametrize(
+    ("style", "words"),
+    [
+        ({"scale": 5}, "scale must be a number from 1 to 2"),
+        ({"scale": "big"}, "scale must be"),
+        ({"scale": float("nan")}, "scale must be"),
+        ({"show_sv": "no"}, "show_sv must be true or false"),
+        ({"colour": 1}, "style must be"),
+        ([1], "style must be"),
+    ],
+)
+def test_the_endpoint_refuses_a_bad_style(style, words):
+    with pytest.raises(fit_api.BadRequest, match=words):
+        fit_api.refit({"points": [[0, 0, 1], [1, 1, -1]], "settings": {}, "style": style})
 
 
 # ----------------------------------------------------------------------------- QR codes

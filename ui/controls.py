@@ -21,13 +21,10 @@ from svm_engine import datasets
 
 from . import canvas, fit_api, fitting, state, tables, teacher, teacher_panel
 from . import io as pio
-from .figures import PLOTLY_CONFIG, decision_figure_dict
-from .warmstart import map_alpha
+from .figures import PLOTLY_CONFIG
 
 P = state.WIDGET_PREFIX
 CANVAS_KEY = "svmlab_canvas"
-GRID_RESOLUTION = canvas.GRID_RESOLUTION  # the fit endpoint (ui.fit_api) samples h alike
-MAX_SLACK_LABELS = canvas.MAX_SLACK_LABELS
 
 DATASET_LABELS = {
     "d1": "Book D1: separable (slide 15)",
@@ -277,211 +274,88 @@ def sidebar_model(ss) -> dict:
         return s
 
 
-# ------------------------------------------------------------------------ engine call
+# ------------------------------------------------------------------------ the picture
+# The browser draws the whole picture, the numbers panel and the points table from one
+# answer of ``fit_api.answer``: after a click it POSTs to the fit endpoint; after a change of
+# data or settings the page puts the answer in the canvas's payload. A click's sync of the
+# points (``_on_canvas_points``) reruns this fragment without fitting or drawing anything.
 
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def cached_fit(xb: bytes, yb: bytes, skey: tuple, a0b: bytes | None) -> fitting.FitOutcome:
-    """The engine call: a pure function of the points (bytes), settings and warm start."""
-    X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
-    y = np.frombuffer(yb, dtype=np.int64)
-    alpha0 = None if a0b is None else np.frombuffer(a0b, dtype=np.float64)
-    return fitting.fit_points(X, y, dict(skey), alpha0)
+K_ANSWERED = "svmlab.answered"  # (epoch, settings, view_rev) whose answer the canvas was sent
+K_WANT_ANSWER = "svmlab.want_answer"  # the browser asked for the answer (no endpoint)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def cached_figure_json(
-    xb: bytes,
-    yb: bytes,
-    skey: tuple,
-    a0b: bytes | None,
-    axis_ranges: tuple,
-    shade_ranges: tuple,
-    highlight: tuple,
-    uirevision: int,
-    scale: float = 1.0,
-    show_sv: bool = True,
-) -> str:
-    """The decision figure as plotly JSON for the canvas (pure, cached); ``scale`` and
-    ``show_sv`` from ``teacher.figure_options`` (present mode, hidden support vectors)."""
-    out = cached_fit(xb, yb, skey, a0b)
+def cached_answer(xb: bytes, yb: bytes, skey: tuple, view: tuple, home: tuple,
+                  style: tuple = ()) -> dict:  # fmt: skip
+    """``fit_api.answer`` for the points (bytes) and settings: a pure result; ``style`` the
+    figure's (``teacher.figure_options``: present mode, hidden SVs) as sorted items."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
-    xr, yr = axis_ranges
-    if out.ok:
-        grid = fitting.decision_grid(out.model, *shade_ranges, GRID_RESOLUTION)
-        fig = decision_figure_dict(
-            out.model, grid=grid, x_range=xr, y_range=yr, highlight=highlight,
-            uirevision=uirevision, max_slack_labels=MAX_SLACK_LABELS, scale=scale,
-            show_sv=show_sv, show_slack=show_sv,
-        )  # fmt: skip
-    else:
-        fig = decision_figure_dict(
-            None, X=X, y=y, x_range=xr, y_range=yr, highlight=highlight, uirevision=uirevision,
-            scale=scale,
-        )
-    return canvas.canvas_figure_json(fig)
+    return fit_api.answer(X, y, dict(skey), view, home=home, style=dict(style))
 
 
-def _warm_start(ss, X, y, skey) -> bytes | None:
-    last = ss.get(state.K_LAST_FIT)
-    if not last or last[2] != skey or dict(skey)["solver"] not in fitting.WARM_START_SOLVERS:
-        return None
-    if np.array_equal(last[0], X) and np.array_equal(last[1], y):
-        return last[4]  # same points: same start as last time, so the cache hits
-    a0 = map_alpha(last[0], last[1], last[3], X, y)
-    return None if a0 is None else a0.astype(np.float64).tobytes()
-
-
-def compute(ss, highlight: tuple = ()) -> tuple[fitting.FitOutcome, str]:
-    """Fit (cached, warm-started from the previous α after a one-point edit) and build the
-    canvas figure. Returns (outcome, figure JSON)."""
+def page_answer(ss) -> dict | None:
+    """The answer for the canvas's payload, or None when the browser has it already: it has
+    fitted every edit of its own through the endpoint since the last change made here."""
     X, y, _ = state.current_dataset(ss)
-    settings = state.current_settings(ss)
-    skey = state.settings_key(settings)
+    skey = state.settings_key(state.current_settings(ss))
+    style = tuple(sorted(teacher.figure_options(ss).items()))
+    shown = (int(ss.get(state.K_EPOCH, 0)), skey, int(ss.get(state.K_VIEW_REV, 0)), style)
+    if ss.get(K_ANSWERED) == shown and not ss.pop(K_WANT_ANSWER, False):
+        return None
+    ss[K_ANSWERED] = shown
+    home = tuple(tuple(r) for r in ss[state.K_RANGE])
+    view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
     xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
-    a0b = _warm_start(ss, X, y, skey)
-    out = cached_fit(xb, yb, skey, a0b)
-    if out.ok:
-        ss[state.K_LAST_FIT] = (X, y, skey, np.asarray(out.model.alpha, dtype=float), a0b)
-    axis = tuple(tuple(r) for r in ss[state.K_RANGE])
-    view = ss.get(state.K_VIEW) or axis
-    shade = canvas.grid_ranges(view)
-    fig_json = cached_figure_json(
-        xb, yb, skey, a0b, axis, shade, tuple(int(i) for i in highlight), int(ss[state.K_VIEW_REV]),
-        **teacher.figure_options(ss),
-    )
-    return out, fig_json
+    return cached_answer(xb, yb, skey, view, home, style)
 
 
 # ---------------------------------------------------------------------------- canvas
 
 
-def _on_canvas_points() -> None:
-    value = st.session_state[CANVAS_KEY]
-    canvas.apply_canvas_points(st.session_state, value.get("points") if value else None)
+def adopt_canvas_state(ss) -> None:
+    """Take the canvas's latest points and zoom into the session (a newer edit only, so
+    running it twice changes nothing); its sync asks for the answer when the browser has
+    no endpoint."""
+    value = ss.get(CANVAS_KEY) or {}
+    points = value.get("points")
+    if canvas.apply_canvas_points(ss, points) and points.get("want_answer") is True:
+        ss[K_WANT_ANSWER] = True
+    canvas.apply_canvas_view(ss, value.get("view"))
 
 
-def _on_canvas_view() -> None:
-    value = st.session_state[CANVAS_KEY]
-    canvas.apply_canvas_view(st.session_state, value.get("view") if value else None)
+def _on_canvas_change() -> None:
+    adopt_canvas_state(st.session_state)
 
 
-K_CANVAS_SHOWS = "svmlab.canvas_shows"  # what the canvas fragment last drew (see panels_stale)
-SYNC_KEY = "svmlab_sync"
-
-
-def canvas_shows(ss, highlight: tuple) -> tuple:
-    """What the canvas displays besides its own clicks: points replaced from Python (epoch)
-    and the highlighted rows."""
-    return int(ss.get(state.K_EPOCH, 0)), tuple(highlight)
-
-
-def panels_stale(ss) -> bool:
-    """True when the panels changed something the canvas shows (the table editor or an
-    import replaced the points, or the row selection changed): then the whole page must
-    rerun, since a panel rerun does not redraw the canvas."""
-    return ss.get(K_CANVAS_SHOWS) != canvas_shows(ss, selected_rows(ss))
-
-
-def draw_canvas(ss, outcome: fitting.FitOutcome, fig_json: str, query: dict[str, str],
-                highlight: tuple = ()) -> None:  # fmt: skip
-    ss[K_CANVAS_SHOWS] = canvas_shows(ss, highlight)
-    X, y, _ = state.current_dataset(ss)
-    if outcome.ok:
-        status, err = "", False
-    elif outcome.kind == "need_two_classes":
-        status, err = "Add points of both classes to train.", False
-    else:
-        status, err = "No model: see the message on the right.", True
+def draw_canvas(ss) -> None:
+    """The canvas: the points, the settings and (after a change made here) the answer."""
+    adopt_canvas_state(ss)
+    X, y, title = state.current_dataset(ss)
     payload = canvas.canvas_payload(
-        fig_json,
         X,
         y,
         epoch=int(ss.get(state.K_EPOCH, 0)),
         seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
         view_rev=int(ss.get(state.K_VIEW_REV, 0)),
         max_points=state.MAX_POINTS,
-        status_text=status,
-        status_error=err,
         config=PLOTLY_CONFIG,
-        fit_info={
-            "solver_ms": round(1000 * outcome.model.time_s, 2),
-            "n_iter": int(outcome.model.n_iter),
-            "converged": bool(outcome.model.converged),
-        }
-        if outcome.ok
-        else {},
-        url_query=urlencode(query),
+        url_query=urlencode(teacher.page_query(ss)),
         settings=state.current_settings(ss),
-        # the endpoint's quick refit draws SV rings: not while the teacher hides them
-        fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath"))
-        if teacher.shows(ss, "sv") else "",
-        highlight=highlight,
+        fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath")),
+        home=ss[state.K_RANGE],
+        title=title,
+        answer=page_answer(ss),
         locked=teacher.is_locked(ss, "points"),
+        hide=tuple(h for h in ("numbers", "table") if not teacher.shows(ss, h)),
+        style=teacher.figure_options(ss),
     )
     canvas.point_canvas(
-        payload, key=CANVAS_KEY, on_points=_on_canvas_points, on_view=_on_canvas_view
+        payload, key=CANVAS_KEY, on_points=_on_canvas_change, on_view=_on_canvas_change
     )
 
 
 # ----------------------------------------------------------------------------- panels
-
-
-def numbers_panel(ss, outcome: fitting.FitOutcome) -> None:
-    X, y, title = state.current_dataset(ss)
-    n_pos, n_neg = int(np.sum(y > 0)), int(np.sum(y < 0))
-    st.markdown(f"**{title}**  \n{len(y)} points ({n_pos} of class +1, {n_neg} of class −1)")
-    if not outcome.ok:
-        if outcome.kind == "need_two_classes":
-            st.info(outcome.error)
-        elif outcome.kind == "not_separable":
-            st.error(f"Not separable: {outcome.error}")
-        else:
-            st.error(outcome.error)
-        return
-    m = outcome.model
-    if outcome.warning:
-        st.warning(f"Did not converge: {outcome.warning}")
-    rows = tables.model_summary(m)
-    lines = ["| quantity | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
-    st.markdown("\n".join(lines))
-
-
-def selected_rows(ss) -> tuple[int, ...]:
-    """0-based indices selected in the points table (before the table is drawn)."""
-    sel = ss.get(P + "table")
-    n = len(ss.get(state.K_X, ()))
-    try:
-        rows = sel["selection"]["rows"]
-    except (KeyError, TypeError):
-        return ()
-    return tuple(sorted(int(r) for r in rows if isinstance(r, int) and 0 <= r < n))
-
-
-def table_tab(ss, outcome: fitting.FitOutcome) -> None:
-    X, y, _ = state.current_dataset(ss)
-    df = tables.point_table(outcome.model if outcome.ok else None, X, y)
-    st.caption("Select rows to ring their points in the plot.")
-    st.dataframe(
-        df,
-        key=P + "table",
-        on_select="rerun",
-        selection_mode="multi-row",
-        hide_index=True,
-        width="stretch",
-        height=min(420, 38 + 35 * max(1, len(df))),
-        column_config={
-            "i": st.column_config.NumberColumn("i", format="x%d", width="small"),
-            "x1": st.column_config.NumberColumn(format="%.4g"),
-            "x2": st.column_config.NumberColumn(format="%.4g"),
-            "y": st.column_config.NumberColumn(format="%+d", width="small"),
-            "α": st.column_config.NumberColumn(format="%.4f"),
-            "h(x)": st.column_config.NumberColumn(format="%.3f"),
-            "y·h(x)": st.column_config.NumberColumn(format="%.3f"),
-            "ξ": st.column_config.NumberColumn(format="%.3f"),
-        },
-    )
 
 
 def _points_digest(X, y) -> str:
@@ -583,35 +457,19 @@ def share_tab(ss, query: dict[str, str]) -> None:
         st.caption(f"The link is long ({len(qs):,} characters) because it holds every point.")
 
 
-PANELS = ("Points table", "Edit coordinates", "Import / export", "Share link", "Teacher link")
+PANELS = ("Edit coordinates", "Import / export", "Share link", "Teacher link")
 
 
-def _on_drawn() -> None:
-    """The canvas drew a refit: the panels' rerun (this callback's fragment) updates them."""
-
-
-def drawn_listener() -> None:
-    canvas.drawn_listener(key=SYNC_KEY, on_drawn=_on_drawn)
-
-
-def lower_panels(ss, outcome: fitting.FitOutcome, query: dict[str, str]) -> None:
-    """The panel under the plot; only the chosen one is built."""
-    panels = PANELS if teacher.shows(ss, "table") else PANELS[1:]  # a teacher hid the table
-    ss.setdefault(P + "panel", panels[0])
-    if ss[P + "panel"] not in (*panels, None):
-        ss[P + "panel"] = panels[0]
-    choice = st.segmented_control(
-        "Panel", panels, key=P + "panel", label_visibility="collapsed"
-    )
+def lower_panels(ss) -> None:
+    """The panel under the plot (none open by default); only the chosen one is built."""
+    choice = st.segmented_control("More", PANELS, key=P + "panel", label_visibility="collapsed")
     if choice == PANELS[0]:
-        table_tab(ss, outcome)
-    elif choice == PANELS[1]:
         editor_tab(ss)
-    elif choice == PANELS[2]:
+    elif choice == PANELS[1]:
         io_tab(ss)
+    elif choice == PANELS[2]:
+        share_tab(ss, teacher.page_query(ss))
     elif choice == PANELS[3]:
-        share_tab(ss, query)
-    elif choice == PANELS[4]:
         teacher_panel.teacher_tab(ss)
 
 

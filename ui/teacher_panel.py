@@ -19,6 +19,7 @@ TP = "tl."  # widget keys of the panel ("pg." keys are dropped when a dataset is
 FIELDS = ("preset", "title", "question", "locked", "hidden")
 K_MADE = "svmlab.teacher.made"  # the links made last (see ``teacher.links``) and their spec
 K_DRAWN_PRESENT = "svmlab.present.drawn"  # present mode as the last full run drew it
+K_RERUN = "svmlab.teacher.rerun"  # a preset changed the settings: the sidebar must redraw
 
 #: Plain-text title and question (containers with a key get the class st-key-<key>).
 HEAD_CSS = """
@@ -38,8 +39,8 @@ PRESENT_CSS = """
 [data-testid="stMainBlockContainer"] [data-testid="stText"] { font-size: 1.4rem; }
 .st-key-svmlab-teacher-title [data-testid="stText"] { font-size: 2.8rem; }
 .st-key-svmlab-teacher-question [data-testid="stText"] { font-size: 2rem; }
-.svmlab-canvas .svmlab-toolbar, .svmlab-canvas button, .svmlab-canvas .svmlab-hint
-  { font-size: 1.35rem; }
+.svmlab-canvas .svmlab-toolbar, .svmlab-canvas button, .svmlab-canvas .svmlab-hint,
+.svmlab-canvas .svmlab-numbers, .svmlab-canvas .svmlab-tablebox { font-size: 1.35rem; }
 .svmlab-canvas .svmlab-plot { min-height: 600px; }
 """
 
@@ -140,6 +141,7 @@ def _load_preset_cb() -> None:
     ss[TP + "title"], ss[TP + "question"] = p.title, p.question
     ss[TP + "locked"], ss[TP + "hidden"] = list(p.locked), list(p.hidden)
     ss.pop(K_MADE, None)
+    ss[K_RERUN] = True
 
 
 def _current_spec(ss) -> T.TeacherSpec:
@@ -195,8 +197,8 @@ def teacher_tab(ss) -> None:
     with out:
         _links_view(ss)
     keep_widgets(ss, TP, FIELDS)
-    if T.is_present(ss) != ss.get(K_DRAWN_PRESENT):
-        st.rerun()  # the whole page: the sidebar, the styles and the figure change
+    if ss.pop(K_RERUN, False) or T.is_present(ss) != ss.get(K_DRAWN_PRESENT):
+        st.rerun()  # the whole page (this panel may run in a fragment): sidebar, styles
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
