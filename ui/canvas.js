@@ -49,6 +49,9 @@ for (const k of [
 }
 const CLICK_SLOP_PX = 5; // a press that moves less than this is a click
 const HIT_PX = 11; // a click within this distance of a point hits the point
+const TOUCH_SLOP_PX = 10; // the same for a finger, which covers more and wobbles more
+const TOUCH_HIT_PX = 18;
+const NARROW_PX = 560; // a plot narrower than this (a phone) gets a compact layout (fitNarrow)
 const UNDO_MAX = 200;
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
 const SYNC_IDLE_MS = 1500; // the session hears of the points once the clicks paused this long
@@ -158,19 +161,23 @@ function createState(root, parentElement) {
   on(window, "pagehide", () => flushSync(st));
   on(document, "visibilitychange", () => document.hidden && flushSync(st));
 
-  // ---- plot interactions (capture phase: we see the press before Plotly does)
-  on(st.plot, "mousedown", (ev) => onDown(st, ev), true);
-  on(st.plot, "mousemove", (ev) => onHover(st, ev), false);
+  // ---- plot interactions: Pointer Events for mouse, pen and touch alike (capture phase: we
+  // see the press before Plotly's drag layer does)
+  on(st.plot, "pointerdown", (ev) => onDown(st, ev), true);
+  on(st.plot, "pointermove", (ev) => onHover(st, ev), false);
+  on(st.plot, "touchstart", (ev) => onTouchStart(st, ev), { capture: true, passive: false });
+  on(st.plot, "contextmenu", (ev) => st.down && ev.preventDefault(), true); // a long press
+  on(st.plot, "wheel", (ev) => onWheel(ev), { capture: true, passive: true });
   st.onUp = (ev) => onUp(st, ev);
   st.onMove = (ev) => onMove(st, ev);
+  st.onCancel = (ev) => onCancel(st, ev);
   st.hAt = (x, y) => hAt(st, x, y);
   st.scheduleFull = () => scheduleFull(st);
   st.destroy = () => {
     st.listeners.forEach((off) => off());
     clearTimeout(st.fullTimer);
     clearTimeout(st.sendTimer);
-    window.removeEventListener("mouseup", st.onUp, true);
-    window.removeEventListener("mousemove", st.onMove, true);
+    stopTracking(st);
     if (st.Plotly && st.drawn) st.Plotly.purge(st.plot);
     clearTimeout(st.resendTimer);
     STATES.delete(parentElement);
@@ -198,10 +205,10 @@ function setLocked(st, locked) {
     b.title = locked ? "Locked by your teacher." : b.dataset.title0;
   });
   const hint = st.root.querySelector(".svmlab-hint");
-  if (hint.dataset.text0 === undefined) hint.dataset.text0 = hint.textContent;
-  hint.textContent = locked
-    ? "the points are locked by your teacher · drag space: zoom · camera icon above the plot: PNG"
-    : hint.dataset.text0;
+  if (st.hint0 === undefined) st.hint0 = hint.innerHTML; // canvas.html's (fine / coarse)
+  const text = "the points are locked by your teacher: you can still zoom, pan and export";
+  if (locked) hint.textContent = text;
+  else if (hint.textContent === text) hint.innerHTML = st.hint0;
 }
 
 function setHidden(st, hide) {
@@ -277,9 +284,9 @@ function inside(area, clientX, clientY) {
   );
 }
 
-function hitTest(st, area, clientX, clientY) {
+function hitTest(st, area, clientX, clientY, radius = HIT_PX) {
   let best = -1;
-  let bestD = HIT_PX * HIT_PX;
+  let bestD = radius * radius;
   for (let i = 0; i < st.points.length; i++) {
     const p = toPixel(area, st.points[i][0], st.points[i][1]);
     const d = (p[0] - clientX) ** 2 + (p[1] - clientY) ** 2;
@@ -632,7 +639,7 @@ function clearAll(st) {
 }
 
 function onHover(st, ev) {
-  if (st.drag || st.down) return;
+  if (st.drag || st.down || ev.pointerType === "touch") return;
   const area = plotArea(st);
   if (!area || !inside(area, ev.clientX, ev.clientY)) {
     st.root.classList.remove("over-point");
@@ -641,29 +648,72 @@ function onHover(st, ev) {
   st.root.classList.toggle("over-point", hitTest(st, area, ev.clientX, ev.clientY) >= 0);
 }
 
+function panMode(st) {
+  // the Pan tool of Plotly's toolbar is on: one finger pans the plot
+  const fl = st.plot._fullLayout;
+  return !!fl && fl.dragmode === "pan";
+}
+
+function onTouchStart(st, ev) {
+  // Plotly's drag layer takes every touch it sees and preventDefaults it, so a swipe over the
+  // plot could not scroll the page: keep touches from it (but for its toolbar and its Pan
+  // tool). A touch that started on a point (onDown ran first) drags it: no scroll then.
+  if (ev.target.closest && ev.target.closest(".modebar")) return;
+  if (st.drag) {
+    ev.preventDefault();
+    ev.stopPropagation();
+  } else if (!panMode(st)) {
+    ev.stopPropagation();
+  }
+}
+
+function onWheel(ev) {
+  // a plain wheel scrolls the page: keep it from Plotly's scrollZoom; ctrl/⌘ + wheel (and a
+  // trackpad pinch, which browsers send as ctrl + wheel) reaches Plotly, which zooms
+  if (!ev.ctrlKey && !ev.metaKey) ev.stopPropagation();
+}
+
+function stopTracking(st) {
+  window.removeEventListener("pointermove", st.onMove, true);
+  window.removeEventListener("pointerup", st.onUp, true);
+  window.removeEventListener("pointercancel", st.onCancel, true);
+}
+
 function onDown(st, ev) {
-  if (ev.button !== 0 || !st.drawn || st.locked) return; // locked: zoom and pan only
+  if (!ev.isPrimary || ev.button !== 0 || !st.drawn || st.locked) return; // locked: zoom, pan
   if (ev.target.closest && ev.target.closest(".modebar")) return;
   const area = plotArea(st);
   if (!area || !inside(area, ev.clientX, ev.clientY)) return; // axes etc.: Plotly's
-  const hit = hitTest(st, area, ev.clientX, ev.clientY);
+  const touch = ev.pointerType === "touch";
+  const hit = hitTest(st, area, ev.clientX, ev.clientY, touch ? TOUCH_HIT_PX : HIT_PX);
   const [x, y] = toData(area, ev.clientX, ev.clientY);
-  st.down = { cx: ev.clientX, cy: ev.clientY, x, y, shift: ev.shiftKey, hit, area };
+  const shift = ev.shiftKey;
+  st.down = { id: ev.pointerId, touch, cx: ev.clientX, cy: ev.clientY, x, y, shift, hit, area };
+  stopTracking(st);
   if (hit >= 0) {
-    // the press is ours (delete or drag); Plotly must not start a zoom box
+    // the press is ours (delete or drag): cancelling it stops the compatibility mousedown,
+    // so Plotly does not start a zoom box
     ev.stopPropagation();
     ev.preventDefault();
     st.drag = { index: hit, moved: false, before: st.points.map((p) => p.slice()) };
-    window.addEventListener("mousemove", st.onMove, true);
+    try {
+      st.plot.setPointerCapture(ev.pointerId); // the drag goes on outside the plot
+    } catch (e) {
+      /* a synthetic event has no active pointer */
+    }
+    window.addEventListener("pointermove", st.onMove, true);
+  } else if (touch) {
+    ev.preventDefault(); // a tap is ours: no compatibility mouse events for Plotly
   }
-  window.addEventListener("mouseup", st.onUp, true);
+  window.addEventListener("pointerup", st.onUp, true);
+  window.addEventListener("pointercancel", st.onCancel, true);
 }
 
 function onMove(st, ev) {
   const d = st.down;
-  if (!d || !st.drag) return;
+  if (!d || !st.drag || ev.pointerId !== d.id) return;
   const dist = Math.hypot(ev.clientX - d.cx, ev.clientY - d.cy);
-  if (!st.drag.moved && dist < CLICK_SLOP_PX) return;
+  if (!st.drag.moved && dist < (d.touch ? TOUCH_SLOP_PX : CLICK_SLOP_PX)) return;
   st.drag.moved = true;
   const { rect } = d.area;
   const cx = Math.min(Math.max(ev.clientX, rect.left), rect.left + rect.width);
@@ -683,10 +733,24 @@ function onMove(st, ev) {
   }
 }
 
-function onUp(st, ev) {
-  window.removeEventListener("mouseup", st.onUp, true);
-  window.removeEventListener("mousemove", st.onMove, true);
+function onCancel(st, ev) {
+  // the browser took the pointer (it scrolls or zooms the page): no click; a point already
+  // dragged stays where it is now
   const d = st.down;
+  if (!d || ev.pointerId !== d.id) return;
+  if (st.drag && st.drag.moved) {
+    onUp(st, ev);
+    return;
+  }
+  stopTracking(st);
+  st.down = null;
+  st.drag = null;
+}
+
+function onUp(st, ev) {
+  const d = st.down;
+  if (d && ev.pointerId !== d.id) return; // another finger
+  stopTracking(st);
   st.down = null;
   if (!d) return;
   const drag = st.drag;
@@ -709,7 +773,8 @@ function onUp(st, ev) {
     }
     return;
   }
-  if (Math.hypot(ev.clientX - d.cx, ev.clientY - d.cy) >= CLICK_SLOP_PX) return; // a zoom box
+  const slop = d.touch ? TOUCH_SLOP_PX : CLICK_SLOP_PX;
+  if (Math.hypot(ev.clientX - d.cx, ev.clientY - d.cy) >= slop) return; // a zoom box, a swipe
   const label = d.shift ? -st.cls : st.cls;
   addPoint(st, roundTo(d.x, xs), roundTo(d.y, ys), label, tClick);
 }
@@ -878,6 +943,7 @@ function fullDraw(st) {
   const layout = Object.assign({}, fig.layout, { autosize: true, uirevision: st.viewRev,
     xaxis: axis(fig.layout.xaxis || {}), yaxis: axis(fig.layout.yaxis || {}) }); // prettier-ignore
   delete layout.width;
+  fitNarrow(st, layout);
   st.draws += 1;
   const t = performance.now();
   const drawnSeq = st.figSeq;
@@ -901,6 +967,18 @@ function fullDraw(st) {
     updateAttrs(st);
     return drawnSeq;
   });
+}
+
+function fitNarrow(st, layout) {
+  // a phone: the legend in two columns of smaller type, the plot right under it and no
+  // empty band below it (the figure is laid out for a desktop's column)
+  const w = st.plot.clientWidth;
+  if (!w || w >= NARROW_PX) return;
+  const legend = layout.legend || {};
+  layout.legend = Object.assign({}, legend, { font: Object.assign({}, legend.font, { size: 12 }) });
+  layout.yaxis = Object.assign({}, layout.yaxis, { constraintoward: "top" });
+  layout.margin = Object.assign({}, layout.margin, { l: 50 });
+  if (layout.height) layout.height = Math.min(layout.height, Math.round(w * 1.25));
 }
 
 function afterFull(st, seq) {

@@ -46,13 +46,15 @@ FONT_SIZE = 18
 POINT_SIZE = 12
 MINUS = "\u2212"
 
-#: plotly config for ``st.plotly_chart(config=...)`` and the canvas: PNG export at 2x.
+#: plotly config for ``st.plotly_chart(config=...)`` and the canvas: PNG export at 2x. The
+#: canvas lets only ctrl/⌘ + wheel reach scrollZoom (a plain wheel scrolls the page, see
+#: canvas.js onWheel); the pages' ``st.plotly_chart`` turn scrollZoom off.
 PLOTLY_CONFIG = {
     "displaylogo": False,
     "doubleClick": False,
     "scrollZoom": True,
     "toImageButtonOptions": {"format": "png", "filename": "svm_lab", "scale": 2},
-    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "sendChartToCloud"],
 }
 
 

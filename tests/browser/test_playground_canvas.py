@@ -149,13 +149,17 @@ def test_quick_real_clicks_are_all_kept(page):
 
 
 BURST = """([spots]) => {
-  // real DOM events on the plot's drag layer, as a mouse makes them: press, release
+  // real DOM events on the plot's drag layer, as a mouse makes them: press, release (each a
+  // pointer event, then its compatibility mouse event)
   const s = document.querySelector('.svmlab-canvas').__state;
   const target = s.plot.querySelector('.nsewdrag');
   const t0 = performance.now();
   for (const [x, y] of spots) {
     const o = {clientX: x, clientY: y, button: 0, bubbles: true, cancelable: true, view: window};
+    const p = {...o, pointerId: 1, pointerType: 'mouse', isPrimary: true};
+    target.dispatchEvent(new PointerEvent('pointerdown', {...p, buttons: 1}));
     target.dispatchEvent(new MouseEvent('mousedown', {...o, buttons: 1}));
+    target.dispatchEvent(new PointerEvent('pointerup', {...p, buttons: 0}));
     target.dispatchEvent(new MouseEvent('mouseup', {...o, buttons: 0}));
   }
   return performance.now() - t0;
