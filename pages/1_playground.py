@@ -10,7 +10,7 @@ sync of the points. Two parts rerun separately:
 
 import streamlit as st
 
-from ui import controls
+from ui import controls, teacher_panel
 from ui.nav import run_through_app
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
@@ -20,6 +20,7 @@ link_message = controls.init_session(ss)
 
 if link_message:
     st.warning(link_message)
+teacher_panel.header(ss)  # a teacher link's title, question and reset; present mode
 
 controls.sidebar_data(ss)
 controls.sidebar_model(ss)

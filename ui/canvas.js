@@ -129,6 +129,9 @@ function createState(root, parentElement) {
     highlight: [], // rows selected in the table (0-based), ringed in the plot
     numbersEl: root.querySelector(".svmlab-numbers"),
     tableEl: root.querySelector(".svmlab-table"),
+    locked: false, // a teacher link locked the points (setLocked)
+    hide: new Set(), // what a teacher link hides: "numbers", "table"
+    style: {}, // the figure's style for the endpoint (present mode, hidden SVs)
     down: null,
     drag: null,
     rafPending: false,
@@ -190,6 +193,29 @@ function setClass(st, cls) {
     b.classList.toggle("active", active);
     b.setAttribute("aria-pressed", active ? "true" : "false");
   });
+}
+
+function setLocked(st, locked) {
+  // a teacher link locked the points: onDown ignores presses, the toolbar is disabled
+  st.locked = locked;
+  st.root.classList.toggle("locked", locked);
+  st.root.querySelectorAll(".svmlab-toolbar button").forEach((b) => {
+    if (b.dataset.title0 === undefined) b.dataset.title0 = b.title;
+    b.disabled = locked;
+    b.title = locked ? "Locked by your teacher." : b.dataset.title0;
+  });
+  const hint = st.root.querySelector(".svmlab-hint");
+  if (st.hint0 === undefined) st.hint0 = hint.innerHTML; // canvas.html's (fine / coarse)
+  const text = "the points are locked by your teacher: you can still zoom, pan and export";
+  if (locked) hint.textContent = text;
+  else if (hint.textContent === text) hint.innerHTML = st.hint0;
+}
+
+function setHidden(st, hide) {
+  // a teacher link hides the numbers or the table so students predict first
+  st.hide = new Set(Array.isArray(hide) ? hide : []);
+  const box = st.root.querySelector(".svmlab-tablebox");
+  if (box) box.hidden = st.hide.has("table");
 }
 
 function setStatus(st, text, isError) {
@@ -345,6 +371,7 @@ function requestRefit(st) {
   };
   if (!req.view && st.home) req.view = { x: st.home[0].slice(), y: st.home[1].slice() };
   const body = { points: req.points, settings: st.settings, seq: req.seq };
+  if (Object.keys(st.style).length) body.style = st.style;
   if (req.view) body.view = req.view;
   if (st.home) body.home = { x: st.home[0], y: st.home[1] };
   const w = st.warm;
@@ -475,6 +502,10 @@ function escapeHtml(v) {
 function renderNumbers(st) {
   const el = st.numbersEl;
   if (!el) return;
+  if (st.hide.has("numbers")) {
+    el.innerHTML = '<div class="svmlab-muted">Hidden by your teacher: predict first.</div>';
+    return;
+  }
   const R = st.refit;
   const pts = R ? R.points : st.points;
   const npos = pts.filter((p) => p[2] > 0).length;
@@ -649,7 +680,7 @@ function stopTracking(st) {
 }
 
 function onDown(st, ev) {
-  if (!ev.isPrimary || ev.button !== 0 || !st.drawn) return;
+  if (!ev.isPrimary || ev.button !== 0 || !st.drawn || st.locked) return; // locked: zoom, pan
   if (ev.target.closest && ev.target.closest(".modebar")) return;
   const area = plotArea(st);
   if (!area || !inside(area, ev.clientX, ev.clientY)) return; // axes etc.: Plotly's
@@ -1026,7 +1057,10 @@ function update(st, data) {
   st.fitUrl = data.settings ? data.fit_url || "" : ""; // the endpoint needs the settings
   st.home = Array.isArray(data.home) ? data.home : null;
   st.title = data.title || "";
-  const settingsKey = JSON.stringify(data.settings || {});
+  setLocked(st, !!data.locked);
+  setHidden(st, data.hide);
+  st.style = data.style || {};
+  const settingsKey = JSON.stringify([data.settings || {}, st.style]); // both shape an answer
   const settingsChanged = settingsKey !== st.settingsKey;
   st.settings = data.settings || {};
   st.settingsKey = settingsKey;

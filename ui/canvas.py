@@ -53,6 +53,9 @@ def canvas_payload(
     home: Any = None,
     title: str = "",
     answer: Mapping[str, Any] | None = None,
+    locked: bool = False,
+    hide: tuple = (),
+    style: Mapping[str, Any] | None = None,
 ) -> dict:
     """The JSON-ready data for the component.
 
@@ -62,7 +65,10 @@ def canvas_payload(
     posts each edit to, with ``settings``; ``home`` the axis ranges ((x0, x1), (y0, y1)) of
     the data; ``answer`` the endpoint's answer for these points and settings
     (``fit_api.answer``) when the page has one the browser has not seen, else None (the
-    browser then keeps its own, or asks the endpoint)."""
+    browser then keeps its own, or asks the endpoint). A teacher link (``ui.teacher``):
+    ``locked`` no point can be added, moved or deleted; ``hide`` "numbers" and/or "table"
+    are not shown; ``style`` ({"scale", "show_sv"}, ``fit_api.parse_style``) goes with each
+    request to the endpoint."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
     points = [[float(a), float(b), 1 if lab > 0 else -1] for (a, b), lab in zip(X, y, strict=True)]
@@ -81,6 +87,9 @@ def canvas_payload(
         "home": None if home is None else [[float(v) for v in r] for r in home],
         "title": str(title),
         "answer": None if answer is None else dict(answer),
+        "locked": bool(locked),
+        "hide": [str(h) for h in hide],
+        "style": dict(style or {}),
     }
 
 

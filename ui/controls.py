@@ -19,7 +19,7 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 
-from . import canvas, fit_api, fitting, state, tables
+from . import canvas, fit_api, fitting, state, tables, teacher, teacher_panel
 from . import io as pio
 from .figures import PLOTLY_CONFIG
 
@@ -59,6 +59,8 @@ def init_session(ss) -> str | None:
     if state.K_X in ss and state.K_SETTINGS in ss:
         return None
     q = st.query_params.to_dict()
+    if teacher.has_link_params(q):  # a teacher link (t=, ts=) or present mode
+        return teacher.open_link(ss, q)
     if state.is_link(q):
         return state.restore_from_query(ss, q)
     state.ensure_state(ss)
@@ -70,7 +72,7 @@ def sync_url(ss) -> dict[str, str]:
 
     Called on full reruns; inside the points fragment the canvas mirrors the same text into
     the address bar instead (see ``canvas.canvas_payload(url_query=...)``)."""
-    q = state.state_query(ss)
+    q = teacher.page_query(ss)
     if st.query_params.to_dict() != q:
         st.query_params.from_dict(q)
     return q
@@ -130,6 +132,7 @@ def sidebar_data(ss) -> None:
         key=P + "dataset",
         format_func=lambda n: DATASET_LABELS.get(n, n),
         on_change=_on_generator_change,
+        **teacher.lock_kwargs(ss, "points"),
     )
     if name in datasets.GENERATORS:
         src = ss.get(state.K_SOURCE) or {}
@@ -138,16 +141,19 @@ def sidebar_data(ss) -> None:
         noise = params.get("noise", generator_default(name, "noise"))
         ss.setdefault(P + "gen.noise", float(noise))
         ss.setdefault(P + "gen.seed", int(params.get("seed", 0)))
-        st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n")
-        st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise")
-        st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed")
+        lk = teacher.lock_kwargs(ss, "points")
+        st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n", **lk)
+        st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise", **lk)
+        st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed", **lk)
     st.sidebar.button(
         "Load dataset",
         key=P + "load",
         on_click=_load_dataset_cb,
         type="primary",
         width="stretch",
-        help="Replaces the points (Undo in the plot brings them back).",
+        **teacher.lock_kwargs(
+            ss, "points", help="Replaces the points (Undo in the plot brings them back)."
+        ),
     )
 
 
@@ -171,11 +177,15 @@ def sidebar_model(ss) -> dict:
     for k, v in seeds.items():
         ss.setdefault(P + k, v)
     new = dict(s)
+    lk = teacher.lock_kwargs(ss, "kernel")
     new["kernel"] = sb.radio(
-        "Kernel", state.KERNELS, key=P + "kernel", format_func=KERNEL_LABELS.get, horizontal=True
+        "Kernel", state.KERNELS, key=P + "kernel", format_func=KERNEL_LABELS.get, horizontal=True,
+        **lk,
     )
     if new["kernel"] == "polynomial":
-        new["degree"] = sb.slider("degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree")
+        new["degree"] = sb.slider(
+            "degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree", **lk
+        )
         coef_opts = sorted({0.0, 1.0, float(ss[P + "coef0"])})
         new["coef0"] = sb.radio(
             "K(x, z) = (c + xᵀz)^q",
@@ -185,6 +195,7 @@ def sidebar_model(ss) -> dict:
             format_func=lambda c: {0.0: "homogeneous c = 0", 1.0: "inhomogeneous c = 1"}.get(
                 c, f"c = {c:g}"
             ),
+            **lk,
         )
     elif new["kernel"] == "gaussian":
         new["sigma"] = sb.select_slider(
@@ -192,10 +203,11 @@ def sidebar_model(ss) -> dict:
             tables.option_values(SIGMA_GRID, ss[P + "sigma"]),
             key=P + "sigma",
             format_func=_fmt_option,
-            help="K(x, z) = exp(−‖x − z‖² / (2σ²))",
+            **teacher.lock_kwargs(ss, "kernel", help="K(x, z) = exp(−‖x − z‖² / (2σ²))"),
         )
     new["loss"] = sb.radio(
-        "Loss", state.LOSSES, key=P + "loss", format_func=LOSS_LABELS.get, horizontal=True
+        "Loss", state.LOSSES, key=P + "loss", format_func=LOSS_LABELS.get, horizontal=True,
+        **teacher.lock_kwargs(ss, "loss"),
     )
     quad = new["loss"] == "quadratic"
     if quad and ss[P + "hard_margin"]:
@@ -203,19 +215,24 @@ def sidebar_model(ss) -> dict:
     new["hard_margin"] = sb.toggle(
         "Hard margin (C = ∞)",
         key=P + "hard_margin",
-        disabled=quad,
-        help="Needs the hinge loss." if quad else "No slack allowed: every point on or "
-        "outside its margin. Fails when no separating boundary exists.",
+        **teacher.lock_kwargs(
+            ss, "C", disabled=quad,
+            help="Needs the hinge loss." if quad else "No slack allowed: every point on or "
+            "outside its margin. Fails when no separating boundary exists.",
+        ),
     )
     new["C"] = sb.select_slider(
         "C (log scale)",
         tables.option_values(C_GRID, ss[P + "C"]),
         key=P + "C",
         format_func=_fmt_option,
-        disabled=bool(new["hard_margin"]),
-        help="Cost of slack: small C = wide margin with more slack, large C = narrow margin.",
+        **teacher.lock_kwargs(
+            ss, "C", disabled=bool(new["hard_margin"]),
+            help="Cost of slack: small C = wide margin with more slack, large C = narrow margin.",
+        ),
     )
-    new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get)
+    new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get,
+                           **teacher.lock_kwargs(ss, "bias"))
 
     # solver: one button per solver; those that cannot solve this problem are disabled
     avail = fitting.solver_availability(new)
@@ -237,17 +254,18 @@ def sidebar_model(ss) -> dict:
             key=P + "solver." + name,
             on_click=_set_solver_cb,
             args=(name,),
-            disabled=why is not None,
             type="primary" if name == new["solver"] else "secondary",
-            help=why or f"Use {name}",
             width="stretch",
+            **teacher.lock_kwargs(ss, "solver", disabled=why is not None,
+                                  help=why or f"Use {name}"),
         )
     for name, why in avail.items():
         if why is not None:
             sb.caption(f"**{name}** is not available here: {why}")
     if new["solver"] == "smo":
         new["wss"] = sb.radio(
-            "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get
+            "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get,
+            **teacher.lock_kwargs(ss, "solver"),
         )
     try:
         return state.set_settings(ss, new)
@@ -267,11 +285,13 @@ K_WANT_ANSWER = "svmlab.want_answer"  # the browser asked for the answer (no end
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def cached_answer(xb: bytes, yb: bytes, skey: tuple, view: tuple, home: tuple) -> dict:
-    """``fit_api.answer`` for the points (bytes) and settings: a pure result."""
+def cached_answer(xb: bytes, yb: bytes, skey: tuple, view: tuple, home: tuple,
+                  style: tuple = ()) -> dict:  # fmt: skip
+    """``fit_api.answer`` for the points (bytes) and settings: a pure result; ``style`` the
+    figure's (``teacher.figure_options``: present mode, hidden SVs) as sorted items."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
-    return fit_api.answer(X, y, dict(skey), view, home=home)
+    return fit_api.answer(X, y, dict(skey), view, home=home, style=dict(style))
 
 
 def page_answer(ss) -> dict | None:
@@ -279,14 +299,15 @@ def page_answer(ss) -> dict | None:
     fitted every edit of its own through the endpoint since the last change made here."""
     X, y, _ = state.current_dataset(ss)
     skey = state.settings_key(state.current_settings(ss))
-    shown = (int(ss.get(state.K_EPOCH, 0)), skey, int(ss.get(state.K_VIEW_REV, 0)))
+    style = tuple(sorted(teacher.figure_options(ss).items()))
+    shown = (int(ss.get(state.K_EPOCH, 0)), skey, int(ss.get(state.K_VIEW_REV, 0)), style)
     if ss.get(K_ANSWERED) == shown and not ss.pop(K_WANT_ANSWER, False):
         return None
     ss[K_ANSWERED] = shown
     home = tuple(tuple(r) for r in ss[state.K_RANGE])
     view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
     xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
-    return cached_answer(xb, yb, skey, view, home)
+    return cached_answer(xb, yb, skey, view, home, style)
 
 
 # ---------------------------------------------------------------------------- canvas
@@ -319,12 +340,15 @@ def draw_canvas(ss) -> None:
         view_rev=int(ss.get(state.K_VIEW_REV, 0)),
         max_points=state.MAX_POINTS,
         config=PLOTLY_CONFIG,
-        url_query=urlencode(state.state_query(ss)),
+        url_query=urlencode(teacher.page_query(ss)),
         settings=state.current_settings(ss),
         fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath")),
         home=ss[state.K_RANGE],
         title=title,
         answer=page_answer(ss),
+        locked=teacher.is_locked(ss, "points"),
+        hide=tuple(h for h in ("numbers", "table") if not teacher.shows(ss, h)),
+        style=teacher.figure_options(ss),
     )
     canvas.point_canvas(
         payload, key=CANVAS_KEY, on_points=_on_canvas_change, on_view=_on_canvas_change
@@ -363,6 +387,7 @@ def editor_tab(ss) -> None:
         width="stretch",
         on_change=_on_editor_change,
         args=(key,),
+        disabled=teacher.is_locked(ss, "points"),
         column_config={
             "x1": st.column_config.NumberColumn("x1", required=True, format="%.6g"),
             "x2": st.column_config.NumberColumn("x2", required=True, format="%.6g"),
@@ -412,8 +437,8 @@ def io_tab(ss) -> None:
             key=key,
             on_change=_on_upload,
             args=(key,),
-            help=f"At most {state.MAX_POINTS} points, two classes, "
-            f"{pio.MAX_UPLOAD_BYTES // 1000} kB.",
+            **teacher.lock_kwargs(ss, "points", help=f"At most {state.MAX_POINTS} points, "
+                                  f"two classes, {pio.MAX_UPLOAD_BYTES // 1000} kB."),
         )
 
 
@@ -432,7 +457,7 @@ def share_tab(ss, query: dict[str, str]) -> None:
         st.caption(f"The link is long ({len(qs):,} characters) because it holds every point.")
 
 
-PANELS = ("Edit coordinates", "Import / export", "Share link")
+PANELS = ("Edit coordinates", "Import / export", "Share link", "Teacher link")
 
 
 def lower_panels(ss) -> None:
@@ -443,7 +468,9 @@ def lower_panels(ss) -> None:
     elif choice == PANELS[1]:
         io_tab(ss)
     elif choice == PANELS[2]:
-        share_tab(ss, state.state_query(ss))
+        share_tab(ss, teacher.page_query(ss))
+    elif choice == PANELS[3]:
+        teacher_panel.teacher_tab(ss)
 
 
 # -- the "points" sidebar block of the Step-through and Compare pages ----------------------

@@ -18,6 +18,8 @@ warm       optional {"points": [...], "alpha": [...]}: the previous answer's poi
            starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
            ``warmstart.map_alpha`` carries α over when at most one point changed
 home       optional, like view: the axis ranges "reset axes" returns to (default: view)
+style      optional {"scale": 1…2, "show_sv": bool}: how the figure is drawn (a teacher
+           link's present mode and hidden support vectors, ``ui.teacher.figure_options``)
 seq        optional integer, echoed (the browser drops answers to older edits)
 =========  ===================================================================================
 
@@ -54,7 +56,8 @@ from .warmstart import map_alpha
 FIT_PATH = "api/refit"
 MAX_BODY_BYTES = 1_000_000  # 2,000 points with a warm start take ~0.2 MB
 MAX_SEQ = 2**53  # integers a browser's JSON numbers hold exactly
-BODY_KEYS = ("points", "settings", "view", "home", "warm", "seq")
+BODY_KEYS = ("points", "settings", "view", "home", "warm", "seq", "style")
+SCALE_MAX = 2.0  # the figure's largest scale (fonts, markers and lines)
 
 _log = logging.getLogger(__name__)
 
@@ -125,6 +128,21 @@ def _warm(value: Any, X: np.ndarray, y: np.ndarray, settings: dict):
             RECENT.get(fitting.fit_key(wX, wy, settings)))
 
 
+def parse_style(value: Any) -> dict:
+    """{"scale", "show_sv"} with defaults 1.0 and True; BadRequest for anything else."""
+    if value is None:
+        value = {}
+    if not isinstance(value, Mapping) or set(value) - {"scale", "show_sv"}:
+        raise BadRequest('style must be {"scale": number, "show_sv": true or false}')
+    scale, show_sv = value.get("scale", 1.0), value.get("show_sv", True)
+    ok = isinstance(scale, (int, float)) and not isinstance(scale, bool) and math.isfinite(scale)
+    if not ok or not 1.0 <= scale <= SCALE_MAX:
+        raise BadRequest(f"style.scale must be a number from 1 to {SCALE_MAX:g}; got {scale!r:.40}")
+    if not isinstance(show_sv, bool):
+        raise BadRequest(f"style.show_sv must be true or false; got {show_sv!r:.40}")
+    return {"scale": float(scale), "show_sv": show_sv}
+
+
 def parse_request(body: Any) -> dict:
     """The checked request: {X, y, settings, view, alpha0, seq}. Raises BadRequest."""
     if not isinstance(body, Mapping):
@@ -142,7 +160,8 @@ def parse_request(body: Any) -> dict:
     home = view if body.get("home") is None else _view(body["home"], X, "home")
     alpha0, prev = _warm(body.get("warm"), X, y, settings)
     return {"X": X, "y": y, "settings": settings, "view": view, "home": home,
-            "alpha0": alpha0, "warm_model": prev, "seq": seq}
+            "alpha0": alpha0, "warm_model": prev, "seq": seq,
+            "style": parse_style(body.get("style"))}
 
 
 # ------------------------------------------------------------------------------- answer
@@ -174,12 +193,16 @@ def _line(t: dict) -> dict:
     return {"color": ln.get("color"), "width": ln.get("width"), "dash": ln.get("dash", "solid")}
 
 
-def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple) -> tuple[dict, str]:
+def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple,
+              style: Mapping[str, Any] | None = None) -> tuple[dict, str]:  # fmt: skip
     """What the canvas paints of a fitted model, read off the Playground figure's own traces,
-    and that figure as JSON text (its shading and contours refer to the answer's grid)."""
+    and that figure as JSON text (its shading and contours refer to the answer's grid).
+    ``style`` (``parse_style``) scales the figure and may leave out the SV rings and slack."""
+    style = parse_style(style)
     fig = decision_figure_dict(
         model, grid=grid, x_range=x_range, y_range=y_range,
-        max_slack_labels=canvas.MAX_SLACK_LABELS,
+        max_slack_labels=canvas.MAX_SLACK_LABELS, scale=style["scale"],
+        show_sv=style["show_sv"], show_slack=style["show_sv"],
     )  # fmt: skip
     roles = _by_role(fig["data"])
     regions = roles["regions"][0]
@@ -229,7 +252,8 @@ def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple) -> tuple[dict,
 
 
 def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=None,
-           alpha0=None, warm_model=None, seq: int | None = None) -> dict:
+           alpha0=None, warm_model=None, seq: int | None = None,
+           style: Mapping[str, Any] | None = None) -> dict:
     """Everything the Playground shows of the fit of (X, y) with ``settings`` in ``view``:
     the canvas's draw data, the numbers panel's rows (``panel``), the points table's columns
     (α, ``h``, ``xi``, ``category``) and the full Plotly figure (``figure``, JSON text whose
@@ -252,7 +276,7 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
     m = out.model
     grid = fitting.decision_grid(m, *canvas.grid_ranges(view), canvas.GRID_RESOLUTION)
     xi = np.asarray(m.xi, dtype=float)
-    draw, figure = draw_data(m, grid, *(home or view))
+    draw, figure = draw_data(m, grid, *(home or view), style)
     ans.update(
         kind="ok",
         message=out.warning or "",
@@ -290,7 +314,8 @@ def refit(body: Any) -> dict:
     """
     req = parse_request(body)
     return answer(req["X"], req["y"], req["settings"], req["view"], home=req["home"],
-                  alpha0=req["alpha0"], warm_model=req["warm_model"], seq=req["seq"])  # fmt: skip
+                  alpha0=req["alpha0"], warm_model=req["warm_model"], seq=req["seq"],
+                  style=req["style"])  # fmt: skip
 
 
 def to_json(ans: dict) -> str:
