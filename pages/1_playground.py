@@ -1,16 +1,16 @@
 """Playground: click to place points; every change retrains; the whole geometry is drawn.
 
-Three parts rerun separately so a click stays fast:
+The browser draws the picture, the numbers and the points table from the fit endpoint's
+answer (``ui/fit_api.py``), so a click costs the server one fit and no page rerun but a cheap
+sync of the points. Two parts rerun separately:
 - the sidebar (data, model settings): a change reruns the whole page;
-- the canvas fragment: a click reruns only the fit and the plot;
-- the panels fragment (numbers, table, editor, import/export, link): reruns after the canvas
-  has drawn a refit (the canvas pings ``controls.drawn_listener``), and reruns the whole
-  page when a panel replaced the points or changed the highlighted rows.
+- the canvas fragment (the plot and the panels under it): a panel's edit or the canvas's sync
+  of the points reruns only it.
 """
 
 import streamlit as st
 
-from ui import controls, state
+from ui import controls, teacher_panel
 from ui.nav import run_through_app
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
@@ -20,36 +20,18 @@ link_message = controls.init_session(ss)
 
 if link_message:
     st.warning(link_message)
+teacher_panel.header(ss)  # a teacher link's title, question and reset; present mode
 
 controls.sidebar_data(ss)
 controls.sidebar_model(ss)
 controls.sync_url(ss)
 
-plot_col, numbers_col = st.columns([3, 1.15], gap="small")
-panels_area = st.container()
-
 
 @st.fragment
 def canvas_fragment() -> None:
-    highlight = controls.selected_rows(ss)
-    outcome, fig_json = controls.compute(ss, highlight)
-    controls.draw_canvas(ss, outcome, fig_json, state.state_query(ss), highlight)
-
-
-@st.fragment
-def panels_fragment() -> None:
-    if controls.panels_stale(ss):
-        st.rerun()
     controls.show_flash(ss)
-    outcome, _ = controls.compute(ss, controls.selected_rows(ss))
-    query = state.state_query(ss)
-    with numbers_col:
-        controls.numbers_panel(ss, outcome)
-    with panels_area:
-        controls.lower_panels(ss, outcome, query)
-        controls.drawn_listener()
+    controls.draw_canvas(ss)
+    controls.lower_panels(ss)
 
 
-with plot_col:
-    canvas_fragment()
-panels_fragment()
+canvas_fragment()

@@ -114,7 +114,9 @@ def cached_compare(xb: bytes, yb: bytes, skey: tuple, biases: tuple, tol: str, m
 
 
 def chart(fig: dict, key: str) -> None:
-    st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None)
+    # the wheel scrolls the page (the toolbar zooms)
+    st.plotly_chart(fig, key=key, config={**PLOTLY_CONFIG, "scrollZoom": False},
+                    width="stretch", theme=None)
 
 
 # ----------------------------------------------------------------------------- scaling

@@ -16,6 +16,7 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial.distance import cdist
 
 
 def _as_2d(A) -> np.ndarray:
@@ -105,14 +106,13 @@ class Gaussian:
         return 1.0 / (2.0 * self.sigma * self.sigma)
 
     def __call__(self, X, Z) -> np.ndarray:
-        X, Z = _as_2d(X), _as_2d(Z)
-        sq = (
-            np.einsum("ij,ij->i", X, X)[:, None]
-            + np.einsum("ij,ij->i", Z, Z)[None, :]
-            - 2.0 * (X @ Z.T)
-        )
-        np.maximum(sq, 0.0, out=sq)  # rounding can make ‖x − x‖² slightly negative
-        return np.exp(-self.gamma * sq)
+        # ‖x − z‖² from the differences (scipy's cdist), as the compiled solver forms it:
+        # ‖x‖² + ‖z‖² − 2xᵀz cancels catastrophically far from the origin (at 1e7 it loses
+        # every digit) and was slower too: 13.6 → 1.4 ms for 6,400 × 100 points (the
+        # Playground's shading grid), timeit on the project's 2-core VM, 2026-11-24
+        sq = cdist(_as_2d(X), _as_2d(Z), "sqeuclidean")
+        sq *= -self.gamma
+        return np.exp(sq, out=sq)
 
     def diag(self, X) -> np.ndarray:
         return np.ones(len(_as_2d(X)))

@@ -132,3 +132,13 @@ def test_finalize_from_the_gradient_removes_rounding_residues_exactly(k, loss):
     for key in ("gradient", "h_train"):
         atol = 1e-15 * np.abs(want[key]).max()
         np.testing.assert_allclose(got[key], want[key], rtol=0, atol=atol)
+
+
+@pytest.mark.parametrize("offset", [1e3, 1e7, 1.7e9])
+def test_gaussian_kernel_is_exact_far_from_the_origin(offset):
+    """K(x, z) depends on x − z only: the same points shifted far away give the same values
+    (‖x‖² + ‖z‖² − 2xᵀz lost every digit there: the drawing put points on the wrong side)."""
+    rng = np.random.default_rng(0)
+    X, Z = rng.normal(size=(7, 2)), rng.normal(size=(5, 2))
+    k = se.Gaussian(sigma=0.7)
+    np.testing.assert_allclose(k(X + offset, Z + offset), k(X, Z), rtol=0, atol=1e-12 * offset)

@@ -1,5 +1,10 @@
-"""The Playground page end to end with Streamlit's AppTest (no browser)."""
+"""The Playground page end to end with Streamlit's AppTest (no browser).
 
+The browser draws the picture, the numbers panel and the points table from the fit answer
+(``ui.fit_api.answer``) that the page puts in the canvas's payload; these tests read it there.
+"""
+
+import json
 from pathlib import Path
 
 import numpy as np
@@ -7,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
+from ui import controls, fit_api
 from ui import state as S
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
@@ -26,14 +32,28 @@ def no_traceback(at: AppTest) -> None:
         assert "Traceback" not in str(el.value)
 
 
+def canvas(at: AppTest) -> dict:
+    """The data the page sent to the click canvas on the last run."""
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(controls.CANVAS_KEY)]
+    return json.loads(el.proto.json)
+
+
+def answer(at: AppTest) -> dict:
+    """The fit answer the canvas draws (the picture, the numbers panel and the points
+    table): the page sends it after a change of data or settings; without one the browser
+    posts the payload's points and settings to the fit endpoint, as done here."""
+    data = canvas(at)
+    if data["answer"] is not None:
+        return data["answer"]
+    home = {"x": data["home"][0], "y": data["home"][1]}
+    return fit_api.refit({"points": data["points"], "settings": data["settings"],
+                          "view": home, "home": home})  # fmt: skip
+
+
 def numbers(at: AppTest) -> dict[str, str]:
-    """The numbers panel as {quantity: value}."""
-    for md in at.markdown:
-        text = str(md.value)
-        if text.startswith("| quantity | value |"):
-            rows = [r.strip("| ").split(" | ") for r in text.splitlines()[2:]]
-            return {k: v for k, v in rows}
-    return {}
+    """The numbers panel as {quantity: value} ({} when there is no model)."""
+    ans = answer(at)
+    return {k: v for k, v in ans["panel"]} if ans["ok"] else {}
 
 
 def load(at: AppTest, name: str) -> AppTest:
@@ -91,7 +111,8 @@ def test_hard_margin_on_d2_says_not_separable():
     at.toggle(key="pg.hard_margin").set_value(True)
     at.run()
     no_traceback(at)
-    assert any(NOT_SEPARABLE in str(e.value) for e in at.error)
+    ans = answer(at)
+    assert not ans["ok"] and ans["kind"] == "not_separable" and NOT_SEPARABLE in ans["message"]
     assert not numbers(at)
     X, _ = state_points(at)
     assert len(X) == 18  # the points are still there
@@ -208,13 +229,31 @@ def test_choosing_an_impossible_combination_switches_solver_with_a_note():
     assert numbers(at)
 
 
-def test_selecting_table_rows_reaches_the_canvas_highlight():
+def test_the_points_table_columns_come_with_the_answer():
     at = load(new_app(), "d2")
     assert at.session_state[S.K_SETTINGS]["C"] == 1.0
-    table = at.dataframe[0]
-    assert len(table.value) == 18 and "category" in table.value.columns
-    row16 = table.value.iloc[15]
-    assert row16["category"] == "misclassified" and abs(row16["ξ"] - 1.667) < 5e-3
+    ans = answer(at)
+    assert len(ans["category"]) == len(ans["xi"]) == len(ans["h"]) == len(ans["alpha"]) == 18
+    assert ans["category"][15] == "misclassified" and abs(ans["xi"][15] - 1.667) < 5e-3
+    assert canvas(at)["points"][15] == [2.0, 3.0, 1]  # x16 of slide 21
+
+
+def test_a_canvas_sync_reruns_without_fitting_or_sending_the_picture_again():
+    at = new_app()
+    assert answer(at)["ok"]
+    pts = canvas(at)["points"] + [[1.0, 1.0, -1]]
+    at.session_state[controls.CANVAS_KEY] = {"points": {"epoch": canvas(at)["epoch"], "seq": 1,
+                                                        "points": pts}}  # fmt: skip
+    at.run()
+    no_traceback(at)
+    assert len(state_points(at)[0]) == 15 and canvas(at)["seq"] == 1
+    assert canvas(at)["answer"] is None  # the browser fitted this edit through the endpoint
+    # without the endpoint the browser asks for the answer with its sync
+    pts2 = pts + [[1.5, 1.0, -1]]
+    at.session_state[controls.CANVAS_KEY] = {"points": {"epoch": canvas(at)["epoch"], "seq": 2,
+                                                        "points": pts2, "want_answer": True}}
+    at.run()
+    assert answer(at)["n"] == 16
 
 
 def test_load_into_playground_from_another_page():
@@ -225,4 +264,4 @@ def test_load_into_playground_from_another_page():
     no_traceback(at)
     assert state_points(at)[0].tolist() == X.tolist()
     assert at.select_slider(key="pg.C").value == 2.0
-    assert any("From page 2" in str(m.value) for m in at.markdown)
+    assert canvas(at)["title"] == "From page 2"

@@ -1,6 +1,7 @@
 """The Worked examples page under AppTest: what the rendered tables say, the drift check,
 and "Open in Playground"."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -203,5 +204,6 @@ def test_open_psvm_in_playground_runs_psvm_there():
     assert (s["solver"], s["loss"], s["bias"]) == ("psvm", "quadratic", "augmented")
     assert not at.button(key="pg.solver.psvm").disabled
     assert at.button(key="pg.solver.smo").disabled  # smo has no folded bias
-    panel = [str(m.value) for m in at.markdown if str(m.value).startswith("| quantity | value |")]
-    assert panel and "| solver | psvm |" in panel[0]
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("svmlab_canvas")]
+    panel = dict(json.loads(el.proto.json)["answer"]["panel"])  # the Playground's numbers
+    assert panel["solver"] == "psvm"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from svm_engine import datasets
-from ui import canvas, figures, fitting
+from ui import canvas, figures, fit_api, fitting
 from ui import state as S
 
 UI = Path(canvas.__file__).resolve().parent
@@ -16,30 +16,33 @@ UI = Path(canvas.__file__).resolve().parent
 
 def test_payload_is_json_and_carries_the_protocol():
     d = datasets.d1()
-    fig_json = canvas.figure_json(figures.decision_figure_dict(None, X=d.X, y=d.y))
     p = canvas.canvas_payload(
-        fig_json, d.X, d.y, epoch=3, seq=7, view_rev=2, max_points=2000, url_query="v=1&d=d1"
-    )
+        d.X, d.y, epoch=3, seq=7, view_rev=2, max_points=2000, url_query="v=1&d=d1",
+        home=((0, 10), (-1, 5)), title="Book D1",
+    )  # fmt: skip
     back = json.loads(json.dumps(p, allow_nan=False))
     assert back["epoch"] == 3 and back["seq"] == 7 and back["view_rev"] == 2
     assert back["points"][0] == [3.5, 4.25, 1] and len(back["points"]) == 14
     assert back["plotly_url"].endswith("plotly.min.js") and back["url_query"] == "v=1&d=d1"
-    assert json.loads(back["fig"])["data"][0]["meta"]["role"] == "points"
+    assert back["home"] == [[0.0, 10.0], [-1.0, 5.0]] and back["title"] == "Book D1"
+    assert back["answer"] is None  # the browser asks the endpoint
 
 
 def test_payload_carries_what_the_fit_endpoint_needs():
     d = datasets.d2()
     settings = S.settings_from_dataset(d.settings)
+    ans = fit_api.answer(d.X, d.y, settings, S.default_range(d.X))
     p = canvas.canvas_payload(
-        "{}", d.X, d.y, epoch=1, seq=0, view_rev=0, max_points=2000, settings=settings,
-        fit_url="/api/refit", highlight=(np.int64(2), 5),
+        d.X, d.y, epoch=1, seq=0, view_rev=0, max_points=2000, settings=settings,
+        fit_url="/api/refit", answer=ans,
     )  # fmt: skip
     back = json.loads(json.dumps(p, allow_nan=False))
     assert back["settings"] == settings and back["fit_url"] == "/api/refit"
-    assert back["highlight"] == [2, 5]
-    # without them: no endpoint (the canvas then waits for the session's figure)
-    bare = canvas.canvas_payload("{}", d.X, d.y, epoch=1, seq=0, view_rev=0, max_points=9)
-    assert bare["fit_url"] == "" and bare["settings"] == {} and bare["highlight"] == []
+    assert back["answer"]["ok"] and back["answer"]["n"] == 18
+    assert json.loads(back["answer"]["figure"])["data"][0]["meta"]["z_from"] == "grid"
+    # without them: no endpoint
+    bare = canvas.canvas_payload(d.X, d.y, epoch=1, seq=0, view_rev=0, max_points=9)
+    assert bare["fit_url"] == "" and bare["settings"] == {} and bare["answer"] is None
 
 
 def test_point_lists_are_checked_in_one_place():
@@ -162,7 +165,7 @@ def test_browser_files_exist_and_keep_the_contract():
     html = (UI / "canvas.html").read_text()
     assert 'class="svmlab-canvas"' in html and "svmlab-plot" in html
     assert ".svmlab-canvas" in (UI / "canvas.css").read_text()
-    assert "export default function" in (UI / "sync.js").read_text()
+    assert "svmlab-numbers" in html and "svmlab-table" in html  # drawn from the answer
     # Plotly.js is loaded from the static folder, never inlined (js= is resent every rerun)
     assert len(js) < 60_000 and "plotly.min.js" in canvas.PLOTLY_URL
 

@@ -1,44 +1,47 @@
 // SVM Lab click canvas (Streamlit Custom Components v2), part 2 of 2 (after canvas_layer.js).
 //
-// Draws the server's figure with Plotly.js (loaded once from the app's static folder), keeps
-// the point list in the browser so a click is drawn at once, and sends the whole list back
-// with setStateValue("points", {epoch, seq, points}) so no click is lost.
+// Keeps the point list in the browser and draws the whole Playground from the fit endpoint's
+// answer (ui/fit_api.py `answer`): the picture, the numbers panel and the points table. A
+// click costs the server one fit and no page rerun:
+// 1. the edit is POSTed to the fit endpoint (data.fit_url; one request in flight, the latest
+//    edit wins) and its answer (h on a grid, SV rings, slack, misclassified) is painted at
+//    once on a canvas layer over the plot area (marching squares for h = 0, ±1, as
+//    ui/step_player*.js does), in the current axis ranges (redrawn on zoom/pan); the numbers
+//    panel and the table are filled from the same answer;
+// 2. once the clicks have paused (QUIET_MS) the answer's full Plotly figure is applied with
+//    Plotly.react and the layer is hidden, so hover, legend and PNG export show it;
+// 3. the session hears of the points only when the student pauses (SYNC_IDLE_MS) or leaves
+//    the page: setStateValue("points", {epoch, seq, points}) reruns the page's fragment,
+//    which stores them and sends back no figure (ui/controls.py page_answer).
+// After a change made in Python (dataset, settings, import, table edit, link) the payload
+// carries the page's own answer for the new state; without one the canvas asks the endpoint.
+// Without an endpoint (404: an older server) the canvas asks the session for the answer
+// instead (want_answer in its sync).
 //
-// A click's refit is drawn twice, fast then full:
-// 1. the edit is POSTed to the fit endpoint (data.fit_url, ui/fit_api.py; one request in
-//    flight, the latest edit wins) and its answer (h on a grid, SV rings, slack, misclassified)
-//    is painted at once on a canvas layer over the plot area (marching squares for h = 0, ±1,
-//    as ui/step_player*.js does), in the current axis ranges (redrawn on zoom/pan);
-// 2. the points go to the session (setStateValue, right after the endpoint's answer so the
-//    two do not compete for the server); its rerun sends the full figure, applied with
-//    Plotly.react once it is for the latest edit and the clicks have paused (QUIET_MS); then
-//    the layer is hidden, so hover, legend and PNG export show the full figure.
-// Without an endpoint (404: AppTest, an older server) only step 2 runs, as before.
-//
-// Protocol (data from Python): fig (plotly JSON text), points [[x1, x2, ±1]...], epoch
-// (bumped when Python replaced the points), seq (the last canvas edit the figure was fitted
-// on), view_rev (bumped when the zoom should reset), max_points, plotly_url, busy_text,
-// settings and fit_url (the endpoint's request), highlight (selected rows, 0-based).
+// Protocol (data from Python): points [[x1, x2, ±1]...], epoch (bumped when Python replaced
+// the points), seq (the last canvas edit the session has), view_rev (bumped when the zoom
+// should reset), max_points, plotly_url, busy_text, settings and fit_url (the endpoint's
+// request), home (the data's axis ranges), title, answer (or null), url_query.
 // Streamlit calls the default export again with new data on every rerun whose data changed;
 // all listeners are bound once per element.
 //
 // Performance marks for benchmarks/tests: window.__svmlabPerf (see PERF); attributes
-// data-n-points, data-seq, data-fit-seq (the session's figure), data-refit-seq (the endpoint's
-// refit on the layer), data-full-seq (the figure Plotly shows), data-epoch, data-draws,
-// data-endpoint on the .svmlab-canvas element, whose __state holds the live state
-// (overlayOn: the browser shows something Plotly did not draw; hAt(x, y): h of the layer).
+// data-n-points, data-seq, data-fit-seq (the last edit the session has), data-refit-seq (the
+// answer on the layer), data-full-seq (the figure Plotly shows), data-epoch, data-draws,
+// data-endpoint, data-syncs on the .svmlab-canvas element, whose __state holds the live
+// state (overlayOn: the browser shows something Plotly did not draw; hAt(x, y): h of the
+// layer).
 
 const STATES = new WeakMap();
 const PERF = (window.__svmlabPerf = window.__svmlabPerf || {});
 for (const k of [
   "pointDrawn", // ms from the click (button released) to the frame that paints the point
   "refitDrawn", // ms from the click to the frame that paints its refit (either path)
-  "refitSource", // "endpoint" or "figure": which path painted each refitDrawn
+  "refitSource", // "endpoint" or "page": which path painted each refitDrawn
   "endpointMs", // round trip of each endpoint request (POST → answer parsed)
   "serverMs", // the endpoint's own time per request (parse, fit, grid, draw data, JSON)
-  "overlayMs", // ms of JS work to paint an endpoint answer on the layer
-  "refitArrived", // ms from the click to the session's refitted figure reaching the component
-  "fullDrawn", // ms from the click to the frame that paints the session's full figure
+  "overlayMs", // ms of JS work to paint an answer on the layer, the numbers and the table
+  "fullDrawn", // ms from the click to the frame that paints the full Plotly figure
   "reactMs", // ms Plotly.react took for each full redraw
   "fits", // the fit numbers of each refit (solver_ms, n_iter, converged)
 ]) {
@@ -46,9 +49,12 @@ for (const k of [
 }
 const CLICK_SLOP_PX = 5; // a press that moves less than this is a click
 const HIT_PX = 11; // a click within this distance of a point hits the point
+const TOUCH_SLOP_PX = 10; // the same for a finger, which covers more and wobbles more
+const TOUCH_HIT_PX = 18;
+const NARROW_PX = 560; // a plot narrower than this (a phone) gets a compact layout (fitNarrow)
 const UNDO_MAX = 200;
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
-const SEND_DEFER_MS = 300; // the session hears of an edit at most this long after it
+const SYNC_IDLE_MS = 1500; // the session hears of the points once the clicks paused this long
 
 function nextFrame() {
   // resolves at the start of the next animation frame: the browser paints the DOM as it is
@@ -85,41 +91,47 @@ function createState(root, parentElement) {
     points: [], // [[x1, x2, label]]
     epoch: null,
     seq: 0, // the last edit made here
-    fitSeq: 0, // the edit the session's latest figure was fitted on
-    figSeq: 0, // the edit st.fig was fitted on (= fitSeq)
+    fitSeq: 0, // the last edit the session has (data.seq)
+    figSeq: -1, // the edit st.fig (the latest answer's figure) was fitted on
     fullSeq: -1, // the edit of the figure Plotly shows
     viewRev: null,
     cls: 1,
     undo: [],
     fig: null,
-    figText: null,
-    drawnFigText: null,
+    title: "",
+    home: null,
     maxPoints: 2000,
     Plotly: null,
     ready: null,
     drawn: false,
     pending: new Map(), // seq -> click time, until the click's refit is painted (either path)
-    pendingFull: new Map(), // seq -> click time, until the session's figure is painted
-    pendingArrive: new Map(), // seq -> click time, until the session's figure arrives
+    pendingFull: new Map(), // seq -> click time, until the full figure is painted
     lastEdit: -Infinity,
     fullTimer: null,
     reacting: false,
     fullAgain: false,
     // the fit endpoint (ui/fit_api.py)
     fitUrl: "",
-    endpoint: null, // null: not asked yet, true: answers, false: unavailable (today's path)
+    endpoint: null, // null: not asked yet, true: answers, false: unavailable (ask the page)
     failures: 0,
     settings: {},
     settingsKey: "",
     inFlight: false,
     again: false, // an edit came while a request was in flight: ask again when it answers
-    sendDue: false, // the session has not heard of the latest edit yet
-    sendTimer: null,
+    sendTimer: null, // the session hears of the points when it fires (SYNC_IDLE_MS)
+    wantAnswer: false, // the endpoint failed: the session's rerun must send the answer
+    holdFull: false, // tests freeze the layer (no full redraw) to inspect it
+    syncs: 0,
     warm: null, // {points, alpha, key, epoch} of the last answer: the next request's warm start
     refit: null, // the answer on the layer: {ans, h, xs, ys, seq, points, view}
     refitOn: false,
     refitInfo: null, // what the layer drew (tests read it)
-    highlight: [],
+    highlight: [], // rows selected in the table (0-based), ringed in the plot
+    numbersEl: root.querySelector(".svmlab-numbers"),
+    tableEl: root.querySelector(".svmlab-table"),
+    locked: false, // a teacher link locked the points (setLocked)
+    hide: new Set(), // what a teacher link hides: "numbers", "table"
+    style: {}, // the figure's style for the endpoint (present mode, hidden SVs)
     down: null,
     drag: null,
     rafPending: false,
@@ -144,19 +156,28 @@ function createState(root, parentElement) {
   );
   on(root.querySelector("button[data-act=undo]"), "click", () => undo(st));
   on(root.querySelector("button[data-act=clear]"), "click", () => clearAll(st));
+  on(st.tableEl, "click", (ev) => toggleRow(st, ev));
+  // a student who leaves (or hides the tab) right after a click: tell the session now
+  on(window, "pagehide", () => flushSync(st));
+  on(document, "visibilitychange", () => document.hidden && flushSync(st));
 
-  // ---- plot interactions (capture phase: we see the press before Plotly does)
-  on(st.plot, "mousedown", (ev) => onDown(st, ev), true);
-  on(st.plot, "mousemove", (ev) => onHover(st, ev), false);
+  // ---- plot interactions: Pointer Events for mouse, pen and touch alike (capture phase: we
+  // see the press before Plotly's drag layer does)
+  on(st.plot, "pointerdown", (ev) => onDown(st, ev), true);
+  on(st.plot, "pointermove", (ev) => onHover(st, ev), false);
+  on(st.plot, "touchstart", (ev) => onTouchStart(st, ev), { capture: true, passive: false });
+  on(st.plot, "contextmenu", (ev) => st.down && ev.preventDefault(), true); // a long press
+  on(st.plot, "wheel", (ev) => onWheel(ev), { capture: true, passive: true });
   st.onUp = (ev) => onUp(st, ev);
   st.onMove = (ev) => onMove(st, ev);
+  st.onCancel = (ev) => onCancel(st, ev);
   st.hAt = (x, y) => hAt(st, x, y);
+  st.scheduleFull = () => scheduleFull(st);
   st.destroy = () => {
     st.listeners.forEach((off) => off());
     clearTimeout(st.fullTimer);
     clearTimeout(st.sendTimer);
-    window.removeEventListener("mouseup", st.onUp, true);
-    window.removeEventListener("mousemove", st.onMove, true);
+    stopTracking(st);
     if (st.Plotly && st.drawn) st.Plotly.purge(st.plot);
     clearTimeout(st.resendTimer);
     STATES.delete(parentElement);
@@ -174,6 +195,29 @@ function setClass(st, cls) {
   });
 }
 
+function setLocked(st, locked) {
+  // a teacher link locked the points: onDown ignores presses, the toolbar is disabled
+  st.locked = locked;
+  st.root.classList.toggle("locked", locked);
+  st.root.querySelectorAll(".svmlab-toolbar button").forEach((b) => {
+    if (b.dataset.title0 === undefined) b.dataset.title0 = b.title;
+    b.disabled = locked;
+    b.title = locked ? "Locked by your teacher." : b.dataset.title0;
+  });
+  const hint = st.root.querySelector(".svmlab-hint");
+  if (st.hint0 === undefined) st.hint0 = hint.innerHTML; // canvas.html's (fine / coarse)
+  const text = "the points are locked by your teacher: you can still zoom, pan and export";
+  if (locked) hint.textContent = text;
+  else if (hint.textContent === text) hint.innerHTML = st.hint0;
+}
+
+function setHidden(st, hide) {
+  // a teacher link hides the numbers or the table so students predict first
+  st.hide = new Set(Array.isArray(hide) ? hide : []);
+  const box = st.root.querySelector(".svmlab-tablebox");
+  if (box) box.hidden = st.hide.has("table");
+}
+
 function setStatus(st, text, isError) {
   st.statusEl.textContent = text || "";
   st.statusEl.classList.toggle("error", !!isError);
@@ -187,6 +231,7 @@ function updateAttrs(st) {
   d.refitSeq = String(st.refit ? st.refit.seq : 0);
   d.fullSeq = String(st.fullSeq);
   d.epoch = String(st.epoch);
+  d.syncs = String(st.syncs);
   d.draws = String(st.draws);
   d.endpoint = String(st.endpoint);
   d.cls = String(st.cls);
@@ -239,9 +284,9 @@ function inside(area, clientX, clientY) {
   );
 }
 
-function hitTest(st, area, clientX, clientY) {
+function hitTest(st, area, clientX, clientY, radius = HIT_PX) {
   let best = -1;
-  let bestD = HIT_PX * HIT_PX;
+  let bestD = radius * radius;
   for (let i = 0; i < st.points.length; i++) {
     const p = toPixel(area, st.points[i][0], st.points[i][1]);
     const d = (p[0] - clientX) ** 2 + (p[1] - clientY) ** 2;
@@ -260,36 +305,47 @@ function pushUndo(st) {
   if (st.undo.length > UNDO_MAX) st.undo.shift();
 }
 
-const RESEND_MS = 3000; // an edit not answered by then is sent again
+const RESEND_MS = 3000; // a sync the session did not confirm by then is sent again
 
-function sendPoints(st) {
-  if (!st.setStateValue) return;
-  if (window.__svmlabSyncFlushPending) {
-    // the panels' sync (sync.js) is being flushed in this tick; Streamlit would send both
-    // updates with the panels' fragment id and the canvas would not rerun: wait one task
-    setTimeout(() => sendPoints(st), 0);
-    return;
-  }
-  st.setStateValue("points", { epoch: st.epoch, seq: st.seq, points: st.points });
+function sendPoints(st, force) {
+  clearTimeout(st.sendTimer);
+  st.sendTimer = null;
+  if (!st.setStateValue || (st.fitSeq >= st.seq && !force)) return;
+  st.syncs += 1;
+  // without the endpoint's answer the session's rerun must send one (ui/controls.py)
+  st.setStateValue("points", {
+    epoch: st.epoch,
+    seq: st.seq,
+    points: st.points,
+    want_answer: !useEndpoint(st) || st.wantAnswer,
+  });
+  st.wantAnswer = false;
   clearTimeout(st.resendTimer);
   st.resendTimer = setTimeout(() => {
     if (st.fitSeq < st.seq) sendPoints(st); // a lost rerun: ask again (same content)
   }, RESEND_MS);
+  updateAttrs(st);
+}
+
+function scheduleSync(st) {
+  // one cheap rerun per pause instead of one per click (the session needs the points only
+  // for its own panels, the share link and the other pages)
+  clearTimeout(st.sendTimer);
+  st.sendTimer = setTimeout(() => sendPoints(st), useEndpoint(st) ? SYNC_IDLE_MS : 0);
+}
+
+function flushSync(st) {
+  if (st.sendTimer) sendPoints(st);
 }
 
 function commit(st, t0) {
   st.seq += 1;
   st.pending.set(st.seq, t0);
   st.pendingFull.set(st.seq, t0);
-  st.pendingArrive.set(st.seq, t0);
   st.lastEdit = performance.now();
   clearTimeout(st.fullTimer);
-  if (useEndpoint(st)) {
-    requestRefit(st);
-    deferSend(st);
-  } else {
-    sendPoints(st);
-  }
+  if (useEndpoint(st)) requestRefit(st);
+  scheduleSync(st);
   setStatus(st, st.busyText);
   showOverlay(st, t0);
 }
@@ -298,21 +354,6 @@ function commit(st, t0) {
 
 function useEndpoint(st) {
   return !!st.fitUrl && st.endpoint !== false;
-}
-
-function deferSend(st) {
-  // the session's rerun would compete with the endpoint's fit for the server's CPU: tell the
-  // session when the endpoint has answered (or SEND_DEFER_MS after the first unsent edit)
-  st.sendDue = true;
-  if (!st.sendTimer) st.sendTimer = setTimeout(() => flushSend(st), SEND_DEFER_MS);
-}
-
-function flushSend(st) {
-  clearTimeout(st.sendTimer);
-  st.sendTimer = null;
-  if (!st.sendDue) return;
-  st.sendDue = false;
-  sendPoints(st);
 }
 
 function requestRefit(st) {
@@ -326,10 +367,13 @@ function requestRefit(st) {
     epoch: st.epoch,
     key: st.settingsKey,
     points: st.points.map((p) => p.slice()),
-    view: area ? { x: area.xr.slice(), y: area.yr.slice() } : null,
+    view: st.drawn && area ? { x: area.xr.slice(), y: area.yr.slice() } : null,
   };
+  if (!req.view && st.home) req.view = { x: st.home[0].slice(), y: st.home[1].slice() };
   const body = { points: req.points, settings: st.settings, seq: req.seq };
+  if (Object.keys(st.style).length) body.style = st.style;
   if (req.view) body.view = req.view;
+  if (st.home) body.home = { x: st.home[0], y: st.home[1] };
   const w = st.warm;
   if (w && w.key === req.key && w.epoch === req.epoch) {
     body.warm = { points: w.points, alpha: w.alpha };
@@ -350,27 +394,27 @@ function requestRefit(st) {
       if (status === 200) {
         st.endpoint = true;
         st.failures = 0;
-        onAnswer(st, JSON.parse(text), req);
+        onAnswer(st, JSON.parse(text), req, "endpoint");
         return;
       }
+      let msg = text;
+      try {
+        msg = JSON.parse(text).error;
+      } catch (e) {
+        /* not JSON: keep the text */
+      }
       if (status === 404 || status === 405) {
-        st.endpoint = false; // no endpoint on this server: the session's figure only
+        st.endpoint = false; // no endpoint on this server: the session answers
       } else {
         st.failures += 1;
-        let msg = text;
-        try {
-          msg = JSON.parse(text).error;
-        } catch (e) {
-          /* not JSON: keep the text */
-        }
-        console.warn("SVM Lab refit endpoint:", status, msg);
       }
-      flushSend(st); // the session's figure draws this edit
+      st.wantAnswer = true;
+      console.warn("SVM Lab refit endpoint:", status, msg);
     })
     .catch((err) => {
       st.failures += 1;
+      st.wantAnswer = true;
       console.warn("SVM Lab refit endpoint:", err);
-      flushSend(st);
     })
     .finally(() => {
       st.inFlight = false;
@@ -380,14 +424,9 @@ function requestRefit(st) {
         requestRefit(st);
       } else {
         st.again = false;
-        // after the refit is painted: a rerun request makes Streamlit's frontend busy
-        afterPaint(() => flushSend(st));
+        if (st.wantAnswer) sendPoints(st, true); // the session answers this edit
       }
     });
-}
-
-function afterPaint(fn) {
-  requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
 function decodeGrid(g) {
@@ -399,7 +438,8 @@ function decodeGrid(g) {
   return { h: new Float32Array(bytes.buffer), xs: axis(g.x), ys: axis(g.y) };
 }
 
-function onAnswer(st, ans, req) {
+function onAnswer(st, ans, req, source) {
+  // an answer (the endpoint's, or the page's in the payload) for the points req.points
   if (req.epoch !== st.epoch) return; // Python replaced the points meanwhile
   PERF.serverMs.push(ans.server_ms);
   if (ans.ok) {
@@ -407,20 +447,141 @@ function onAnswer(st, ans, req) {
     PERF.fits.push(ans.fit);
   }
   if (req.key !== st.settingsKey) return; // the settings changed: a new request follows
-  if (req.seq <= st.fullSeq || (st.refit && req.seq < st.refit.seq)) return; // drawn already
+  if (st.refit && req.seq < st.refit.seq) return; // an older edit's answer came late
   const t = performance.now();
   st.refit = Object.assign({ ans, seq: req.seq, points: req.points, view: req.view },
     ans.ok ? decodeGrid(ans.grid) : { h: null, xs: [], ys: [] }); // prettier-ignore
   st.refitOn = true;
+  st.fig = ans.figure ? figureOf(ans, st.refit) : null;
+  st.figSeq = req.seq;
   drawRefit(st);
   showOverlay(st, null);
+  renderNumbers(st);
+  renderTable(st);
   PERF.overlayMs.push(performance.now() - t);
   if (req.seq === st.seq) {
-    if (ans.ok) setStatus(st, "");
+    if (ans.ok) setStatus(st, ans.message ? "Did not converge: see the numbers." : "");
     else if (ans.kind === "need_two_classes") setStatus(st, "Add points of both classes to train.");
     else setStatus(st, "No model: " + String(ans.message).slice(0, 160), true);
   }
-  donePending(st, req.seq, "endpoint");
+  donePending(st, req.seq, source);
+  updateAttrs(st);
+  scheduleFull(st);
+}
+
+function figureOf(ans, R) {
+  // the answer's Plotly figure; its shading takes x, y, z from the answer's grid and its
+  // contours from the shading (meta.z_from, see ui/canvas.py canvas_figure_json)
+  const fig = ans.figure;
+  const nx = R.xs.length;
+  const z = R.h ? Array.from({ length: R.ys.length }, (_, j) => R.h.subarray(j * nx, (j + 1) * nx)) : [];
+  const grid = { x: R.xs, y: R.ys, z };
+  const byRole = {};
+  fig.data.forEach((t) => {
+    if (t.meta && t.meta.role && !(t.meta.role in byRole)) byRole[t.meta.role] = t;
+  });
+  for (const pass of ["grid", "regions"]) {
+    fig.data.forEach((t) => {
+      const from = t.meta && t.meta.z_from;
+      if (from !== pass) return;
+      const src = pass === "grid" ? grid : byRole[pass];
+      t.x = src.x;
+      t.y = src.y;
+      t.z = src.z;
+    });
+  }
+  return fig;
+}
+
+// ---- the numbers panel and the points table (ui/tables.py formats the numbers)
+
+function escapeHtml(v) {
+  return String(v).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function renderNumbers(st) {
+  const el = st.numbersEl;
+  if (!el) return;
+  if (st.hide.has("numbers")) {
+    el.innerHTML = '<div class="svmlab-muted">Hidden by your teacher: predict first.</div>';
+    return;
+  }
+  const R = st.refit;
+  const pts = R ? R.points : st.points;
+  const npos = pts.filter((p) => p[2] > 0).length;
+  const parts = [
+    `<div class="svmlab-title">${escapeHtml(st.title)}</div>`,
+    `<div class="svmlab-count">${pts.length} points (${npos} of class +1, ` +
+      `${pts.length - npos} of class −1)</div>`,
+  ];
+  const a = R && R.ans;
+  if (a && !a.ok) {
+    const cls = a.kind === "need_two_classes" ? "info" : "error";
+    const lead = a.kind === "not_separable" ? "Not separable: " : "";
+    parts.push(`<div class="svmlab-msg ${cls}" role="alert">${escapeHtml(lead + a.message)}</div>`);
+  } else if (a) {
+    if (a.message) {
+      parts.push(
+        `<div class="svmlab-msg warning" role="alert">Did not converge: ${escapeHtml(a.message)}</div>`
+      );
+    }
+    const rows = a.panel.map(
+      ([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`
+    );
+    parts.push(`<table class="svmlab-summary"><tbody>${rows.join("")}</tbody></table>`);
+  }
+  el.innerHTML = parts.join("");
+}
+
+const MINUS = "\u2212";
+
+function fixed(v, digits) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "";
+  const s = v.toFixed(digits);
+  return (Number(s) === 0 ? (0).toFixed(digits) : s).replace("-", MINUS);
+}
+
+function short(v) {
+  // %.4g as the Python table shows coordinates
+  const s = Number(v.toPrecision(4)).toString();
+  return s.replace("-", MINUS);
+}
+
+function renderTable(st) {
+  const el = st.tableEl;
+  if (!el) return;
+  const R = st.refit;
+  const a = R && R.ans && R.ans.ok && R.points.length === st.points.length ? R.ans : null;
+  const sel = new Set(st.highlight);
+  const head =
+    "<thead><tr><th>i</th><th>x1</th><th>x2</th><th>y</th><th>α</th><th>h(x)</th>" +
+    "<th>y·h(x)</th><th>ξ</th><th>category</th></tr></thead>";
+  const rows = st.points.map((p, i) => {
+    const model = a
+      ? `<td>${fixed(a.alpha[i], 4)}</td><td>${fixed(a.h[i], 3)}</td>` +
+        `<td>${fixed(p[2] * a.h[i], 3)}</td><td>${fixed(a.xi[i], 3)}</td>` +
+        `<td>${escapeHtml(a.category[i])}</td>`
+      : "<td></td><td></td><td></td><td></td><td></td>";
+    const on = sel.has(i) ? ' class="selected" aria-selected="true"' : "";
+    return (
+      `<tr data-row="${i}"${on}><td>x${i + 1}</td><td>${short(p[0])}</td>` +
+      `<td>${short(p[1])}</td><td>${p[2] > 0 ? "+1" : MINUS + "1"}</td>${model}</tr>`
+    );
+  });
+  el.innerHTML = head + `<tbody>${rows.join("")}</tbody>`;
+}
+
+function toggleRow(st, ev) {
+  // a click on a table row rings its point in the plot (again: unrings it)
+  const tr = ev.target.closest && ev.target.closest("tr[data-row]");
+  if (!tr) return;
+  const i = Number(tr.dataset.row);
+  const k = st.highlight.indexOf(i);
+  if (k >= 0) st.highlight.splice(k, 1);
+  else st.highlight.push(i);
+  tr.classList.toggle("selected", k < 0);
+  tr.setAttribute("aria-selected", k < 0 ? "true" : "false");
+  showHighlight(st);
   updateAttrs(st);
 }
 
@@ -478,7 +639,7 @@ function clearAll(st) {
 }
 
 function onHover(st, ev) {
-  if (st.drag || st.down) return;
+  if (st.drag || st.down || ev.pointerType === "touch") return;
   const area = plotArea(st);
   if (!area || !inside(area, ev.clientX, ev.clientY)) {
     st.root.classList.remove("over-point");
@@ -487,29 +648,72 @@ function onHover(st, ev) {
   st.root.classList.toggle("over-point", hitTest(st, area, ev.clientX, ev.clientY) >= 0);
 }
 
+function panMode(st) {
+  // the Pan tool of Plotly's toolbar is on: one finger pans the plot
+  const fl = st.plot._fullLayout;
+  return !!fl && fl.dragmode === "pan";
+}
+
+function onTouchStart(st, ev) {
+  // Plotly's drag layer takes every touch it sees and preventDefaults it, so a swipe over the
+  // plot could not scroll the page: keep touches from it (but for its toolbar and its Pan
+  // tool). A touch that started on a point (onDown ran first) drags it: no scroll then.
+  if (ev.target.closest && ev.target.closest(".modebar")) return;
+  if (st.drag) {
+    ev.preventDefault();
+    ev.stopPropagation();
+  } else if (!panMode(st)) {
+    ev.stopPropagation();
+  }
+}
+
+function onWheel(ev) {
+  // a plain wheel scrolls the page: keep it from Plotly's scrollZoom; ctrl/⌘ + wheel (and a
+  // trackpad pinch, which browsers send as ctrl + wheel) reaches Plotly, which zooms
+  if (!ev.ctrlKey && !ev.metaKey) ev.stopPropagation();
+}
+
+function stopTracking(st) {
+  window.removeEventListener("pointermove", st.onMove, true);
+  window.removeEventListener("pointerup", st.onUp, true);
+  window.removeEventListener("pointercancel", st.onCancel, true);
+}
+
 function onDown(st, ev) {
-  if (ev.button !== 0 || !st.drawn) return;
+  if (!ev.isPrimary || ev.button !== 0 || !st.drawn || st.locked) return; // locked: zoom, pan
   if (ev.target.closest && ev.target.closest(".modebar")) return;
   const area = plotArea(st);
   if (!area || !inside(area, ev.clientX, ev.clientY)) return; // axes etc.: Plotly's
-  const hit = hitTest(st, area, ev.clientX, ev.clientY);
+  const touch = ev.pointerType === "touch";
+  const hit = hitTest(st, area, ev.clientX, ev.clientY, touch ? TOUCH_HIT_PX : HIT_PX);
   const [x, y] = toData(area, ev.clientX, ev.clientY);
-  st.down = { cx: ev.clientX, cy: ev.clientY, x, y, shift: ev.shiftKey, hit, area };
+  const shift = ev.shiftKey;
+  st.down = { id: ev.pointerId, touch, cx: ev.clientX, cy: ev.clientY, x, y, shift, hit, area };
+  stopTracking(st);
   if (hit >= 0) {
-    // the press is ours (delete or drag); Plotly must not start a zoom box
+    // the press is ours (delete or drag): cancelling it stops the compatibility mousedown,
+    // so Plotly does not start a zoom box
     ev.stopPropagation();
     ev.preventDefault();
     st.drag = { index: hit, moved: false, before: st.points.map((p) => p.slice()) };
-    window.addEventListener("mousemove", st.onMove, true);
+    try {
+      st.plot.setPointerCapture(ev.pointerId); // the drag goes on outside the plot
+    } catch (e) {
+      /* a synthetic event has no active pointer */
+    }
+    window.addEventListener("pointermove", st.onMove, true);
+  } else if (touch) {
+    ev.preventDefault(); // a tap is ours: no compatibility mouse events for Plotly
   }
-  window.addEventListener("mouseup", st.onUp, true);
+  window.addEventListener("pointerup", st.onUp, true);
+  window.addEventListener("pointercancel", st.onCancel, true);
 }
 
 function onMove(st, ev) {
   const d = st.down;
-  if (!d || !st.drag) return;
+  if (!d || !st.drag || ev.pointerId !== d.id) return;
   const dist = Math.hypot(ev.clientX - d.cx, ev.clientY - d.cy);
-  if (!st.drag.moved && dist < CLICK_SLOP_PX) return;
+  if (!st.drag.moved && dist < (d.touch ? TOUCH_SLOP_PX : CLICK_SLOP_PX)) return;
   st.drag.moved = true;
   const { rect } = d.area;
   const cx = Math.min(Math.max(ev.clientX, rect.left), rect.left + rect.width);
@@ -529,10 +733,24 @@ function onMove(st, ev) {
   }
 }
 
-function onUp(st, ev) {
-  window.removeEventListener("mouseup", st.onUp, true);
-  window.removeEventListener("mousemove", st.onMove, true);
+function onCancel(st, ev) {
+  // the browser took the pointer (it scrolls or zooms the page): no click; a point already
+  // dragged stays where it is now
   const d = st.down;
+  if (!d || ev.pointerId !== d.id) return;
+  if (st.drag && st.drag.moved) {
+    onUp(st, ev);
+    return;
+  }
+  stopTracking(st);
+  st.down = null;
+  st.drag = null;
+}
+
+function onUp(st, ev) {
+  const d = st.down;
+  if (d && ev.pointerId !== d.id) return; // another finger
+  stopTracking(st);
   st.down = null;
   if (!d) return;
   const drag = st.drag;
@@ -555,7 +773,8 @@ function onUp(st, ev) {
     }
     return;
   }
-  if (Math.hypot(ev.clientX - d.cx, ev.clientY - d.cy) >= CLICK_SLOP_PX) return; // a zoom box
+  const slop = d.touch ? TOUCH_SLOP_PX : CLICK_SLOP_PX;
+  if (Math.hypot(ev.clientX - d.cx, ev.clientY - d.cy) >= slop) return; // a zoom box, a swipe
   const label = d.shift ? -st.cls : st.cls;
   addPoint(st, roundTo(d.x, xs), roundTo(d.y, ys), label, tClick);
 }
@@ -645,7 +864,7 @@ function showOverlay(st, t0) {
       .join("");
     parts.push(`<path d="${d}" fill="none" stroke="${mark.color}" stroke-width="${mark.width}"/>`);
   }
-  parts.push("</svg>");
+  parts.push(highlightMarkup(st, area), "</svg>");
   st.overlay.innerHTML = parts.join("");
   if (!st.overlayOn) {
     pointTraceGroups(st).forEach((g) => (g.style.visibility = "hidden"));
@@ -658,9 +877,41 @@ function showOverlay(st, t0) {
 function hideOverlay(st) {
   // Plotly reuses the trace groups on react, so undo the hiding explicitly
   pointTraceGroups(st).forEach((g) => (g.style.visibility = ""));
-  st.overlay.innerHTML = "";
-  hideLayer(st);
   st.overlayOn = false;
+  showHighlight(st);
+  hideLayer(st);
+}
+
+const HIGHLIGHT = { color: "#009E73", size: 42, width: 5 }; // ui/figures.py _highlight_trace
+
+function highlightMarkup(st, area) {
+  // rings around the points of the rows selected in the table
+  const { rect } = area;
+  const r = HIGHLIGHT.size / 2;
+  return st.highlight
+    .filter((i) => st.points[i])
+    .map((i) => {
+      const q = toPixel(area, st.points[i][0], st.points[i][1]);
+      return `<circle class="svmlab-hl" cx="${q[0] - rect.left}" cy="${q[1] - rect.top}" ` +
+        `r="${r}" fill="none" stroke="${HIGHLIGHT.color}" stroke-width="${HIGHLIGHT.width}"/>`;
+    })
+    .join("");
+}
+
+function showHighlight(st) {
+  // the overlay without points (Plotly shows them): the selected rows' rings only
+  if (st.overlayOn) return showOverlay(st, null);
+  const area = plotArea(st);
+  if (!area || !st.highlight.length) {
+    st.overlay.innerHTML = "";
+    return undefined;
+  }
+  const wrap = st.overlay.getBoundingClientRect();
+  const { rect } = area;
+  st.overlay.innerHTML =
+    `<svg x="${rect.left - wrap.left}" y="${rect.top - wrap.top}" width="${rect.width}" ` +
+    `height="${rect.height}" overflow="hidden">${highlightMarkup(st, area)}</svg>`;
+  return undefined;
 }
 
 function hideLayer(st) {
@@ -673,7 +924,7 @@ function markDrawn(list, t0) {
   nextFrame().then((t) => list.push(t - t0));
 }
 
-// ---- the session's full figure
+// ---- the full figure (the latest answer's, drawn by Plotly)
 
 function fullDraw(st) {
   const fig = st.fig;
@@ -686,21 +937,26 @@ function fullDraw(st) {
     }
     return t;
   });
-  const layout = Object.assign({}, fig.layout, { autosize: true });
+  // uirevision: Plotly keeps the user's zoom until the session resets it (view_rev)
+  // (axes copied: Plotly writes the zoom into the layout objects it is given)
+  const axis = (a) => Object.assign({}, a, Array.isArray(a.range) ? { range: a.range.slice() } : {});
+  const layout = Object.assign({}, fig.layout, { autosize: true, uirevision: st.viewRev,
+    xaxis: axis(fig.layout.xaxis || {}), yaxis: axis(fig.layout.yaxis || {}) }); // prettier-ignore
   delete layout.width;
+  fitNarrow(st, layout);
   st.draws += 1;
   const t = performance.now();
   const drawnSeq = st.figSeq;
   const drawnEpoch = st.epoch;
-  const drawnText = st.figText;
+  const drawnFig = fig;
   return st.Plotly.react(st.plot, data, layout, st.config).then(() => {
     PERF.reactMs.push(performance.now() - t);
     st.drawn = true;
     if (drawnEpoch !== st.epoch) return null;
     st.fullSeq = drawnSeq;
-    st.drawnFigText = drawnText;
+    st.drawnFig = drawnFig;
     readPointStyle(st);
-    if (st.refit && st.refit.seq <= drawnSeq) hideLayer(st); // Plotly shows as new a fit
+    if (st.refit && st.refit.seq <= drawnSeq && st.fig === drawnFig) hideLayer(st);
     if (st.seq === drawnSeq && !st.drag) {
       hideOverlay(st);
     } else {
@@ -713,36 +969,43 @@ function fullDraw(st) {
   });
 }
 
+function fitNarrow(st, layout) {
+  // a phone: the legend in two columns of smaller type, the plot right under it and no
+  // empty band below it (the figure is laid out for a desktop's column)
+  const w = st.plot.clientWidth;
+  if (!w || w >= NARROW_PX) return;
+  const legend = layout.legend || {};
+  layout.legend = Object.assign({}, legend, { font: Object.assign({}, legend.font, { size: 12 }) });
+  layout.yaxis = Object.assign({}, layout.yaxis, { constraintoward: "top" });
+  layout.margin = Object.assign({}, layout.margin, { l: 50 });
+  if (layout.height) layout.height = Math.min(layout.height, Math.round(w * 1.25));
+}
+
 function afterFull(st, seq) {
   if (seq === null) return;
-  donePending(st, seq, "figure"); // clicks the endpoint did not draw
   const done = [];
   st.pendingFull.forEach((t0, s) => {
     if (s <= seq) done.push([s, t0]);
   });
   done.forEach(([s]) => st.pendingFull.delete(s));
   if (!done.length) return;
-  nextFrame().then((t) => {
-    done.forEach(([, t0]) => PERF.fullDrawn.push(t - t0));
-    // let the numbers and the table catch up (see sync.js)
-    window.dispatchEvent(new CustomEvent("svmlab:drawn", { detail: { seq, epoch: st.epoch } }));
-  });
+  nextFrame().then((t) => done.forEach(([, t0]) => PERF.fullDrawn.push(t - t0)));
 }
 
 function scheduleFull(st) {
-  // Plotly.react the session's figure: at once without the endpoint (today's path) and for
-  // the first draw; else only when the figure is for the latest edit and the clicks paused
+  // Plotly.react the latest answer's figure: at once for the first draw, else when it is for
+  // the latest edit and the clicks paused (QUIET_MS)
   clearTimeout(st.fullTimer);
   st.fullTimer = null;
-  if (!st.fig || !st.Plotly) return;
-  if (st.drawn && useEndpoint(st)) {
-    if (st.figSeq !== st.seq) return; // a newer edit is on its way to the session
+  if (!st.fig || !st.Plotly || (st.holdFull && st.drawn)) return;
+  if (st.drawn) {
+    if (st.figSeq !== st.seq) return; // a newer edit's answer is on its way
     const wait = st.lastEdit + QUIET_MS - performance.now();
     if (wait > 0) {
       st.fullTimer = setTimeout(() => scheduleFull(st), wait);
       return;
     }
-    if (st.figText === st.drawnFigText && st.fullSeq === st.figSeq && !st.overlayOn) return;
+    if (st.fig === st.drawnFig && !st.overlayOn) return;
   }
   if (st.reacting) {
     st.fullAgain = true; // after the running draw
@@ -773,22 +1036,6 @@ function reportView(st) {
   }, 200);
 }
 
-function resolveSharedGrids(fig) {
-  // contour traces marked meta.z_from share x, y, z with another trace (see canvas.py)
-  const byRole = {};
-  fig.data.forEach((t) => {
-    if (t.meta && t.meta.role && !(t.meta.role in byRole)) byRole[t.meta.role] = t;
-  });
-  fig.data.forEach((t) => {
-    const src = t.meta && t.meta.z_from && byRole[t.meta.z_from];
-    if (src) {
-      t.x = src.x;
-      t.y = src.y;
-      t.z = src.z;
-    }
-  });
-}
-
 function mirrorUrl(query) {
   // keep the address bar in step with the points (the server sets st.query_params on full
   // reruns; point edits only rerun a fragment)
@@ -808,8 +1055,12 @@ function update(st, data) {
   st.busyText = data.busy_text || "";
   st.config = Object.assign({ responsive: true }, data.config || {}, { doubleClick: false });
   st.fitUrl = data.settings ? data.fit_url || "" : ""; // the endpoint needs the settings
-  st.highlight = Array.isArray(data.highlight) ? data.highlight : [];
-  const settingsKey = JSON.stringify(data.settings || {});
+  st.home = Array.isArray(data.home) ? data.home : null;
+  st.title = data.title || "";
+  setLocked(st, !!data.locked);
+  setHidden(st, data.hide);
+  st.style = data.style || {};
+  const settingsKey = JSON.stringify([data.settings || {}, st.style]); // both shape an answer
   const settingsChanged = settingsKey !== st.settingsKey;
   st.settings = data.settings || {};
   st.settingsKey = settingsKey;
@@ -822,42 +1073,36 @@ function update(st, data) {
     st.seq = Number(data.seq || 0);
     st.pending.clear();
     st.pendingFull.clear();
-    st.pendingArrive.clear();
     st.refit = null;
     st.warm = null;
+    st.fig = null;
+    st.figSeq = -1;
     st.fullSeq = -1;
-    st.sendDue = false;
+    st.highlight = [];
+    clearTimeout(st.sendTimer);
+    st.sendTimer = null;
     hideLayer(st);
   }
   if (data.view_rev !== st.viewRev) {
     st.viewRev = data.view_rev;
     st.lastViewSent = null;
   }
-  st.fitSeq = Number(data.seq || 0);
-  st.figSeq = st.fitSeq;
-  if (data.fig !== st.figText) {
-    st.figText = data.fig;
-    try {
-      st.fig = JSON.parse(data.fig);
-      resolveSharedGrids(st.fig);
-    } catch (e) {
-      setStatus(st, "Could not read the figure: " + e.message, true);
-      return;
-    }
+  st.fitSeq = Math.max(st.fitSeq, Number(data.seq || 0));
+  if (st.fitSeq >= st.seq) clearTimeout(st.resendTimer);
+  const current = data.seq === st.seq; // the payload's points are the browser's
+  if (data.answer && current) {
+    const req = { seq: st.seq, epoch: st.epoch, key: settingsKey, view: null,
+      points: st.points.map((p) => p.slice()) }; // prettier-ignore
+    const ans = Object.assign({}, data.answer);
+    if (typeof ans.figure === "string") ans.figure = JSON.parse(ans.figure);
+    onAnswer(st, ans, req, "page");
+  } else if ((settingsChanged || !st.refit) && useEndpoint(st)) {
+    requestRefit(st); // new settings for the browser's own points, or no answer yet
+  } else if ((settingsChanged || !st.refit) && st.endpoint === false && !current) {
+    sendPoints(st); // no endpoint: the session answers the browser's points
   }
-  if (st.fitSeq >= st.seq) setStatus(st, data.status_text || "", !!data.status_error);
-  const arrived = performance.now();
-  st.pendingArrive.forEach((t0, s) => {
-    if (s <= st.fitSeq) {
-      PERF.refitArrived.push(arrived - t0);
-      if (!useEndpoint(st)) PERF.fits.push(data.fit_info || {});
-      st.pendingArrive.delete(s);
-    }
-  });
-  if (settingsChanged && st.refitOn && useEndpoint(st)) requestRefit(st); // the layer is stale
   updateAttrs(st);
-  scheduleFull(st);
-  setTimeout(() => mirrorUrl(data.url_query), 0);
+  if (current) setTimeout(() => mirrorUrl(data.url_query), 0);
 }
 
 export default function (component) {
@@ -873,18 +1118,16 @@ export default function (component) {
         st.Plotly = P;
         st.plot.on || P.newPlot(st.plot, [], {}, { responsive: true });
         st.plot.on("plotly_relayout", (ev) => {
-          if (st.refitOn) {
-            drawRefit(st);
-            refreshView(st);
-          }
-          if (st.overlayOn) showOverlay(st, null);
+          if (st.refitOn) drawRefit(st);
+          refreshView(st);
+          showHighlight(st);
           if (ev && Object.keys(ev).some((k) => k.startsWith("xaxis") || k.startsWith("yaxis"))) {
             reportView(st);
           }
         });
         st.plot.on("plotly_relayouting", () => {
           if (st.refitOn) drawRefit(st);
-          if (st.overlayOn) showOverlay(st, null);
+          showHighlight(st);
         });
       },
       (err) => setStatus(st, "The plot library could not be loaded: " + err.message, true)

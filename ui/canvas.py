@@ -38,7 +38,6 @@ def _read(name: str) -> str:
 
 
 def canvas_payload(
-    fig_json: str,
     X: np.ndarray,
     y: np.ndarray,
     *,
@@ -46,43 +45,51 @@ def canvas_payload(
     seq: int,
     view_rev: int,
     max_points: int,
-    status_text: str = "",
-    status_error: bool = False,
     busy_text: str = "refitting…",
     config: Mapping[str, Any] | None = None,
-    fit_info: Mapping[str, Any] | None = None,
     url_query: str = "",
     settings: Mapping[str, Any] | None = None,
     fit_url: str = "",
-    highlight: tuple = (),
+    home: Any = None,
+    title: str = "",
+    answer: Mapping[str, Any] | None = None,
+    locked: bool = False,
+    hide: tuple = (),
+    style: Mapping[str, Any] | None = None,
 ) -> dict:
-    """The JSON-ready data for the component (the figure travels as plotly JSON text).
+    """The JSON-ready data for the component.
 
     ``url_query`` is the encoded state; the browser mirrors it into the address bar with
     ``history.replaceState`` (cheaper than ``st.query_params`` on every click, which
     re-renders the whole app). ``fit_url`` is the fit endpoint (``ui.fit_api``) the browser
-    posts each edit to, with ``settings``, to draw the refit before this figure arrives
-    (empty: no endpoint); ``highlight`` the 0-based indices of the selected rows."""
+    posts each edit to, with ``settings``; ``home`` the axis ranges ((x0, x1), (y0, y1)) of
+    the data; ``answer`` the endpoint's answer for these points and settings
+    (``fit_api.answer``) when the page has one the browser has not seen, else None (the
+    browser then keeps its own, or asks the endpoint). A teacher link (``ui.teacher``):
+    ``locked`` no point can be added, moved or deleted; ``hide`` "numbers" and/or "table"
+    are not shown; ``style`` ({"scale", "show_sv"}, ``fit_api.parse_style``) goes with each
+    request to the endpoint."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
     points = [[float(a), float(b), 1 if lab > 0 else -1] for (a, b), lab in zip(X, y, strict=True)]
     return {
-        "fig": fig_json,
         "points": points,
         "epoch": int(epoch),
         "seq": int(seq),
         "view_rev": int(view_rev),
         "max_points": int(max_points),
-        "status_text": str(status_text),
-        "status_error": bool(status_error),
         "busy_text": str(busy_text),
         "plotly_url": PLOTLY_URL,
         "config": dict(config or {}),
-        "fit_info": dict(fit_info or {}),
         "url_query": str(url_query),
         "settings": dict(settings or {}),
         "fit_url": str(fit_url),
-        "highlight": [int(i) for i in highlight],
+        "home": None if home is None else [[float(v) for v in r] for r in home],
+        "title": str(title),
+        "answer": None if answer is None else dict(answer),
+        "locked": bool(locked),
+        "hide": [str(h) for h in hide],
+        "style": dict(style or {}),
     }
 
 
@@ -208,28 +215,6 @@ def apply_canvas_view(ss, value: Any) -> bool:
 
 
 _component: Callable | None = None
-_sync_component: Callable | None = None
-SYNC_NAME = "svmlab_sync"
-
-
-def _get_sync_component() -> Callable:
-    global _sync_component
-    if _sync_component is None:
-        import streamlit as st
-
-        _sync_component = st.components.v2.component(
-            SYNC_NAME, html="", js=_read("sync.js"), isolate_styles=False
-        )
-    return _sync_component
-
-
-def drawn_listener(*, key: str, on_drawn: Callable[[], None]) -> Any:
-    """Invisible: reruns its fragment after the canvas has drawn a refit (see sync.js)."""
-    return _get_sync_component()(
-        key=key, default={"drawn": None}, on_drawn_change=on_drawn
-    )
-
-
 #: the element's script: the shared Plotly loader, the refit layer's drawing, then the canvas
 #: (one ES module)
 JS_PARTS = ("plotly_loader.js", "canvas2d.js", "canvas_layer.js", "canvas.js")
@@ -303,10 +288,12 @@ def figure_json(fig: Any) -> str:
     return json.dumps(fig, default=_plotly_json_default, allow_nan=False, separators=(",", ":"))
 
 
-def canvas_figure_json(fig: Any) -> str:
+def canvas_figure_json(fig: Any, grid_from: str | None = None) -> str:
     """Plotly JSON for the canvas: contour traces that draw the same grid as the shading
     (``meta.role`` "margins"/"boundary") carry ``meta.z_from = "regions"`` instead of a copy
-    of x, y, z; ``canvas.js`` puts the shared grid back. This halves what each refit sends."""
+    of x, y, z; ``canvas.js`` puts the shared grid back. This halves what each refit sends.
+    ``grid_from="grid"``: the shading too carries no x, y, z (``meta.z_from = "grid"``): the
+    fit endpoint's answer sends that grid beside the figure (``fit_api.answer``)."""
     if hasattr(fig, "to_plotly_json"):
         fig = fig.to_plotly_json()
     data = [dict(t) for t in fig["data"]]
@@ -323,6 +310,10 @@ def canvas_figure_json(fig: Any) -> str:
                 t["meta"] = meta
                 for k in "xyz":
                     t.pop(k)
+        if grid_from:
+            regions["meta"] = {**(regions.get("meta") or {}), "z_from": grid_from}
+            for k in "xyz":
+                regions.pop(k)
     return figure_json({"data": data, "layout": fig["layout"]})
 
 

@@ -9,7 +9,6 @@
 // marks are drawn above it by canvas.js (showOverlay).
 
 const FONT = "Source Sans Pro, Arial, sans-serif"; // ui/figures.py layout.font
-const HIGHLIGHT = { color: "#009E73", size: 42, width: 5 }; // ui/figures.py _highlight_trace
 
 function shade(st, ctx, R, px, py) {
   // the heatmap of h (ui/figures.py _region_traces), coloured by its colorscale
@@ -135,7 +134,7 @@ function strokeLines(ctx, lines, style, px, py) {
 
 function drawRefit(st) {
   // The endpoint's refit on the layer, in the plot's current axis ranges: shading by h,
-  // h = ±1 dashed, h = 0 solid, slack segments and ξ labels, SV rings, selected rows (the
+  // h = ±1 dashed, h = 0 solid, slack segments and ξ labels, SV rings (the
   // order of ui/figures.py's traces; the points and the misclassified marks are the SVG
   // overlay's, above)
   const R = st.refit;
@@ -159,7 +158,7 @@ function drawRefit(st) {
   ctx.fillRect(x0, y0, w, h);
   const a = R.ans;
   const info = { seq: R.seq, n: R.points.length, ok: a.ok, rings: 0, boundary: 0, margins: 0,
-    slack: 0, labels: 0, highlight: 0, misclassified: a.ok ? a.misclassified.length : 0,
+    slack: 0, labels: 0, misclassified: a.ok ? a.misclassified.length : 0,
     xr: area.xr.slice(), yr: area.yr.slice() }; // prettier-ignore
   if (a.ok) {
     shade(st, ctx, R, px, py);
@@ -189,12 +188,6 @@ function drawRefit(st) {
       }
       info.rings += g.x.length;
     }
-  }
-  for (const i of st.highlight) {
-    const p = st.points[i];
-    if (!p) continue;
-    ring(ctx, px(p[0]), py(p[1]), HIGHLIGHT.size, HIGHLIGHT.color, HIGHLIGHT.width);
-    info.highlight += 1;
   }
   ctx.restore();
   st.layer.style.display = "";

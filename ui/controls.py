@@ -19,15 +19,12 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 
-from . import canvas, fit_api, fitting, state, tables
+from . import canvas, fit_api, fitting, state, tables, teacher, teacher_panel
 from . import io as pio
-from .figures import PLOTLY_CONFIG, decision_figure_dict
-from .warmstart import map_alpha
+from .figures import PLOTLY_CONFIG
 
 P = state.WIDGET_PREFIX
 CANVAS_KEY = "svmlab_canvas"
-GRID_RESOLUTION = canvas.GRID_RESOLUTION  # the fit endpoint (ui.fit_api) samples h alike
-MAX_SLACK_LABELS = canvas.MAX_SLACK_LABELS
 
 DATASET_LABELS = {
     "d1": "Book D1: separable (slide 15)",
@@ -62,6 +59,8 @@ def init_session(ss) -> str | None:
     if state.K_X in ss and state.K_SETTINGS in ss:
         return None
     q = st.query_params.to_dict()
+    if teacher.has_link_params(q):  # a teacher link (t=, ts=) or present mode
+        return teacher.open_link(ss, q)
     if state.is_link(q):
         return state.restore_from_query(ss, q)
     state.ensure_state(ss)
@@ -73,7 +72,7 @@ def sync_url(ss) -> dict[str, str]:
 
     Called on full reruns; inside the points fragment the canvas mirrors the same text into
     the address bar instead (see ``canvas.canvas_payload(url_query=...)``)."""
-    q = state.state_query(ss)
+    q = teacher.page_query(ss)
     if st.query_params.to_dict() != q:
         st.query_params.from_dict(q)
     return q
@@ -133,6 +132,7 @@ def sidebar_data(ss) -> None:
         key=P + "dataset",
         format_func=lambda n: DATASET_LABELS.get(n, n),
         on_change=_on_generator_change,
+        **teacher.lock_kwargs(ss, "points"),
     )
     if name in datasets.GENERATORS:
         src = ss.get(state.K_SOURCE) or {}
@@ -141,16 +141,19 @@ def sidebar_data(ss) -> None:
         noise = params.get("noise", generator_default(name, "noise"))
         ss.setdefault(P + "gen.noise", float(noise))
         ss.setdefault(P + "gen.seed", int(params.get("seed", 0)))
-        st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n")
-        st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise")
-        st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed")
+        lk = teacher.lock_kwargs(ss, "points")
+        st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n", **lk)
+        st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise", **lk)
+        st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed", **lk)
     st.sidebar.button(
         "Load dataset",
         key=P + "load",
         on_click=_load_dataset_cb,
         type="primary",
         width="stretch",
-        help="Replaces the points (Undo in the plot brings them back).",
+        **teacher.lock_kwargs(
+            ss, "points", help="Replaces the points (Undo in the plot brings them back)."
+        ),
     )
 
 
@@ -174,11 +177,15 @@ def sidebar_model(ss) -> dict:
     for k, v in seeds.items():
         ss.setdefault(P + k, v)
     new = dict(s)
+    lk = teacher.lock_kwargs(ss, "kernel")
     new["kernel"] = sb.radio(
-        "Kernel", state.KERNELS, key=P + "kernel", format_func=KERNEL_LABELS.get, horizontal=True
+        "Kernel", state.KERNELS, key=P + "kernel", format_func=KERNEL_LABELS.get, horizontal=True,
+        **lk,
     )
     if new["kernel"] == "polynomial":
-        new["degree"] = sb.slider("degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree")
+        new["degree"] = sb.slider(
+            "degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree", **lk
+        )
         coef_opts = sorted({0.0, 1.0, float(ss[P + "coef0"])})
         new["coef0"] = sb.radio(
             "K(x, z) = (c + xᵀz)^q",
@@ -188,6 +195,7 @@ def sidebar_model(ss) -> dict:
             format_func=lambda c: {0.0: "homogeneous c = 0", 1.0: "inhomogeneous c = 1"}.get(
                 c, f"c = {c:g}"
             ),
+            **lk,
         )
     elif new["kernel"] == "gaussian":
         new["sigma"] = sb.select_slider(
@@ -195,10 +203,11 @@ def sidebar_model(ss) -> dict:
             tables.option_values(SIGMA_GRID, ss[P + "sigma"]),
             key=P + "sigma",
             format_func=_fmt_option,
-            help="K(x, z) = exp(−‖x − z‖² / (2σ²))",
+            **teacher.lock_kwargs(ss, "kernel", help="K(x, z) = exp(−‖x − z‖² / (2σ²))"),
         )
     new["loss"] = sb.radio(
-        "Loss", state.LOSSES, key=P + "loss", format_func=LOSS_LABELS.get, horizontal=True
+        "Loss", state.LOSSES, key=P + "loss", format_func=LOSS_LABELS.get, horizontal=True,
+        **teacher.lock_kwargs(ss, "loss"),
     )
     quad = new["loss"] == "quadratic"
     if quad and ss[P + "hard_margin"]:
@@ -206,19 +215,24 @@ def sidebar_model(ss) -> dict:
     new["hard_margin"] = sb.toggle(
         "Hard margin (C = ∞)",
         key=P + "hard_margin",
-        disabled=quad,
-        help="Needs the hinge loss." if quad else "No slack allowed: every point on or "
-        "outside its margin. Fails when no separating boundary exists.",
+        **teacher.lock_kwargs(
+            ss, "C", disabled=quad,
+            help="Needs the hinge loss." if quad else "No slack allowed: every point on or "
+            "outside its margin. Fails when no separating boundary exists.",
+        ),
     )
     new["C"] = sb.select_slider(
         "C (log scale)",
         tables.option_values(C_GRID, ss[P + "C"]),
         key=P + "C",
         format_func=_fmt_option,
-        disabled=bool(new["hard_margin"]),
-        help="Cost of slack: small C = wide margin with more slack, large C = narrow margin.",
+        **teacher.lock_kwargs(
+            ss, "C", disabled=bool(new["hard_margin"]),
+            help="Cost of slack: small C = wide margin with more slack, large C = narrow margin.",
+        ),
     )
-    new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get)
+    new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get,
+                           **teacher.lock_kwargs(ss, "bias"))
 
     # solver: one button per solver; those that cannot solve this problem are disabled
     avail = fitting.solver_availability(new)
@@ -240,17 +254,18 @@ def sidebar_model(ss) -> dict:
             key=P + "solver." + name,
             on_click=_set_solver_cb,
             args=(name,),
-            disabled=why is not None,
             type="primary" if name == new["solver"] else "secondary",
-            help=why or f"Use {name}",
             width="stretch",
+            **teacher.lock_kwargs(ss, "solver", disabled=why is not None,
+                                  help=why or f"Use {name}"),
         )
     for name, why in avail.items():
         if why is not None:
             sb.caption(f"**{name}** is not available here: {why}")
     if new["solver"] == "smo":
         new["wss"] = sb.radio(
-            "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get
+            "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get,
+            **teacher.lock_kwargs(ss, "solver"),
         )
     try:
         return state.set_settings(ss, new)
@@ -259,202 +274,88 @@ def sidebar_model(ss) -> dict:
         return s
 
 
-# ------------------------------------------------------------------------ engine call
+# ------------------------------------------------------------------------ the picture
+# The browser draws the whole picture, the numbers panel and the points table from one
+# answer of ``fit_api.answer``: after a click it POSTs to the fit endpoint; after a change of
+# data or settings the page puts the answer in the canvas's payload. A click's sync of the
+# points (``_on_canvas_points``) reruns this fragment without fitting or drawing anything.
 
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def cached_fit(xb: bytes, yb: bytes, skey: tuple, a0b: bytes | None) -> fitting.FitOutcome:
-    """The engine call: a pure function of the points (bytes), settings and warm start."""
-    X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
-    y = np.frombuffer(yb, dtype=np.int64)
-    alpha0 = None if a0b is None else np.frombuffer(a0b, dtype=np.float64)
-    return fitting.fit_points(X, y, dict(skey), alpha0)
+K_ANSWERED = "svmlab.answered"  # (epoch, settings, view_rev) whose answer the canvas was sent
+K_WANT_ANSWER = "svmlab.want_answer"  # the browser asked for the answer (no endpoint)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def cached_figure_json(
-    xb: bytes,
-    yb: bytes,
-    skey: tuple,
-    a0b: bytes | None,
-    axis_ranges: tuple,
-    shade_ranges: tuple,
-    highlight: tuple,
-    uirevision: int,
-) -> str:
-    """The decision figure as plotly JSON for the canvas (pure, cached)."""
-    out = cached_fit(xb, yb, skey, a0b)
+def cached_answer(xb: bytes, yb: bytes, skey: tuple, view: tuple, home: tuple,
+                  style: tuple = ()) -> dict:  # fmt: skip
+    """``fit_api.answer`` for the points (bytes) and settings: a pure result; ``style`` the
+    figure's (``teacher.figure_options``: present mode, hidden SVs) as sorted items."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
-    xr, yr = axis_ranges
-    if out.ok:
-        grid = fitting.decision_grid(out.model, *shade_ranges, GRID_RESOLUTION)
-        fig = decision_figure_dict(
-            out.model, grid=grid, x_range=xr, y_range=yr, highlight=highlight,
-            uirevision=uirevision, max_slack_labels=MAX_SLACK_LABELS,
-        )  # fmt: skip
-    else:
-        fig = decision_figure_dict(
-            None, X=X, y=y, x_range=xr, y_range=yr, highlight=highlight, uirevision=uirevision
-        )
-    return canvas.canvas_figure_json(fig)
+    return fit_api.answer(X, y, dict(skey), view, home=home, style=dict(style))
 
 
-def _warm_start(ss, X, y, skey) -> bytes | None:
-    last = ss.get(state.K_LAST_FIT)
-    if not last or last[2] != skey or dict(skey)["solver"] not in fitting.WARM_START_SOLVERS:
-        return None
-    if np.array_equal(last[0], X) and np.array_equal(last[1], y):
-        return last[4]  # same points: same start as last time, so the cache hits
-    a0 = map_alpha(last[0], last[1], last[3], X, y)
-    return None if a0 is None else a0.astype(np.float64).tobytes()
-
-
-def compute(ss, highlight: tuple = ()) -> tuple[fitting.FitOutcome, str]:
-    """Fit (cached, warm-started from the previous α after a one-point edit) and build the
-    canvas figure. Returns (outcome, figure JSON)."""
+def page_answer(ss) -> dict | None:
+    """The answer for the canvas's payload, or None when the browser has it already: it has
+    fitted every edit of its own through the endpoint since the last change made here."""
     X, y, _ = state.current_dataset(ss)
-    settings = state.current_settings(ss)
-    skey = state.settings_key(settings)
+    skey = state.settings_key(state.current_settings(ss))
+    style = tuple(sorted(teacher.figure_options(ss).items()))
+    shown = (int(ss.get(state.K_EPOCH, 0)), skey, int(ss.get(state.K_VIEW_REV, 0)), style)
+    if ss.get(K_ANSWERED) == shown and not ss.pop(K_WANT_ANSWER, False):
+        return None
+    ss[K_ANSWERED] = shown
+    home = tuple(tuple(r) for r in ss[state.K_RANGE])
+    view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
     xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
-    a0b = _warm_start(ss, X, y, skey)
-    out = cached_fit(xb, yb, skey, a0b)
-    if out.ok:
-        ss[state.K_LAST_FIT] = (X, y, skey, np.asarray(out.model.alpha, dtype=float), a0b)
-    axis = tuple(tuple(r) for r in ss[state.K_RANGE])
-    view = ss.get(state.K_VIEW) or axis
-    shade = canvas.grid_ranges(view)
-    fig_json = cached_figure_json(
-        xb, yb, skey, a0b, axis, shade, tuple(int(i) for i in highlight), int(ss[state.K_VIEW_REV])
-    )
-    return out, fig_json
+    return cached_answer(xb, yb, skey, view, home, style)
 
 
 # ---------------------------------------------------------------------------- canvas
 
 
-def _on_canvas_points() -> None:
-    value = st.session_state[CANVAS_KEY]
-    canvas.apply_canvas_points(st.session_state, value.get("points") if value else None)
+def adopt_canvas_state(ss) -> None:
+    """Take the canvas's latest points and zoom into the session (a newer edit only, so
+    running it twice changes nothing); its sync asks for the answer when the browser has
+    no endpoint."""
+    value = ss.get(CANVAS_KEY) or {}
+    points = value.get("points")
+    if canvas.apply_canvas_points(ss, points) and points.get("want_answer") is True:
+        ss[K_WANT_ANSWER] = True
+    canvas.apply_canvas_view(ss, value.get("view"))
 
 
-def _on_canvas_view() -> None:
-    value = st.session_state[CANVAS_KEY]
-    canvas.apply_canvas_view(st.session_state, value.get("view") if value else None)
+def _on_canvas_change() -> None:
+    adopt_canvas_state(st.session_state)
 
 
-K_CANVAS_SHOWS = "svmlab.canvas_shows"  # what the canvas fragment last drew (see panels_stale)
-SYNC_KEY = "svmlab_sync"
-
-
-def canvas_shows(ss, highlight: tuple) -> tuple:
-    """What the canvas displays besides its own clicks: points replaced from Python (epoch)
-    and the highlighted rows."""
-    return int(ss.get(state.K_EPOCH, 0)), tuple(highlight)
-
-
-def panels_stale(ss) -> bool:
-    """True when the panels changed something the canvas shows (the table editor or an
-    import replaced the points, or the row selection changed): then the whole page must
-    rerun, since a panel rerun does not redraw the canvas."""
-    return ss.get(K_CANVAS_SHOWS) != canvas_shows(ss, selected_rows(ss))
-
-
-def draw_canvas(ss, outcome: fitting.FitOutcome, fig_json: str, query: dict[str, str],
-                highlight: tuple = ()) -> None:  # fmt: skip
-    ss[K_CANVAS_SHOWS] = canvas_shows(ss, highlight)
-    X, y, _ = state.current_dataset(ss)
-    if outcome.ok:
-        status, err = "", False
-    elif outcome.kind == "need_two_classes":
-        status, err = "Add points of both classes to train.", False
-    else:
-        status, err = "No model: see the message on the right.", True
+def draw_canvas(ss) -> None:
+    """The canvas: the points, the settings and (after a change made here) the answer."""
+    adopt_canvas_state(ss)
+    X, y, title = state.current_dataset(ss)
     payload = canvas.canvas_payload(
-        fig_json,
         X,
         y,
         epoch=int(ss.get(state.K_EPOCH, 0)),
         seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
         view_rev=int(ss.get(state.K_VIEW_REV, 0)),
         max_points=state.MAX_POINTS,
-        status_text=status,
-        status_error=err,
         config=PLOTLY_CONFIG,
-        fit_info={
-            "solver_ms": round(1000 * outcome.model.time_s, 2),
-            "n_iter": int(outcome.model.n_iter),
-            "converged": bool(outcome.model.converged),
-        }
-        if outcome.ok
-        else {},
-        url_query=urlencode(query),
+        url_query=urlencode(teacher.page_query(ss)),
         settings=state.current_settings(ss),
         fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath")),
-        highlight=highlight,
+        home=ss[state.K_RANGE],
+        title=title,
+        answer=page_answer(ss),
+        locked=teacher.is_locked(ss, "points"),
+        hide=tuple(h for h in ("numbers", "table") if not teacher.shows(ss, h)),
+        style=teacher.figure_options(ss),
     )
     canvas.point_canvas(
-        payload, key=CANVAS_KEY, on_points=_on_canvas_points, on_view=_on_canvas_view
+        payload, key=CANVAS_KEY, on_points=_on_canvas_change, on_view=_on_canvas_change
     )
 
 
 # ----------------------------------------------------------------------------- panels
-
-
-def numbers_panel(ss, outcome: fitting.FitOutcome) -> None:
-    X, y, title = state.current_dataset(ss)
-    n_pos, n_neg = int(np.sum(y > 0)), int(np.sum(y < 0))
-    st.markdown(f"**{title}**  \n{len(y)} points ({n_pos} of class +1, {n_neg} of class −1)")
-    if not outcome.ok:
-        if outcome.kind == "need_two_classes":
-            st.info(outcome.error)
-        elif outcome.kind == "not_separable":
-            st.error(f"Not separable: {outcome.error}")
-        else:
-            st.error(outcome.error)
-        return
-    m = outcome.model
-    if outcome.warning:
-        st.warning(f"Did not converge: {outcome.warning}")
-    rows = tables.model_summary(m)
-    lines = ["| quantity | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
-    st.markdown("\n".join(lines))
-
-
-def selected_rows(ss) -> tuple[int, ...]:
-    """0-based indices selected in the points table (before the table is drawn)."""
-    sel = ss.get(P + "table")
-    n = len(ss.get(state.K_X, ()))
-    try:
-        rows = sel["selection"]["rows"]
-    except (KeyError, TypeError):
-        return ()
-    return tuple(sorted(int(r) for r in rows if isinstance(r, int) and 0 <= r < n))
-
-
-def table_tab(ss, outcome: fitting.FitOutcome) -> None:
-    X, y, _ = state.current_dataset(ss)
-    df = tables.point_table(outcome.model if outcome.ok else None, X, y)
-    st.caption("Select rows to ring their points in the plot.")
-    st.dataframe(
-        df,
-        key=P + "table",
-        on_select="rerun",
-        selection_mode="multi-row",
-        hide_index=True,
-        width="stretch",
-        height=min(420, 38 + 35 * max(1, len(df))),
-        column_config={
-            "i": st.column_config.NumberColumn("i", format="x%d", width="small"),
-            "x1": st.column_config.NumberColumn(format="%.4g"),
-            "x2": st.column_config.NumberColumn(format="%.4g"),
-            "y": st.column_config.NumberColumn(format="%+d", width="small"),
-            "α": st.column_config.NumberColumn(format="%.4f"),
-            "h(x)": st.column_config.NumberColumn(format="%.3f"),
-            "y·h(x)": st.column_config.NumberColumn(format="%.3f"),
-            "ξ": st.column_config.NumberColumn(format="%.3f"),
-        },
-    )
 
 
 def _points_digest(X, y) -> str:
@@ -486,6 +387,7 @@ def editor_tab(ss) -> None:
         width="stretch",
         on_change=_on_editor_change,
         args=(key,),
+        disabled=teacher.is_locked(ss, "points"),
         column_config={
             "x1": st.column_config.NumberColumn("x1", required=True, format="%.6g"),
             "x2": st.column_config.NumberColumn("x2", required=True, format="%.6g"),
@@ -535,8 +437,8 @@ def io_tab(ss) -> None:
             key=key,
             on_change=_on_upload,
             args=(key,),
-            help=f"At most {state.MAX_POINTS} points, two classes, "
-            f"{pio.MAX_UPLOAD_BYTES // 1000} kB.",
+            **teacher.lock_kwargs(ss, "points", help=f"At most {state.MAX_POINTS} points, "
+                                  f"two classes, {pio.MAX_UPLOAD_BYTES // 1000} kB."),
         )
 
 
@@ -555,31 +457,20 @@ def share_tab(ss, query: dict[str, str]) -> None:
         st.caption(f"The link is long ({len(qs):,} characters) because it holds every point.")
 
 
-PANELS = ("Points table", "Edit coordinates", "Import / export", "Share link")
+PANELS = ("Edit coordinates", "Import / export", "Share link", "Teacher link")
 
 
-def _on_drawn() -> None:
-    """The canvas drew a refit: the panels' rerun (this callback's fragment) updates them."""
-
-
-def drawn_listener() -> None:
-    canvas.drawn_listener(key=SYNC_KEY, on_drawn=_on_drawn)
-
-
-def lower_panels(ss, outcome: fitting.FitOutcome, query: dict[str, str]) -> None:
-    """The panel under the plot; only the chosen one is built."""
-    ss.setdefault(P + "panel", PANELS[0])
-    choice = st.segmented_control(
-        "Panel", PANELS, key=P + "panel", label_visibility="collapsed"
-    )
+def lower_panels(ss) -> None:
+    """The panel under the plot (none open by default); only the chosen one is built."""
+    choice = st.segmented_control("More", PANELS, key=P + "panel", label_visibility="collapsed")
     if choice == PANELS[0]:
-        table_tab(ss, outcome)
-    elif choice == PANELS[1]:
         editor_tab(ss)
-    elif choice == PANELS[2]:
+    elif choice == PANELS[1]:
         io_tab(ss)
+    elif choice == PANELS[2]:
+        share_tab(ss, teacher.page_query(ss))
     elif choice == PANELS[3]:
-        share_tab(ss, query)
+        teacher_panel.teacher_tab(ss)
 
 
 # -- the "points" sidebar block of the Step-through and Compare pages ----------------------

@@ -46,13 +46,15 @@ FONT_SIZE = 18
 POINT_SIZE = 12
 MINUS = "\u2212"
 
-#: plotly config for ``st.plotly_chart(config=...)`` and the canvas: PNG export at 2x.
+#: plotly config for ``st.plotly_chart(config=...)`` and the canvas: PNG export at 2x. The
+#: canvas lets only ctrl/⌘ + wheel reach scrollZoom (a plain wheel scrolls the page, see
+#: canvas.js onWheel); the pages' ``st.plotly_chart`` turn scrollZoom off.
 PLOTLY_CONFIG = {
     "displaylogo": False,
     "doubleClick": False,
     "scrollZoom": True,
     "toImageButtonOptions": {"format": "png", "filename": "svm_lab", "scale": 2},
-    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "sendChartToCloud"],
 }
 
 
@@ -201,7 +203,7 @@ def _contour(xs, ys, H, *, level_lo, level_hi, size, color, width, dash, name, r
     }
 
 
-def _point_traces(X, y, names=("x1", "x2")) -> list[dict]:
+def _point_traces(X, y, names=("x1", "x2"), scale: float = 1.0) -> list[dict]:
     traces = []
     for label, color, symbol in ((1, POS_COLOR, POS_SYMBOL), (-1, NEG_COLOR, NEG_SYMBOL)):
         idx = np.flatnonzero(y == label)
@@ -216,8 +218,8 @@ def _point_traces(X, y, names=("x1", "x2")) -> list[dict]:
                 "marker": {
                     "color": color,
                     "symbol": symbol,
-                    "size": POINT_SIZE,
-                    "line": {"color": "#FFFFFF", "width": 1.5},
+                    "size": POINT_SIZE * scale,
+                    "line": {"color": "#FFFFFF", "width": 1.5 * scale},
                 },
                 "hovertemplate": (
                     f"x<sub>%{{customdata}}</sub> = (%{{x:.4g}}, %{{y:.4g}})"
@@ -229,7 +231,7 @@ def _point_traces(X, y, names=("x1", "x2")) -> list[dict]:
     return traces
 
 
-def _sv_traces(model) -> list[dict]:
+def _sv_traces(model, scale: float = 1.0) -> list[dict]:
     X = np.asarray(model.X, dtype=float)
     alpha = np.asarray(model.alpha, dtype=float)
     traces = []
@@ -253,9 +255,9 @@ def _sv_traces(model) -> list[dict]:
                 "name": name,
                 "marker": {
                     "symbol": "circle-open",
-                    "size": ring_sizes(model, idx),
+                    "size": ring_sizes(model, idx) * scale,
                     "color": color,
-                    "line": {"color": color, "width": width},
+                    "line": {"color": color, "width": width * scale},
                 },
                 "hovertemplate": "x<sub>%{customdata[0]}</sub>: α = %{customdata[1]:.4g}"
                 f"<extra>{name}</extra>",
@@ -265,7 +267,7 @@ def _sv_traces(model) -> list[dict]:
     return traces
 
 
-def _slack_traces(model, max_labels: int) -> list[dict]:
+def _slack_traces(model, max_labels: int, scale: float = 1.0) -> list[dict]:
     xi = np.asarray(model.xi, dtype=float)
     idx, feet = slack_segments(model)
     if len(idx) == 0:
@@ -295,7 +297,7 @@ def _slack_traces(model, max_labels: int) -> list[dict]:
             "x": lx,
             "y": ly,
             "name": "slack ξ",
-            "line": {"color": SLACK_COLOR, "width": 2, "dash": "dot"},
+            "line": {"color": SLACK_COLOR, "width": 2 * scale, "dash": "dot"},
             "hoverinfo": "skip",
             "meta": {"role": "slack"},
         }
@@ -309,7 +311,7 @@ def _slack_traces(model, max_labels: int) -> list[dict]:
                 "y": ty,
                 "text": text,
                 "textposition": "middle right",
-                "textfont": {"size": 14, "color": "#111111"},
+                "textfont": {"size": 14 * scale, "color": "#111111"},
                 "showlegend": False,
                 "hoverinfo": "skip",
                 "name": "ξ labels",
@@ -319,7 +321,7 @@ def _slack_traces(model, max_labels: int) -> list[dict]:
     return traces
 
 
-def _misclassified_trace(model) -> list[dict]:
+def _misclassified_trace(model, scale: float = 1.0) -> list[dict]:
     cat = np.asarray(model.category)
     idx = np.flatnonzero(cat == "misclassified")
     if len(idx) == 0:
@@ -334,9 +336,9 @@ def _misclassified_trace(model) -> list[dict]:
             "name": "misclassified",
             "marker": {
                 "symbol": "x-thin-open",
-                "size": 22,
+                "size": 22 * scale,
                 "color": "#000000",
-                "line": {"color": "#000000", "width": 3},
+                "line": {"color": "#000000", "width": 3 * scale},
             },
             "hoverinfo": "skip",
             "meta": {"role": "misclassified"},
@@ -344,7 +346,7 @@ def _misclassified_trace(model) -> list[dict]:
     ]
 
 
-def _highlight_trace(X: np.ndarray, highlight: Sequence[int]) -> list[dict]:
+def _highlight_trace(X: np.ndarray, highlight: Sequence[int], scale: float = 1.0) -> list[dict]:
     idx = np.array([i for i in highlight if 0 <= int(i) < len(X)], dtype=int)
     if len(idx) == 0:
         return []
@@ -358,9 +360,9 @@ def _highlight_trace(X: np.ndarray, highlight: Sequence[int]) -> list[dict]:
             "name": "selected",
             "marker": {
                 "symbol": "circle-open",
-                "size": 42,
+                "size": 42 * scale,
                 "color": HIGHLIGHT_COLOR,
-                "line": {"color": HIGHLIGHT_COLOR, "width": 5},
+                "line": {"color": HIGHLIGHT_COLOR, "width": 5 * scale},
             },
             "hovertemplate": "x<sub>%{customdata}</sub><extra>selected</extra>",
             "meta": {"role": "highlight"},
@@ -398,8 +400,9 @@ def decision_figure_dict(
     max_slack_labels: int = 30,
     feature_names: Sequence[str] = ("x1", "x2"),
     title: str | None = None,
-    height: int = 620,
+    height: int | None = None,
     uirevision: Any = None,
+    scale: float = 1.0,
 ) -> dict:
     """The SVM picture as a plain plotly figure dict ({"data": [...], "layout": {...}}, numpy
     arrays inside); ``decision_figure`` wraps it in a ``go.Figure``.
@@ -407,8 +410,11 @@ def decision_figure_dict(
     ``X``/``y`` default to the model's training points (y as ±1). ``grid`` = (xs, ys, H) may
     be passed when already computed (see ``ui.fitting.decision_grid``); otherwise it is
     computed over ``x_range`` × ``y_range`` (default: around the points). ``highlight`` are
-    0-based point indices to ring. Traces carry ``meta["role"]`` ("regions", "boundary",
-    "margins", "points", "sv", "slack", "misclassified", "highlight", "overlay").
+    0-based point indices to ring. ``scale`` multiplies fonts, markers, line widths and
+    margins (the Playground's present mode, for a projector); ``height`` defaults to
+    620 px × √scale. Traces carry ``meta["role"]``
+    ("regions", "boundary", "margins", "points", "sv", "slack", "misclassified", "highlight",
+    "overlay").
     """
     if model is None and X is None:
         raise ValueError("decision_figure needs a model or the points X, y")
@@ -434,12 +440,14 @@ def decision_figure_dict(
             traces += _region_traces(xs, ys, H)
         if show_margins:
             traces.append(
-                _contour(xs, ys, H, level_lo=-1, level_hi=1, size=2, color="#222222", width=2,
-                         dash="dash", name="h(x) = ±1", role="margins", legend=True)
+                _contour(xs, ys, H, level_lo=-1, level_hi=1, size=2, color="#222222",
+                         width=2 * scale, dash="dash", name="h(x) = ±1", role="margins",
+                         legend=True)
             )  # fmt: skip
         traces.append(
-            _contour(xs, ys, H, level_lo=0, level_hi=0, size=1, color="#000000", width=3.5,
-                     dash="solid", name="h(x) = 0", role="boundary", legend=True)
+            _contour(xs, ys, H, level_lo=0, level_hi=0, size=1, color="#000000",
+                     width=3.5 * scale, dash="solid", name="h(x) = 0", role="boundary",
+                     legend=True)
         )  # fmt: skip
         for k, ov in enumerate(overlays):
             gx, gy = np.meshgrid(xs, ys)
@@ -452,9 +460,9 @@ def decision_figure_dict(
                          width=ov.width, dash=ov.dash, name=ov.name, role="overlay", legend=True)
             )  # fmt: skip
         if show_slack:
-            traces += _slack_traces(model, max_slack_labels)
+            traces += _slack_traces(model, max_slack_labels, scale)
         if show_sv:
-            traces += _sv_traces(model)
+            traces += _sv_traces(model, scale)
     elif overlays:
         xs, ys = np.linspace(*x_range, resolution), np.linspace(*y_range, resolution)
         gx, gy = np.meshgrid(xs, ys)
@@ -466,15 +474,15 @@ def decision_figure_dict(
                 _contour(xs, ys, Ho, level_lo=0, level_hi=0, size=1, color=color,
                          width=ov.width, dash=ov.dash, name=ov.name, role="overlay", legend=True)
             )  # fmt: skip
-    traces += _highlight_trace(X, highlight)
-    traces += _point_traces(X, y)
+    traces += _highlight_trace(X, highlight, scale)
+    traces += _point_traces(X, y, scale=scale)
     if model is not None and show_misclassified:
-        traces += _misclassified_trace(model)
+        traces += _misclassified_trace(model, scale)
 
     layout = {
-        "height": height,
-        "margin": {"l": 60, "r": 10, "t": 95 if title else 70, "b": 55},
-        "font": {"size": FONT_SIZE, "family": "Source Sans Pro, Arial, sans-serif"},
+        "height": height if height is not None else round(620 * math.sqrt(scale)),
+        "margin": {"l": 60 * scale, "r": 10, "t": (95 if title else 70) * scale, "b": 55 * scale},
+        "font": {"size": FONT_SIZE * scale, "family": "Source Sans Pro, Arial, sans-serif"},
         "plot_bgcolor": "#FFFFFF",
         "paper_bgcolor": "#FFFFFF",
         "xaxis": {
@@ -507,7 +515,7 @@ def decision_figure_dict(
             "xanchor": "left",
             "y": 1.01,
             "yanchor": "bottom",
-            "font": {"size": 14},
+            "font": {"size": 14 * scale},
             "tracegroupgap": 0,
             "itemclick": False,
             "itemdoubleclick": False,
@@ -516,7 +524,7 @@ def decision_figure_dict(
         "dragmode": "zoom",
     }
     if title:
-        layout["title"] = {"text": title, "x": 0.01, "y": 0.98, "font": {"size": 20}}
+        layout["title"] = {"text": title, "x": 0.01, "y": 0.98, "font": {"size": 20 * scale}}
     if uirevision is not None:
         layout["uirevision"] = uirevision
     return {"data": traces, "layout": layout}

@@ -1,9 +1,9 @@
-"""The fit endpoint: POST the Playground's points, get back what the canvas draws of the refit.
+"""The fit endpoint: POST the Playground's points, get back everything the page shows of the fit.
 
-Why: a click in the Playground used to wait for a Streamlit fragment rerun (~190 ms here) and
-a ``Plotly.react`` (~60–150 ms) before the new boundary showed. The canvas (``canvas.js``) now
-also posts every edit here and paints the answer at once on a layer over the plot; the
-session's full figure follows as before and replaces that layer (hover, legend, PNG export).
+Why: each click used to rerun the page's Streamlit script twice (the canvas and the panels),
+~50–360 ms of server CPU for a fit of ~0.1 ms. Now the browser draws the whole Playground
+picture, the numbers panel and the points table from this endpoint's answer (``answer``), and
+the script reruns only for its own widgets and a cheap sync of the points.
 
 ``refit(body)`` is pure (no state kept between requests; per-user data stays in the browser
 and in ``st.session_state``) and is the one place the request is checked. Request (JSON):
@@ -17,6 +17,9 @@ warm       optional {"points": [...], "alpha": [...]}: the previous answer's poi
            smo: if the server still holds the model of those points (``RECENT``), the refit
            starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
            ``warmstart.map_alpha`` carries α over when at most one point changed
+home       optional, like view: the axis ranges "reset axes" returns to (default: view)
+style      optional {"scale": 1…2, "show_sv": bool}: how the figure is drawn (a teacher
+           link's present mode and hidden support vectors, ``ui.teacher.figure_options``)
 seq        optional integer, echoed (the browser drops answers to older edits)
 =========  ===================================================================================
 
@@ -24,9 +27,11 @@ Answer: ``ok`` false with ``kind``/``message`` when no model (one class only, no
 ...); else the grid {"x": [x0, x1, nx], "y": [y0, y1, ny], "h": base64 float32 row-major},
 α and b, the SV indices (free: 0 < α < C, bound: α = C), ring sizes (``figures.ring_sizes``
 by α/C), slack segments with their ξ labels (``figures.slack_segments``), the misclassified
-indices, the line and colour styles of the figure, and the fit's numbers (solver ms,
-iterations, converged). The draw data is read off ``figures.decision_figure_dict``'s traces,
-so the quick layer and the full figure cannot disagree.
+indices, the line and colour styles of the figure, the fit's numbers (solver ms,
+iterations, converged), the numbers panel's rows (``panel``), the table's columns (``h``,
+``xi``, ``category``) and the full Plotly figure (``figure``). The draw data is read off
+``figures.decision_figure_dict``'s traces, so the quick layer and the full figure cannot
+disagree.
 
 Symbols: α (dual variables), b (bias), h(x) = Σ αᵢyᵢK(xᵢ, x) + b, ξᵢ = max(0, 1 − yᵢh(xᵢ)),
 C (box), SV = support vector (α > 0).
@@ -44,14 +49,15 @@ from typing import Any
 
 import numpy as np
 
-from . import canvas, fitting, state, warmup
+from . import canvas, fitting, state, tables, warmup
 from .figures import MIN_SLACK, decision_figure_dict
 from .warmstart import map_alpha
 
 FIT_PATH = "api/refit"
 MAX_BODY_BYTES = 1_000_000  # 2,000 points with a warm start take ~0.2 MB
 MAX_SEQ = 2**53  # integers a browser's JSON numbers hold exactly
-BODY_KEYS = ("points", "settings", "view", "warm", "seq")
+BODY_KEYS = ("points", "settings", "view", "home", "warm", "seq", "style")
+SCALE_MAX = 2.0  # the figure's largest scale (fonts, markers and lines)
 
 _log = logging.getLogger(__name__)
 
@@ -85,15 +91,15 @@ def _settings(value: Any) -> dict:
         raise BadRequest(f"settings: {exc}") from None
 
 
-def _view(value: Any, X: np.ndarray) -> tuple[tuple, tuple]:
+def _view(value: Any, X: np.ndarray, name: str = "view") -> tuple[tuple, tuple]:
     if value is None:
         return state.default_range(X)
     if not isinstance(value, Mapping):
-        raise BadRequest('view must be {"x": [x0, x1], "y": [y0, y1]}')
+        raise BadRequest(f'{name} must be {{"x": [x0, x1], "y": [y0, y1]}}')
     ranges = canvas.parse_ranges(value.get("x"), value.get("y"))
     if ranges is None:
         raise BadRequest(
-            'view must be {"x": [x0, x1], "y": [y0, y1]}: finite numbers within ±1e9, '
+            f'{name} must be {{"x": [x0, x1], "y": [y0, y1]}}: finite numbers within ±1e9, '
             f"x0 ≠ x1, y0 ≠ y1; got {value!r:.200}"
         )
     return ranges
@@ -122,6 +128,21 @@ def _warm(value: Any, X: np.ndarray, y: np.ndarray, settings: dict):
             RECENT.get(fitting.fit_key(wX, wy, settings)))
 
 
+def parse_style(value: Any) -> dict:
+    """{"scale", "show_sv"} with defaults 1.0 and True; BadRequest for anything else."""
+    if value is None:
+        value = {}
+    if not isinstance(value, Mapping) or set(value) - {"scale", "show_sv"}:
+        raise BadRequest('style must be {"scale": number, "show_sv": true or false}')
+    scale, show_sv = value.get("scale", 1.0), value.get("show_sv", True)
+    ok = isinstance(scale, (int, float)) and not isinstance(scale, bool) and math.isfinite(scale)
+    if not ok or not 1.0 <= scale <= SCALE_MAX:
+        raise BadRequest(f"style.scale must be a number from 1 to {SCALE_MAX:g}; got {scale!r:.40}")
+    if not isinstance(show_sv, bool):
+        raise BadRequest(f"style.show_sv must be true or false; got {show_sv!r:.40}")
+    return {"scale": float(scale), "show_sv": show_sv}
+
+
 def parse_request(body: Any) -> dict:
     """The checked request: {X, y, settings, view, alpha0, seq}. Raises BadRequest."""
     if not isinstance(body, Mapping):
@@ -136,9 +157,11 @@ def parse_request(body: Any) -> dict:
     X, y = _points(body.get("points"), "points")
     settings = _settings(body.get("settings", {}))
     view = _view(body.get("view"), X)
+    home = view if body.get("home") is None else _view(body["home"], X, "home")
     alpha0, prev = _warm(body.get("warm"), X, y, settings)
-    return {"X": X, "y": y, "settings": settings, "view": view, "alpha0": alpha0,
-            "warm_model": prev, "seq": seq}
+    return {"X": X, "y": y, "settings": settings, "view": view, "home": home,
+            "alpha0": alpha0, "warm_model": prev, "seq": seq,
+            "style": parse_style(body.get("style"))}
 
 
 # ------------------------------------------------------------------------------- answer
@@ -170,11 +193,16 @@ def _line(t: dict) -> dict:
     return {"color": ln.get("color"), "width": ln.get("width"), "dash": ln.get("dash", "solid")}
 
 
-def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple) -> dict:
-    """What the canvas paints of a fitted model, from the Playground figure's own traces."""
+def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple,
+              style: Mapping[str, Any] | None = None) -> tuple[dict, str]:  # fmt: skip
+    """What the canvas paints of a fitted model, read off the Playground figure's own traces,
+    and that figure as JSON text (its shading and contours refer to the answer's grid).
+    ``style`` (``parse_style``) scales the figure and may leave out the SV rings and slack."""
+    style = parse_style(style)
     fig = decision_figure_dict(
         model, grid=grid, x_range=x_range, y_range=y_range,
-        max_slack_labels=canvas.MAX_SLACK_LABELS,
+        max_slack_labels=canvas.MAX_SLACK_LABELS, scale=style["scale"],
+        show_sv=style["show_sv"], show_slack=style["show_sv"],
     )  # fmt: skip
     roles = _by_role(fig["data"])
     regions = roles["regions"][0]
@@ -199,7 +227,7 @@ def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple) -> dict:
         slack["labels"] = [[x, y, s] for x, y, s in zip(t["x"], t["y"], t["text"], strict=True)]
         slack["font"] = t["textfont"]
     miss = roles.get("misclassified", [])
-    return {
+    draw = {
         "grid": _grid(*grid),
         "regions": {
             "colorscale": regions["colorscale"],
@@ -220,31 +248,36 @@ def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple) -> dict:
             else None
         ),  # fmt: skip
     }
+    return draw, canvas.canvas_figure_json(fig, grid_from="grid")
 
 
-def refit(body: Any) -> dict:
-    """Fit the posted points and return the canvas's draw data (see the module docstring).
-
-    Raises BadRequest (a ValueError naming the bad field) for an invalid request; a fit that
-    gives no model (one class, not separable, unsupported combination) is a valid answer with
-    ``ok`` false.
+def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=None,
+           alpha0=None, warm_model=None, seq: int | None = None,
+           style: Mapping[str, Any] | None = None) -> dict:
+    """Everything the Playground shows of the fit of (X, y) with ``settings`` in ``view``:
+    the canvas's draw data, the numbers panel's rows (``panel``), the points table's columns
+    (α, ``h``, ``xi``, ``category``) and the full Plotly figure (``figure``, JSON text whose
+    heatmap and contours take their x, y, z from ``grid``). The endpoint sends it per click;
+    the page puts it in the canvas's payload after a change of data or settings. h is
+    sampled around ``view`` (the plot's zoom); the figure's axes span ``home`` (default:
+    ``view``), the ranges "reset axes" returns to.
     """
     t0 = time.perf_counter()
-    req = parse_request(body)
-    X, y, settings = req["X"], req["y"], req["settings"]
-    out = fitting.fit_points(X, y, settings, req["alpha0"], warm_start=req["warm_model"])
+    out = fitting.fit_points(X, y, settings, alpha0, warm_start=warm_model)
     if out.ok:
         RECENT.put(fitting.fit_key(X, y, settings), out.model)
-    answer: dict[str, Any] = {"seq": req["seq"], "n": len(X), "ok": out.ok}
-    if not out.ok:
-        answer.update(kind=out.kind, message=out.error or "")
-        answer["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
-        return answer
+    ans: dict[str, Any] = {"seq": seq, "n": len(X), "ok": out.ok}
+    if not out.ok:  # the points alone, and why there is no model
+        x_range, y_range = home or view
+        fig = decision_figure_dict(None, X=X, y=y, x_range=x_range, y_range=y_range)
+        ans.update(kind=out.kind, message=out.error or "", figure=canvas.canvas_figure_json(fig))
+        ans["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
+        return ans
     m = out.model
-    x_range, y_range = req["view"]
-    grid = fitting.decision_grid(m, *canvas.grid_ranges((x_range, y_range)), canvas.GRID_RESOLUTION)
+    grid = fitting.decision_grid(m, *canvas.grid_ranges(view), canvas.GRID_RESOLUTION)
     xi = np.asarray(m.xi, dtype=float)
-    answer.update(
+    draw, figure = draw_data(m, grid, *(home or view), style)
+    ans.update(
         kind="ok",
         message=out.warning or "",
         alpha=_floats(m.alpha),
@@ -253,17 +286,44 @@ def refit(body: Any) -> dict:
         bound=[int(i) for i in m.bound_support],
         slack_idx=[int(i) for i in np.flatnonzero(xi > MIN_SLACK)],
         misclassified=[int(i) for i in np.flatnonzero(np.asarray(m.category) == "misclassified")],
+        h=_floats(m.h_train),
+        xi=_floats(xi),
+        category=[str(c) for c in m.category],
+        panel=[list(r) for r in tables.model_summary(m)],
         fit={
             "solver_ms": round(1000 * float(m.time_s), 3),
             "n_iter": int(m.n_iter),
             "converged": bool(m.converged),
             "warm": m.alpha0 is not None,          # the start actually used
-            "warm_gradient": m.alpha0 is not None and req["warm_model"] is not None,
+            "warm_gradient": m.alpha0 is not None and warm_model is not None,
         },
-        **draw_data(m, grid, x_range, y_range),
+        **draw,
+        figure=figure,
     )
-    answer["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
-    return answer
+    ans["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
+    return ans
+
+
+def refit(body: Any) -> dict:
+    """Fit the posted points and return the canvas's draw data (see the module docstring and
+    ``answer``).
+
+    Raises BadRequest (a ValueError naming the bad field) for an invalid request; a fit that
+    gives no model (one class, not separable, unsupported combination) is a valid answer with
+    ``ok`` false.
+    """
+    req = parse_request(body)
+    return answer(req["X"], req["y"], req["settings"], req["view"], home=req["home"],
+                  alpha0=req["alpha0"], warm_model=req["warm_model"], seq=req["seq"],
+                  style=req["style"])  # fmt: skip
+
+
+def to_json(ans: dict) -> str:
+    """The answer as JSON text; the figure (already JSON text) is spliced in, not quoted."""
+    figure = ans.get("figure")
+    rest = {k: v for k, v in ans.items() if k != "figure"}
+    text = json.dumps(rest, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    return text if figure is None else f'{text[:-1]},"figure":{figure}}}'
 
 
 def respond(raw: bytes) -> tuple[int, str]:
@@ -276,8 +336,7 @@ def respond(raw: bytes) -> tuple[int, str]:
     except (UnicodeDecodeError, ValueError) as exc:
         return 400, _error(f"the request body is not valid JSON ({exc})")
     try:
-        return 200, json.dumps(refit(body), allow_nan=False, separators=(",", ":"),
-                               ensure_ascii=False)  # fmt: skip
+        return 200, to_json(refit(body))
     except BadRequest as exc:
         return 400, _error(str(exc))
     except Exception as exc:  # a bug must not become a traceback in the browser

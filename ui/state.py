@@ -73,7 +73,6 @@ K_VIEW_REV = "svmlab.view_rev"  # bumped when the plot should reset its zoom
 K_RANGE = "svmlab.range"  # default axis ranges ((x0, x1), (y0, y1)) for the current data
 K_VIEW = "svmlab.view"  # the ranges the user zoomed/panned to, or None
 K_CANVAS_SEQ = "svmlab.canvas_seq"  # last canvas edit adopted (sequence number from JS)
-K_LAST_FIT = "svmlab.last_fit"  # (X, y, settings key, alpha) of the last successful fit
 K_FLASH = "svmlab.flash"  # messages from callbacks, shown once on the next run
 
 #: Widget keys start with this; ``load_into_playground`` drops them so widgets re-seed.

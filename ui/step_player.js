@@ -277,6 +277,14 @@ function createState(root, parentElement) {
     window.__svmlabStepSpeed = st.speed;
     if (st.playing) st.playFrom = { k: st.k, t: performance.now() };
   });
+  // a finger on a Plotly panel scrolls the page: Plotly's drag layer would take the touch
+  // (and block the scroll); its toolbar's + / − zoom, its Pan tool pans with one finger
+  [st.dec.plot, st.cur.plot].forEach((gd) =>
+    on(gd, "touchstart", (ev) => {
+      const pan = gd._fullLayout && gd._fullLayout.dragmode === "pan";
+      if (!pan && !(ev.target.closest && ev.target.closest(".modebar"))) ev.stopPropagation();
+    }, { capture: true, passive: true }) // prettier-ignore
+  );
   on(st.bars, "mousemove", (ev) => barsHover(st, ev));
   on(st.bars, "mouseleave", () => (st.tip.hidden = true));
   on(document, "keydown", (ev) => {

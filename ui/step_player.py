@@ -337,7 +337,7 @@ def player_data(
             "displaylogo": False,
             "doubleClick": False,
             "scrollZoom": False,
-            "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+            "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "sendChartToCloud"],
         },
     }
 

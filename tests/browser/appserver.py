@@ -16,6 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
+LINK_DIR = ROOT / "test-results" / "links"  # the servers' short-link store (ui/teacher.py)
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
@@ -39,6 +40,7 @@ class AppServer:
         self.log_path.parent.mkdir(exist_ok=True)
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env.setdefault("SVMLAB_LINK_DIR", str(LINK_DIR))  # teacher links: not the user's cache
         self.proc = subprocess.Popen(
             [
                 sys.executable, "-m", "streamlit", "run", "app.py",

@@ -33,7 +33,7 @@ def wait_refit(page, seq: int):
     """Until the server has answered edit ``seq`` and the browser has drawn it."""
     page.wait_for_function(
         f"(() => {{ const r = document.querySelector('{CANVAS}');"
-        f" return Number(r.dataset.fitSeq) >= {seq} && !r.__state.overlayOn; }})()"
+        f" return Number(r.dataset.fullSeq) >= {seq} && !r.__state.overlayOn; }})()"
     )
 
 
@@ -124,7 +124,7 @@ def test_zoom_survives_a_click_and_the_refit(page):
     page.mouse.move(box["x"] + box["width"] * 0.7, box["y"] + box["height"] * 0.7, steps=8)
     page.mouse.up()
     zoomed = st(page, "s.plot._fullLayout.xaxis.range.slice()")
-    full = st(page, "JSON.parse(s.figText).layout.xaxis.range")
+    full = st(page, "s.fig.layout.xaxis.range")
     assert zoomed[1] - zoomed[0] < 0.8 * (full[1] - full[0])
     box = plot_box(page)
     page.mouse.click(box["x"] + 15, box["y"] + 15)
@@ -149,13 +149,17 @@ def test_quick_real_clicks_are_all_kept(page):
 
 
 BURST = """([spots]) => {
-  // real DOM events on the plot's drag layer, as a mouse makes them: press, release
+  // real DOM events on the plot's drag layer, as a mouse makes them: press, release (each a
+  // pointer event, then its compatibility mouse event)
   const s = document.querySelector('.svmlab-canvas').__state;
   const target = s.plot.querySelector('.nsewdrag');
   const t0 = performance.now();
   for (const [x, y] of spots) {
     const o = {clientX: x, clientY: y, button: 0, bubbles: true, cancelable: true, view: window};
+    const p = {...o, pointerId: 1, pointerType: 'mouse', isPrimary: true};
+    target.dispatchEvent(new PointerEvent('pointerdown', {...p, buttons: 1}));
     target.dispatchEvent(new MouseEvent('mousedown', {...o, buttons: 1}));
+    target.dispatchEvent(new PointerEvent('pointerup', {...p, buttons: 0}));
     target.dispatchEvent(new MouseEvent('mouseup', {...o, buttons: 0}));
   }
   return performance.now() - t0;
@@ -197,13 +201,13 @@ def d2_model(points):
 
 
 def hold_session(page):
-    """Keep the session from hearing of edits (the canvas's setStateValue does nothing), so
-    only the endpoint's refit is drawn; ``release_session`` lets the edits through again."""
-    st(page, "(s.__held = s.setStateValue, s.setStateValue = () => {}, true)")
+    """Keep the full Plotly figure from replacing the layer, so only the endpoint's quick
+    refit is drawn; ``release_session`` lets the full figure through again."""
+    st(page, "(s.holdFull = true)")
 
 
 def release_session(page):
-    st(page, "(s.setStateValue = s.__held, true)")  # the canvas resends unanswered edits
+    st(page, "(s.holdFull = false, s.scheduleFull(), true)")
 
 
 def wait_layer(page, seq: int):
@@ -241,7 +245,7 @@ def test_a_click_is_refitted_by_the_endpoint_before_the_session_answers(page):
     h_old = float(old.decision_function([points[-1][:2]])[0])
     assert abs(st(page, f"s.hAt({points[-1][0]}, {points[-1][1]})") - h_old) > 0.1
     assert page.evaluate(f"{PERF}.refitSource.slice(-1)[0]") == "endpoint"
-    # the session's full figure follows and replaces the layer; it shows the same model
+    # the answer's full figure follows and replaces the layer; it shows the same model
     release_session(page)
     wait_refit(page, 1)
     assert st(page, "s.layer.style.display") == "none"
@@ -326,8 +330,7 @@ def test_without_the_endpoint_the_session_still_refits(page, status):
     page.mouse.click(box["x"] + 30, box["y"] + 30)
     wait_refit(page, 1)
     assert data(page)["endpoint"] == ("false" if status == 404 else "null")
-    assert int(data(page)["refitSeq"]) == 0
-    assert page.evaluate(f"{PERF}.refitSource.slice(-1)[0]") == "figure"
+    assert page.evaluate(f"{PERF}.refitSource.slice(-1)[0]") == "page"  # the session answered
     page.wait_for_function(f"document.body.innerText.includes('{n0 + 1} points (')")
     page.mouse.click(box["x"] + 70, box["y"] + 30)  # and again (after a 404: no request)
     wait_refit(page, 2)

@@ -1,0 +1,74 @@
+"""Cost of teacher links (a script, not a test): the largest spec a link may hold (2,000
+points in float64, a 500-character question) through every step a server takes, beside the
+ordinary Playground link of the same points (``ui.state.decode_query``) as the reference
+measured in the same run.
+
+Prints the median of ``--repeat`` runs for: the long link (encode, decode), the store (put of
+a stored spec, get), ``open_link`` into a fresh session, and the QR code of a short link
+(PNG and SVG); and each as a ratio to the reference.
+
+    .venv/bin/python benchmarks/bench_teacher_links.py [--repeat 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ui import qr, state  # noqa: E402
+from ui import teacher as T  # noqa: E402
+
+
+def median_ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(1000 * (time.perf_counter() - t))
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=30)
+    args = ap.parse_args()
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(state.MAX_POINTS, 2)) / 3  # not float32-exact: float64 is stored
+    y = np.where(rng.random(state.MAX_POINTS) < 0.5, 1, -1)
+    spec = T.make_spec(X, y, {"kernel": "gaussian", "sigma": 0.5}, title="t" * T.TITLE_MAX,
+                       question="q" * T.QUESTION_MAX, locked=list(T.LOCKS),
+                       hidden=list(T.HIDES))  # fmt: skip
+    blob = T.encode_blob(spec)
+    plain = state.encode_query(X, y, spec.settings)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = T.LinkStore(tmp)
+        link_id = store.put(spec)
+        short = f"http://classroom.example:8501/?t={link_id}"
+        ref = median_ms(lambda: state.decode_query(plain), args.repeat)
+        rows = [
+            ("reference: Playground link decode_query", ref),
+            ("long link: encode_blob", median_ms(lambda: T.encode_blob(spec), args.repeat)),
+            ("long link: decode_blob", median_ms(lambda: T.decode_blob(blob), args.repeat)),
+            ("store: put (already stored)", median_ms(lambda: store.put(spec), args.repeat)),
+            ("store: get", median_ms(lambda: store.get(link_id), args.repeat)),
+            ("open_link(t=...) into a new session",
+             median_ms(lambda: T.open_link({}, {"t": link_id}, store), args.repeat)),
+            ("QR code PNG of the short link", median_ms(lambda: qr.png(short), args.repeat)),
+            ("QR code SVG of the short link", median_ms(lambda: qr.svg(short), args.repeat)),
+        ]  # fmt: skip
+    print(f"spec: {state.MAX_POINTS} points (float64), canonical JSON "
+          f"{len(spec.canonical()):,} bytes, long link ts= {len(blob):,} characters")  # fmt: skip
+    for name, ms in rows:
+        print(f"{name:42s} {ms:8.2f} ms   ×{ms / ref:6.1f} of the reference")
+
+
+if __name__ == "__main__":
+    main()

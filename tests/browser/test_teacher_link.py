@@ -1,0 +1,99 @@
+"""A teacher link in Chromium: its controls are locked in the DOM, what is not locked still
+works, reset brings the teacher's picture back; present mode hides the sidebar."""
+
+from __future__ import annotations
+
+import pytest
+from appserver import LINK_DIR
+
+from svm_engine import datasets
+from ui import teacher as T
+
+pytestmark = pytest.mark.browser
+
+CANVAS = ".svmlab-canvas"
+SIDEBAR = "[data-testid=stSidebar]"
+EVIL = "**x** <script>alert(1)</script> [a](javascript:x)"
+
+
+def d2_link() -> str:
+    """A short link to D2 (C = 1) with the points, kernel, C and solver locked, the table
+    hidden; loss and bias left to the students."""
+    d = datasets.d2()
+    spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title=EVIL,
+                       question="Which points need slack? Predict first.",
+                       locked=["points", "kernel", "C", "solver"], hidden=["table"])  # fmt: skip
+    return T.LinkStore(LINK_DIR).put(spec)  # the store the test server reads (appserver.py)
+
+
+def open_link(page, query: str) -> None:
+    page.goto(page.app_url + "/" + query)
+    page.wait_for_function(
+        "(() => { const r = document.querySelector('.svmlab-canvas');"
+        " return r && r.__state && r.__state.drawn; })()"
+    )
+
+
+def sidebar_widget(page, testid: str, label: str):
+    return page.locator(f"{SIDEBAR} [data-testid={testid}]").filter(has_text=label)
+
+
+def test_a_teacher_link_opens_locked_and_reset_restores_it(page):
+    link_id = d2_link()
+    open_link(page, f"?t={link_id}")
+    # the title and the question, as plain text (nothing was turned into markup)
+    page.get_by_text(EVIL, exact=True).wait_for()
+    page.get_by_text("Which points need slack? Predict first.", exact=True).wait_for()
+    assert page.locator("a[href^='javascript']").count() == 0
+    # locked in the DOM: the kernel's radios, C, the dataset, the canvas's toolbar
+    kernel = sidebar_widget(page, "stRadio", "Kernel").locator("input[type=radio]")
+    assert kernel.count() == 3 and all(kernel.nth(i).is_disabled() for i in range(3))
+    assert sidebar_widget(page, "stSlider", "C (log scale)").locator("input").is_disabled()
+    assert page.locator(SIDEBAR).get_by_role("button", name="Load dataset").is_disabled()
+    toolbar = page.locator(f"{CANVAS} .svmlab-toolbar button")
+    assert toolbar.count() == 4 and all(toolbar.nth(i).is_disabled() for i in range(4))
+    # a click in the plot adds no point (the canvas ignores presses while locked)
+    n0 = int(page.locator(CANVAS).get_attribute("data-n-points"))
+    box = page.locator(f"{CANVAS} .nsewdrag").bounding_box()
+    page.mouse.click(box["x"] + 30, box["y"] + 30)
+    assert page.evaluate(f"document.querySelector('{CANVAS}').__state.points.length") == n0
+    assert page.evaluate(f"document.querySelector('{CANVAS}').__state.seq") == 0
+    # the table is hidden, the numbers are not
+    assert not page.locator(f"{CANVAS} .svmlab-tablebox").is_visible()
+    page.locator(f"{CANVAS} .svmlab-numbers .svmlab-summary").wait_for()
+
+    # not locked: the loss
+    loss = sidebar_widget(page, "stRadio", "Loss")
+    assert not loss.locator("input[type=radio]").first.is_disabled()
+    loss.get_by_text("quadratic (k = 2)").click()
+    page.wait_for_function("location.search.includes('l=quadratic')")
+    page.wait_for_function(
+        f"document.querySelector('{CANVAS}').__state.settings.loss === 'quadratic'"
+    )
+    assert f"t={link_id}" in page.evaluate("location.search")
+
+    # reset: the teacher's picture again, and the link is the teacher's alone
+    page.get_by_role("button", name="Reset to the teacher's picture").click()
+    page.wait_for_function(f"location.search === '?t={link_id}'")
+    page.wait_for_function(
+        f"document.querySelector('{CANVAS}').__state.settings.loss === 'hinge'"
+    )
+    assert loss.locator("input[type=radio]").first.is_checked()  # hinge
+    assert all(kernel.nth(i).is_disabled() for i in range(3))  # still locked
+    assert not page.js_errors
+
+
+def test_present_mode_has_no_sidebar_and_larger_markers(page):
+    link_id = d2_link()
+    open_link(page, f"?t={link_id}&present=1")
+    page.get_by_role("button", name="Exit present mode").wait_for()
+    assert not page.locator(SIDEBAR).is_visible()
+    size = page.evaluate(
+        f"document.querySelector('{CANVAS}').__state.plot._fullData"
+        ".find(t => t.meta && t.meta.role === 'points').marker.size"
+    )
+    assert size > 12  # figures.POINT_SIZE × the present scale
+    page.get_by_role("button", name="Exit present mode").click()
+    page.locator(SIDEBAR).wait_for(state="visible")
+    page.wait_for_function("!location.search.includes('present=')")
+    assert not page.js_errors
