@@ -125,7 +125,8 @@ class Session:
 
     def click_adds_a_point(self, k: int) -> dict:
         """Click empty space (top left in D2): the point is added, the fit endpoint's refit
-        arrives, and the session's full figure follows. Returns the endpoint's answer."""
+        is drawn, and the session (over the websocket) hears of the new points. Returns the
+        endpoint's answer."""
         pg = self.page
         n0 = int(data(pg)["nPoints"])
         seq = int(data(pg)["seq"]) + 1
@@ -136,9 +137,12 @@ class Session:
         assert resp.status == 200, resp.text()
         answer = resp.json()
         assert answer["ok"] is True and answer["n"] == n0 + 1 and answer["seq"] == seq
-        pg.wait_for_function(
+        pg.wait_for_function(  # the refit is drawn
             f"(() => {{ const r = document.querySelector('{CANVAS}');"
-            f" return Number(r.dataset.fitSeq) >= {seq} && !r.__state.overlayOn; }})()"
+            f" return Number(r.dataset.fullSeq) >= {seq} && !r.__state.overlayOn; }})()"
+        )
+        pg.wait_for_function(  # the session has the points (a rerun over the websocket)
+            f"Number(document.querySelector('{CANVAS}').dataset.fitSeq) >= {seq}"
         )
         assert int(data(pg)["nPoints"]) == n0 + 1
         pg.wait_for_function(f"document.body.innerText.includes('{n0 + 1} points (')")
