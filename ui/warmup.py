@@ -37,20 +37,20 @@ def _say(text: str) -> None:
     print(f"svm_engine: {text}", file=sys.stderr, flush=True)  # the server's log
 
 
-def _run() -> None:
+def _run(done: threading.Event, result: dict) -> None:
     from svm_engine import precompile
 
     _say("preparing the solvers (numba: load its cache, or compile) …")
     t0 = time.perf_counter()
     try:
         precompile.main()
-        _result["seconds"] = time.perf_counter() - t0
-        _say(f"compiled code ready ({_result['seconds']:.1f} s)")
+        result["seconds"] = time.perf_counter() - t0
+        _say(f"compiled code ready ({result['seconds']:.1f} s)")
     except Exception as exc:  # a fit will compile (or fail) on its own; never block pages
-        _result["error"] = f"{type(exc).__name__}: {exc}"
+        result["error"] = f"{type(exc).__name__}: {exc}"
         _log.exception("svm_engine warm-up failed")
     finally:
-        _done.set()
+        done.set()
 
 
 def start() -> threading.Thread:
@@ -58,7 +58,8 @@ def start() -> threading.Thread:
     global _thread
     with _lock:
         if _thread is None:
-            _thread = threading.Thread(target=_run, name="svmlab-warmup", daemon=True)
+            _thread = threading.Thread(target=_run, args=(_done, _result),
+                                       name="svmlab-warmup", daemon=True)  # fmt: skip
             _thread.start()
         return _thread
 

@@ -46,7 +46,6 @@ def test_a_fresh_server_compiles_at_start_up_and_its_first_page_waits(
         # a cold compile takes 10 s or more; the page shows why it waits
         spinner = page.get_by_text(warmup.MESSAGE)
         spinner.wait_for()
-        assert "compiled code ready" not in server.log_path.read_text()
         page.wait_for_function(DRAWN)
         assert spinner.count() == 0
         log = _wait_for_log(server, "svm_engine: compiled code ready", 10)
