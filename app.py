@@ -24,7 +24,9 @@ ROOT = Path(__file__).resolve().parent
 
 
 def main() -> None:
-    st.set_page_config(page_title="SVM Lab", page_icon=":material/scatter_plot:", layout="wide")
+    # a file, not ":material/…:": Streamlit fetches those favicons from a font host
+    st.set_page_config(page_title="SVM Lab", page_icon=str(ROOT / "ui" / "assets" / "icon.png"),
+                       layout="wide")
     try:
         ensure_plotly_js(ROOT / "static")
     except OSError as exc:  # read-only checkout etc.: the canvas shows its own message
