@@ -49,6 +49,7 @@ const HIT_PX = 11; // a click within this distance of a point hits the point
 const UNDO_MAX = 200;
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
 const SEND_DEFER_MS = 300; // the session hears of an edit at most this long after it
+const ABORT_AFTER_MS = 300; // a newer edit aborts a refit running longer (its worker is killed)
 
 function nextFrame() {
   // resolves at the start of the next animation frame: the browser paints the DOM as it is
@@ -318,6 +319,7 @@ function flushSend(st) {
 function requestRefit(st) {
   if (st.inFlight) {
     st.again = true; // latest wins: asked for the newest points when this one answers
+    if (performance.now() - st.inFlightT0 > ABORT_AFTER_MS) st.abort.abort(); // or ends
     return;
   }
   const area = plotArea(st);
@@ -337,12 +339,15 @@ function requestRefit(st) {
   st.inFlight = true;
   st.again = false;
   const t = performance.now();
+  st.inFlightT0 = t;
+  st.abort = new AbortController();
   fetch(st.fitUrl, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
     credentials: "same-origin",
     cache: "no-store",
+    signal: st.abort.signal,
   })
     .then((r) => r.text().then((text) => [r.status, text]))
     .then(([status, text]) => {
@@ -368,8 +373,10 @@ function requestRefit(st) {
       flushSend(st); // the session's figure draws this edit
     })
     .catch((err) => {
-      st.failures += 1;
-      console.warn("SVM Lab refit endpoint:", err);
+      if (err.name !== "AbortError") {
+        st.failures += 1;
+        console.warn("SVM Lab refit endpoint:", err);
+      }
       flushSend(st);
     })
     .finally(() => {

@@ -19,7 +19,7 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 
-from . import canvas, fit_api, fitting, state, tables
+from . import budget, canvas, costs, fit_api, fitting, state, tables
 from . import io as pio
 from .figures import PLOTLY_CONFIG, decision_figure_dict
 from .warmstart import map_alpha
@@ -142,6 +142,7 @@ def sidebar_data(ss) -> None:
         ss.setdefault(P + "gen.noise", float(noise))
         ss.setdefault(P + "gen.seed", int(params.get("seed", 0)))
         st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n")
+        limits_caption(state.current_settings(ss))
         st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise")
         st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed")
     st.sidebar.button(
@@ -152,6 +153,15 @@ def sidebar_data(ss) -> None:
         width="stretch",
         help="Replaces the points (Undo in the plot brings them back).",
     )
+
+
+def limits_caption(settings: dict, task: str = "fit", solvers=None) -> None:
+    """The solvers' point limits within the time budget (``costs.limits_caption``)."""
+    able = [s for s, why in fitting.solver_availability(settings, budget=False).items()
+            if why is None] if solvers is None else list(solvers)
+    text = costs.limits_caption(settings, able, task)
+    if text:
+        st.sidebar.caption(text)
 
 
 def _set_solver_cb(solver: str) -> None:
@@ -220,8 +230,9 @@ def sidebar_model(ss) -> dict:
     )
     new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get)
 
-    # solver: one button per solver; those that cannot solve this problem are disabled
-    avail = fitting.solver_availability(new)
+    # solver: one button per solver; those that cannot solve this problem (or not within the
+    # time budget on these points) are disabled
+    avail = fitting.solver_availability(new, n=len(ss.get(state.K_X, ())))
     if avail.get(new["solver"]) is not None:
         ok = [name for name, why in avail.items() if why is None]
         if ok:
@@ -264,11 +275,12 @@ def sidebar_model(ss) -> dict:
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def cached_fit(xb: bytes, yb: bytes, skey: tuple, a0b: bytes | None) -> fitting.FitOutcome:
-    """The engine call: a pure function of the points (bytes), settings and warm start."""
+    """The engine call: a pure function of the points (bytes), settings and warm start, in
+    a worker within the time budget (``budget.fit_outcome``; its ``Stopped`` is not cached)."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
     alpha0 = None if a0b is None else np.frombuffer(a0b, dtype=np.float64)
-    return fitting.fit_points(X, y, dict(skey), alpha0)
+    return budget.fit_outcome(X, y, dict(skey), alpha0)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -281,9 +293,11 @@ def cached_figure_json(
     shade_ranges: tuple,
     highlight: tuple,
     uirevision: int,
+    fitted: bool = True,
 ) -> str:
-    """The decision figure as plotly JSON for the canvas (pure, cached)."""
-    out = cached_fit(xb, yb, skey, a0b)
+    """The decision figure as plotly JSON for the canvas (pure, cached); ``fitted`` False:
+    the points only (the fit was stopped at the time budget)."""
+    out = cached_fit(xb, yb, skey, a0b) if fitted else fitting.FitOutcome(kind="over_budget")
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
     xr, yr = axis_ranges
@@ -318,16 +332,39 @@ def compute(ss, highlight: tuple = ()) -> tuple[fitting.FitOutcome, str]:
     skey = state.settings_key(settings)
     xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
     a0b = _warm_start(ss, X, y, skey)
-    out = cached_fit(xb, yb, skey, a0b)
+    out = stopped_fit(ss, xb, yb, skey, a0b)
+    if out is None:
+        try:
+            out = cached_fit(xb, yb, skey, a0b)
+        except budget.Stopped as exc:  # not cached; kept for this session's other fragments
+            out = fitting.FitOutcome(error=str(exc), kind="over_budget")
+            ss[K_STOPPED] = (fitting.fit_key(X, y, dict(skey)), a0b, out)
     if out.ok:
         ss[state.K_LAST_FIT] = (X, y, skey, np.asarray(out.model.alpha, dtype=float), a0b)
     axis = tuple(tuple(r) for r in ss[state.K_RANGE])
     view = ss.get(state.K_VIEW) or axis
     shade = canvas.grid_ranges(view)
     fig_json = cached_figure_json(
-        xb, yb, skey, a0b, axis, shade, tuple(int(i) for i in highlight), int(ss[state.K_VIEW_REV])
+        xb, yb, skey, a0b, axis, shade, tuple(int(i) for i in highlight), int(ss[state.K_VIEW_REV]),
+        out.ok or out.kind != "over_budget",
     )
     return out, fig_json
+
+
+K_STOPPED = "svmlab.fit_stopped"  # (fit key, warm start, outcome) of a fit stopped at the budget
+
+
+def stopped_fit(ss, xb: bytes, yb: bytes, skey: tuple, a0b) -> fitting.FitOutcome | None:
+    """The outcome of this very fit if this session saw it stopped at the time budget (so
+    the panels' rerun does not wait for it again), else None."""
+    last = ss.get(K_STOPPED)
+    if last is None:
+        return None
+    X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
+    y = np.frombuffer(yb, dtype=np.int64)
+    if last[0] == fitting.fit_key(X, y, dict(skey)) and last[1] == a0b:
+        return last[2]
+    return None
 
 
 # ---------------------------------------------------------------------------- canvas
