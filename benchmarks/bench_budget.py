@@ -5,8 +5,8 @@
              = Compare solvers' ``compare``) for each solver, kernel class, loss and margin, in a
              fit worker (``ui.fit_pool``, one BLAS thread, as the app runs them), on blobs
              (noise 1) and moons (noise 0.2), n = 100 … 2,000, until a fit takes over 5 s
-             (killed at 12 s; the faster of two runs below 2 s). Fits t ≈ c·nᵖ to the
-             slower dataset's times (sizes where t ≥ 20 ms) and prints ``COSTS`` for
+             (killed at 12 s; the faster of two runs below 2 s). Fits t ≈ c·nᵖ to each
+             dataset's times (sizes where t ≥ 20 ms) and prints ``COSTS`` for
              ``ui/costs.py`` and the README's limits table (``--write``: into ui/costs.py).
 ``--ipc``    the pool's overhead per fit: a 200-point Playground fit (SMO, Gaussian) in the
              server's process against the same fit sent to a worker (median of 200).
@@ -132,21 +132,22 @@ def fit_power(times: dict[int, float]) -> tuple[float, float]:
     return max(t / n**p for n, t in pts), p
 
 
-def parse_log(path: str) -> dict[tuple, dict[int, float]]:
-    """The merged (slower dataset) times of a ``--costs`` run's output, to fit again."""
-    line = re.compile(r"^\s+(\w+)/(\w+)/(\w+)/(\w+)/(\w+)\s+\w+\s+n =\s*(\d+):\s+([\d.]+) s")
-    out: dict[tuple, dict[int, float]] = {}
+def parse_log(path: str) -> dict[tuple, dict[str, dict[int, float]]]:
+    """The times per key and dataset of a ``--costs`` run's output, to fit again."""
+    line = re.compile(r"^\s+(\w+)/(\w+)/(\w+)/(\w+)/(\w+)\s+(\w+)\s+n =\s*(\d+):\s+([\d.]+) s")
+    out: dict[tuple, dict[str, dict[int, float]]] = {}
     for text in Path(path).read_text().splitlines():
         m = line.match(text)
         if m:
-            key, n, t = tuple(m.groups()[:5]), int(m.group(6)), float(m.group(7))
-            out.setdefault(key, {})[n] = max(out.get(key, {}).get(n, 0.0), t)
+            key, name = tuple(m.groups()[:5]), m.group(6)
+            out.setdefault(key, {}).setdefault(name, {})[int(m.group(7))] = float(m.group(8))
     return out
 
 
 def measure_costs(write: bool, from_log: str | None = None) -> None:
     if from_log:
-        report({k: fit_power(v) for k, v in parse_log(from_log).items()}, write)
+        report({k: tuple(fit_power(v[name]) for name, _ in DATA if name in v)
+                for k, v in parse_log(from_log).items()}, write)
         return
     pool = fit_pool.FitPool([fit_pool.Lane("bench", 1, 0)], demote_after_s=1e9)
     pool.start(wait=True)
@@ -159,13 +160,9 @@ def measure_costs(write: bool, from_log: str | None = None) -> None:
         for key, settings in keys():
             if key in result:
                 continue
-            merged: dict[int, float] = {}
-            for name, noise in DATA:
-                for n, t in time_series(pool, key, settings, name, noise, log).items():
-                    merged[n] = max(merged.get(n, 0.0), t)
-            result[key] = fit_power(merged)
-            c, p = result[key]
-            log(f"{key}: c = {c:.3g}, p = {p:.2f}")
+            result[key] = tuple(fit_power(time_series(pool, key, settings, name, noise, log))
+                                for name, noise in DATA)
+            log(f"{key}: " + ", ".join(f"c = {c:.3g}, p = {p:.2f}" for c, p in result[key]))
     finally:
         pool.shutdown()
     report(result, write)
@@ -187,10 +184,10 @@ def report(result, write: bool) -> None:
 def costs_literal(result) -> str:
     stamp = dt.date.today().isoformat()
     lines = [f"# measured {stamp}: .venv/bin/python benchmarks/bench_budget.py --costs --write",
-             "COSTS: dict[tuple[str, str, str, str, str], tuple[float, float]] = {"]
+             "COSTS: dict[tuple[str, ...], Cost] = {"]
     for key in sorted(result):
-        c, p = result[key]
-        lines.append(f"    {key!r}: ({c:.3g}, {p:.2f}),")
+        pairs = ", ".join(f"({c:.3g}, {p:.2f})" for c, p in result[key])
+        lines.append(f"    {key!r}: ({pairs}),")
     lines.append("}")
     return "\n".join(lines)
 
@@ -201,7 +198,7 @@ def limits_table(result) -> str:
     costs.COSTS.clear()
     costs.COSTS.update(result)
     try:
-        rows = ["| page | solver | kernel | loss | margin | t(2,000 points) | at most |",
+        rows = ["| page | solver | kernel | loss | margin | predicted t(2,000) | at most (2 s) |",
                 "|---|---|---|---|---|---|---|"]
         pages = {"fit": "Playground", "step": "Step-through", "compare": "Compare"}
         for key in sorted(result, key=lambda k: (costs.TASKS.index(k[0]), k[1:])):

@@ -8,7 +8,10 @@ kwargs)`` from its pipe, calls the function and sends back ``("ok", result)`` or
 
 It dies with the server: ``PR_SET_PDEATHSIG`` makes the kernel SIGKILL it when its parent
 (the fork server) exits, and the fork server exits as soon as the server process is gone
-(its "alive" pipe reaches EOF), also after a SIGKILL, when no ``atexit`` runs.
+(its "alive" pipe reaches EOF), also after a SIGKILL, when no ``atexit`` runs. For that the
+worker closes its own copy of that pipe's write end, which multiprocessing hands to every
+child so that children may start processes too (ours do not): else the fork server would
+wait for the workers while they wait for it.
 """
 
 from __future__ import annotations
@@ -35,6 +38,24 @@ def die_with_parent() -> bool:
     return ok
 
 
+def release_fork_server() -> bool:
+    """Close this process's copy of the fork server's "alive" pipe (see the module
+    docstring). multiprocessing keeps it in ``forkserver._forkserver._forkserver_alive_fd``
+    (Python 3.11); tests/test_fit_pool.py checks that the workers die with the server."""
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    fd = getattr(server, "_forkserver_alive_fd", None)
+    if not isinstance(fd, int):
+        return False
+    try:
+        os.close(fd)
+    except OSError:
+        return False
+    server._forkserver_alive_fd = None
+    return True
+
+
 def _picklable_error(exc: BaseException) -> BaseException:
     """The exception if it pickles, else a RuntimeError that names it."""
     import pickle
@@ -48,6 +69,7 @@ def _picklable_error(exc: BaseException) -> BaseException:
 
 def main(conn, nice: int = 0) -> None:
     """The worker loop (the ``target`` of every worker process)."""
+    release_fork_server()
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C in a terminal: the server stops us
     if nice:
@@ -96,3 +118,16 @@ def fail(message: str) -> None:
 
 def pid() -> int:
     return os.getpid()
+
+
+def main_file() -> str | None:
+    """This worker's ``__main__.__file__`` (tests: it must not be the parent's script)."""
+    return getattr(sys.modules.get("__main__"), "__file__", None)
+
+
+def slow_respond(raw: bytes) -> tuple[int, str]:
+    """A stand-in for ``fit_api.respond`` that spins for the body's {"seconds": s}."""
+    import json
+
+    seconds = float(json.loads(raw)["seconds"])
+    return 200, json.dumps({"ok": True, "cpu_s": spin(seconds)})
