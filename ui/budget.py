@@ -25,8 +25,10 @@ message; ``Stopped`` depends on the machine's load and must never be cached.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -74,6 +76,42 @@ def start_pool() -> None:
     fit_pool.get_pool().start()
 
 
+def stop_pool_on_signals(signals=(signal.SIGTERM, signal.SIGINT)) -> None:
+    """Kill the workers as soon as the server is asked to stop, then let the handler that
+    was installed before (uvicorn's) do its work: uvicorn waits for every request in flight
+    before it exits, and a request waiting for its fit now ends at once (503). Must run in
+    the main thread, after uvicorn installed its handlers (``lifespan`` does)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in signals:
+        previous = signal.getsignal(sig)
+        if getattr(previous, "svmlab_pool", False):
+            continue
+
+        def handler(signum, frame, previous=previous):
+            threading.Thread(target=fit_pool.shutdown_pool, name="svmlab-fit-stop").start()
+            if callable(previous):
+                previous(signum, frame)
+            elif previous == signal.SIG_DFL:
+                signal.signal(signum, signal.SIG_DFL)
+                signal.raise_signal(signum)
+
+        handler.svmlab_pool = True
+        signal.signal(sig, handler)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    """``st.App(..., lifespan=budget.lifespan)`` (app.py): the workers start with the server
+    and stop with it, also when a fit is running (SIGTERM)."""
+    start_pool()
+    stop_pool_on_signals()
+    try:
+        yield None
+    finally:
+        fit_pool.shutdown_pool()
+
+
 def run(task: str, fn: Callable, args: Sequence = (), kwargs: dict | None = None, *,
         settings: Mapping[str, Any] | None, n: int, solver: str | None = None,
         refuse: bool = True, lane: str | None = None, budget_s: float = BUDGET_S) -> Any:
@@ -105,6 +143,9 @@ def run(task: str, fn: Callable, args: Sequence = (), kwargs: dict | None = None
     except fit_pool.WorkerDied as exc:
         interrupt.raise_pending()
         raise Stopped(f"The fit stopped: {exc} (out of memory?). Try fewer points.") from None
+    except fit_pool.PoolError:  # shut down: the server is stopping
+        interrupt.raise_pending()
+        raise Stopped("The server is stopping; the fit was not finished.") from None
     interrupt.raise_pending()  # a rerun seen while the fit was finishing: rerun now
     return result
 
@@ -233,6 +274,8 @@ async def respond(raw: bytes, is_disconnected: Callable[[], Awaitable[bool]],
         return 499, json.dumps({"error": "the client closed the request"})
     except fit_pool.WorkerDied as exc:
         return 200, _no_model(peek, "failed", f"The fit stopped: {exc}. Try fewer points.", t0)
+    except fit_pool.PoolError:
+        return 503, json.dumps({"error": "the server is stopping"})
     finally:
         gone.set()
         watcher.cancel()

@@ -339,12 +339,7 @@ async def refit_endpoint(request):
 
 
 def routes(base_url_path: str = "") -> list:
-    """The starlette routes to pass to ``st.App(..., routes=...)`` (see app.py). Called once
-    when the server starts: the fit workers start then, in the background."""
+    """The starlette routes to pass to ``st.App(..., routes=...)`` (see app.py)."""
     from starlette.routing import Route
-
-    from . import budget
-
-    budget.start_pool()
 
     return [Route(fit_url(base_url_path), refit_endpoint, methods=["POST"])]

@@ -306,14 +306,14 @@ class FitPool:
                     try:
                         status, value = w.conn.recv()
                     except (EOFError, OSError):
-                        raise WorkerDied(self._died(w)) from None
+                        raise self._lost(w) from None
                     finished = True
                     self._release(w)
                     if status == "ok":
                         return value
                     raise value
                 if ready:
-                    raise WorkerDied(self._died(w))
+                    raise self._lost(w)
                 now = time.monotonic()
                 if cancel_at is None and should_stop is not None and should_stop():
                     cancel_at = max(now, t0 + self.cancel_after_s)
@@ -328,11 +328,13 @@ class FitPool:
             if not finished:
                 self._discard(w)
 
-    @staticmethod
-    def _died(w: _Worker) -> str:
+    def _lost(self, w: _Worker) -> PoolError:
+        """Why the worker ended without an answer: the pool shut down, or it died."""
+        if self._closed:
+            return PoolError("the fit pool is shut down (the server is stopping)")
         code = w.proc.exitcode
         how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-        return f"the fit's worker process ended without an answer ({how})"
+        return WorkerDied(f"the fit's worker process ended without an answer ({how})")
 
     def _acquire(self, lane: str, deadline: float, should_stop, poll_s: float) -> _Worker:
         self._ensure_server()
