@@ -172,6 +172,7 @@ def report(result, write: bool) -> None:
     text = costs_literal(result)
     print("\n" + text)
     print("\n" + limits_table(result))
+    print("\n" + limits_grid(result))
     if write:
         path = ROOT / "ui" / "costs.py"
         src = path.read_text()
@@ -214,6 +215,32 @@ def limits_table(result) -> str:
     finally:
         costs.COSTS.clear()
         costs.COSTS.update(old)
+
+
+def limits_grid(result) -> str:
+    """Markdown, one row per kernel class, loss and margin: the most points within the
+    budget for each solver of each page (— where the solver does not apply)."""
+    cols = [("fit", s) for s in ("smo", "qp", "sga", "newton", "psvm")]
+    cols += [("step", s) for s in ("smo", "sga", "newton")] + [("compare", "all")]
+    head = ["Playground " + costs.SOLVER_LABELS[s].split()[0] for _, s in cols[:5]]
+    head += ["Step-through " + costs.SOLVER_LABELS[s] for _, s in cols[5:8]] + ["Compare"]
+    rows = ["| kernel | loss | margin | " + " | ".join(head) + " |",
+            "|---|---|---|" + "---:|" * len(cols)]
+    for kclass in ("linear", "kernel"):
+        for loss, margin in (("hinge", "soft"), ("hinge", "hard"), ("quadratic", "soft")):
+            cells = []
+            for task, solver in cols:
+                key = (task, solver, kclass, loss, margin)
+                if key not in result:
+                    cells.append("—")
+                    continue
+                t = max(c * costs.MAX_N**p for c, p in result[key])
+                n = min((costs.BUDGET_S / c) ** (1 / p) for c, p in result[key])
+                cells.append(f"{costs.MAX_N:,}" if t <= costs.BUDGET_S
+                             else f"{int(n // 10 * 10) if n >= 100 else int(n):,}")
+            name = "linear" if kclass == "linear" else "Gaussian, polynomial"
+            rows.append(f"| {name} | {loss} | {margin} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
 
 
 # ------------------------------------------------------------------------------- IPC

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from processes import children_cpu_seconds, gone
 
 from ui import fit_pool, fit_worker
 
@@ -32,38 +33,6 @@ def pool():
     p.start(wait=True)
     yield p
     p.shutdown()
-
-
-def gone(pid: int, timeout: float = 5.0) -> bool:
-    """True once no process (or only a zombie) has this id."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def children_cpu_seconds(seconds: float) -> float:
-    """CPU seconds that this process's descendants (fork server, workers) use in the next
-    ``seconds`` of wall time (processes that start or end meanwhile count from when seen)."""
-    def sample():
-        out = {}
-        for p in psutil.Process().children(recursive=True):
-            try:
-                t = p.cpu_times()
-                out[p.pid] = t.user + t.system
-            except psutil.Error:
-                pass
-        return out
-
-    before = sample()
-    time.sleep(seconds)
-    after = sample()
-    return sum(t - before.get(pid, t) for pid, t in after.items())
 
 
 def test_runs_a_function_and_returns_its_result_or_raises_its_error(pool):
@@ -118,8 +87,11 @@ def test_a_full_lane_makes_the_next_task_wait_then_pool_busy(pool):
     with pytest.raises(fit_pool.PoolBusy):
         pool.run(fit_worker.echo, (1,), lane="heavy", queue_s=0.5)
     assert time.monotonic() - t0 < 2.5
-    # the light lane is not affected by the heavy one being full
+    # the light lane is not affected by the heavy one being full (a generous bound: the
+    # figures are in benchmarks/bench_budget.py --lanes)
+    t0 = time.monotonic()
     assert pool.run(fit_worker.echo, ("click",), lane="light", queue_s=0.5) == "click"
+    assert time.monotonic() - t0 < 1.0
     for t in threads:
         t.join()
 

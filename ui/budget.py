@@ -40,9 +40,10 @@ from .st_interrupt import RunInterrupt
 BUDGET_S = costs.BUDGET_S
 #: How long a task may wait for a free worker of its lane before "the server is busy".
 QUEUE_S = 1.0
-#: Worked examples: fixed book data, computed once per server and cached; one of them (the
-#: SGA against Newton comparison of slide 40) takes ~10 s, so they get a larger budget, in
-#: the heavy lane (low priority: they never delay a click).
+#: Worked examples: fixed book data, computed once per server and cached (~2 s for all eight),
+#: but the first run with an empty numba cache compiles their solvers for tens of seconds, and
+#: a compile killed half-way would never reach the cache: a larger budget, in the heavy lane
+#: (low priority: they never delay a click).
 EXAMPLE_BUDGET_S = 60.0
 #: How often an endpoint request checks whether its browser is still there.
 DISCONNECT_POLL_S = 0.05
