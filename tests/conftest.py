@@ -7,5 +7,5 @@ if ROOT not in sys.path:
 
 # Fits run in worker processes killed at their wall-time budget (ui/budget.py); on a loaded
 # machine a page test's fit can take longer than in class. The budget's own tests set their
-# limits explicitly (tests/test_budget.py, tests/browser/test_budget.py).
+# limits explicitly (tests/test_budget.py, tests/browser/test_budget_server.py).
 os.environ.setdefault("SVMLAB_BUDGET_SLACK", "10")
