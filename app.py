@@ -41,8 +41,9 @@ def main() -> None:
 
 
 if __name__ != "__main__":  # imported by `streamlit run` (uvicorn) to serve the ASGI app
+    from ui.budget import lifespan  # the fit workers start and stop with the server
     from ui.fit_api import routes
 
-    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")))
+    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")), lifespan=lifespan)
 else:  # a session's run of the script
     main()
