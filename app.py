@@ -6,9 +6,10 @@ that exist (Playground first and default).
 
 `streamlit run` finds the ``app = st.App(...)`` assignment below and serves this file as an
 ASGI app (uvicorn), which adds the Playground's fit endpoint (``ui/fit_api.py``) to
-Streamlit's own routes, and starts compiling the solvers as the server starts
-(``ui/warmup.py``), so a plain ``streamlit run app.py`` is as quick for its first visitor as
-``make run``; each browser session still runs this file as ``__main__`` (``main()``).
+Streamlit's own routes and starts the fit workers with the server (``ui/budget.py``: they load
+or compile the solvers at once, so a plain ``streamlit run app.py`` is as quick for its first
+visitor as ``make run``); each browser session still runs this file as ``__main__``
+(``main()``), whose page waits for those workers behind a spinner (``ui/warmup.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ ROOT = Path(__file__).resolve().parent
 
 
 def main() -> None:
-    st.set_page_config(page_title="SVM Lab", page_icon=":material/scatter_plot:", layout="wide")
+    # a file, not ":material/…:": Streamlit fetches those favicons from a font host
+    st.set_page_config(page_title="SVM Lab", page_icon=str(ROOT / "ui" / "assets" / "icon.png"),
+                       layout="wide")
     try:
         ensure_plotly_js(ROOT / "static")
     except OSError as exc:  # read-only checkout etc.: the canvas shows its own message
@@ -38,17 +41,14 @@ def main() -> None:
         for p in existing_pages(ROOT)
     ]
     page = st.navigation(pages)
-    warmup.wait()  # every page fits at once; on a fresh server, behind a spinner
+    warmup.wait()  # every page fits at once: on a fresh server, behind a spinner
     page.run()
 
 
 if __name__ != "__main__":  # imported by `streamlit run` (uvicorn) to serve the ASGI app
+    from ui.budget import lifespan  # the fit workers start and stop with the server
     from ui.fit_api import routes
 
-    app = st.App(
-        __file__,
-        routes=routes(st.get_option("server.baseUrlPath")),
-        lifespan=warmup.lifespan,  # compile the solvers once per process, from start-up
-    )
+    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")), lifespan=lifespan)
 else:  # a session's run of the script
     main()

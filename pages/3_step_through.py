@@ -23,8 +23,8 @@ import pandas as pd
 import streamlit as st
 
 from svm_engine import datasets
+from ui import budget, state
 from ui import controls as ctl
-from ui import state
 from ui import step_figures as F
 from ui import step_player as SP
 from ui import step_state as S
@@ -176,6 +176,7 @@ def sidebar_model() -> tuple[dict, str]:
             key=P + "sga_mode",
             format_func={"sweep": "one sweep (all k)", "coordinate": "one coordinate αₖ"}.get,
         )
+    ctl.limits_caption(s, "step", S.STEP_SOLVERS)  # the point limits of the time budget
     sb.header("Plot")
     sb.toggle("Show slack ξ", key=P + "show_slack")
     s["bias"] = S.SOLVER_BIAS[solver]
@@ -201,15 +202,11 @@ def init_widgets() -> None:
 
 @st.cache_data(max_entries=16, show_spinner="Running the solver and recording every step …")
 def cached_run(xb: bytes, yb: bytes, skey: tuple, solver: str):
-    """(StepRun, None) or (None, message): a pure function of the points and settings."""
+    """(StepRun, None) or (None, message): a pure function of the points and settings, run
+    in a worker within the time budget (``budget.Stopped`` is raised, not cached)."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
-    try:
-        return S.build_run(X, y, dict(skey), solver), None
-    except ValueError as exc:
-        return None, str(exc)
-    except Exception as exc:  # an engine bug must not become a traceback on the page
-        return None, f"The solver failed ({type(exc).__name__}: {exc})."
+    return budget.step_run(X, y, dict(skey), solver)
 
 
 def run_key(xb: bytes, yb: bytes, skey: tuple, solver: str, mode: str) -> str:
@@ -610,7 +607,10 @@ except ValueError as exc:
     st.error(str(exc))
     st.stop()
 xb, yb = Xv.astype(np.float64).tobytes(), yv.astype(np.int64).tobytes()
-run, error = cached_run(xb, yb, skey, solver)
+try:
+    run, error = cached_run(xb, yb, skey, solver)
+except budget.Stopped as exc:  # over the time budget: the message says what to change
+    run, error = None, str(exc)
 
 kernel_text = {
     "linear": "linear",

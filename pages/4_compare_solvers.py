@@ -16,11 +16,11 @@ import pandas as pd
 import streamlit as st
 
 from svm_engine import datasets
+from ui import budget, costs, state
 from ui import compare as cmp
 from ui import compare_figures as F
 from ui import controls as ctl
 from ui import scaling as sc
-from ui import state
 from ui.controls import C_GRID, DATASET_LABELS, KERNEL_LABELS, LOSS_LABELS, SIGMA_GRID
 from ui.figures import PLOTLY_CONFIG
 from ui.nav import keep_widgets, restore_widgets, run_through_app
@@ -99,6 +99,8 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     sb.number_input("Max iterations (0 = each solver's own cap)", 0, 10_000_000, step=1,
                     key=P + "max_iter",
                     help="A small number shows what a stopped, non-converged run looks like.")
+    sb.caption(f"Within the {costs.BUDGET_S:g} s budget: at most "
+               f"{costs.max_points('compare', s):,} points with these settings.")
     return np.asarray(X, dtype=float), np.asarray(y), str(title), state.normalize_settings(s)
 
 
@@ -107,10 +109,11 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
 
 @st.cache_data(max_entries=8, show_spinner="Running every solver and the cvxopt reference …")
 def cached_compare(xb: bytes, yb: bytes, skey: tuple, biases: tuple, tol: str, max_iter: int):
-    """A pure function of the points and settings (so it may be shared between sessions)."""
+    """(Comparison, None) or (None, why): a pure function of the points and settings (so it
+    may be shared between sessions), run in a worker within the time budget."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
-    return cmp.compare(X, y, dict(skey), biases, tol, max_iter or None)
+    return budget.compare_run(X, y, dict(skey), biases, tol, max_iter or None)
 
 
 def chart(fig: dict, key: str) -> None:
@@ -140,7 +143,8 @@ def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
         "Each solver above fits generated data for n from the range below (soft margin, the "
         "kernel, loss and C chosen here, the tolerance chosen in the sidebar). A solver is "
         f"skipped at a size where it would take more than {sc.BUDGET_S:g} s (cvxopt beyond "
-        "n ≈ 1,000). The run belongs to this session only; Stop ends it after the current fit."
+        "n ≈ 1,000), and stopped if a fit runs longer. The run belongs to this session only; "
+        "Stop ends it at once."
     )
     res = ss.get(K_SCALE)
     if res is not None and res.status == "running" and not ss.get(K_SCALE_REQUEST):
@@ -162,7 +166,7 @@ def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
             specs, settings, sc.size_range(lo, hi, count), generator=gen, tol_mode=tol_mode,
             progress=lambda done, total, text: bar.progress(done / total, text=text),
             should_stop=lambda: bool(ss.get(K_SCALE_STOP)),
-            on_update=lambda r: ss.__setitem__(K_SCALE, r),
+            on_update=lambda r: ss.__setitem__(K_SCALE, r), fit=budget.scaling_fit,
         )
         bar.empty()
         res = ss.get(K_SCALE)
@@ -198,9 +202,15 @@ if len(X) == 0 or len(np.unique(y)) < 2:
     st.stop()
 
 skey = tuple(sorted(settings.items()))
-comp = cached_compare(np.ascontiguousarray(X, dtype=np.float64).tobytes(),
-                      np.ascontiguousarray(y, dtype=np.int64).tobytes(), skey, biases, tol_mode,
-                      max_iter)
+try:
+    comp, why = cached_compare(np.ascontiguousarray(X, dtype=np.float64).tobytes(),
+                               np.ascontiguousarray(y, dtype=np.int64).tobytes(), skey, biases,
+                               tol_mode, max_iter)
+except budget.Stopped as exc:  # over the time budget: not cached, the message says why
+    comp, why = None, str(exc)
+if why:
+    st.error(why)
+    st.stop()
 if not comp.rows:
     st.error("No solver of the engine can solve this combination.")
     st.stop()

@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
+from ui import budget
 from ui import examples as E
 from ui import state as S
 
@@ -141,6 +142,7 @@ def test_example7_shows_smos_step_beside_the_seeds_formulas(page):
 
 def test_a_drift_turns_a_tick_into_a_cross_on_the_page(monkeypatch):
     monkeypatch.setitem(E.BOOK_D1, "b", E.Printed("-3.340", "slide 16"))
+    monkeypatch.setattr(budget, "example", E.compute)  # here, where the drift is patched in
     st.cache_data.clear()
     try:
         at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
@@ -162,6 +164,7 @@ def test_a_failing_example_shows_an_error_not_a_traceback(monkeypatch):
         return real(key)
 
     monkeypatch.setattr(E, "compute", broken)
+    monkeypatch.setattr(budget, "example", broken)  # here, not in a worker that has the real one
     st.cache_data.clear()
     try:
         at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()

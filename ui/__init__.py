@@ -11,5 +11,8 @@ Pure, tested building blocks for the Streamlit pages:
 - ``ui.warmstart`` – mapping a previous α onto edited points;
 - ``ui.canvas``  – the click-to-place-points component (the only module here that needs
   streamlit, apart from ``ui.controls``);
-- ``ui.nav``     – which pages exist.
+- ``ui.nav``     – which pages exist;
+- ``ui.budget``  – every fit's time budget: ``ui.costs`` (predictions, limits, messages),
+  ``ui.fit_pool`` (worker processes killed at the budget), ``ui.st_interrupt`` (the one use
+  of a Streamlit internal: has this script run been asked to stop?).
 """

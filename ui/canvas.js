@@ -55,6 +55,7 @@ const NARROW_PX = 560; // a plot narrower than this (a phone) gets a compact lay
 const UNDO_MAX = 200;
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
 const SYNC_IDLE_MS = 1500; // the session hears of the points once the clicks paused this long
+const ABORT_AFTER_MS = 300; // a newer edit aborts a refit running longer (its worker is killed)
 
 function nextFrame() {
   // resolves at the start of the next animation frame: the browser paints the DOM as it is
@@ -359,6 +360,7 @@ function useEndpoint(st) {
 function requestRefit(st) {
   if (st.inFlight) {
     st.again = true; // latest wins: asked for the newest points when this one answers
+    if (performance.now() - st.inFlightT0 > ABORT_AFTER_MS) st.abort.abort(); // or ends
     return;
   }
   const area = plotArea(st);
@@ -381,12 +383,15 @@ function requestRefit(st) {
   st.inFlight = true;
   st.again = false;
   const t = performance.now();
+  st.inFlightT0 = t;
+  st.abort = new AbortController();
   fetch(st.fitUrl, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
     credentials: "same-origin",
     cache: "no-store",
+    signal: st.abort.signal,
   })
     .then((r) => r.text().then((text) => [r.status, text]))
     .then(([status, text]) => {
@@ -412,9 +417,11 @@ function requestRefit(st) {
       console.warn("SVM Lab refit endpoint:", status, msg);
     })
     .catch((err) => {
-      st.failures += 1;
-      st.wantAnswer = true;
-      console.warn("SVM Lab refit endpoint:", err);
+      if (err.name !== "AbortError") {
+        st.failures += 1;
+        st.wantAnswer = true;
+        console.warn("SVM Lab refit endpoint:", err);
+      }
     })
     .finally(() => {
       st.inFlight = false;
@@ -452,7 +459,7 @@ function onAnswer(st, ans, req, source) {
   st.refit = Object.assign({ ans, seq: req.seq, points: req.points, view: req.view },
     ans.ok ? decodeGrid(ans.grid) : { h: null, xs: [], ys: [] }); // prettier-ignore
   st.refitOn = true;
-  st.fig = ans.figure ? figureOf(ans, st.refit) : null;
+  st.fig = ans.figure ? figureOf(ans, st.refit) : pointsOnly(st.fig);
   st.figSeq = req.seq;
   drawRefit(st);
   showOverlay(st, null);
@@ -467,6 +474,12 @@ function onAnswer(st, ans, req, source) {
   donePending(st, req.seq, source);
   updateAttrs(st);
   scheduleFull(st);
+}
+
+function pointsOnly(fig) {
+  // an answer without a figure (stopped at the time budget): the last figure's points alone
+  if (!fig) return null;
+  return { data: fig.data.filter((t) => t.meta && t.meta.role === "points"), layout: fig.layout };
 }
 
 function figureOf(ans, R) {

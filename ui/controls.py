@@ -19,7 +19,7 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 
-from . import canvas, fit_api, fitting, state, tables, teacher, teacher_panel
+from . import budget, canvas, costs, fit_api, fitting, state, tables, teacher, teacher_panel
 from . import io as pio
 from .figures import PLOTLY_CONFIG
 
@@ -143,6 +143,7 @@ def sidebar_data(ss) -> None:
         ss.setdefault(P + "gen.seed", int(params.get("seed", 0)))
         lk = teacher.lock_kwargs(ss, "points")
         st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n", **lk)
+        limits_caption(state.current_settings(ss))
         st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise", **lk)
         st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed", **lk)
     st.sidebar.button(
@@ -155,6 +156,15 @@ def sidebar_data(ss) -> None:
             ss, "points", help="Replaces the points (Undo in the plot brings them back)."
         ),
     )
+
+
+def limits_caption(settings: dict, task: str = "fit", solvers=None) -> None:
+    """The solvers' point limits within the time budget (``costs.limits_caption``)."""
+    able = [s for s, why in fitting.solver_availability(settings, budget=False).items()
+            if why is None] if solvers is None else list(solvers)
+    text = costs.limits_caption(settings, able, task)
+    if text:
+        st.sidebar.caption(text)
 
 
 def _set_solver_cb(solver: str) -> None:
@@ -234,8 +244,9 @@ def sidebar_model(ss) -> dict:
     new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get,
                            **teacher.lock_kwargs(ss, "bias"))
 
-    # solver: one button per solver; those that cannot solve this problem are disabled
-    avail = fitting.solver_availability(new)
+    # solver: one button per solver; those that cannot solve this problem (or not within the
+    # time budget on these points) are disabled
+    avail = fitting.solver_availability(new, n=len(ss.get(state.K_X, ())))
     if avail.get(new["solver"]) is not None:
         ok = [name for name, why in avail.items() if why is None]
         if ok:
@@ -287,11 +298,15 @@ K_WANT_ANSWER = "svmlab.want_answer"  # the browser asked for the answer (no end
 @st.cache_data(max_entries=64, show_spinner=False)
 def cached_answer(xb: bytes, yb: bytes, skey: tuple, view: tuple, home: tuple,
                   style: tuple = ()) -> dict:  # fmt: skip
-    """``fit_api.answer`` for the points (bytes) and settings: a pure result; ``style`` the
+    """``fit_api.answer`` for the points (bytes) and settings, in a worker within the time
+    budget: a pure result (``budget.Stopped`` is raised, so never cached); ``style`` the
     figure's (``teacher.figure_options``: present mode, hidden SVs) as sorted items."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
-    return fit_api.answer(X, y, dict(skey), view, home=home, style=dict(style))
+    settings = dict(skey)
+    return budget.run("fit", fit_api.answer, (X, y, settings, view),
+                      {"home": home, "style": dict(style)}, settings=settings, n=len(X),
+                      refuse=False)  # fmt: skip
 
 
 def page_answer(ss) -> dict | None:
@@ -307,7 +322,11 @@ def page_answer(ss) -> dict | None:
     home = tuple(tuple(r) for r in ss[state.K_RANGE])
     view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
     xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
-    return cached_answer(xb, yb, skey, view, home, style)
+    try:
+        return cached_answer(xb, yb, skey, view, home, style)
+    except budget.Stopped as exc:  # the points stay; the canvas shows why there is no model
+        return {"seq": None, "n": len(X), "ok": False, "kind": "over_budget",
+                "message": str(exc)}  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- canvas

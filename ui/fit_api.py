@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from . import canvas, fitting, state, tables, warmup
+from . import canvas, fitting, state, tables
 from .figures import MIN_SLACK, decision_figure_dict
 from .warmstart import map_alpha
 
@@ -377,17 +377,18 @@ async def _read_capped(request) -> bytes | None:
 
 
 async def refit_endpoint(request):
-    """Starlette handler: the fit runs in a worker thread, so a slow fit never blocks the
-    event loop that serves every session's websocket."""
-    from starlette.concurrency import run_in_threadpool
+    """Starlette handler: the fit runs in a worker process within the time budget
+    (``budget.respond``), killed when the browser drops the request, so a slow fit never
+    blocks the event loop that serves every session's websocket, nor outlives its client."""
     from starlette.responses import Response
 
+    from . import budget
+
     raw = await _read_capped(request)
-    await warmup.wait_async()  # on a fresh server, until the solvers are compiled
     if raw is None:
         status, text = 400, _too_large()
     else:
-        status, text = await run_in_threadpool(respond, raw)
+        status, text = await budget.respond(raw, request.is_disconnected)
     return Response(
         text,
         status_code=status,

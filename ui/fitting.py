@@ -19,6 +19,7 @@ import numpy as np
 
 import svm_engine as se
 
+from . import costs
 from .state import effective_C, settings_to_kernel
 
 #: Solvers that accept a warm start (``alpha0``).
@@ -44,7 +45,8 @@ def smo_max_iter(n: int) -> int:
 class FitOutcome:
     """What a fit produced: a model, or ``error`` (then ``model`` is None).
 
-    ``kind`` is "ok", "not_separable", "unsupported", "need_two_classes" or "failed".
+    ``kind`` is "ok", "not_separable", "unsupported", "need_two_classes", "failed" or
+    "over_budget" (predicted or stopped over the time budget, ``ui.costs``).
     ``warning`` holds the convergence warning text, if any.
     """
 
@@ -73,9 +75,18 @@ def combination_error(settings: Mapping[str, Any], solver: str | None = None) ->
     return None
 
 
-def solver_availability(settings: Mapping[str, Any]) -> dict[str, str | None]:
-    """{solver: None if it can solve the problem else the reason} for every solver."""
-    return {s: combination_error(settings, s) for s in se.SOLVERS}
+def solver_availability(settings: Mapping[str, Any], n: int | None = None,
+                        budget: bool = True) -> dict[str, str | None]:
+    """{solver: None if it can solve the problem else the reason} for every solver; with
+    ``n`` (and ``budget``), also the reason when it is predicted over the time budget on n
+    points (``costs.refusal``)."""
+    why = {s: combination_error(settings, s) for s in se.SOLVERS}
+    if n is None or not budget:
+        return why
+    able = [s for s, w in why.items() if w is None]
+    for s in able:
+        why[s] = costs.refusal("fit", settings, int(n), solver=s, solvers=able)
+    return why
 
 
 def fit_points(
@@ -84,9 +95,12 @@ def fit_points(
     settings: Mapping[str, Any],
     alpha0: np.ndarray | None = None,
     warm_start: Any = None,
+    budget: bool = True,
 ) -> FitOutcome:
     """Train on the points with the settings; never raises. ``warm_start``: the model of the
-    same settings before an edit (smo: α and gradient carried over), else ``alpha0``."""
+    same settings before an edit (smo: α and gradient carried over), else ``alpha0``.
+    A fit predicted over the time budget is refused (kind "over_budget"; ``budget=False``
+    runs it anyway, for the benchmark that measures the costs)."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y)
     if len(X) == 0 or len(np.unique(y)) < 2:
@@ -97,6 +111,9 @@ def fit_points(
     reason = combination_error(settings)
     if reason is not None:
         return FitOutcome(error=reason, kind="unsupported")
+    reason = costs.refusal("fit", settings, len(X)) if budget else None
+    if reason is not None:
+        return FitOutcome(error=reason, kind="over_budget")
     if alpha0 is not None and settings["solver"] not in WARM_START_SOLVERS:
         alpha0 = None
     if warm_start is not None and settings["solver"] == "smo":

@@ -7,7 +7,8 @@ of log t against log n estimates the exponent p in t ≈ c·nᵖ (SMO ≈ 1–2,
 
 A solver is not run at a size where its time, extrapolated from its previous size with
 exponent 3 (cvxopt, kernel Newton: O(n³) per iteration) or 2 (the others), would exceed the
-budget (a few seconds): cvxopt at n = 2,000 would take ~15 s.
+budget (``costs.BUDGET_S``): cvxopt at n = 2,000 would take ~15 s. On the page every fit
+also runs in a worker that is killed at the budget (``ui.budget.scaling_fit``).
 
 Cancellation: ``should_stop()`` is asked before every fit, so a cancel takes effect within one
 fit (≤ the budget). Nothing here is shared between calls — no module state, no locks, no
@@ -34,11 +35,11 @@ import svm_engine as se
 from svm_engine import datasets
 
 from . import compare as cmp
+from .costs import BUDGET_S
 from .state import settings_to_kernel
 
 N_MIN, N_MAX = 50, 2000
 DEFAULT_COUNT = 6
-BUDGET_S = 3.0
 REPEAT_BELOW_S = 0.05
 REPEATS = 3
 WARMUP_N = 20
@@ -133,7 +134,8 @@ def _data(generator: str, n: int, seed: int, noise: float | None):
     return ds.X, ds.y
 
 
-def _timed_fit(X, y, kernel, C, spec, tol, max_iter, clock):
+def timed_fit_row(X, y, kernel, C, spec, tol, max_iter, clock=time.perf_counter):
+    """(``compare.fit_row``'s Run, its wall time in seconds): one fit of the run."""
     t0 = clock()
     run = cmp.fit_row(X, y, kernel, C, spec, tol=tol, max_iter=max_iter)
     return run, clock() - t0
@@ -153,12 +155,19 @@ def run_scaling(
     should_stop: Callable[[], bool] | None = None,
     on_update: Callable[[ScalingResult], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    fit: Callable | None = None,
 ) -> ScalingResult:
     """Time every row spec at every size (default ``size_range()``).
 
     ``progress(done, total, text)`` after each fit; ``on_update(result)`` after each
     measurement (the partial result, e.g. to keep it in the session); ``should_stop()`` before
-    each fit: True ends the run with status "cancelled"."""
+    each fit: True ends the run with status "cancelled". ``fit(X, y, kernel, C, spec, tol,
+    max_iter)`` → (Run, seconds) runs one fit (default: ``timed_fit_row`` here; the page
+    passes ``ui.budget.scaling_fit``, a worker with the time budget, whose seconds are None
+    when it stopped the fit: the solver is then skipped at larger n)."""
+    if fit is None:
+        def fit(X, y, kernel, C, spec, tol, max_iter):
+            return timed_fit_row(X, y, kernel, C, spec, tol, max_iter, clock)
     settings = scaling_settings(settings)
     kernel = settings_to_kernel(settings)
     C = float(settings["C"])
@@ -187,7 +196,7 @@ def run_scaling(
     for spec in specs:
         if stop():
             return finish("cancelled")
-        cmp.fit_row(Xw, yw, kernel, C, spec, tol=cmp.tolerance(spec, tol_mode), max_iter=None)
+        fit(Xw, yw, kernel, C, spec, cmp.tolerance(spec, tol_mode), None)
 
     last: dict[str, tuple[int, float]] = {}
     capped: set[str] = set()
@@ -198,7 +207,7 @@ def run_scaling(
             if stop():
                 return finish("cancelled")
             done += 1
-            m = _measure(spec, n, X, y, kernel, C, tol_mode, budget_s, last, capped, clock)
+            m = _measure(spec, n, X, y, kernel, C, tol_mode, budget_s, last, capped, fit)
             res.measurements.append(m)
             res.elapsed_s = clock() - t_start
             if m.time_s is not None:
@@ -210,7 +219,7 @@ def run_scaling(
     return finish("done")
 
 
-def _measure(spec, n, X, y, kernel, C, tol_mode, budget_s, last, capped, clock) -> Measurement:
+def _measure(spec, n, X, y, kernel, C, tol_mode, budget_s, last, capped, fit) -> Measurement:
     key, label = spec.key, spec.full_label
     if key in capped:
         return Measurement(key, label, n, note="skipped (over the time budget at a smaller n)")
@@ -223,13 +232,17 @@ def _measure(spec, n, X, y, kernel, C, tol_mode, budget_s, last, capped, clock) 
                                f"(> {budget_s:g} s budget)")
     tol = cmp.tolerance(spec, tol_mode)
     cap = cmp.default_max_iter(spec, n, kernel)
-    run, t = _timed_fit(X, y, kernel, C, spec, tol, cap, clock)
+    run, t = fit(X, y, kernel, C, spec, tol, cap)
+    if t is None:  # stopped at the time budget: larger n would be stopped too
+        capped.add(key)
+        return Measurement(key, label, n, note=f"stopped: {run.error}")
     if run.model is None:
         return Measurement(key, label, n, note=f"failed: {run.error}")
     for _ in range(REPEATS - 1):
         if t >= REPEAT_BELOW_S:
             break
-        t = min(t, _timed_fit(X, y, kernel, C, spec, tol, cap, clock)[1])
+        again = fit(X, y, kernel, C, spec, tol, cap)[1]
+        t = t if again is None else min(t, again)
     conv = bool(run.model.converged)
     return Measurement(key, label, n, t, int(run.model.n_iter), conv,
                        None if conv else "did not converge (time shown anyway)")

@@ -357,6 +357,17 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
     return StepRun(model=slim, truncated=truncated, **common, **parts)
 
 
+def run_or_message(X, y, settings: Mapping[str, Any], solver: str | None = None):
+    """(``build_run``'s StepRun, None), or (None, the message for the user) when it raises:
+    never raises (what the page caches; ``ui.budget.step_run`` runs it in a worker)."""
+    try:
+        return build_run(X, y, settings, solver), None
+    except ValueError as exc:
+        return None, str(exc)
+    except Exception as exc:  # an engine bug must not become a traceback on the page
+        return None, f"The solver failed ({type(exc).__name__}: {exc})."
+
+
 def _slim_model(model):
     """The final model without its (large) list-of-dicts trace."""
     from dataclasses import replace

@@ -29,8 +29,9 @@ def free_port() -> int:
 class AppServer:
     """Context manager: ``with AppServer() as url: ...`` (url like http://127.0.0.1:PORT)."""
 
-    def __init__(self, timeout: float = 90.0):
+    def __init__(self, timeout: float = 90.0, env: dict[str, str] | None = None):
         self.timeout = timeout
+        self.env = env or {}  # on top of this process's environment
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -39,7 +40,7 @@ class AppServer:
     def start(self) -> str:
         self.log_path.parent.mkdir(exist_ok=True)
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         env.setdefault("SVMLAB_LINK_DIR", str(LINK_DIR))  # teacher links: not the user's cache
         self.proc = subprocess.Popen(
             [

@@ -1,0 +1,39 @@
+"""Process helpers for the tests of the fit workers (psutil)."""
+
+from __future__ import annotations
+
+import time
+
+import psutil
+
+
+def gone(pid: int, timeout: float = 5.0) -> bool:
+    """True once no process (or only a zombie) has this id."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def children_cpu_seconds(seconds: float) -> float:
+    """CPU seconds that this process's descendants (fork server, workers) use in the next
+    ``seconds`` of wall time (processes that start or end meanwhile count from when seen)."""
+    def sample():
+        out = {}
+        for p in psutil.Process().children(recursive=True):
+            try:
+                t = p.cpu_times()
+                out[p.pid] = t.user + t.system
+            except psutil.Error:
+                pass
+        return out
+
+    before = sample()
+    time.sleep(seconds)
+    after = sample()
+    return sum(t - before.get(pid, t) for pid, t in after.items())

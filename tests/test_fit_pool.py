@@ -1,0 +1,177 @@
+"""The fit pool (ui/fit_pool.py): results, budgets that kill, cancels, lanes, no orphans.
+
+Real worker processes; the waits are generous (a loaded 2-core machine), the checks are on
+what happened: which exception, whether the worker process still exists, how much CPU the
+worker processes use after a kill.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import types
+from pathlib import Path
+
+import psutil
+import pytest
+from processes import children_cpu_seconds, gone
+
+from ui import fit_pool, fit_worker
+
+ROOT = Path(__file__).resolve().parents[1]
+LANES = (fit_pool.Lane("light", 1, 0), fit_pool.Lane("heavy", 2, 15))
+
+
+@pytest.fixture
+def pool():
+    p = fit_pool.FitPool(LANES, demote_after_s=60.0, cancel_after_s=0.0)
+    p.start(wait=True)
+    yield p
+    p.shutdown()
+
+
+def test_runs_a_function_and_returns_its_result_or_raises_its_error(pool):
+    assert pool.run(fit_worker.echo, ({"a": [1, 2]},)) == {"a": [1, 2]}
+    with pytest.raises(ValueError, match="bad input"):
+        pool.run(fit_worker.fail, ("bad input",))
+    assert pool.run(fit_worker.echo, (3,)) == 3  # the worker survived its task's error
+    assert pool.run(fit_worker.pid) != os.getpid()
+
+
+def test_a_task_over_its_budget_is_killed_and_the_cpu_falls_back_to_idle(pool):
+    pid = pool.run(fit_worker.pid, lane="heavy")
+    t0 = time.monotonic()
+    with pytest.raises(fit_pool.BudgetExceeded) as info:
+        pool.run(fit_worker.spin, (60.0,), lane="heavy", budget_s=0.5)
+    assert 0.5 <= info.value.elapsed_s and time.monotonic() - t0 < 5.0
+    assert gone(pid), "the worker that ran over its budget is still alive"
+    time.sleep(0.5)  # its replacement starts in the background
+    assert children_cpu_seconds(2.0) < 0.3  # idle: a spinning worker would use ~2 s
+    assert pool.run(fit_worker.echo, ("next",), lane="heavy") == "next"  # replaced
+
+
+def test_should_stop_cancels_a_running_task_and_kills_its_worker(pool):
+    pid = pool.run(fit_worker.pid, lane="heavy")
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    t0 = time.monotonic()
+    with pytest.raises(fit_pool.Cancelled):
+        pool.run(fit_worker.spin, (60.0,), lane="heavy", budget_s=30.0, should_stop=stop.is_set)
+    assert time.monotonic() - t0 < 5.0
+    assert gone(pid)
+
+
+def test_a_cheap_task_finishes_within_the_cancel_grace():
+    p = fit_pool.FitPool(LANES, cancel_after_s=2.0)
+    try:
+        assert p.run(fit_worker.echo, (7,), should_stop=lambda: True) == 7
+        pid = p.run(fit_worker.pid)
+        assert p.run(fit_worker.pid) == pid  # not killed: the same worker answers again
+    finally:
+        p.shutdown()
+
+
+def test_a_full_lane_makes_the_next_task_wait_then_pool_busy(pool):
+    threads = [threading.Thread(target=lambda: pytest.raises(
+        fit_pool.BudgetExceeded, pool.run, fit_worker.spin, (60.0,), lane="heavy",
+        budget_s=3.0)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    with pytest.raises(fit_pool.PoolBusy):
+        pool.run(fit_worker.echo, (1,), lane="heavy", queue_s=0.5)
+    assert time.monotonic() - t0 < 2.5
+    # the light lane is not affected by the heavy one being full (a generous bound: the
+    # figures are in benchmarks/bench_budget.py --lanes)
+    t0 = time.monotonic()
+    assert pool.run(fit_worker.echo, ("click",), lane="light", queue_s=0.5) == "click"
+    assert time.monotonic() - t0 < 1.0
+    for t in threads:
+        t.join()
+
+
+def test_heavy_workers_run_at_low_priority_and_a_slow_light_task_is_demoted():
+    p = fit_pool.FitPool(LANES, demote_after_s=0.2)
+    try:
+        heavy = p.run(fit_worker.pid, lane="heavy")
+        assert psutil.Process(heavy).nice() == 15
+        light = p.run(fit_worker.pid, lane="light")
+        assert psutil.Process(light).nice() == 0
+        seen = {}
+
+        def watch():
+            time.sleep(0.6)
+            seen["nice"] = psutil.Process(light).nice()
+            seen["stats"] = p.stats()
+
+        w = threading.Thread(target=watch)
+        w.start()
+        p.run(fit_worker.spin, (1.0,), lane="light", budget_s=20.0)
+        w.join()
+        assert seen["nice"] == 15 and seen["stats"]["demoted"] == 1
+        assert gone(light)  # retired after its task: its priority stays low
+        assert p.run(fit_worker.pid, lane="light") != light  # a fresh normal-priority one
+    finally:
+        p.shutdown()
+
+
+def test_shutdown_kills_every_worker():
+    p = fit_pool.FitPool(LANES)
+    p.start(wait=True)
+    pids = p.pids()
+    assert len(pids) == 3
+    p.shutdown()
+    assert all(gone(pid) for pid in pids)
+    with pytest.raises(fit_pool.PoolError):
+        p.run(fit_worker.echo, (1,))
+
+
+def test_a_worker_does_not_run_the_parents_main_script(tmp_path, monkeypatch):
+    # Streamlit installs each run's script as sys.modules["__main__"] (no __spec__): plain
+    # multiprocessing would run that script again in every new worker
+    marker = tmp_path / "ran"
+    script = tmp_path / "app_script.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    fake = types.ModuleType("__main__")
+    fake.__file__ = str(script)
+    fake.__spec__ = None
+    monkeypatch.setitem(sys.modules, "__main__", fake)
+    p = fit_pool.FitPool(LANES)
+    try:
+        assert p.run(fit_worker.main_file) != str(script)
+    finally:
+        p.shutdown()
+    assert not marker.exists()
+
+
+def test_workers_die_with_a_killed_server():
+    # a parent that starts a pool, runs a long task and is SIGKILLed: no atexit runs, the
+    # fork server sees its parent gone and exits, the kernel kills the workers
+    code = textwrap.dedent(f"""
+        import sys, threading
+        sys.path.insert(0, {str(ROOT)!r})
+        from ui import fit_pool, fit_worker
+        p = fit_pool.FitPool()
+        p.start(wait=True)
+        print(" ".join(map(str, p.pids())), flush=True)
+        threading.Thread(target=p.run, args=(fit_worker.spin, (60.0,)),
+                         kwargs={{"budget_s": 60.0}}, daemon=True).start()
+        threading.Event().wait()
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        pids = [int(v) for v in proc.stdout.readline().split()]
+        assert len(pids) == 4
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        assert all(gone(pid, timeout=10.0) for pid in pids), "orphaned fit workers"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
