@@ -28,9 +28,9 @@ RUN python -m compileall -q app.py pages svm_engine ui \
 
 # Numeric, so that a runtime (e.g. Kubernetes' runAsNonRoot) can tell it is not root.
 USER 10001:10001
-# Compile the solvers now, so that a container starts with them ready (~0.3 s to load
-# instead of ~15 s to compile). numba keys its cache by CPU model: on a machine with another
-# CPU the server compiles once at its start-up instead (ui/warmup.py), behind a spinner.
+# Compile the solvers now, so that a container starts with them ready (~1 s to load instead
+# of ~15 s to compile). numba keys its cache by CPU model: on a machine with another CPU the
+# server's fit workers compile them once as it starts; a page waits behind a spinner.
 RUN python -m svm_engine.precompile
 
 EXPOSE 8501

@@ -15,7 +15,8 @@ server first answered ``/_stcore/health``, the time the Playground's plot was dr
 A third case opens the page ``--late`` s after ``streamlit run`` started (a server started
 before the class): "visit" is what that visitor waits.
 
-    .venv/bin/python benchmarks/bench_startup.py [--repeat 1] [--root DIR]
+    .venv/bin/python benchmarks/bench_startup.py [--repeat 1] [--root DIR] [--late 60]
+        [--only make|streamlit|late]
 
 ``--root`` runs another checkout (e.g. an export of an older commit, to compare).
 """
@@ -96,6 +97,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--root", type=Path, default=ROOT)
+    ap.add_argument("--only", choices=("make", "streamlit", "late"),
+                    help="one case: make run, streamlit run, or the later visitor")
     ap.add_argument("--late", type=float, default=60.0,
                     help="the later visitor comes this many seconds after the start")
     args = ap.parse_args()
@@ -105,11 +108,14 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for _ in range(args.repeat):
-            for mode, late in (("make run", 0), ("streamlit run", 0),
-                               (f"streamlit run, visit at {args.late:.0f} s", args.late)):
+            cases = {"make": ("make run", 0), "streamlit": ("streamlit run", 0),
+                     "late": (f"streamlit run, visit at {args.late:.0f} s", args.late)}
+            for key, (mode, late) in cases.items():
+                if args.only not in (None, key):
+                    continue
                 with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
                     for state in ("empty", "filled"):  # the first run fills the cache
-                        log = logs / f"startup-{mode.split()[0]}-{int(late)}-{state}.log"
+                        log = logs / f"startup-{key}-{state}.log"
                         r = one_run(browser, args.root, mode, cache, log, late)
                         results.setdefault((mode, state), []).append(r)
         browser.close()
