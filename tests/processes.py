@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import psutil
@@ -20,12 +21,17 @@ def gone(pid: int, timeout: float = 5.0) -> bool:
     return False
 
 
-def children_cpu_seconds(seconds: float) -> float:
-    """CPU seconds that this process's descendants (fork server, workers) use in the next
+def tree_cpu_seconds(pid: int, seconds: float, *, include_root: bool = True) -> float:
+    """CPU seconds (user + system) that process ``pid`` and its descendants use in the next
     ``seconds`` of wall time (processes that start or end meanwhile count from when seen)."""
     def sample():
         out = {}
-        for p in psutil.Process().children(recursive=True):
+        try:
+            root = psutil.Process(pid)
+            procs = ([root] if include_root else []) + root.children(recursive=True)
+        except psutil.Error:
+            return out
+        for p in procs:
             try:
                 t = p.cpu_times()
                 out[p.pid] = t.user + t.system
@@ -36,4 +42,10 @@ def children_cpu_seconds(seconds: float) -> float:
     before = sample()
     time.sleep(seconds)
     after = sample()
-    return sum(t - before.get(pid, t) for pid, t in after.items())
+    return sum(t - before.get(p, t) for p, t in after.items())
+
+
+def children_cpu_seconds(seconds: float) -> float:
+    """CPU seconds that this process's descendants (fork server, workers) use in the next
+    ``seconds`` of wall time."""
+    return tree_cpu_seconds(os.getpid(), seconds, include_root=False)

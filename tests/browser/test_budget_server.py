@@ -18,6 +18,7 @@ import urllib.request
 import psutil
 import pytest
 from appserver import AppServer
+from processes import tree_cpu_seconds
 
 from svm_engine import datasets
 from ui import costs
@@ -60,24 +61,6 @@ def post(url: str, body: dict, timeout: float = 120) -> tuple[float, int, dict]:
 def tree(pid: int) -> list[psutil.Process]:
     root = psutil.Process(pid)
     return [root, *root.children(recursive=True)]
-
-
-def tree_cpu_seconds(pid: int, seconds: float) -> float:
-    """CPU seconds used by the server and all its descendants in the next ``seconds``."""
-    def sample():
-        out = {}
-        for p in tree(pid):
-            try:
-                t = p.cpu_times()
-                out[p.pid] = t.user + t.system
-            except psutil.Error:
-                pass
-        return out
-
-    before = sample()
-    time.sleep(seconds)
-    after = sample()
-    return sum(t - before.get(p, t) for p, t in after.items())
 
 
 def runnable(pid: int, seconds: float = 2.0, samples: int = 20) -> list[int]:

@@ -5,36 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from canvas_page import CANVAS, open_app, st, wait_refit
 
 pytestmark = pytest.mark.browser
 
-CANVAS = ".svmlab-canvas"
-D2 = "/?v=1&d=d2&k=linear&l=hinge&C=1&b=free&sv=smo"
-
-
-def open_app(page, query=D2):
-    page.goto(page.app_url + query)
-    page.wait_for_function(
-        "(() => { const r = document.querySelector('.svmlab-canvas');"
-        " return r && Number(r.dataset.draws) >= 1 && r.__state && r.__state.drawn; })()"
-    )
-
-
-def st(page, expr: str):
-    return page.evaluate(f"(() => {{ const s = document.querySelector('{CANVAS}').__state;"
-                         f" return {expr}; }})()")  # fmt: skip
 
 
 def data(page) -> dict:
     return page.evaluate(f"({{...document.querySelector('{CANVAS}').dataset}})")
-
-
-def wait_refit(page, seq: int):
-    """Until the server has answered edit ``seq`` and the browser has drawn it."""
-    page.wait_for_function(
-        f"(() => {{ const r = document.querySelector('{CANVAS}');"
-        f" return Number(r.dataset.fullSeq) >= {seq} && !r.__state.overlayOn; }})()"
-    )
 
 
 def plot_box(page):

@@ -17,11 +17,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from canvas_page import CANVAS, open_app, st, wait_refit
 
 pytestmark = pytest.mark.browser
 
-CANVAS = ".svmlab-canvas"
-D2 = "/?v=1&d=d2&k=linear&l=hinge&C=1&b=free&sv=smo"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 SCROLL_TOP = (
     "(() => { const m = document.querySelector('[data-testid=stMain]');"
@@ -44,28 +43,8 @@ def phone(browser, app_url):
     context.close()
 
 
-def open_app(page, query=D2):
-    page.goto(page.app_url + query)
-    page.wait_for_function(
-        "(() => { const r = document.querySelector('.svmlab-canvas');"
-        " return r && Number(r.dataset.draws) >= 1 && r.__state && r.__state.drawn; })()"
-    )
-
-
-def st(page, expr: str):
-    return page.evaluate(f"(() => {{ const s = document.querySelector('{CANVAS}').__state;"
-                         f" return {expr}; }})()")  # fmt: skip
-
-
 def n_points(page) -> int:
     return int(page.locator(CANVAS).get_attribute("data-n-points"))
-
-
-def wait_refit(page, seq: int):
-    page.wait_for_function(
-        f"(() => {{ const r = document.querySelector('{CANVAS}');"
-        f" return Number(r.dataset.fullSeq) >= {seq} && !r.__state.overlayOn; }})()"
-    )
 
 
 def wait_panel(page, n: int):
