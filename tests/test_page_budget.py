@@ -79,6 +79,8 @@ def test_playground_shows_the_message_of_a_fit_stopped_at_the_budget(monkeypatch
     no_traceback(at)
     ans = canvas_answer(at)
     assert not ans["ok"] and ans["kind"] == "over_budget"
+    roles = {t["meta"]["role"] for t in json.loads(ans["figure"])["data"]}
+    assert roles == {"points"}  # the plot shows the points, and no model
     msg = ans["message"]
     assert msg.startswith("SGA with the Gaussian kernel on 2,000 points did not finish within "
                           "the 2 s budget and was stopped (your points are kept)")

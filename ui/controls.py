@@ -326,7 +326,7 @@ def page_answer(ss) -> dict | None:
         return cached_answer(xb, yb, skey, view, home, style)
     except budget.Stopped as exc:  # the points stay; the canvas shows why there is no model
         return {"seq": None, "n": len(X), "ok": False, "kind": "over_budget",
-                "message": str(exc)}  # fmt: skip
+                "message": str(exc), "figure": fit_api.points_figure(X, y, home)}
 
 
 # ---------------------------------------------------------------------------- canvas

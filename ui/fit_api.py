@@ -268,9 +268,7 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         RECENT.put(fitting.fit_key(X, y, settings), out.model)
     ans: dict[str, Any] = {"seq": seq, "n": len(X), "ok": out.ok}
     if not out.ok:  # the points alone, and why there is no model
-        x_range, y_range = home or view
-        fig = decision_figure_dict(None, X=X, y=y, x_range=x_range, y_range=y_range)
-        ans.update(kind=out.kind, message=out.error or "", figure=canvas.canvas_figure_json(fig))
+        ans.update(kind=out.kind, message=out.error or "", figure=points_figure(X, y, home or view))
         ans["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
         return ans
     m = out.model
@@ -302,6 +300,12 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
     )
     ans["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
     return ans
+
+
+def points_figure(X: np.ndarray, y: np.ndarray, ranges: tuple) -> str:
+    """The figure of the points alone (no model), as JSON text for the canvas."""
+    fig = decision_figure_dict(None, X=X, y=y, x_range=ranges[0], y_range=ranges[1])
+    return canvas.canvas_figure_json(fig)
 
 
 def refit(body: Any) -> dict:
