@@ -43,6 +43,11 @@ def test_another_session_is_served_while_a_scaling_run_goes_on(browser, app_url)
         a.app_url = app_url
         a.js_errors = []
         open_compare(a)
+        sizes = a.get_by_role("slider", name="sizes")
+        sizes.focus()
+        sizes.press("End")  # 10 sizes (~6 s): the run must outlast B's page load (~3 s)
+        a.wait_for_function("document.querySelector('input[aria-label=sizes]').value === '10'")
+        a.wait_for_timeout(1000)  # the slider's rerun
         start_scaling(a)
         b = ctx_b.new_page()
         b.set_default_timeout(60_000)
