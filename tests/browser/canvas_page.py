@@ -27,3 +27,15 @@ def wait_refit(page, seq: int):
         f"(() => {{ const r = document.querySelector('{CANVAS}');"
         f" return Number(r.dataset.fullSeq) >= {seq} && !r.__state.overlayOn; }})()"
     )
+
+
+def to_pixel(page, x, y):
+    """The page coordinates of the data point (x, y) in the plot's current axis ranges."""
+    return page.evaluate(
+        """([x, y]) => { const s = document.querySelector('.svmlab-canvas').__state;
+        const r = s.plot.querySelector('.nsewdrag').getBoundingClientRect();
+        const fl = s.plot._fullLayout, xr = fl.xaxis.range, yr = fl.yaxis.range;
+        return [r.left + (x - xr[0]) / (xr[1] - xr[0]) * r.width,
+                r.top + (yr[1] - y) / (yr[1] - yr[0]) * r.height]; }""",
+        [x, y],
+    )

@@ -37,14 +37,21 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, app_url):
-    context = browser.new_context(viewport={"width": 1400, "height": 950})
+def open_page(browser, app_url, **context_options):
+    """A page in a new browser context, with ``app_url`` and the page's script errors
+    (``js_errors``) attached; close it with ``page.context.close()``."""
+    context = browser.new_context(**context_options)
     context.set_default_timeout(TIMEOUT_MS)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.app_url = app_url
     pg.js_errors = errors
+    return pg
+
+
+@pytest.fixture
+def page(browser, app_url):
+    pg = open_page(browser, app_url, viewport={"width": 1400, "height": 950})
     yield pg
-    context.close()
+    pg.context.close()

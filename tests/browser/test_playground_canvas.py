@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from canvas_page import CANVAS, open_app, st, wait_refit
+from canvas_page import CANVAS, open_app, st, to_pixel, wait_refit
 
 pytestmark = pytest.mark.browser
 
@@ -17,17 +17,6 @@ def data(page) -> dict:
 
 def plot_box(page):
     return page.locator(f"{CANVAS} .nsewdrag").bounding_box()
-
-
-def to_pixel(page, x, y):
-    return page.evaluate(
-        """([x, y]) => { const s = document.querySelector('.svmlab-canvas').__state;
-        const r = s.plot.querySelector('.nsewdrag').getBoundingClientRect();
-        const fl = s.plot._fullLayout, xr = fl.xaxis.range, yr = fl.yaxis.range;
-        return [r.left + (x - xr[0]) / (xr[1] - xr[0]) * r.width,
-                r.top + (yr[1] - y) / (yr[1] - yr[0]) * r.height]; }""",
-        [x, y],
-    )
 
 
 def panel_count(page) -> int:

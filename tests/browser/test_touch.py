@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from canvas_page import CANVAS, open_app, st, wait_refit
+from canvas_page import CANVAS, open_app, st, to_pixel, wait_refit
 
 pytestmark = pytest.mark.browser
 
@@ -30,17 +30,11 @@ SCROLL_TOP = (
 
 @pytest.fixture
 def phone(browser, app_url):
-    from conftest import TIMEOUT_MS
+    from conftest import open_page
 
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(TIMEOUT_MS)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.app_url = app_url
-    pg.js_errors = errors
+    pg = open_page(browser, app_url, **PHONE)
     yield pg
-    context.close()
+    pg.context.close()
 
 
 def n_points(page) -> int:
@@ -61,17 +55,6 @@ def plot_in_view(page) -> dict:
     box = drag.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 844 and box["x"] + box["width"] <= 390
     return box
-
-
-def to_pixel(page, x, y):
-    return page.evaluate(
-        """([x, y]) => { const s = document.querySelector('.svmlab-canvas').__state;
-        const r = s.plot.querySelector('.nsewdrag').getBoundingClientRect();
-        const fl = s.plot._fullLayout, xr = fl.xaxis.range, yr = fl.yaxis.range;
-        return [r.left + (x - xr[0]) / (xr[1] - xr[0]) * r.width,
-                r.top + (yr[1] - y) / (yr[1] - yr[0]) * r.height]; }""",
-        [x, y],
-    )
 
 
 def ranges(page):
