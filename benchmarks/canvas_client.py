@@ -34,16 +34,21 @@ import asyncio
 import json
 import math
 import random
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 from st_client import SessionError, StreamlitSession
 
 CANVAS = "svmlab_canvas"  # ui/canvas.py COMPONENT_NAME
-SYNC_IDLE_MS = 1500  # canvas.js
+# canvas.js's own constant, read from it (the simulated canvas must sync as the real one does)
+SYNC_IDLE_MS = int(re.search(r"const SYNC_IDLE_MS = (\d+);",
+                             (Path(__file__).resolve().parents[1] / "ui" / "canvas.js").read_text()
+                             ).group(1))
 MIN_GAP = 0.02  # a new point keeps this fraction of the view from the others (~16 px)
 SYNC_MODES = ("every", "idle", "never")
 

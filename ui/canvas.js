@@ -10,9 +10,10 @@
 //    panel and the table are filled from the same answer;
 // 2. once the clicks have paused (QUIET_MS) the answer's full Plotly figure is applied with
 //    Plotly.react and the layer is hidden, so hover, legend and PNG export show it;
-// 3. the session hears of the points only when the student pauses (SYNC_IDLE_MS) or leaves
-//    the page: setStateValue("points", {epoch, seq, points}) reruns the page's fragment,
-//    which stores them and sends back no figure (ui/controls.py page_answer).
+// 3. the session hears of the points only when the student pauses (SYNC_IDLE_MS), turns to
+//    anything else on the page or leaves it: setStateValue("points", {epoch, seq, points})
+//    reruns the page's fragment, which stores them and sends back no figure
+//    (ui/controls.py page_answer).
 // After a change made in Python (dataset, settings, import, table edit, link) the payload
 // carries the page's own answer for the new state; without one the canvas asks the endpoint.
 // Without an endpoint (404: an older server) the canvas asks the session for the answer
@@ -54,7 +55,11 @@ const TOUCH_HIT_PX = 18;
 const NARROW_PX = 560; // a plot narrower than this (a phone) gets a compact layout (fitNarrow)
 const UNDO_MAX = 200;
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
-const SYNC_IDLE_MS = 1500; // the session hears of the points once the clicks paused this long
+// The session hears of the points once the clicks paused this long, or at once when the
+// student touches anything outside the plot (a widget, a page link) or leaves. Measured
+// (benchmarks/bench_click_cpu.py): a sync is a page rerun of ~9 ms of server CPU, as much as
+// the click's own fit; at 1.5 s a student clicking every 2 s paid it on every click.
+const SYNC_IDLE_MS = 4000;
 const ABORT_AFTER_MS = 300; // a newer edit aborts a refit running longer (its worker is killed)
 
 function nextFrame() {
@@ -161,6 +166,10 @@ function createState(root, parentElement) {
   // a student who leaves (or hides the tab) right after a click: tell the session now
   on(window, "pagehide", () => flushSync(st));
   on(document, "visibilitychange", () => document.hidden && flushSync(st));
+  // ... or turns to anything else on the page: the rerun that follows must see the points
+  const elsewhere = (ev) => ev.target instanceof Node && !root.contains(ev.target) && flushSync(st);
+  on(document, "pointerdown", elsewhere, true);
+  on(document, "keydown", elsewhere, true);
 
   // ---- plot interactions: Pointer Events for mouse, pen and touch alike (capture phase: we
   // see the press before Plotly's drag layer does)

@@ -302,3 +302,20 @@ def test_without_the_endpoint_the_session_still_refits(page, status):
     page.mouse.click(box["x"] + 70, box["y"] + 30)  # and again (after a 404: no request)
     wait_refit(page, 2)
     assert int(data(page)["nPoints"]) == n0 + 2
+
+
+def test_clicks_do_not_sync_until_the_student_turns_elsewhere(page):
+    """A click costs the server its fit only: the session hears of the points when the student
+    pauses (canvas.js SYNC_IDLE_MS), or at once when they turn to anything else on the page:
+    here the page menu, right after a click, and the Step-through uses the new point."""
+    open_app(page)
+    n0 = int(data(page)["nPoints"])
+    syncs0 = int(data(page)["syncs"])
+    box = plot_box(page)
+    page.mouse.click(box["x"] + 30, box["y"] + 30)
+    wait_refit(page, 1)
+    page.mouse.click(box["x"] + 60, box["y"] + 30)
+    wait_refit(page, 2)
+    assert int(data(page)["syncs"]) == syncs0  # refitted by the endpoint, no page rerun yet
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Step-through").click()
+    page.wait_for_function(f"document.body.innerText.includes('· n = {n0 + 2} ·')")
