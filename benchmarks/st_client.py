@@ -64,7 +64,10 @@ class Component:
     json_text: str  # its data (``data=`` in Python), JSON text
 
     def data(self) -> Any:
-        return json.loads(self.json_text) if self.json_text else None
+        """The data as the component's script reads it: a page that sends JSON text
+        (ui/canvas.py payload_text) is parsed as canvas.js parses it."""
+        data = json.loads(self.json_text) if self.json_text else None
+        return json.loads(data) if isinstance(data, str) else data
 
 
 @dataclass

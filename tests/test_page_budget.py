@@ -4,13 +4,13 @@ processes with the measured cost table (ui/costs.py)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from ui import budget
 from ui import state as S
+from ui.canvas import read_payload
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 TIMEOUT = 300
@@ -40,7 +40,7 @@ def errors(at: AppTest) -> list[str]:
 def canvas_answer(at: AppTest) -> dict:
     """The fit answer the Playground's canvas draws (its numbers panel shows the message)."""
     (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("svmlab_canvas")]
-    return json.loads(el.proto.json)["answer"]
+    return read_payload(el.proto.json)["answer"]
 
 
 def n_points(at: AppTest) -> int:
@@ -79,7 +79,7 @@ def test_playground_shows_the_message_of_a_fit_stopped_at_the_budget(monkeypatch
     no_traceback(at)
     ans = canvas_answer(at)
     assert not ans["ok"] and ans["kind"] == "over_budget"
-    roles = {t["meta"]["role"] for t in json.loads(ans["figure"])["data"]}
+    roles = {t["meta"]["role"] for t in ans["figure"]["data"]}
     assert roles == {"points"}  # the plot shows the points, and no model
     msg = ans["message"]
     assert msg.startswith("SGA with the Gaussian kernel on 2,000 points did not finish within "

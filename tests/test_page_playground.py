@@ -4,7 +4,6 @@ The browser draws the picture, the numbers panel and the points table from the f
 (``ui.fit_api.answer``) that the page puts in the canvas's payload; these tests read it there.
 """
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from svm_engine import datasets
 from ui import controls, fit_api
 from ui import state as S
+from ui.canvas import read_payload
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 NOT_SEPARABLE = "not linearly separable in this feature space"
@@ -35,7 +35,7 @@ def no_traceback(at: AppTest) -> None:
 def canvas(at: AppTest) -> dict:
     """The data the page sent to the click canvas on the last run."""
     (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(controls.CANVAS_KEY)]
-    return json.loads(el.proto.json)
+    return read_payload(el.proto.json)
 
 
 def answer(at: AppTest) -> dict:

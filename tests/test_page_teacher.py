@@ -1,7 +1,6 @@
 """Teacher links on the Playground page (AppTest): what a student sees, the locks, reset, the
 teacher's panel and present mode."""
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +11,7 @@ from svm_engine import datasets
 from ui import controls, fit_api, teacher_panel
 from ui import state as S
 from ui import teacher as T
+from ui.canvas import read_payload
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 EVIL = "**x** <script>alert(1)</script> [a](javascript:x)"
@@ -44,7 +44,7 @@ def no_traceback(at: AppTest) -> None:
 def canvas(at: AppTest) -> dict:
     """The data the page sent to the click canvas on the last run (see test_page_playground)."""
     (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(controls.CANVAS_KEY)]
-    return json.loads(el.proto.json)
+    return read_payload(el.proto.json)
 
 
 def all_markdown(at: AppTest) -> str:
@@ -168,7 +168,7 @@ def test_present_mode_toggles_from_the_panel_and_the_link():
     # the figure: larger markers, no SV rings or slack (also in the endpoint's answers)
     data = canvas(at2)
     assert data["style"] == {"scale": T.PRESENT_SCALE, "show_sv": False}
-    fig = json.loads(data["answer"]["figure"])
+    fig = data["answer"]["figure"]
     roles = {t["meta"]["role"] for t in fig["data"]}
     assert "points" in roles and not {"sv", "slack"} & roles
     pts = next(t for t in fig["data"] if t["meta"]["role"] == "points")

@@ -1,7 +1,6 @@
 """The Worked examples page under AppTest: what the rendered tables say, the drift check,
 and "Open in Playground"."""
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ from svm_engine import datasets
 from ui import budget
 from ui import examples as E
 from ui import state as S
+from ui.canvas import read_payload
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "2_worked_examples.py")
@@ -208,5 +208,5 @@ def test_open_psvm_in_playground_runs_psvm_there():
     assert not at.button(key="pg.solver.psvm").disabled
     assert at.button(key="pg.solver.smo").disabled  # smo has no folded bias
     (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("svmlab_canvas")]
-    panel = dict(json.loads(el.proto.json)["answer"]["panel"])  # the Playground's numbers
+    panel = dict(read_payload(el.proto.json)["answer"]["panel"])  # the Playground's numbers
     assert panel["solver"] == "psvm"

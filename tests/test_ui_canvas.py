@@ -40,6 +40,13 @@ def test_payload_carries_what_the_fit_endpoint_needs():
     assert back["settings"] == settings and back["fit_url"] == "/api/refit"
     assert back["answer"]["ok"] and back["answer"]["n"] == 18
     assert json.loads(back["answer"]["figure"])["data"][0]["meta"]["z_from"] == "grid"
+    # what the component receives: one JSON text, the figure spliced in (not quoted again)
+    text = canvas.payload_text(p)
+    assert '"figure":{' in text and '\\"' not in text
+    sent = canvas.read_payload(text)
+    assert sent["answer"]["figure"] == json.loads(ans["figure"])
+    assert {k: v for k, v in sent.items() if k != "answer"} == \
+        {k: v for k, v in back.items() if k != "answer"}
     # without them: no endpoint
     bare = canvas.canvas_payload(d.X, d.y, epoch=1, seq=0, view_rev=0, max_points=9)
     assert bare["fit_url"] == "" and bare["settings"] == {} and bare["answer"] is None

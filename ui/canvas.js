@@ -125,6 +125,9 @@ function createState(root, parentElement) {
     inFlight: false,
     again: false, // an edit came while a request was in flight: ask again when it answers
     sendTimer: null, // the session hears of the points when it fires (SYNC_IDLE_MS)
+    syncedSeq: 0, // the edit the last sync carried
+    holding: false, // a page link waits for the sync (holdPageSwitch)
+    releasing: false,
     wantAnswer: false, // the endpoint failed: the session's rerun must send the answer
     holdFull: false, // tests freeze the layer (no full redraw) to inspect it
     syncs: 0,
@@ -170,6 +173,7 @@ function createState(root, parentElement) {
   const elsewhere = (ev) => ev.target instanceof Node && !root.contains(ev.target) && flushSync(st);
   on(document, "pointerdown", elsewhere, true);
   on(document, "keydown", elsewhere, true);
+  on(document, "click", (ev) => holdPageSwitch(st, ev), true);
 
   // ---- plot interactions: Pointer Events for mouse, pen and touch alike (capture phase: we
   // see the press before Plotly's drag layer does)
@@ -322,6 +326,7 @@ function sendPoints(st, force) {
   st.sendTimer = null;
   if (!st.setStateValue || (st.fitSeq >= st.seq && !force)) return;
   st.syncs += 1;
+  st.syncedSeq = st.seq;
   // without the endpoint's answer the session's rerun must send one (ui/controls.py)
   st.setStateValue("points", {
     epoch: st.epoch,
@@ -346,6 +351,36 @@ function scheduleSync(st) {
 
 function flushSync(st) {
   if (st.sendTimer) sendPoints(st);
+}
+
+// Links to another page of the app (the menu, st.page_link). A page switch sent while the
+// sync's rerun is on its way drops the sync (its fragment no longer exists on the new page),
+// so a link clicked before the session has the latest points waits for it, at most NAV_HOLD_MS.
+const PAGE_LINKS =
+  '[data-testid="stSidebarNavLink"], [data-testid="stTopNavLink"], ' +
+  '[data-testid="stPageLink-NavLink"]';
+const NAV_HOLD_MS = 3000;
+
+function holdPageSwitch(st, ev) {
+  const link = ev.target instanceof Element && ev.target.closest(PAGE_LINKS);
+  if (!link || st.releasing || st.fitSeq >= st.seq || !st.setStateValue) return;
+  ev.preventDefault();
+  ev.stopImmediatePropagation();
+  if (st.holding) return; // a second click on a held link: the first one goes through
+  st.holding = true;
+  if (st.sendTimer || st.syncedSeq !== st.seq) sendPoints(st, true);
+  const t0 = performance.now();
+  const go = () => {
+    if (st.fitSeq < st.seq && performance.now() - t0 < NAV_HOLD_MS) {
+      setTimeout(go, 25);
+      return;
+    }
+    st.holding = false;
+    st.releasing = true;
+    link.click();
+    st.releasing = false;
+  };
+  go();
 }
 
 function commit(st, t0) {
@@ -1128,7 +1163,9 @@ function update(st, data) {
 }
 
 export default function (component) {
-  const { data, parentElement, setStateValue } = component;
+  const { parentElement, setStateValue } = component;
+  // the page sends its data as JSON text, encoded once (ui/canvas.py payload_text)
+  const data = typeof component.data === "string" ? JSON.parse(component.data) : component.data;
   const root = parentElement.querySelector(".svmlab-canvas");
   if (!root) return undefined;
   let st = STATES.get(parentElement);

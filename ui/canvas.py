@@ -71,7 +71,10 @@ def canvas_payload(
     request to the endpoint."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
-    points = [[float(a), float(b), 1 if lab > 0 else -1] for (a, b), lab in zip(X, y, strict=True)]
+    labels = np.where(np.asarray(y, dtype=float) > 0, 1.0, -1.0)
+    # one C-level conversion (a Python loop over the points was a tenth of a sync's CPU);
+    # labels become ±1.0, which JSON and the browser read as ±1
+    points = np.column_stack([X, labels]).tolist() if len(X) else []
     return {
         "points": points,
         "epoch": int(epoch),
@@ -91,6 +94,33 @@ def canvas_payload(
         "hide": [str(h) for h in hide],
         "style": dict(style or {}),
     }
+
+
+def payload_text(payload: Mapping[str, Any]) -> str:
+    """The payload as the JSON text the component receives (``point_canvas``): encoded once
+    here, with the answer's figure (already JSON text) spliced in, not quoted. Streamlit
+    encodes a dict payload three times per rerun (the element, its identity, a scan for
+    dataframes) and quotes the figure text again each time: measured with py-spy on the
+    session's sync rerun, that was a third of its server CPU (benchmarks/bench_click_cpu.py)."""
+    answer = payload.get("answer")
+    rest = {k: v for k, v in payload.items() if k != "answer"}
+    text = json.dumps(rest, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    if answer is None:
+        return f'{text[:-1]},"answer":null}}'
+    return f'{text[:-1]},"answer":{json_with_figure(answer)}}}'
+
+
+def json_with_figure(obj: Mapping[str, Any]) -> str:
+    """``obj`` as JSON text; its "figure" (already JSON text) is spliced in, not quoted."""
+    figure = obj.get("figure")
+    rest = {k: v for k, v in obj.items() if k != "figure"}
+    text = json.dumps(rest, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    return text if figure is None else f'{text[:-1]},"figure":{figure}}}'
+
+
+def read_payload(text: str) -> dict:
+    """``payload_text`` read back (the figure as a dict): what the browser gets."""
+    return json.loads(json.loads(text) if text.startswith('"') else text)
 
 
 def _is_int(v: Any) -> bool:
@@ -249,7 +279,7 @@ def point_canvas(
     """Mount the canvas. The callbacks read ``st.session_state[key]["points"|"view"]``."""
     return _get_component()(
         key=key,
-        data=payload,
+        data=payload_text(payload),
         default={"points": None, "view": None},
         on_points_change=on_points,
         on_view_change=on_view,

@@ -324,10 +324,7 @@ def refit(body: Any) -> dict:
 
 def to_json(ans: dict) -> str:
     """The answer as JSON text; the figure (already JSON text) is spliced in, not quoted."""
-    figure = ans.get("figure")
-    rest = {k: v for k, v in ans.items() if k != "figure"}
-    text = json.dumps(rest, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
-    return text if figure is None else f'{text[:-1]},"figure":{figure}}}'
+    return canvas.json_with_figure(ans)
 
 
 def respond(raw: bytes) -> tuple[int, str]:
