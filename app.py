@@ -20,7 +20,7 @@ import streamlit as st
 
 import ui.controls  # noqa: F401  (load the heavy modules before freezing the start-up objects)
 from ui import warmup
-from ui.nav import existing_pages
+from ui.nav import existing_pages, note_page
 from ui.startup import ensure_plotly_js, freeze_gc_once
 
 ROOT = Path(__file__).resolve().parent
@@ -41,6 +41,7 @@ def main() -> None:
         for p in existing_pages(ROOT)
     ]
     page = st.navigation(pages)
+    note_page(st.session_state, page.url_path)
     warmup.wait()  # every page fits at once: on a fresh server, behind a spinner
     page.run()
 

@@ -42,3 +42,28 @@ def test_a_setting_survives_a_visit_to_the_playground(page, kind, key, value):
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
     assert _widget(at, kind, key).value == value
+
+
+@pytest.mark.parametrize("other", ["pages/2_worked_examples.py", "pages/3_step_through.py"])
+def test_the_playground_model_settings_survive_a_visit_to_another_page(other):
+    """Issue 16 item 8: degree 4 came back as 2 and σ 0.4 as 1 (Streamlit drew the widgets
+    from their defaults on return, and the page stored that)."""
+    from ui import state as S
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    _widget(at, "radio", "pg.kernel").set_value("polynomial").run()
+    _widget(at, "slider", "pg.degree").set_value(4).run()
+    at.switch_page(other).run()
+    at.switch_page("pages/1_playground.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _widget(at, "slider", "pg.degree").value == 4
+    assert at.session_state[S.K_SETTINGS]["degree"] == 4
+    _widget(at, "radio", "pg.kernel").set_value("gaussian").run()
+    _widget(at, "select_slider", "pg.sigma").set_value(0.4).run()
+    at.switch_page(other).run()
+    at.switch_page("pages/1_playground.py").run()
+    assert _widget(at, "select_slider", "pg.sigma").value == 0.4
+    assert at.session_state[S.K_SETTINGS]["sigma"] == 0.4
+    # and a change right after the return is the student's, not overwritten by the stored one
+    _widget(at, "select_slider", "pg.sigma").set_value(2.0).run()
+    assert at.session_state[S.K_SETTINGS]["sigma"] == 2.0

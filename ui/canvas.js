@@ -106,6 +106,7 @@ function createState(root, parentElement) {
     fig: null,
     title: "",
     home: null,
+    startView: null, // the zoom to show first (canvas_payload's view)
     maxPoints: 2000,
     Plotly: null,
     ready: null,
@@ -415,7 +416,8 @@ function requestRefit(st) {
     points: st.points.map((p) => p.slice()),
     view: st.drawn && area ? { x: area.xr.slice(), y: area.yr.slice() } : null,
   };
-  if (!req.view && st.home) req.view = { x: st.home[0].slice(), y: st.home[1].slice() };
+  const start = st.startView || st.home;
+  if (!req.view && start) req.view = { x: start[0].slice(), y: start[1].slice() };
   const body = { points: req.points, settings: st.settings, seq: req.seq };
   if (Object.keys(st.style).length) body.style = st.style;
   if (req.view) body.view = req.view;
@@ -1000,6 +1002,10 @@ function fullDraw(st) {
   const layout = Object.assign({}, fig.layout, { autosize: true, uirevision: st.viewRev,
     xaxis: axis(fig.layout.xaxis || {}), yaxis: axis(fig.layout.yaxis || {}) }); // prettier-ignore
   delete layout.width;
+  if (!st.drawn && st.startView) {
+    layout.xaxis.range = st.startView[0].slice();
+    layout.yaxis.range = st.startView[1].slice();
+  }
   fitNarrow(st, layout);
   st.draws += 1;
   const t = performance.now();
@@ -1113,6 +1119,8 @@ function update(st, data) {
   st.config = Object.assign({ responsive: true }, data.config || {}, { doubleClick: false });
   st.fitUrl = data.settings ? data.fit_url || "" : ""; // the endpoint needs the settings
   st.home = Array.isArray(data.home) ? data.home : null;
+  // the session's zoom, shown again by a canvas mounted anew (back from another page)
+  if (!st.drawn) st.startView = Array.isArray(data.view) ? data.view : null;
   st.title = data.title || "";
   setLocked(st, !!data.locked);
   setHidden(st, data.hide);

@@ -51,6 +51,7 @@ def canvas_payload(
     settings: Mapping[str, Any] | None = None,
     fit_url: str = "",
     home: Any = None,
+    view: Any = None,
     title: str = "",
     answer: Mapping[str, Any] | None = None,
     locked: bool = False,
@@ -60,15 +61,17 @@ def canvas_payload(
     """The JSON-ready data for the component.
 
     ``url_query`` is the encoded state; the browser mirrors it into the address bar with
-    ``history.replaceState`` (cheaper than ``st.query_params`` on every click, which
-    re-renders the whole app). ``fit_url`` is the fit endpoint (``ui.fit_api``) the browser
-    posts each edit to, with ``settings``; ``home`` the axis ranges ((x0, x1), (y0, y1)) of
-    the data; ``answer`` the endpoint's answer for these points and settings
-    (``fit_api.answer``) when the page has one the browser has not seen, else None (the
-    browser then keeps its own, or asks the endpoint). A teacher link (``ui.teacher``):
-    ``locked`` no point can be added, moved or deleted; ``hide`` "numbers" and/or "table"
-    are not shown; ``style`` ({"scale", "show_sv"}, ``fit_api.parse_style``) goes with each
-    request to the endpoint."""
+    ``history.replaceState`` (cheaper than ``st.query_params`` on every click, which re-renders
+    the whole app). ``fit_url`` is the fit endpoint (``ui.fit_api``) the browser posts each edit
+    to, with ``settings``; ``home`` the axis ranges ((x0, x1), (y0, y1)) of the data; ``view``
+    the zoom the session remembers (None: ``home``), which a freshly mounted canvas (the student
+    came back from another page) shows again, so that the answer's grid, sampled around it,
+    covers the plot; ``answer`` the endpoint's answer for these points and settings
+    (``fit_api.answer``) when the page has one the browser has not seen, else None (the browser
+    then keeps its own, or asks the endpoint). A teacher link (``ui.teacher``): ``locked`` no
+    point can be added, moved or deleted; ``hide`` "numbers" and/or "table" are not shown;
+    ``style`` ({"scale", "show_sv"}, ``fit_api.parse_style``) goes with each request to the
+    endpoint."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
     labels = np.where(np.asarray(y, dtype=float) > 0, 1.0, -1.0)
@@ -88,6 +91,7 @@ def canvas_payload(
         "settings": dict(settings or {}),
         "fit_url": str(fit_url),
         "home": None if home is None else [[float(v) for v in r] for r in home],
+        "view": None if view is None else [[float(v) for v in r] for r in view],
         "title": str(title),
         "answer": None if answer is None else dict(answer),
         "locked": bool(locked),

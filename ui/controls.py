@@ -19,7 +19,7 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 
-from . import budget, canvas, costs, fit_api, fitting, state, tables, teacher, teacher_panel
+from . import budget, canvas, costs, fit_api, fitting, nav, state, tables, teacher, teacher_panel
 from . import io as pio
 from .figures import PLOTLY_CONFIG
 
@@ -120,10 +120,19 @@ def _on_generator_change() -> None:
         ss[P + "gen.noise"] = float(generator_default(name, "noise"))
 
 
+def seed_widget(ss, key: str, value) -> None:
+    """Give the widget ``key`` its value for this run: its own (the student's latest), or
+    ``value`` (the stored settings) when it has none or the student just came back from
+    another page (``nav.arrived``: the widget's own value is stale then)."""
+    if key not in ss or nav.arrived(ss):
+        ss[key] = value
+
+
 def sidebar_data(ss) -> None:
     st.sidebar.header("Data")
     names = list(datasets.BOOK) + list(datasets.GENERATORS)
-    ss.setdefault(P + "dataset", (ss.get(state.K_SOURCE) or {}).get("name", state.DEFAULT_DATASET))
+    shown = (ss.get(state.K_SOURCE) or {}).get("name", state.DEFAULT_DATASET)
+    seed_widget(ss, P + "dataset", shown)
     if ss[P + "dataset"] not in names:
         ss[P + "dataset"] = state.DEFAULT_DATASET
     name = st.sidebar.selectbox(
@@ -137,10 +146,10 @@ def sidebar_data(ss) -> None:
     if name in datasets.GENERATORS:
         src = ss.get(state.K_SOURCE) or {}
         params = src.get("params", {}) if src.get("name") == name else {}
-        ss.setdefault(P + "gen.n", int(params.get("n", 100)))
+        seed_widget(ss, P + "gen.n", int(params.get("n", 100)))
         noise = params.get("noise", generator_default(name, "noise"))
-        ss.setdefault(P + "gen.noise", float(noise))
-        ss.setdefault(P + "gen.seed", int(params.get("seed", 0)))
+        seed_widget(ss, P + "gen.noise", float(noise))
+        seed_widget(ss, P + "gen.seed", int(params.get("seed", 0)))
         lk = teacher.lock_kwargs(ss, "points")
         st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n", **lk)
         limits_caption(state.current_settings(ss))
@@ -185,7 +194,7 @@ def sidebar_model(ss) -> dict:
         "wss": s["wss"],
     }  # fmt: skip
     for k, v in seeds.items():
-        ss.setdefault(P + k, v)
+        seed_widget(ss, P + k, v)
     new = dict(s)
     lk = teacher.lock_kwargs(ss, "kernel")
     new["kernel"] = sb.radio(
@@ -363,6 +372,7 @@ def draw_canvas(ss) -> None:
         settings=state.current_settings(ss),
         fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath")),
         home=ss[state.K_RANGE],
+        view=ss.get(state.K_VIEW),
         title=title,
         answer=page_answer(ss),
         locked=teacher.is_locked(ss, "points"),

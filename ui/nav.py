@@ -65,7 +65,28 @@ def keep_widgets(ss, prefix: str, names) -> None:
 
 def restore_widgets(ss, prefix: str) -> None:
     """Give the page's widgets back the values `keep_widgets` remembered (call it before
-    the widgets are drawn; a value the session already has wins)."""
+    the widgets are drawn; a value the session already has wins, unless the student just
+    came back from another page: then it is stale, see `arrived`)."""
+    back = arrived(ss)
     for n, v in ss.get(SAVED + prefix, {}).items():
-        if prefix + n not in ss:
+        if back or prefix + n not in ss:
             ss[prefix + n] = v
+
+
+#: The page of the session's last full run and of the one before (``note_page``).
+K_PAGE, K_PREVIOUS = "nav.page", "nav.previous"
+
+
+def note_page(ss, page: str) -> None:
+    """Record the page this full run draws (app.py, every run; a fragment's rerun does not
+    come through here)."""
+    ss[K_PREVIOUS] = ss.get(K_PAGE)
+    ss[K_PAGE] = page
+
+
+def arrived(ss) -> bool:
+    """This run follows a run of another page (or is the session's first): the values
+    Streamlit lists for this page's widgets are stale then (it drew them from their defaults
+    on return: the Playground's degree 4 came back as 2) and the page must seed its widgets
+    from the values it stored itself."""
+    return ss.get(K_PREVIOUS) != ss.get(K_PAGE)

@@ -319,3 +319,40 @@ def test_clicks_do_not_sync_until_the_student_turns_elsewhere(page):
     assert int(data(page)["syncs"]) == syncs0  # refitted by the endpoint, no page rerun yet
     page.locator('[data-testid="stSidebarNav"] a', has_text="Step-through").click()
     page.wait_for_function(f"document.body.innerText.includes('· n = {n0 + 2} ·')")
+
+
+def test_zoom_and_model_settings_survive_a_visit_to_another_page(page):
+    """Issue 16 item 8: after a zoom and a page switch the shading was drawn only inside the
+    old zoom box (the answer's grid was sampled around the session's zoom while the plot
+    came back unzoomed), and the polynomial degree came back as 2."""
+    nav = '[data-testid="stSidebarNav"] a'
+    open_app(page)
+    page.locator("[data-testid=stSidebar]").get_by_text("polynomial", exact=True).click()
+    page.wait_for_function("document.body.innerText.includes('degree q')")
+    slider = page.get_by_role("slider", name="degree q")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")  # degree 2 → 4
+    page.wait_for_function("location.search.includes('q=4')")
+    box = plot_box(page)
+    page.mouse.move(box["x"] + box["width"] * 0.35, box["y"] + box["height"] * 0.35)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.6, steps=8)
+    page.mouse.up()
+    page.wait_for_function(f"document.querySelector('{CANVAS}').__state.lastViewSent !== null")
+    zoomed = st(page, "s.plot._fullLayout.xaxis.range.slice()")
+    page.wait_for_timeout(1000)  # the session's rerun that stores the zoom
+    page.locator(nav, has_text="Worked examples").click()
+    page.wait_for_function(f"!document.querySelector('{CANVAS}')")
+    page.locator(nav, has_text="Playground").click()
+    page.wait_for_function(
+        f"(() => {{ const r = document.querySelector('{CANVAS}');"
+        " return r && r.__state && r.__state.drawn && r.__state.refit; })()"
+    )
+    thumb = page.locator("[data-testid=stSidebar] [data-testid=stSliderThumbValue]").first
+    assert thumb.inner_text() == "4"  # the slider the student set, and the page's state:
+    page.wait_for_function("location.search.includes('q=4')")
+    x = st(page, "s.plot._fullLayout.xaxis.range.slice()")
+    assert x == pytest.approx(zoomed, rel=1e-6, abs=1e-9)  # the zoom is shown again
+    g = st(page, "[s.refit.xs[0], s.refit.xs[s.refit.xs.length - 1]]")
+    assert g[0] <= x[0] and g[1] >= x[1]  # the shading covers the whole plot
