@@ -685,7 +685,16 @@ function addPoint(st, x, y, label, t0) {
 }
 
 function undo(st) {
-  if (!st.undo.length) return;
+  if (!st.undo.length) {
+    // the canvas's own edits are all undone: the session brings back what it replaced
+    // (points and settings), and the new payload follows
+    if (!st.canUndo || !st.setStateValue) return;
+    st.canUndo = false;
+    clearTimeout(st.sendTimer);
+    st.sendTimer = null;
+    st.setStateValue("points", { epoch: st.epoch, seq: st.seq, points: st.points, undo: true });
+    return;
+  }
   st.points = st.undo.pop();
   commit(st, performance.now());
 }
@@ -1122,6 +1131,7 @@ function update(st, data) {
   // the session's zoom, shown again by a canvas mounted anew (back from another page)
   if (!st.drawn) st.startView = Array.isArray(data.view) ? data.view : null;
   st.title = data.title || "";
+  st.canUndo = !!data.can_undo;
   setLocked(st, !!data.locked);
   setHidden(st, data.hide);
   st.style = data.style || {};
@@ -1132,7 +1142,7 @@ function update(st, data) {
   if (data.epoch !== st.epoch) {
     // Python replaced the points (dataset, import, table, link): adopt them; edits go on
     // from the session's last adopted one
-    if (st.epoch !== null) pushUndo(st);
+    st.undo = []; // undoing past this replacement is the session's (ui/history.py)
     st.points = (data.points || []).map((p) => [Number(p[0]), Number(p[1]), p[2] > 0 ? 1 : -1]);
     st.epoch = data.epoch;
     st.seq = Number(data.seq || 0);

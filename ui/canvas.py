@@ -55,6 +55,7 @@ def canvas_payload(
     title: str = "",
     answer: Mapping[str, Any] | None = None,
     locked: bool = False,
+    can_undo: bool = False,
     hide: tuple = (),
     style: Mapping[str, Any] | None = None,
 ) -> dict:
@@ -69,7 +70,9 @@ def canvas_payload(
     covers the plot; ``answer`` the endpoint's answer for these points and settings
     (``fit_api.answer``) when the page has one the browser has not seen, else None (the browser
     then keeps its own, or asks the endpoint). A teacher link (``ui.teacher``): ``locked`` no
-    point can be added, moved or deleted; ``hide`` "numbers" and/or "table" are not shown;
+    point can be added, moved or deleted; ``can_undo``: the session can undo its last
+    replacement of the points (``ui.history``), which the Undo button asks for once the
+    canvas's own edits are all undone; ``hide`` "numbers" and/or "table" are not shown;
     ``style`` ({"scale", "show_sv"}, ``fit_api.parse_style``) goes with each request to the
     endpoint."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
@@ -95,6 +98,7 @@ def canvas_payload(
         "title": str(title),
         "answer": None if answer is None else dict(answer),
         "locked": bool(locked),
+        "can_undo": bool(can_undo),
         "hide": [str(h) for h in hide],
         "style": dict(style or {}),
     }

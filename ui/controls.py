@@ -19,7 +19,19 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 
-from . import budget, canvas, costs, fit_api, fitting, nav, state, tables, teacher, teacher_panel
+from . import (
+    budget,
+    canvas,
+    costs,
+    fit_api,
+    fitting,
+    history,
+    nav,
+    state,
+    tables,
+    teacher,
+    teacher_panel,
+)
 from . import io as pio
 from .figures import PLOTLY_CONFIG
 
@@ -79,6 +91,8 @@ def sync_url(ss) -> dict[str, str]:
 
 
 def show_flash(ss) -> None:
+    if ss.pop(K_RERUN_APP, False):  # before the messages are popped: the whole page shows them
+        st.rerun(scope="app")
     for level, text in state.pop_flash(ss):
         getattr(st, level if level in ("error", "warning", "info", "success") else "info")(text)
 
@@ -101,11 +115,14 @@ def _load_dataset_cb() -> None:
             "noise": float(ss.get(P + "gen.noise", generator_default(name, "noise"))),
             "seed": int(ss.get(P + "gen.seed", 0)),
         }
+    before, n_before = state.current_settings(ss), len(ss.get(state.K_Y, ()))
     try:
         state.load_dataset(ss, name, **params)
     except ValueError as exc:
         state.push_flash(ss, "error", f"Could not load the dataset: {exc}")
         return
+    state.push_flash(ss, "info", history.loaded_message(
+        ss[state.K_TITLE], n_before, len(ss[state.K_Y]), before, state.current_settings(ss)))
     ss[P + "dataset"] = name  # keep the choice (widget keys were reset)
     if params:
         ss[P + "gen.n"], ss[P + "gen.noise"], ss[P + "gen.seed"] = (
@@ -136,13 +153,16 @@ def sidebar_data(ss) -> None:
     if ss[P + "dataset"] not in names:
         ss[P + "dataset"] = state.DEFAULT_DATASET
     name = st.sidebar.selectbox(
-        "Dataset",
+        "Dataset to load",
         names,
         key=P + "dataset",
         format_func=lambda n: DATASET_LABELS.get(n, n),
         on_change=_on_generator_change,
         **teacher.lock_kwargs(ss, "points"),
     )
+    # what the plot shows (edited, imported or from a link, it is not the list's choice);
+    # plain text: a file name or a link's title is never markdown
+    st.sidebar.text(f"Shown: {state.current_dataset(ss)[2]}")
     if name in datasets.GENERATORS:
         src = ss.get(state.K_SOURCE) or {}
         params = src.get("params", {}) if src.get("name") == name else {}
@@ -302,6 +322,7 @@ def sidebar_model(ss) -> dict:
 
 K_ANSWERED = "svmlab.answered"  # (epoch, settings, view_rev) whose answer the canvas was sent
 K_WANT_ANSWER = "svmlab.want_answer"  # the browser asked for the answer (no endpoint)
+K_RERUN_APP = "svmlab.rerun_app"  # the canvas's undo changed settings: rerun the whole page
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -347,6 +368,14 @@ def adopt_canvas_state(ss) -> None:
     no endpoint."""
     value = ss.get(CANVAS_KEY) or {}
     points = value.get("points")
+    if isinstance(points, dict) and points.get("undo") is True:
+        # the canvas's Undo with its own edits all undone: the last replacement made here
+        if points.get("epoch") == ss.get(state.K_EPOCH):  # once: the undo bumps the epoch
+            msg = history.undo(ss)
+            if msg:
+                state.push_flash(ss, "info", msg)
+                ss[K_RERUN_APP] = True  # the sidebar shows the settings that came back
+        return
     if canvas.apply_canvas_points(ss, points) and points.get("want_answer") is True:
         ss[K_WANT_ANSWER] = True
     canvas.apply_canvas_view(ss, value.get("view"))
@@ -359,6 +388,8 @@ def _on_canvas_change() -> None:
 def draw_canvas(ss) -> None:
     """The canvas: the points, the settings and (after a change made here) the answer."""
     adopt_canvas_state(ss)
+    if ss.pop(K_RERUN_APP, False):
+        st.rerun(scope="app")
     X, y, title = state.current_dataset(ss)
     payload = canvas.canvas_payload(
         X,
@@ -376,6 +407,7 @@ def draw_canvas(ss) -> None:
         title=title,
         answer=page_answer(ss),
         locked=teacher.is_locked(ss, "points"),
+        can_undo=history.can_undo(ss),
         hide=tuple(h for h in ("numbers", "table") if not teacher.shows(ss, h)),
         style=teacher.figure_options(ss),
     )
@@ -395,7 +427,9 @@ def _on_editor_change(key: str) -> None:
     ss = st.session_state
     X, y, _ = state.current_dataset(ss)
     try:
-        X2, y2 = tables.apply_editor_changes(X, y, ss.get(key), state.MAX_POINTS)
+        X2, y2 = state.validate_points(
+            *tables.apply_editor_changes(X, y, ss.get(key), state.MAX_POINTS))
+        history.remember(ss)
         state.set_points(ss, X2, y2)
     except ValueError as exc:
         state.push_flash(ss, "error", f"The table edit was not applied: {exc}")
@@ -435,7 +469,8 @@ def _on_upload(key: str) -> None:
             raise pio.PointsFileError(
                 f"the file is too large ({f.size:,} bytes; at most {pio.MAX_UPLOAD_BYTES:,})"
             )
-        X, y = pio.parse_points(f.name, f.getvalue())
+        X, y = state.validate_points(*pio.parse_points(f.name, f.getvalue()))
+        history.remember(ss)
         state.set_points(ss, X, y, title=f"Imported: {f.name}", reset_view=True)
     except ValueError as exc:
         state.push_flash(ss, "error", f"Could not import {f.name}: {exc}. Your points are kept.")

@@ -323,8 +323,11 @@ def load_into_playground(
     Call it from a callback or before the Playground's widgets are drawn in this run, then
     ``st.switch_page("pages/1_playground.py")``.
     """
+    from . import history  # (it imports this module)
+
     s = normalize_settings({k: v for k, v in dict(settings).items() if k in SETTING_KEYS})
     Xa, ya = validate_points(X, y)
+    history.remember(ss)
     set_points(ss, Xa, ya, title=str(title), reset_view=True)
     ss[K_SETTINGS] = s
     ss[K_CANVAS_SEQ] = 0

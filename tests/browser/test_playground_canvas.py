@@ -356,3 +356,26 @@ def test_zoom_and_model_settings_survive_a_visit_to_another_page(page):
     assert x == pytest.approx(zoomed, rel=1e-6, abs=1e-9)  # the zoom is shown again
     g = st(page, "[s.refit.xs[0], s.refit.xs[s.refit.xs.length - 1]]")
     assert g[0] <= x[0] and g[1] >= x[1]  # the shading covers the whole plot
+
+
+def test_undo_after_loading_a_dataset_brings_back_points_and_settings(page):
+    """Issue 16 item 8: "Load dataset" replaced the kernel and C silently, and Undo brought
+    back only the points. Now the load says what it changed, and the plot's Undo (once its
+    own edits are undone) brings back the points and the settings."""
+    sidebar = page.locator("[data-testid=stSidebar]")
+    open_app(page)
+    n0 = int(data(page)["nPoints"])
+    sidebar.get_by_text("Gaussian (RBF)", exact=True).click()
+    page.wait_for_function("location.search.includes('k=gaussian')")
+    sidebar.locator("[data-testid=stSelectbox]").filter(has_text="Dataset").click()
+    page.get_by_role("option", name="Book D1: separable (slide 15)").click()
+    sidebar.get_by_role("button", name="Load dataset").click()
+    page.get_by_text("kernel gaussian → linear").wait_for()
+    page.wait_for_function(f"Number(document.querySelector('{CANVAS}').dataset.nPoints) === 14")
+    page.locator(f"{CANVAS} button[data-act=undo]").click()
+    page.wait_for_function(
+        f"Number(document.querySelector('{CANVAS}').dataset.nPoints) === {n0}"
+        " && location.search.includes('k=gaussian')")
+    assert sidebar.get_by_role("radio", name="Gaussian (RBF)").is_checked()
+    page.get_by_text("are back").wait_for()
+    assert not page.js_errors

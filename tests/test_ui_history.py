@@ -1,0 +1,68 @@
+"""Undo across the changes made in Python (ui/history.py): a load says what it changed, and
+the canvas's Undo, past its own edits, brings back the points and the settings (issue 16
+item 8: "Load dataset" silently replaced the kernel and C, and Undo brought back only the
+points)."""
+
+import math
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from ui import controls, history
+from ui import state as S
+from ui.canvas import read_payload
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_changes_names_what_differs():
+    a = dict(S.DEFAULT_SETTINGS, kernel="polynomial", degree=4, C=10.0)
+    b = dict(S.DEFAULT_SETTINGS, kernel="linear", C=math.inf, hard_margin=True)
+    text = history.changes(a, b)
+    assert "kernel polynomial → linear" in text and "C 10 → ∞" in text
+    assert "degree" not in text  # not a setting of the linear kernel
+    assert history.changes(a, a) == ""
+
+
+def test_remember_and_undo_round_trip():
+    ss = {}
+    S.ensure_state(ss)
+    X0, y0, s0 = ss[S.K_X].copy(), ss[S.K_Y].copy(), S.current_settings(ss)
+    S.load_dataset(ss, "moons", n=40, noise=0.1, seed=1)
+    assert len(ss[S.K_Y]) == 40 and history.can_undo(ss)
+    msg = history.undo(ss)
+    assert (ss[S.K_X] == X0).all() and (ss[S.K_Y] == y0).all()
+    assert S.current_settings(ss) == s0 and "are back" in msg
+    assert not history.can_undo(ss) and history.undo(ss) is None
+
+
+def _canvas(at) -> dict:
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(controls.CANVAS_KEY)]
+    return read_payload(el.proto.json)
+
+
+def test_a_load_says_what_it_changed_and_undo_brings_back_points_and_settings():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    next(w for w in at.radio if w.key == "pg.kernel").set_value("gaussian").run()
+    before = dict(at.session_state[S.K_SETTINGS])
+    n_before = len(at.session_state[S.K_Y])
+    assert _canvas(at)["can_undo"] is False
+    next(w for w in at.selectbox if w.key == "pg.dataset").set_value("d2").run()
+    next(b for b in at.button if b.key == "pg.load").click().run()
+    info = " ".join(str(i.value) for i in at.info)
+    assert "Loaded" in info and f"replace your {n_before}" in info and "Undo" in info
+    assert "kernel gaussian → linear" in info  # the dataset's suggested settings, named
+    shown = [t.value for t in at.text if t.value.startswith("Shown: ")]
+    assert shown == [f"Shown: {at.session_state[S.K_TITLE]}"]  # the sidebar names the data
+    data = _canvas(at)
+    assert data["can_undo"] is True and len(data["points"]) != n_before
+    # the canvas's Undo with no edits of its own left asks the session
+    at.session_state[controls.CANVAS_KEY] = {"points": {
+        "epoch": data["epoch"], "seq": data["seq"], "points": data["points"], "undo": True}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state[S.K_SETTINGS] == before
+    assert len(at.session_state[S.K_Y]) == n_before
+    assert any("are back" in str(i.value) for i in at.info)
+    assert next(w for w in at.radio if w.key == "pg.kernel").value == "gaussian"
+    assert _canvas(at)["can_undo"] is False
