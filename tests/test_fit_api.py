@@ -291,7 +291,11 @@ def test_route_answers_json_through_starlette():
     assert status == 400 and "not valid JSON" in json.loads(text)["error"]
     status, _, text = _call(app, "POST", "/lab/api/refit", b" " * (fit_api.MAX_BODY_BYTES + 10))
     assert status == 400 and "too large" in json.loads(text)["error"]
-    assert _call(app, "GET", "/lab/api/refit")[0] == 405
+    # GET names the server process (a browser that sees another one reloads: a restart)
+    status, headers, text = _call(app, "GET", "/lab/api/refit")
+    assert status == 200 and headers[fit_api.BOOT_HEADER.lower()] == fit_api.BOOT
+    assert headers["cache-control"] == "no-store" and text == "{}"
+    assert _call(app, "PUT", "/lab/api/refit", b"{}")[0] == 405
     assert _call(app, "POST", "/api/refit", json.dumps(_d2_body()).encode())[0] == 404
 
 

@@ -149,6 +149,9 @@ function createState(root, parentElement) {
     lastViewSent: null,
     draws: 0,
     setStateValue: null,
+    session: null, // the session whose data the canvas last had (adoptedBy)
+    boot: null, // the server process that sent it
+    reloading: false,
     config: {},
     busyText: "",
     listeners: [],
@@ -168,7 +171,10 @@ function createState(root, parentElement) {
   on(root.querySelector("button[data-act=clear]"), "click", () => clearAll(st));
   on(st.tableEl, "click", (ev) => toggleRow(st, ev));
   // a student who leaves (or hides the tab) right after a click: tell the session now
-  on(window, "pagehide", () => flushSync(st));
+  on(window, "pagehide", () => {
+    flushSync(st);
+    if (!st.reloading) keepPoints(st); // a reload within the sync's pause keeps them too
+  });
   on(document, "visibilitychange", () => document.hidden && flushSync(st));
   // ... or turns to anything else on the page: the rerun that follows must see the points
   const elsewhere = (ev) => ev.target instanceof Node && !root.contains(ev.target) && flushSync(st);
@@ -338,7 +344,9 @@ function sendPoints(st, force) {
   st.wantAnswer = false;
   clearTimeout(st.resendTimer);
   st.resendTimer = setTimeout(() => {
-    if (st.fitSeq < st.seq) sendPoints(st); // a lost rerun: ask again (same content)
+    if (st.fitSeq >= st.seq) return;
+    sendPoints(st); // a lost rerun: ask again (same content)
+    checkServer(st); // ... unless the session is gone with its server
   }, RESEND_MS);
   updateAttrs(st);
 }
@@ -439,9 +447,10 @@ function requestRefit(st) {
     cache: "no-store",
     signal: st.abort.signal,
   })
-    .then((r) => r.text().then((text) => [r.status, text]))
-    .then(([status, text]) => {
+    .then((r) => r.text().then((text) => [r.status, text, r.headers.get(BOOT_HEADER)]))
+    .then(([status, text, boot]) => {
       PERF.endpointMs.push(performance.now() - t);
+      if (restarted(st, boot)) return;
       if (status === 200) {
         st.endpoint = true;
         st.failures = 0;
@@ -1122,6 +1131,90 @@ function mirrorUrl(query) {
   }
 }
 
+// ---- a server restart or a reload: the browser keeps the points (sessionStorage)
+
+const BOOT_HEADER = "X-SVMLab-Boot"; // ui/fit_api.py: the server process's id
+const KEEP_KEY = "svmlab.canvas.points";
+
+function keepPoints(st) {
+  // what the tab shows, for the page that opens next in this tab if it has the same address
+  // (a reload, or the reload after a restart); another address (a link) is another state
+  try {
+    const entry = { query: window.location.search, points: st.points, t: Date.now() };
+    window.sessionStorage.setItem(KEEP_KEY, JSON.stringify(entry));
+  } catch (e) {
+    /* storage disabled or full: the server's state stays what the last sync said */
+  }
+}
+
+function keptPoints() {
+  try {
+    const text = window.sessionStorage.getItem(KEEP_KEY);
+    window.sessionStorage.removeItem(KEEP_KEY);
+    const entry = text ? JSON.parse(text) : null;
+    if (entry && entry.query === window.location.search && Array.isArray(entry.points)) {
+      return entry.points;
+    }
+  } catch (e) {
+    /* as above */
+  }
+  return null;
+}
+
+function restarted(st, boot) {
+  // the endpoint answered from another server process than the page's: the session (and
+  // every rerun it was asked for) is gone; reload, keeping the points for the new session
+  if (!boot || !st.boot || boot === st.boot || st.reloading) return false;
+  st.reloading = true;
+  keepPoints(st);
+  window.location.reload();
+  return true;
+}
+
+function checkServer(st) {
+  if (!useEndpoint(st)) return;
+  fetch(st.fitUrl, { method: "GET", credentials: "same-origin", cache: "no-store" })
+    .then((r) => restarted(st, r.headers.get(BOOT_HEADER)))
+    .catch(() => {
+      /* down: the next resend asks again */
+    });
+}
+
+function samePoints(a, b) {
+  if (!Array.isArray(b) || a.length !== b.length) return false;
+  return a.every((p, i) => p[0] === b[i][0] && p[1] === b[i][1] && p[2] === (b[i][2] > 0 ? 1 : -1));
+}
+
+// A page's data from another session than before (the server restarted and the browser
+// reconnected): the new session started from the address bar, which the lazy sync may not
+// have brought up to date; the browser's points are the newest, so they are handed to it.
+function adoptedBy(st, data) {
+  const session = data.session || null;
+  const before = st.session;
+  st.session = session;
+  st.boot = data.boot || null;
+  if (!before) {
+    // the first data of this tab's canvas: points kept by the page it replaced, if any
+    const kept = keptPoints();
+    if (!kept || !session || samePoints(kept, data.points)) return false;
+    st.points = kept.map((p) => [Number(p[0]), Number(p[1]), p[2] > 0 ? 1 : -1]);
+  } else if (!session || session === before || samePoints(st.points, data.points)) {
+    return false;
+  }
+  st.epoch = data.epoch;
+  st.fitSeq = Number(data.seq || 0);
+  st.seq = st.fitSeq + 1;
+  st.undo = [];
+  st.pending.clear();
+  st.pendingFull.clear();
+  clearTimeout(st.sendTimer);
+  st.sendTimer = null;
+  st.syncs += 1;
+  st.syncedSeq = st.seq;
+  st.setStateValue("points", { epoch: st.epoch, seq: st.seq, points: st.points, restored: true });
+  return true;
+}
+
 function update(st, data) {
   st.maxPoints = data.max_points || 2000;
   st.busyText = data.busy_text || "";
@@ -1139,7 +1232,9 @@ function update(st, data) {
   const settingsChanged = settingsKey !== st.settingsKey;
   st.settings = data.settings || {};
   st.settingsKey = settingsKey;
-  if (data.epoch !== st.epoch) {
+  if (adoptedBy(st, data)) {
+    /* a new session (the server restarted) took the browser's points */
+  } else if (data.epoch !== st.epoch) {
     // Python replaced the points (dataset, import, table, link): adopt them; edits go on
     // from the session's last adopted one
     st.undo = []; // undoing past this replacement is the session's (ui/history.py)

@@ -56,6 +56,8 @@ def canvas_payload(
     answer: Mapping[str, Any] | None = None,
     locked: bool = False,
     can_undo: bool = False,
+    session: str = "",
+    boot: str = "",
     hide: tuple = (),
     style: Mapping[str, Any] | None = None,
 ) -> dict:
@@ -71,10 +73,11 @@ def canvas_payload(
     (``fit_api.answer``) when the page has one the browser has not seen, else None (the browser
     then keeps its own, or asks the endpoint). A teacher link (``ui.teacher``): ``locked`` no
     point can be added, moved or deleted; ``can_undo``: the session can undo its last
-    replacement of the points (``ui.history``), which the Undo button asks for once the
-    canvas's own edits are all undone; ``hide`` "numbers" and/or "table" are not shown;
-    ``style`` ({"scale", "show_sv"}, ``fit_api.parse_style``) goes with each request to the
-    endpoint."""
+    replacement of the points (``ui.history``), which the Undo button asks for once the canvas's
+    own edits are all undone; ``session`` the session's id: a canvas that meets a new one (the
+    server restarted) with points of its own hands them to it; ``boot`` the server process's id
+    (``fit_api.BOOT``); ``hide`` "numbers" and/or "table" are not shown; ``style`` ({"scale",
+    "show_sv"}, ``fit_api.parse_style``) goes with each request to the endpoint."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
     labels = np.where(np.asarray(y, dtype=float) > 0, 1.0, -1.0)
@@ -99,6 +102,8 @@ def canvas_payload(
         "answer": None if answer is None else dict(answer),
         "locked": bool(locked),
         "can_undo": bool(can_undo),
+        "session": str(session),
+        "boot": str(boot),
         "hide": [str(h) for h in hide],
         "style": dict(style or {}),
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import math
+import secrets
 from urllib.parse import urlencode
 
 import numpy as np
@@ -322,6 +323,11 @@ def sidebar_model(ss) -> dict:
 
 K_ANSWERED = "svmlab.answered"  # (epoch, settings, view_rev) whose answer the canvas was sent
 K_WANT_ANSWER = "svmlab.want_answer"  # the browser asked for the answer (no endpoint)
+K_SESSION = "svmlab.session"  # this session's id for the canvas: a new one = a restart
+RESTORED_TEXT = ("A new session started (the page was reloaded or the server restarted): your {n} "
+                 "points came back from this browser, with the settings in the address bar. "
+                 "Not kept: the zoom and what Undo could bring back from before a dataset load "
+                 "or an import.")
 K_RERUN_APP = "svmlab.rerun_app"  # the canvas's undo changed settings: rerun the whole page
 
 
@@ -376,8 +382,11 @@ def adopt_canvas_state(ss) -> None:
                 state.push_flash(ss, "info", msg)
                 ss[K_RERUN_APP] = True  # the sidebar shows the settings that came back
         return
-    if canvas.apply_canvas_points(ss, points) and points.get("want_answer") is True:
-        ss[K_WANT_ANSWER] = True
+    if canvas.apply_canvas_points(ss, points):
+        if points.get("want_answer") is True:
+            ss[K_WANT_ANSWER] = True
+        if points.get("restored") is True:  # a new session met a browser with its points
+            state.push_flash(ss, "info", RESTORED_TEXT.format(n=len(points["points"])))
     canvas.apply_canvas_view(ss, value.get("view"))
 
 
@@ -408,6 +417,8 @@ def draw_canvas(ss) -> None:
         answer=page_answer(ss),
         locked=teacher.is_locked(ss, "points"),
         can_undo=history.can_undo(ss),
+        session=ss.setdefault(K_SESSION, secrets.token_hex(8)),
+        boot=fit_api.BOOT,
         hide=tuple(h for h in ("numbers", "table") if not teacher.shows(ss, h)),
         style=teacher.figure_options(ss),
     )

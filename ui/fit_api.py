@@ -43,6 +43,7 @@ import base64
 import json
 import logging
 import math
+import secrets
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -60,6 +61,11 @@ BODY_KEYS = ("points", "settings", "view", "home", "warm", "seq", "style")
 SCALE_MAX = 2.0  # the figure's largest scale (fonts, markers and lines)
 
 _log = logging.getLogger(__name__)
+#: This server process's id, sent with every endpoint response (header ``BOOT_HEADER``) and
+#: in the Playground's page data: a browser that sees another one knows its session is gone
+#: (the server restarted) and reloads the page with its points kept (ui/canvas.js).
+BOOT = secrets.token_hex(6)
+BOOT_HEADER = "X-SVMLab-Boot"
 
 
 class BadRequest(ValueError):
@@ -385,6 +391,9 @@ async def refit_endpoint(request):
 
     from . import budget
 
+    if request.method == "GET":  # the browser asks which server answers (a restart?)
+        return Response("{}", media_type="application/json",
+                        headers={"Cache-Control": "no-store", BOOT_HEADER: BOOT})
     raw = await _read_capped(request)
     if raw is None:
         status, text = 400, _too_large()
@@ -394,7 +403,7 @@ async def refit_endpoint(request):
         text,
         status_code=status,
         media_type="application/json",
-        headers={"Cache-Control": "no-store"},
+        headers={"Cache-Control": "no-store", BOOT_HEADER: BOOT},
     )
 
 
@@ -402,4 +411,4 @@ def routes(base_url_path: str = "") -> list:
     """The starlette routes to pass to ``st.App(..., routes=...)`` (see app.py)."""
     from starlette.routing import Route
 
-    return [Route(fit_url(base_url_path), refit_endpoint, methods=["POST"])]
+    return [Route(fit_url(base_url_path), refit_endpoint, methods=["POST", "GET"])]
