@@ -1,11 +1,11 @@
 """svm_engine: the SVM solvers of Zaki & Meira, Data Mining and Machine Learning, ch. 21.
 
-Never imports streamlit or plotly. Public API: see docs/engine_api.md.
+Never imports streamlit or plotly. Public API: see docs/engine_api.md. ``SVC`` (the
+scikit-learn estimator, ``estimator.py``) is imported on first use: it loads scikit-learn.
 """
 
 from . import datasets
 from .api import NOT_SEPARABLE, fit, replay_smo
-from .estimator import SVC
 from .kernels import KERNELS, Gaussian, Linear, Polynomial, make_kernel
 from .model import ConvergenceWarning, SVMModel
 from .validation import BIASES, LOSSES, SOLVERS, WSS_RULES, check_combination, supported
@@ -15,3 +15,11 @@ __all__ = [
     "ConvergenceWarning", "Gaussian", "Linear", "Polynomial", "SVMModel", "check_combination",
     "datasets", "fit", "make_kernel", "replay_smo", "supported",
 ]
+
+
+def __getattr__(name: str):
+    if name == "SVC":
+        from .estimator import SVC
+
+        return SVC
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

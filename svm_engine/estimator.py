@@ -1,30 +1,45 @@
-"""A scikit-learn style facade over `fit` (keyword parameters, fit returns self, attributes_).
+"""A scikit-learn estimator over `fit`: keyword parameters, fit returns self, attributes_.
 
-It does not import scikit-learn at import time (the app does not need it); `get_params`/
-`set_params` follow its contract, and `__sklearn_tags__` (which only scikit-learn calls, so
-it imports it then) says "binary classifier", so that
-`sklearn.model_selection.cross_val_score(SVC(...), X, y)` works (scikit-learn ≥ 1.6 asks
-every estimator for its tags).
+It passes scikit-learn's own estimator suite (``tests/test_estimator_checks.py``): the input
+is checked by scikit-learn's validators (`validate_data`, `check_is_fitted`), its tags say
+"binary classifier, dense input", so the suite skips the multi-class checks itself. This is
+the one engine module that imports scikit-learn; ``svm_engine.SVC`` loads it on first use
+(``svm_engine/__init__.py``), so the app, which never uses it, does not pay for the import.
 """
 
 from __future__ import annotations
 
-import inspect
+import math
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .api import fit
 from .kernels import make_kernel
 
 
-class SVC:
-    """Binary SVM classifier. Kernel given by name: 'linear', 'polynomial', 'gaussian'."""
+class SVC(ClassifierMixin, BaseEstimator):
+    """Binary SVM classifier. Kernel given by name: 'linear', 'polynomial' ('poly'),
+    'gaussian' ('rbf').
 
-    def __init__(self, *, kernel="linear", C=1.0, degree=2, coef0=1.0, sigma=1.0, loss="hinge",
-                 bias="free", solver="smo", tol=None, max_iter=None, wss="second_order"):
+    The Gaussian kernel's width is ``sigma``, K(x, z) = exp(−‖x − z‖² / (2σ²)); ``gamma``
+    is scikit-learn's name for the same kernel, K = exp(−γ‖x − z‖²), so γ = 1/(2σ²). When
+    gamma is given (a number > 0, or 'scale' / 'auto' as in scikit-learn) it wins over sigma.
+    The polynomial kernel is (x·z + coef0)^degree, without scikit-learn's γ.
+    """
+
+    def __init__(self, *, kernel="linear", C=1.0, degree=2, coef0=1.0, sigma=1.0, gamma=None,
+                 loss="hinge", bias="free", solver="smo", tol=None, max_iter=None,
+                 wss="second_order"):
         self.kernel = kernel
         self.C = C
         self.degree = degree
         self.coef0 = coef0
         self.sigma = sigma
+        self.gamma = gamma
         self.loss = loss
         self.bias = bias
         self.solver = solver
@@ -32,24 +47,42 @@ class SVC:
         self.max_iter = max_iter
         self.wss = wss
 
-    @classmethod
-    def _param_names(cls):
-        sig = inspect.signature(cls.__init__)
-        return [p for p in sig.parameters if p != "self"]
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only: the suite skips multi-class
+        tags.input_tags.sparse = False
+        return tags
 
-    def get_params(self, deep=True):
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params):
-        valid = self._param_names()
-        for key, value in params.items():
-            if key not in valid:
-                raise ValueError(f"invalid parameter {key!r} for SVC; expected one of {valid}")
-            setattr(self, key, value)
-        return self
+    def _sigma(self, X: np.ndarray) -> float:
+        """σ of the Gaussian kernel: ``sigma``, or 1/√(2γ) when ``gamma`` is given."""
+        g = self.gamma
+        if g is None:
+            return self.sigma
+        if self.kernel in ("polynomial", "poly"):
+            raise ValueError(f"gamma={g!r} applies to the gaussian kernel only; this polynomial "
+                             "kernel is (x·z + coef0)^degree (set gamma=None)")
+        if isinstance(g, str):
+            if g == "scale":  # scikit-learn's default: 1 / (d · Var(X))
+                var = float(X.var())
+                g = 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+            elif g == "auto":
+                g = 1.0 / X.shape[1]
+            else:
+                raise ValueError(f"gamma must be a number > 0, 'scale' or 'auto', got {g!r}")
+        if (isinstance(g, bool) or not isinstance(g, numbers.Real) or not math.isfinite(g)
+                or g <= 0):
+            raise ValueError(f"gamma must be a number > 0, 'scale' or 'auto', got {g!r}")
+        return 1.0 / math.sqrt(2.0 * float(g))
 
     def fit(self, X, y):
-        k = make_kernel(self.kernel, degree=self.degree, coef0=self.coef0, sigma=self.sigma)
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        check_classification_targets(y)
+        y_type = type_of_target(y, input_name="y", raise_unknown=True)
+        if y_type != "binary":
+            raise ValueError("Only binary classification is supported. The type of the target "
+                             f"is {y_type}.")
+        sigma = self._sigma(X)  # checks gamma for every kernel; used by the Gaussian one
+        k = make_kernel(self.kernel, degree=self.degree, coef0=self.coef0, sigma=sigma)
         m = fit(X, y, kernel=k, C=self.C, loss=self.loss, bias=self.bias, solver=self.solver,
                 tol=self.tol, max_iter=self.max_iter, wss=self.wss)
         self.model_ = m
@@ -62,32 +95,17 @@ class SVC:
         self.coef_ = m.w
         self.n_iter_ = m.n_iter
         self.converged_ = m.converged
-        self.n_features_in_ = m.X.shape[1]
         return self
 
-    def __sklearn_tags__(self):
-        from sklearn.utils import ClassifierTags, Tags, TargetTags
-
-        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
-                    classifier_tags=ClassifierTags(multi_class=False))
-
-    def _check_fitted(self):
-        if not hasattr(self, "model_"):
-            raise ValueError("this SVC is not fitted yet; call fit(X, y) first")
+    def _validated(self, X) -> np.ndarray:
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, order="C", reset=False)
 
     def decision_function(self, X):
-        self._check_fitted()
+        """h(x) = Σ αᵢyᵢK(xᵢ, x) + b: > 0 means classes_[1]."""
+        X = self._validated(X)
         return self.model_.decision_function(X)
 
     def predict(self, X):
-        self._check_fitted()
+        X = self._validated(X)
         return self.model_.predict(X)
-
-    def score(self, X, y):
-        import numpy as np
-
-        return float(np.mean(self.predict(X) == np.asarray(y)))
-
-    def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"SVC({args})"

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import clone
+from sklearn.exceptions import DataConversionWarning, NotFittedError
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -14,7 +15,7 @@ from sklearn.preprocessing import StandardScaler
 import svm_engine as se
 from svm_engine import datasets as ds
 
-PARAMS = ("kernel", "C", "degree", "coef0", "sigma", "loss", "bias", "solver", "tol",
+PARAMS = ("kernel", "C", "degree", "coef0", "sigma", "gamma", "loss", "bias", "solver", "tol",
           "max_iter", "wss")
 
 
@@ -55,11 +56,11 @@ def test_linear_kernel_exposes_w_as_coef():
 def test_get_params_lists_every_constructor_argument():
     clf = se.SVC(kernel="polynomial", degree=3, coef0=0.0, C=2.5, solver="qp", tol=1e-6)
     params = clf.get_params()
-    assert tuple(params) == PARAMS
+    assert sorted(params) == sorted(PARAMS)
     assert params["kernel"] == "polynomial" and params["degree"] == 3 and params["coef0"] == 0.0
     assert params["C"] == 2.5 and params["solver"] == "qp" and params["tol"] == 1e-6
     assert clf.get_params(deep=False) == params
-    assert repr(clf).startswith("SVC(kernel='polynomial'")
+    assert repr(clf).startswith("SVC(") and "kernel='polynomial'" in repr(clf)
 
 
 def test_set_params_returns_self_and_changes_the_fit():
@@ -73,8 +74,8 @@ def test_set_params_returns_self_and_changes_the_fit():
 
 
 def test_set_params_rejects_unknown_names():
-    with pytest.raises(ValueError, match=r"invalid parameter 'gamma' for SVC; expected one of"):
-        se.SVC().set_params(gamma=1.0)
+    with pytest.raises(ValueError, match=r"Invalid parameter 'gama' for estimator SVC"):
+        se.SVC().set_params(gama=1.0)
 
 
 def test_sklearn_clone_copies_params_not_the_fit():
@@ -83,7 +84,7 @@ def test_sklearn_clone_copies_params_not_the_fit():
     twin = clone(clf)
     assert twin is not clf and twin.get_params() == clf.get_params()
     assert not hasattr(twin, "model_")
-    with pytest.raises(ValueError, match=r"not fitted yet"):
+    with pytest.raises(NotFittedError, match=r"not fitted yet"):
         twin.predict(X)
 
 
@@ -149,3 +150,96 @@ def test_converged_fit_through_cross_val_score_does_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cross_val_score(se.SVC(kernel="linear", C=1.0), X, y, cv=3)
+
+
+# -- issue 18: scikit-learn's conventions (the whole suite: test_estimator_checks.py) -------
+
+
+@pytest.mark.parametrize("gamma", [0.5, 2.0, 12.5])
+def test_gamma_is_sigma_under_scikit_learns_name(gamma):
+    X, y = moons()
+    by_gamma = se.SVC(kernel="gaussian", gamma=gamma, C=10.0).fit(X, y)
+    sigma = 1.0 / math.sqrt(2.0 * gamma)                      # γ = 1/(2σ²)
+    by_sigma = se.SVC(kernel="gaussian", sigma=sigma, C=10.0).fit(X, y)
+    assert by_gamma.model_.kernel.sigma == sigma
+    np.testing.assert_array_equal(by_gamma.decision_function(X), by_sigma.decision_function(X))
+
+
+@pytest.mark.parametrize("gamma", ["scale", "auto", 0.8])
+def test_gamma_gives_scikit_learns_rbf_boundary(gamma):
+    from sklearn.svm import SVC as SkSVC
+
+    X, y = moons(n=60, seed=2)
+    X = X * [3.0, 0.5]                    # 'scale' differs from 'auto' when Var(X) ≠ 1
+    ours = se.SVC(kernel="gaussian", gamma=gamma, C=2.0, tol=1e-8).fit(X, y)
+    theirs = SkSVC(kernel="rbf", gamma=gamma, C=2.0, tol=1e-8).fit(X, y)
+    Z = np.random.default_rng(0).uniform(X.min(0), X.max(0), size=(200, 2))
+    np.testing.assert_allclose(ours.decision_function(Z), theirs.decision_function(Z),
+                               atol=1e-5)
+    assert list(ours.classes_) == list(theirs.classes_)
+
+
+@pytest.mark.parametrize("kw, what", [
+    ({"kernel": "gaussian", "gamma": 0.0}, r"gamma must be a number > 0"),
+    ({"kernel": "gaussian", "gamma": "wide"}, r"gamma must be a number > 0, 'scale' or 'auto'"),
+    ({"kernel": "gaussian", "gamma": float("nan")}, r"gamma must be"),
+    ({"kernel": "polynomial", "gamma": 1.0}, r"gamma=1.0 applies to the gaussian kernel only"),
+])
+def test_bad_gamma_is_a_value_error(kw, what):
+    X, y = moons()
+    with pytest.raises(ValueError, match=what):
+        se.SVC(**kw).fit(X, y)
+
+
+def test_unfitted_use_raises_not_fitted_error():
+    for method in ("predict", "decision_function"):
+        with pytest.raises(NotFittedError):
+            getattr(se.SVC(), method)(np.zeros((2, 2)))
+
+
+def test_feature_names_and_count_follow_the_training_frame():
+    pd = pytest.importorskip("pandas")
+    X, y = moons()
+    frame = pd.DataFrame(X, columns=["length", "width"])
+    clf = se.SVC().fit(frame, y)
+    assert clf.n_features_in_ == 2 and list(clf.feature_names_in_) == ["length", "width"]
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        np.testing.assert_array_equal(clf.predict(X), clf.predict(frame))
+    with pytest.raises(ValueError, match="feature names should match"):
+        clf.predict(frame.rename(columns={"width": "height"}))
+    with (pytest.warns(UserWarning, match="valid feature names"),
+          pytest.raises(ValueError, match="X has 3 features, but SVC is expecting 2")):
+        clf.predict(np.zeros((4, 3)))
+    assert not hasattr(se.SVC().fit(X, y), "feature_names_in_")   # plain arrays have none
+
+
+def test_input_that_scikit_learn_refuses_is_refused():
+    import scipy.sparse as sp
+
+    X, y = moons()
+    with pytest.raises(ValueError, match="Expected 2D array, got 1D array"):
+        se.SVC().fit(X[:, 0], y)
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        col = se.SVC().fit(X, y.reshape(-1, 1))
+    np.testing.assert_array_equal(col.predict(X), se.SVC().fit(X, y).predict(X))
+    with pytest.raises(ValueError, match="Complex data not supported"):
+        se.SVC().fit(X + 1j, y)
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        se.SVC().fit(np.array([["a", "b"]] * len(X), dtype=object), y)
+    with pytest.raises(TypeError, match="dense data is required"):
+        se.SVC().fit(sp.csr_matrix(X), y)
+    with pytest.raises(ValueError, match="Only binary classification is supported"):
+        se.SVC().fit(X, np.arange(len(X)) % 3)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        se.SVC().fit(X, np.linspace(0, 1, len(X)))
+
+
+def test_import_svm_engine_does_not_load_scikit_learn():
+    import subprocess
+    import sys
+
+    code = ("import sys, svm_engine as se; a = 'sklearn' in sys.modules; se.SVC; "
+            "print(a, 'sklearn' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True"]   # loaded by the first use of se.SVC, not before

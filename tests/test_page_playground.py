@@ -4,6 +4,7 @@ The browser draws the picture, the numbers panel and the points table from the f
 (``ui.fit_api.answer``) that the page puts in the canvas's payload; these tests read it there.
 """
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -131,11 +132,12 @@ def _uploader(at: AppTest):
 @pytest.mark.parametrize(
     "name, content, word",
     [
-        ("bad.csv", b"1,2\nfoo,bar,baz\n", "three columns"),
-        ("bad.csv", b"1,2,1\n3,4,1\n", "two classes"),
-        ("bad.csv", b"1,2,1\n3,nan,-1\n", "not a number"),
+        ("bad.csv", b"1,2\nfoo,bar,baz\n", "line 2: 3 values, but the first line has 2"),
+        ("bad.csv", b"1,2,1\n3,4,1\n", "need two classes, found 1"),
+        ("bad.csv", b"x1,x2,y\n1,2,1\n3,nan,-1\n", "line 3: x2 (column 'x2'): 'nan' is not a"),
         ("big.csv", b"".join(b"%d,%d,%d\n" % (i, i, i % 2) for i in range(2001)), "too many"),
-        ("bad.libsvm", b"1 1:2 7:3\n-1 1:0\n", "index"),
+        ("bad.libsvm", b"1 1:2 1:3\n-1 1:0\n", "line 1: feature 1 is given twice"),
+        ("![x](http://example.com/a.png).csv", b"x,y\n1,2\n", "need three columns"),
     ],
 )
 def test_bad_upload_shows_an_error_and_keeps_the_points(name, content, word):
@@ -144,11 +146,17 @@ def test_bad_upload_shows_an_error_and_keeps_the_points(name, content, word):
     _uploader(at).set_value((name, content, "text/csv"))
     at.run()
     no_traceback(at)
-    errors = " ".join(str(e.value) for e in at.error)
+    errors = " ".join(unescape(e.value) for e in at.error)
     assert "Could not import" in errors and word in errors and "kept" in errors
+    assert "![" not in " ".join(str(e.value) for e in at.error)   # a name is not Markdown
     after = state_points(at)
     np.testing.assert_array_equal(after[0], before[0])
     np.testing.assert_array_equal(after[1], before[1])
+
+
+def unescape(text) -> str:
+    """A message as the user reads it (`ui.io.markdown_safe` escapes Markdown)."""
+    return re.sub(r"\\(.)", r"\1", str(text))
 
 
 def test_good_upload_replaces_the_points():
@@ -161,6 +169,72 @@ def test_good_upload_replaces_the_points():
     np.testing.assert_array_equal(y, [-1, 1, -1])
     assert any("Imported 3 points" in str(s.value) for s in at.success)
     assert numbers(at)  # and it was fitted
+
+
+def test_a_label_first_csv_is_imported_by_its_column_names():
+    """The issue's file: `y,x1,x2` was read as x1, x2, label (columns swapped)."""
+    at = _open_panel(new_app(), "Import / export")
+    content = b"y,x1,x2\n1,0.5,2.5\n-1,3,-1\n1,0.25,4\n-1,2.5,0\n"
+    _uploader(at).set_value(("label_first.csv", content, "text/csv"))
+    at.run()
+    no_traceback(at)
+    X, y = state_points(at)
+    np.testing.assert_array_equal(X, [[0.5, 2.5], [3, -1], [0.25, 4], [2.5, 0]])
+    np.testing.assert_array_equal(y, [1, -1, 1, -1])
+    (msg,) = [unescape(s.value) for s in at.success]
+    assert "Imported 4 points from label_first.csv: x1 = 'x1', x2 = 'x2', label = 'y'" in msg
+    assert canvas(at)["points"] == [[0.5, 2.5, 1], [3.0, -1.0, -1], [0.25, 4.0, 1],
+                                    [2.5, 0.0, -1]]
+
+
+IRIS_LIKE = (b"sepal_length,sepal_width,petal_length,petal_width,species\n"
+             b"5.1,3.5,1.4,0.2,setosa\n7.0,3.2,4.7,1.4,versicolor\n6.3,3.3,6.0,2.5,virginica\n"
+             b"4.9,3.0,1.4,0.2,setosa\n6.4,3.2,4.5,1.5,versicolor\n5.8,2.7,5.1,1.9,virginica\n")
+
+
+def test_a_wider_file_waits_for_the_columns_and_two_classes():
+    at = _open_panel(new_app(), "Import / export")
+    before = state_points(at)
+    _uploader(at).set_value(("iris.csv", IRIS_LIKE, "text/csv"))
+    at.run()
+    no_traceback(at)
+    np.testing.assert_array_equal(state_points(at)[0], before[0])   # nothing imported yet
+    (k,) = [str(b.key)[: -len("go")] for b in at.button if str(b.key).endswith(".go")]
+    assert at.selectbox(key=k + "x1").value == 0 and at.selectbox(key=k + "label").value == 4
+    assert at.selectbox(key=k + "neg.4").options == ["setosa", "versicolor", "virginica"]
+    at.selectbox(key=k + "x1").set_value(2)
+    at.selectbox(key=k + "x2").set_value(3)
+    at.selectbox(key=k + "neg.4").set_value(2)      # virginica → −1
+    at.selectbox(key=k + "pos.4").set_value(1)      # versicolor → +1
+    at.run()
+    at.button(key=k + "go").click()
+    at.run()
+    no_traceback(at)
+    X, y = state_points(at)
+    np.testing.assert_array_equal(X, [[4.7, 1.4], [6.0, 2.5], [4.5, 1.5], [5.1, 1.9]])
+    np.testing.assert_array_equal(y, [1, -1, 1, -1])
+    (msg,) = [unescape(s.value) for s in at.success]
+    assert "2 rows of other classes left out" in msg
+    assert not [b for b in at.button if str(b.key).endswith(".go")]   # the picker is gone
+    assert numbers(at)
+
+
+def test_a_picked_column_that_is_not_a_number_is_refused_and_the_points_stay():
+    at = _open_panel(new_app(), "Import / export")
+    before = state_points(at)
+    _uploader(at).set_value(("iris.csv", IRIS_LIKE, "text/csv"))
+    at.run()
+    (k,) = [str(b.key)[: -len("go")] for b in at.button if str(b.key).endswith(".go")]
+    at.selectbox(key=k + "label").set_value(3)       # petal width as the label…
+    at.run()
+    at.selectbox(key=k + "x2").set_value(4)          # …and species as x2
+    at.run()
+    at.button(key=k + "go").click()
+    at.run()
+    no_traceback(at)
+    errors = " ".join(unescape(e.value) for e in at.error)
+    assert "line 2: x2 (column 'species'): 'setosa' is not a number" in errors
+    np.testing.assert_array_equal(state_points(at)[0], before[0])
 
 
 def test_a_link_built_from_a_state_restores_it():

@@ -35,6 +35,7 @@ from . import (
 )
 from . import io as pio
 from .figures import PLOTLY_CONFIG
+from .import_panel import column_picker, uploader
 
 P = state.WIDGET_PREFIX
 CANVAS_KEY = "svmlab_canvas"
@@ -470,25 +471,6 @@ def editor_tab(ss) -> None:
     )
 
 
-def _on_upload(key: str) -> None:
-    ss = st.session_state
-    f = ss.get(key)
-    if f is None:
-        return
-    try:
-        if getattr(f, "size", 0) > pio.MAX_UPLOAD_BYTES:
-            raise pio.PointsFileError(
-                f"the file is too large ({f.size:,} bytes; at most {pio.MAX_UPLOAD_BYTES:,})"
-            )
-        X, y = state.validate_points(*pio.parse_points(f.name, f.getvalue()))
-        history.remember(ss)
-        state.set_points(ss, X, y, title=f"Imported: {f.name}", reset_view=True)
-    except ValueError as exc:
-        state.push_flash(ss, "error", f"Could not import {f.name}: {exc}. Your points are kept.")
-        return
-    state.push_flash(ss, "success", f"Imported {len(y)} points from {f.name}.")
-
-
 def io_tab(ss) -> None:
     X, y, _ = state.current_dataset(ss)
     c1, c2 = st.columns(2)
@@ -505,16 +487,8 @@ def io_tab(ss) -> None:
         st.caption("The figure: use the camera button in the plot's toolbar (PNG).")
     with c2:
         st.markdown("**Import points** (replaces the current ones)")
-        key = P + "upload." + str(ss.get(state.K_EPOCH, 0))
-        st.file_uploader(
-            "CSV (x1,x2,label) or LIBSVM (label 1:x1 2:x2)",
-            type=["csv", "txt", "libsvm", "svm", "dat"],
-            key=key,
-            on_change=_on_upload,
-            args=(key,),
-            **teacher.lock_kwargs(ss, "points", help=f"At most {state.MAX_POINTS} points, "
-                                  f"two classes, {pio.MAX_UPLOAD_BYTES // 1000} kB."),
-        )
+        uploader(ss)
+    column_picker(ss)  # a wider file's columns and classes, full width
 
 
 def share_tab(ss, query: dict[str, str]) -> None:
