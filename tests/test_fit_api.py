@@ -251,9 +251,11 @@ def _call(app, method: str, path: str, body: bytes = b"", chunk: int = 65536):
     async def send(message):
         sent.append(message)
 
+    path, _, query = path.partition("?")
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "scheme": "http", "path": path, "raw_path": path.encode(),
+        "query_string": query.encode(),
         "root_path": "", "headers": [(b"content-type", b"application/json")],
         "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
     }  # fmt: skip

@@ -173,8 +173,27 @@ def test_browser_files_exist_and_keep_the_contract():
     assert 'class="svmlab-canvas"' in html and "svmlab-plot" in html
     assert ".svmlab-canvas" in (UI / "canvas.css").read_text()
     assert "svmlab-numbers" in html and "svmlab-table" in html  # drawn from the answer
-    # Plotly.js is loaded from the static folder, never inlined (js= is resent every rerun)
-    assert len(js) < 60_000 and "plotly.min.js" in canvas.PLOTLY_URL
+    # Plotly.js is loaded from the static folder, never inlined, and the canvas's own script
+    # is served once (script_route): the component's inline script, resent with every rerun,
+    # is only the loader that imports it
+    assert "plotly.min.js" in canvas.PLOTLY_URL
+    loader = canvas.loader_js()
+    assert len(loader) < 1_000 and f"{canvas.SCRIPT_PATH}?v={canvas.script_version()}" in loader
+
+
+def test_the_canvas_script_is_served_with_its_version():
+    from starlette.applications import Starlette
+
+    from tests.test_fit_api import _call
+
+    app = Starlette(routes=fit_api.routes("lab"))
+    v = canvas.script_version()
+    status, headers, text = _call(app, "GET", f"/lab/{canvas.SCRIPT_PATH}?v={v}")
+    assert status == 200 and headers["content-type"].startswith("text/javascript")
+    assert "immutable" in headers["cache-control"]
+    assert (text.decode() if isinstance(text, bytes) else text) == canvas.canvas_js()
+    # another version (an old page after an upgrade) is not cached for good
+    assert "no-cache" in _call(app, "GET", f"/lab/{canvas.SCRIPT_PATH}?v=old")[1]["cache-control"]
 
 
 def test_the_canvas_script_carries_each_shared_helper_once():

@@ -408,7 +408,9 @@ async def refit_endpoint(request):
 
 
 def routes(base_url_path: str = "") -> list:
-    """The starlette routes to pass to ``st.App(..., routes=...)`` (see app.py)."""
+    """The starlette routes to pass to ``st.App(..., routes=...)`` (see app.py): the fit
+    endpoint and the canvas's script."""
     from starlette.routing import Route
 
-    return [Route(fit_url(base_url_path), refit_endpoint, methods=["POST", "GET"])]
+    return [Route(fit_url(base_url_path), refit_endpoint, methods=["POST", "GET"]),
+            canvas.script_route(base_url_path)]
