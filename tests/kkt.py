@@ -6,7 +6,8 @@ Everything is recomputed from m.X, m.y, m.alpha and the kernel's own numpy formu
 * hinge (box 0 ≤ α ≤ C): αᵢ = 0 ⇒ yᵢh(xᵢ) ≥ 1;  0 < αᵢ < C ⇒ yᵢh(xᵢ) = 1;  αᵢ = C ⇒ yᵢh(xᵢ) ≤ 1;
 * quadratic loss (α ≥ 0): αᵢ = 2Cξᵢ with ξᵢ = max(0, 1 − yᵢh(xᵢ));
 * free bias: Σαᵢyᵢ = 0; augmented bias: b = Σαᵢyᵢ (slide 30, x′ = (x, 1));
-* the model's reported h, ξ, primal and dual objectives are the recomputed ones.
+* the model's reported h, ξ, primal and dual objectives are the recomputed ones (a converged
+  model reports ξᵢ ≤ 1e-6 as 0).
 """
 
 import math
@@ -32,7 +33,10 @@ def assert_kkt(m, tol):
     np.testing.assert_allclose(m.h_train, h, rtol=1e-7, atol=1e-7 * hscale)
     yh = y * h
     xi = np.maximum(0.0, 1.0 - yh)
-    np.testing.assert_allclose(m.xi, xi, rtol=1e-7, atol=1e-7 * hscale)
+    # a converged model reports ξᵢ within its stated tolerance 1e-6 as 0 (README, "What
+    # 'converged' means"): 1e-6 is the contract, written here, not read from the engine
+    shown = np.where((m.xi == 0.0) & (xi <= 1e-6) & m.converged, 0.0, xi)
+    np.testing.assert_allclose(m.xi, shown, rtol=1e-7, atol=1e-7 * hscale)
     assert (a >= 0).all(), "α ≥ 0"
     C = m.C
     if m.loss == "hinge":
