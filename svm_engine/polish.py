@@ -12,14 +12,11 @@ On that active set the KKT conditions are linear equations, solved here exactly:
 
 Solved as a correction of the solver's α (least squares when the system is singular, e.g. more
 points on the margin than the feature space has dimensions: D1, where α is not unique, keeps
-the solver's α as far as it can). Then, as an active-set method: an αᵢ that left [0, C] goes
-on the bound it crossed; a point at 0 inside its margin, or at C beyond it, joins F; solve
-again (at most ROUNDS times). The answer is accepted only when it is feasible and every point
-meets its KKT condition to rounding; otherwise the solver's α is kept (and the certificate,
-`certify.py`, judges it as it is).
-
-The products come from X (`certify.expansion`), never from a solver's gradient; an accepted
-polish hands them on, so `finalize` and the certificate do not compute them again.
+the solver's α as far as it can). When the guess was wrong, a primal active-set method
+(`_rounds`) moves the working set one index at a time from there. The answer is accepted only
+when it is feasible and every point meets its KKT condition to rounding; otherwise the
+solver's α is kept. Either way `fit` recomputes everything from X for the certificate
+(`certify.py`), which has the last word.
 """
 
 from __future__ import annotations
@@ -31,7 +28,7 @@ import numpy as np
 from .certify import EPS, EQ_RTOL, TOL, Columns, Expansion, rounding
 from .finalize import support_threshold
 
-ROUNDS = 10
+STEPS = 40              # working-set changes (one index each) before giving up
 MAX_FREE = 400          # larger active sets: the solve would cost more than the fit
 STRICT = 1e-3 * TOL     # a polished α meets every KKT condition this closely (plus rounding)
 NEAR = 1e-3             # the second try: αᵢ ≤ NEAR·max α at 0, αᵢ ≥ (1 − NEAR)·C at C
@@ -39,10 +36,10 @@ LSTSQ_MAX = 64          # up to this size: tested for singularity (then least sq
 
 
 def polish(problem, alpha: np.ndarray, b: float, ex: Expansion, columns: Columns):
-    """(α, b, Expansion) of the exact KKT point on the solver's active set, or None. Tried
+    """(α, b, Expansion) of the exact KKT point from the solver's active set, or None. Tried
     twice: with the active set α says, then (if that fails) with the αᵢ within NEAR of a
     bound put on it (a solver stopped at tol 1e-3 can leave an αᵢ of 1e-3·max α that belongs
-    at 0, and the rounds can cycle on it)."""
+    at 0)."""
     C = float(problem.C_box)
     at0 = alpha == 0.0
     atC = (alpha >= C * (1 - 1e-12)) if math.isfinite(C) else np.zeros(problem.n, dtype=bool)
@@ -56,6 +53,13 @@ def polish(problem, alpha: np.ndarray, b: float, ex: Expansion, columns: Columns
 
 
 def _rounds(problem, alpha, b, ex, columns, at0, atC):
+    """A primal active-set method from α (Nocedal & Wright, Algorithm 16.3) on the dual,
+    minimise ½αᵀQα − Σα over 0 ≤ α ≤ C (and Σαᵢyᵢ = 0). The working set W (at0, atC) holds
+    the αᵢ fixed on a bound; each step solves the KKT equations with W fixed (the target);
+    if the target leaves the box, α moves towards it as far as the box allows and the αᵢ
+    that blocks joins W; at the target, the αᵢ of W whose point violates its condition (at 0
+    inside its margin, at C beyond it) that violates it most leaves W. α stays feasible; W
+    changes by one index a step, so it cannot cycle as a wholesale swap can."""
     y, n = problem.y, problem.n
     C = float(problem.C_box)
     finite = math.isfinite(C)
@@ -64,12 +68,13 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
     a, g, mag = alpha.astype(float).copy(), ex.g.copy(), ex.mag.copy()
     bb = float(b) if eq else 0.0
     at0, atC = at0.copy(), atC.copy()
-    free = ~at0 & ~atC
-    for _ in range(ROUNDS):
-        F = np.flatnonzero(free)
+    stale = bool((rounding(problem, a, mag, bb) > STRICT).any())
+    last_off = math.inf
+    for _ in range(STEPS):
+        F = np.flatnonzero(~at0 & ~atC)
         if len(F) > MAX_FREE or (len(F) == 0 and not eq):
             return None
-        # the known moves: αᵢ → 0 on at0, → C on atC
+        # the target: αᵢ on its bound for i in W, the KKT equations for F
         known = np.zeros(n)
         known[at0] = -a[at0]
         if finite:
@@ -84,46 +89,70 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
             rhs -= y[F] * kF
         KF = columns.get(F)
         M = (y[F, None] * y[None, F]) * (KF[F] + (1.0 if aug else 0.0))
-        M[np.diag_indices_from(M)] += diag
-        eq_rhs = -(s + float(known @ y)) if eq else None
-        step = _solve(M, rhs, y[F], eq_rhs)
+        M.flat[::len(F) + 1] += diag
+        step = _solve(M, rhs, y[F], -(s + float(known @ y)) if eq else None)
         if step is None:
             return None
         dF, db = step
-        a_new = a + known
-        a_new[F] += dF
-        eps = 64 * EPS * float(np.abs(a_new).max(initial=0.0))
-        low = a_new[F] < -eps
-        high = (a_new[F] > C + eps) if finite else np.zeros(len(F), dtype=bool)
-        if low.any() or high.any():      # a wrong guess: the αᵢ go on the bound they crossed
-            at0[F[low]] = True
-            atC[F[high]] = True
-            free = ~at0 & ~atC
-            continue
-        a_new[F] = np.clip(a_new[F], 0.0, C)
-        a_new[a_new <= support_threshold(a_new)] = 0.0    # as `finalize` reports it
+        d = known
+        d[F] += dF
+        # as far towards the target as the box allows (the ratio test)
+        t, block, block_C = 1.0, -1, False
+        aF, dFv = a[F], d[F]
+        tiny = 64 * EPS * max(float(np.abs(a + d).max(initial=0.0)), float(a.max(initial=0.0)))
+        down = dFv < 0
+        low = down & (aF + dFv < -tiny)
+        if low.any():
+            ratios = aF[low] / -dFv[low]
+            q = int(np.argmin(ratios))
+            t, block = float(ratios[q]), int(F[np.flatnonzero(low)[q]])
+        if finite:
+            high = ~down & (aF + dFv > C + tiny)
+            if high.any():
+                ratios = (C - aF[high]) / dFv[high]
+                q = int(np.argmin(ratios))
+                if ratios[q] < t:
+                    t, block, block_C = float(ratios[q]), int(F[np.flatnonzero(high)[q]]), True
+        a_new = a + t * d
+        if block >= 0:
+            a_new[block] = C if block_C else 0.0
+            (atC if block_C else at0)[block] = True
+        else:
+            a_new[F] = np.clip(a_new[F], 0.0, C)
+            a_new[a_new <= support_threshold(a_new)] = 0.0    # as `finalize` reports it
         delta = a_new - a
         moved = np.flatnonzero(delta)
         if len(moved):
             cols = columns.get(moved)
             g = g + cols @ (delta[moved] * y[moved])
             mag = mag + np.abs(cols) @ np.abs(delta[moved])   # α ≥ 0: |α′| − |α| ≤ |Δα|
-        a, bb = a_new, bb + db
+        a, bb = a_new, bb + t * db
+        if block >= 0:
+            continue
+        if stale:    # g was updated from a start with huge terms: its rounding stays in it
+            S = np.flatnonzero(a)
+            cols = columns.get(S)
+            g, mag = cols @ (a[S] * y[S]), np.abs(cols) @ a[S]
+            stale = False
         s = float(a @ y)
         r = y * (g + (s if aug else 0.0) + bb) + diag * a - 1.0
         rnd = rounding(problem, a, mag, bb if eq else s) + STRICT
-        if (np.abs(r[F]) > rnd[F]).any():
-            continue                     # refine: solve again for what is left (if the
-                                         # equations have no solution here, rounds run out)
-        inside = at0 & (r < -rnd)        # α = 0 but inside the margin: a support vector
-        beyond = atC & (r > rnd)         # α = C but beyond the margin: not a bound one
-        if not (inside.any() or beyond.any()):
+        off = float(np.max(np.abs(r[F]) / rnd[F], initial=0.0))
+        if off > 1.0:                    # refine: solve again for what is left, unless the
+            if off > 0.5 * last_off:     # last refinement did not halve it (the equations
+                return None              # have no solution on this working set)
+            last_off = off
+            continue
+        last_off = math.inf
+        # at the target: does an αᵢ of W want to leave its bound?
+        want = np.where(at0, -r, 0.0) + (np.where(atC, r, 0.0) if finite else 0.0)
+        want = want - rnd
+        i = int(np.argmax(want))
+        if want[i] <= 0.0:
             if eq and abs(s) > EQ_RTOL * max(float(a.sum()), 1e-300):
                 return None
             return a, (bb if eq else s), Expansion(g, mag)
-        at0 &= ~inside
-        atC &= ~beyond
-        free = ~at0 & ~atC
+        at0[i] = atC[i] = False
     return None
 
 
@@ -140,8 +169,10 @@ def _solve(M, rhs, yF, eq_rhs):
     z_rhs = rhs * D
     if eq_rhs is not None:
         t = 1.0 / float(D.max()) if m else 1.0       # the Δb column's largest entry: 1
-        col = t * D * yF
-        A = np.block([[A, col[:, None]], [col[None, :], np.zeros((1, 1))]])
+        B = np.zeros((m + 1, m + 1))
+        B[:m, :m] = A
+        B[:m, m] = B[m, :m] = t * D * yF
+        A = B
         z_rhs = np.append(z_rhs, t * eq_rhs)
     if not np.isfinite(A).all() or not np.isfinite(z_rhs).all():
         return None
