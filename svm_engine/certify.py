@@ -234,7 +234,7 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
         feasible = f"some αᵢ are above C = {C_box:g}"
     elif problem.equality and abs(s) > EQ_RTOL * max(asum, 1e-300):
         feasible = f"Σαᵢyᵢ = {s:.2g} is not 0"
-    elif aug and abs(b - s) > 1e-9 * max(abs(b), abs(s), EPS * n * asum):
+    elif aug and abs(b - s) > 1e-9 * max(abs(b), abs(s)) + EPS * n * asum:
         feasible = f"b = {b:.6g} is not Σαᵢyᵢ = {s:.6g}"
     # KKT: r = yh − 1 (+ α/(2C)); α = 0 needs r ≥ 0, 0 < α < C needs r = 0, α = C needs r ≤ 0
     r = y * h - 1.0 + diag * alpha
@@ -259,8 +259,8 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
         primal = 0.5 * reg if (xi <= TOL).all() else math.inf
         slack_rnd = 0.0
     scale = max(abs(primal), abs(dual)) if math.isfinite(primal) else math.inf
-    allowed = (GAP_RTOL * scale + 2.0 * float(alpha @ rnd) + slack_rnd
-               + round_unit(problem, n) * (asum + abs(w2)))
+    obj_rnd = 2.0 * float(alpha @ rnd) + slack_rnd + round_unit(problem, n) * (asum + abs(w2))
+    allowed = GAP_RTOL * scale + obj_rnd
     gap = primal - dual
     gap_rel = gap / scale if 0 < scale < math.inf else (0.0 if gap == 0 else math.inf)
     problem_text = feasible
@@ -273,6 +273,10 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
                                  zero[worst], at_C[worst], quad)
     if not problem_text and not abs(gap) <= allowed:
         problem_text = _gap_text(primal, dual, gap_rel)
+    if not problem_text and not obj_rnd <= GAP_RTOL * scale:    # rounding would decide
+        problem_text = (f"the objectives (~{scale:.1g}) are smaller than the rounding of "
+                        f"their terms (~{obj_rnd:.1g}): primal and dual cannot be compared "
+                        f"to {GAP_RTOL:g} in double precision")
     return Certificate(not problem_text, kkt, gap, gap_rel, allowed, primal, dual,
                        problem_text, worst)
 
