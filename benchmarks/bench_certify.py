@@ -4,8 +4,10 @@ Every `fit` recomputes h(xᵢ) from X and checks the KKT conditions and the dual
 (svm_engine/certify.py); when the solver's α fails, it solves the KKT equations on its support
 vectors (svm_engine/polish.py). This prints, for the Playground's 200-point Gaussian problem
 (moons, σ = 1, C = 1, SMO at the pages' tol 1e-5: a cold fit and a click, i.e. a warm refit
-after one added point) and for SMO at n = 2,000, the median wall time of the whole fit and of
-that check alone (`api._checked`, timed in place), with how often the polish ran.
+after one added point) and for SMO at n = 2,000 (the same, and two settings with hundreds of
+free support vectors, too many to polish: there SMO goes on to m(α) − M(α) ≤ 1e-7, which is
+in the fit time, not in the check's), the median wall time of the whole fit and of the check
+alone (`api._checked`, timed in place), with how often the polish ran.
 
     .venv/bin/python benchmarks/bench_certify.py [--repeat 15]
 
@@ -22,7 +24,12 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
+# as in the app's fit workers (ui/fit_pool.py THREAD_ENV): one BLAS thread (on a loaded 2-core
+# VM, OpenBLAS's threads made one 446 × 446 solve take 15–170 ms instead of 3)
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.environ.get("SVMLAB_ROOT", str(Path(__file__).resolve().parents[1])))
 
@@ -47,14 +54,15 @@ if CHECK:
 
 
 def fit(X, y, **kw):
+    kw = {"kernel": se.Gaussian(sigma=1.0), "C": 1.0, "tol": SMO_TOL, **kw}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", se.ConvergenceWarning)
-        return se.fit(X, y, kernel=se.Gaussian(sigma=1.0), C=1.0, tol=SMO_TOL, **kw)
+        return se.fit(X, y, **kw)
 
 
 def measure(label: str, run, repeat: int) -> None:
     run()                                     # compile / warm the caches
-    total, check, polished, certified = [], [], 0, 0
+    total, check, polished, certified, refined = [], [], 0, 0, 0
     for _ in range(repeat):
         spent.clear()
         t0 = time.perf_counter()
@@ -62,12 +70,14 @@ def measure(label: str, run, repeat: int) -> None:
         total.append(time.perf_counter() - t0)
         check.append(sum(spent))
         polished += bool(m.extra.get("polished"))
+        refined += "refined_iter" in m.extra
         certified += bool(m.converged)
     tot, chk = statistics.median(total) * 1e3, statistics.median(check) * 1e3
     line = f"{label:44s} fit {tot:8.2f} ms"
     if CHECK:
         line += (f"   certificate (+ polish) {chk:7.2f} ms = {100 * chk / tot:4.1f} %"
-                 f"   polished {polished}/{repeat}, converged {certified}/{repeat}")
+                 f"   polished {polished}/{repeat}, SMO went on {refined}/{repeat}, "
+                 f"converged {certified}/{repeat}")
     print(line)
 
 
@@ -85,7 +95,15 @@ def main() -> int:
             lambda: fit(X2, y2, warm_start=before), args.repeat)
     big = ds.moons(n=2000, noise=0.2, seed=0)
     Xb, yb = np.asarray(big.X, float), np.asarray(big.y, float)
-    measure("moons n=2000, Gaussian σ=1, C=1, cold", lambda: fit(Xb, yb), max(3, args.repeat // 3))
+    few = max(3, args.repeat // 3)
+    measure("moons n=2000, Gaussian σ=1, C=1, cold", lambda: fit(Xb, yb), few)
+    Xb2, yb2 = np.vstack([Xb, [[0.5, 0.25]]]), np.append(yb, 1.0)
+    before = fit(Xb, yb)
+    measure("  the same + one click (warm start)", lambda: fit(Xb2, yb2, warm_start=before), few)
+    measure("moons n=2000, quadratic loss (all SVs free)", lambda: fit(Xb, yb, loss="quadratic"),
+            few)
+    measure("moons n=2000, σ=0.1, C=10 (444 free SVs)",
+            lambda: fit(Xb, yb, kernel=se.Gaussian(sigma=0.1), C=10.0), few)
     return 0
 
 

@@ -19,7 +19,16 @@ import numpy as np
 from . import polish as _polish
 from . import validation as v
 from . import warmstart as _warm
-from .certify import TOL, Columns, certify, certify_proximal, expansion, status_text
+from .certify import (
+    MAX_CARRIED,
+    TOL,
+    Columns,
+    carried_expansion,
+    certify,
+    certify_proximal,
+    expansion,
+    status_text,
+)
 from .finalize import finalize, finalize_proximal, support_threshold, without_residues
 from .kernels import Linear
 from .model import ConvergenceWarning, SVMModel
@@ -32,6 +41,9 @@ from .solvers import smo as _smo
 from .solvers import smo_fast as _smo_fast
 
 DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8, "sga": 1e-4, "psvm": None}
+#: SMO goes on to this m(α) − M(α) when its answer fails the certificate and cannot be
+#: polished (a tenth of the certificate's TOL: each KKT condition then holds within it)
+REFINE_TOL = 1e-7
 NOT_SEPARABLE = "not linearly separable in this feature space"
 
 
@@ -104,8 +116,23 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         cert = certify_proximal(problem, sol)
     else:
         extra["solver_alpha"] = sol["alpha"]
-        sol, cert, extra["polished"] = _checked(problem, sol["alpha"],
-                                                polish and run["converged"])
+        start = _carried(problem, warm_start, sol["alpha"])
+        sol, cert, extra["polished"], ex, age = _checked(problem, sol["alpha"],
+                                                         polish and run["converged"], start)
+        if polish and solver == "smo" and not trace and run["converged"] and not cert.passed:
+            # too many free SVs to polish, or a wrong active set: SMO itself goes on, from
+            # its α, to a tolerance below the certificate's
+            more = _smo_fast.solve(problem, tol=REFINE_TOL, wss=wss, alpha0=sol["alpha"],
+                                   max_iter=max(1, (max_iter or _smo_fast.default_max_iter(
+                                       problem.n)) - run["n_iter"]))
+            extra["refined_iter"] = more["n_iter"]
+            run = {**run, "n_iter": run["n_iter"] + more["n_iter"],
+                   "converged": more["converged"],
+                   "status": run["status"] if more["converged"] else more["status"]}
+            extra["solver_alpha"] = without_residues(more["alpha"])
+            sol, cert, extra["polished"], ex, age = _checked(problem, extra["solver_alpha"],
+                                                             run["converged"], None)
+        extra.update(expansion=ex, expansion_age=age)
     elapsed = time.perf_counter() - t0
     if math.isfinite(C) and not _finite(sol, solver):
         raise ValueError(f"C = {C!r} is too large for solver {solver!r} on this data: its numbers "
@@ -130,28 +157,46 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         alpha0=run.get("alpha0"), extra=extra, columns=run.get("columns"), **sol)
 
 
-def _checked(problem, alpha: np.ndarray, polish: bool):
-    """(finalize's fields, the certificate, polished?) for the solver's α (no residues): the
-    kernel expansion recomputed from X (`certify.expansion`, not the solver's gradient) and
-    the certificate of α. polish: when α fails it, the exact solve on its support vectors
-    (`polish.py`) is tried and kept if its α passes."""
+def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
+    """(finalize's fields, the certificate, polished?, the expansion, its age) for the
+    solver's α (no residues): the kernel expansion recomputed from X (`certify.expansion`,
+    never the solver's gradient; after an edit carried from the previous model's,
+    `certify.carried_expansion`: start = (model, p, s)) and the certificate of α. polish:
+    when α fails it, the exact solve on its support vectors (`polish.py`) is tried and kept if
+    its α passes (its sums: the expansion plus the columns of what it moved)."""
     columns = Columns(problem)
-    free = None
-    if polish:
-        at_C = (alpha >= problem.C_box * (1 - 1e-12)) if math.isfinite(problem.C_box) else False
-        free = (alpha > 0) & ~at_C
-    ex = expansion(problem, alpha, columns, keep=free)
+    if start is not None:
+        model, p, s = start
+        ex, age = carried_expansion(problem, alpha, model, p, s), model.extra["expansion_age"] + 1
+    else:
+        keep = None
+        if polish:
+            at_C = ((alpha >= problem.C_box * (1 - 1e-12)) if math.isfinite(problem.C_box)
+                    else False)
+            keep = (alpha > 0) & ~at_C
+        ex, age = expansion(problem, alpha, columns, keep=keep), 0
     sol = finalize(problem, alpha, g=ex.g)
     cert = certify(problem, sol["alpha"], sol["b"], ex)
     if polish and not cert.passed:
         done = _polish.polish(problem, sol["alpha"], sol["b"], ex, columns)
-        if done is not None:       # checked afresh: nothing of the polish's own sums
-            ex1 = expansion(problem, done[0])
-            sol1 = finalize(problem, done[0], g=ex1.g)
-            cert1 = certify(problem, sol1["alpha"], sol1["b"], ex1)
+        if done is not None:
+            sol1 = finalize(problem, done[0], g=done[2].g)
+            cert1 = certify(problem, sol1["alpha"], sol1["b"], done[2])
             if cert1.passed:
-                return sol1, cert1, True
-    return sol, cert, False
+                return sol1, cert1, True, done[2], age
+    return sol, cert, False, ex, age
+
+
+def _carried(problem, model, alpha):
+    """(model, p, s) when the expansion can be carried from the model fit before an edit
+    (the rows match as the warm start's do, and it was not carried MAX_CARRIED times), else
+    None: then it is computed from scratch."""
+    if model is None or "expansion" not in model.extra:
+        return None
+    if model.extra.get("expansion_age", 0) + 1 >= MAX_CARRIED:
+        return None           # (same kernel, C, loss and bias: `fit` checked warmstart.compatible)
+    match = _warm.match_rows(model.X, model.y, problem.X, problem.y)
+    return None if match is None else (model, *match)
 
 
 def _finite(sol: dict, solver: str) -> bool:

@@ -62,34 +62,64 @@ class Expansion:
 class Columns:
     """Kernel columns k(·, xⱼ) on all n points, computed on demand and kept: from the
     materialised K when it holds them exactly, else with the compiled kernel code (the numbers
-    every matrix of the engine is made of), or X·xⱼ for the linear kernel."""
+    every matrix of the engine is made of), or X·xⱼ for the linear kernel; and the columns of
+    the kernel of absolute values (`_abs_columns`), which bound their rounding."""
 
     def __init__(self, problem):
         self.problem = problem
-        self._kept: dict[int, np.ndarray] = {}
+        self._plain = _Store(problem.n)
+        self._abs = _Store(problem.n)
 
     def get(self, idx) -> np.ndarray:
         """The columns of idx as an n × len(idx) array."""
-        idx = np.asarray(idx, dtype=np.int64)
-        missing = [int(j) for j in idx if int(j) not in self._kept]
-        if missing:
-            block = _columns(self.problem, np.array(missing, dtype=np.int64))
-            for q, j in enumerate(missing):
-                self._kept[j] = block[:, q]
-        n = self.problem.n
-        if len(idx) == 0:
-            return np.zeros((n, 0))
-        return np.column_stack([self._kept[int(j)] for j in idx])
+        return self._plain.get(idx, lambda miss: _columns(self.problem, miss))
+
+    def get_abs(self, idx) -> np.ndarray:
+        """The rounding bounds' columns of idx, n × len(idx)."""
+        if self.problem.spec.code == _fast.GAUSSIAN:        # |k| + 0.4, from k's own columns
+            return np.abs(self.get(idx)) + 0.4
+        return self._abs.get(idx, lambda miss: _abs_columns(self.problem, miss))
 
     def keep(self, idx, block: np.ndarray) -> None:
-        for q, j in enumerate(idx):
-            self._kept[int(j)] = block[:, q]
+        self._plain.put(np.asarray(idx, dtype=np.int64), block)
+
+
+class _Store:
+    """Columns by point index in one growing n × slots array."""
+
+    def __init__(self, n: int):
+        self.data = np.empty((n, 0))
+        self.slot = np.full(n, -1, dtype=np.int64)
+
+    def put(self, idx: np.ndarray, block: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
+        used = self.data.shape[1]
+        self.data = np.concatenate([self.data, block], axis=1)
+        self.slot[idx] = np.arange(used, used + len(idx))
+
+    def get(self, idx, make) -> np.ndarray:
+        idx = np.asarray(idx, dtype=np.int64)
+        missing = np.unique(idx[self.slot[idx] < 0])
+        if len(missing):
+            self.put(missing, make(missing))
+        return self.data[:, self.slot[idx]]
 
 
 def _kernel_numbers(problem) -> tuple:
     """The compiled kernel's numbers without the +1 and the diagonal term: k alone."""
     s = problem.spec
     return _fast.kernel_spec_numbers(s.code, s.degree, s.coef0, s.gamma, False, 0.0)
+
+
+def _abs_numbers(problem) -> tuple[tuple, bool]:
+    """(numbers, use them): the polynomial kernel of |x|, |z| with |c| (its value bounds the
+    rounding of k(x, z), cancellation in xᵀz included); for the others `abs_kernel` is made
+    from k itself."""
+    s = problem.spec
+    if s.code == _fast.POLYNOMIAL:
+        return _fast.kernel_spec_numbers(s.code, s.degree, abs(s.coef0), 0.0, False, 0.0), True
+    return _kernel_numbers(problem), False
 
 
 def _columns(problem, idx: np.ndarray) -> np.ndarray:
@@ -99,6 +129,20 @@ def _columns(problem, idx: np.ndarray) -> np.ndarray:
     if problem.K is not None and problem.bias != "augmented":
         return np.array(problem.K[:, idx])       # exact kernel values (no +1 to take off)
     return _compiled_columns(_kernel_numbers(problem), problem.XT, X, idx)
+
+
+def _abs_columns(problem, idx: np.ndarray) -> np.ndarray:
+    """abs_kernel(xₜ, xⱼ): |xₜ|ᵀ|xⱼ| (linear), (|c| + |xₜ|ᵀ|xⱼ|)^q (polynomial), |k| + 0.4
+    (Gaussian: its rounding is K·(1 + γ‖x − z‖²)·ε ≤ (K + 0.4)·ε, as t·e⁻ᵗ ≤ 1/e)."""
+    X = problem.X
+    code = problem.spec.code
+    if code == _fast.LINEAR:
+        A = np.abs(X)
+        return A @ A[idx].T
+    if code == _fast.GAUSSIAN:
+        return np.abs(_columns(problem, idx)) + 0.4
+    A = np.abs(X)
+    return _compiled_columns(_abs_numbers(problem)[0], np.ascontiguousarray(A.T), A, idx)
 
 
 @njit(cache=True, nogil=True)
@@ -113,12 +157,21 @@ def _compiled_columns(kp, XT, X, idx):
     return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _both(kp, kp_abs, use_abs, XT, absXT, x, absx, col, col_abs):
+    """k(·, x) into col and abs_kernel(·, x) into col_abs (Gaussian: |k| + 0.4)."""
+    _fast.kernel_column(kp, XT, x, col)
+    if use_abs:
+        _fast.kernel_column(kp_abs, absXT, absx, col_abs)
+    else:
+        for t in range(len(col)):
+            col_abs[t] = abs(col[t]) + 0.4
+
+
 @njit(cache=True, nogil=True)
 def _compiled_expansion(kp, kp_abs, use_abs, XT, X, absXT, absX, alpha, y, keep):
     """(g, mag, the columns of the points where keep is True) from one pass over the
-    support vectors' columns. mag sums αⱼ times the kernel of the absolute values (kp_abs:
-    (|c| + |x|ᵀ|z|)^q for the polynomial), which bounds the rounding of every kernel value
-    (cancellation in xᵀz included); without use_abs (the Gaussian) |k| + 0.4."""
+    support vectors' columns."""
     n = XT.shape[1]
     g, mag, col, col_abs = np.zeros(n), np.zeros(n), np.empty(n), np.empty(n)
     n_keep = 0
@@ -130,12 +183,7 @@ def _compiled_expansion(kp, kp_abs, use_abs, XT, X, absXT, absX, alpha, y, keep)
         a = alpha[j]
         if a == 0.0:
             continue
-        _fast.kernel_column(kp, XT, X[j], col)
-        if use_abs:
-            _fast.kernel_column(kp_abs, absXT, absX[j], col_abs)
-        else:                # Gaussian: K·(1 + γ‖x − z‖²)·ε ≤ (K + 0.4)·ε (t·e⁻ᵗ ≤ 1/e)
-            for t in range(n):
-                col_abs[t] = abs(col[t]) + 0.4
+        _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
         c = a * y[j]
         for t in range(n):
             g[t] += c * col[t]
@@ -151,24 +199,91 @@ def expansion(problem, alpha: np.ndarray, columns: Columns | None = None,
               keep: np.ndarray | None = None) -> Expansion:
     """g and mag for α ≥ 0, from X (never from a solver's gradient). keep: a boolean mask of
     the points whose columns `columns` should keep (the polish's free support vectors)."""
-    X, y, s = problem.X, problem.y, problem.spec
+    X, y = problem.X, problem.y
     ay = alpha * y
     absX = np.abs(X)
-    if s.code == _fast.LINEAR:
+    if problem.spec.code == _fast.LINEAR:
         g = X @ (X.T @ ay)
         mag = absX @ (absX.T @ np.abs(alpha))   # Σⱼ αⱼ|xᵢ|ᵀ|xⱼ|, in one pass
         return Expansion(g, mag)
     keep_mask = np.zeros(len(y), dtype=np.bool_) if keep is None else keep & (alpha != 0)
-    kp = _kernel_numbers(problem)
-    poly = s.code == _fast.POLYNOMIAL
-    kp_abs = (_fast.kernel_spec_numbers(s.code, s.degree, abs(s.coef0), 0.0, False, 0.0)
-              if poly else kp)
-    g, mag, kept = _compiled_expansion(kp, kp_abs, poly, problem.XT, X,
-                                       np.ascontiguousarray(absX.T), absX,
+    kp_abs, use_abs = _abs_numbers(problem)
+    g, mag, kept = _compiled_expansion(_kernel_numbers(problem), kp_abs, use_abs, problem.XT,
+                                       X, np.ascontiguousarray(absX.T), absX,
                                        np.ascontiguousarray(alpha), y, keep_mask)
     if columns is not None:
         columns.keep(np.flatnonzero(keep_mask), kept)
     return Expansion(g, mag)
+
+
+#: A carried expansion (`carried_expansion`) is recomputed from scratch after this many edits
+#: (its rounding bound, mag, only grows along the way).
+MAX_CARRIED = 64
+
+
+def carried_expansion(problem, alpha: np.ndarray, model, p: int, s: int) -> Expansion:
+    """The expansion of α after an edit, from the previous model's (`model.extra`), as the
+    warm start carries the gradient (svm_engine/warmstart.py): the first p and last s points
+    are the model's, the rows between were removed and added. Kept rows: their g plus one
+    kernel column per source that changed (a removed point, an αⱼ that moved, an added
+    point); added rows: in full. O(n · changes) kernel values, never the solver's gradient;
+    mag gains every change's terms (a bound on the rounding they left)."""
+    prev = model.extra["expansion"]
+    absX = np.abs(problem.X)
+    kp_abs, use_abs = _abs_numbers(problem)
+    old_X = np.ascontiguousarray(model.X, dtype=float)
+    g, mag = _carry(_kernel_numbers(problem), kp_abs, use_abs, problem.XT, problem.X,
+                    np.ascontiguousarray(absX.T), absX, problem.y, old_X, np.abs(old_X),
+                    np.asarray(model.y, dtype=float), np.asarray(model.alpha, dtype=float),
+                    prev.g, prev.mag, np.ascontiguousarray(alpha), int(p), int(s))
+    return Expansion(g, mag)
+
+
+@njit(cache=True, nogil=True)
+def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, old_alpha,
+           old_g, old_mag, alpha, p, s):
+    n, n_old = X.shape[0], old_X.shape[0]
+    g, mag = np.empty(n), np.empty(n)
+    kept = np.zeros(n, dtype=np.bool_)
+    mapped = np.zeros(n)
+    for t in range(n):
+        src = t if t < p else (t - n + n_old if t >= n - s else -1)
+        if src >= 0:
+            kept[t] = True
+            g[t], mag[t], mapped[t] = old_g[src], old_mag[src], old_alpha[src]
+        else:
+            g[t], mag[t] = 0.0, 0.0
+    col, col_abs = np.empty(n), np.empty(n)
+    for q in range(p, n_old - s):                       # removed points
+        if old_alpha[q] != 0.0:
+            _both(kp, kp_abs, use_abs, XT, absXT, old_X[q], old_absX[q], col, col_abs)
+            c = -old_alpha[q] * old_y[q]
+            for t in range(n):
+                if kept[t]:
+                    g[t] += c * col[t]
+                    mag[t] += old_alpha[q] * col_abs[t]
+    for j in range(n):                                  # kept points whose α moved
+        d = alpha[j] - mapped[j]
+        if kept[j] and d != 0.0:
+            _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
+            for t in range(n):
+                if kept[t]:
+                    g[t] += d * y[j] * col[t]
+                    mag[t] += abs(d) * col_abs[t]
+    for j in range(p, n - s):                           # added points: row and source
+        _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
+        acc, acc_abs = 0.0, 0.0
+        for t in range(n):
+            if alpha[t] != 0.0:
+                acc += alpha[t] * y[t] * col[t]
+                acc_abs += alpha[t] * col_abs[t]
+        g[j], mag[j] = acc, acc_abs
+        if alpha[j] != 0.0:
+            for t in range(n):
+                if kept[t]:
+                    g[t] += alpha[j] * y[j] * col[t]
+                    mag[t] += alpha[j] * col_abs[t]
+    return g, mag
 
 
 # -- the certificate -------------------------------------------------------------------------
@@ -220,57 +335,45 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
     y = problem.y
     C, C_box = float(problem.C), float(problem.C_box)
     aug, quad = problem.bias == "augmented", problem.loss == "quadratic"
-    diag = problem.spec.diag                       # 1/(2C) for quadratic loss, else 0
-    alpha = np.asarray(alpha, dtype=float)
+    alpha = np.ascontiguousarray(alpha, dtype=float)
     n = len(y)
-    asum = float(alpha.sum())
-    s = float(alpha @ y)
-    h = ex.g + b
-    rnd = rounding(problem, alpha, ex.mag, b)
+    spec = problem.spec
+    q = spec.degree if spec.code == _fast.POLYNOMIAL else 1
+    (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad, above,
+     r_worst) = _sums(y, alpha, ex.g, ex.mag, float(b), C_box, float(spec.diag), quad,
+                      problem.equality, 4.0 * (q + problem.X.shape[1]) + 16.0)
     feasible = ""
-    if (alpha < 0).any() or not np.isfinite(alpha).all():
+    if bad:
         feasible = "some αᵢ are negative or not finite"
-    elif math.isfinite(C_box) and (alpha > C_box * (1 + 1e-12)).any():
+    elif above:
         feasible = f"some αᵢ are above C = {C_box:g}"
     elif problem.equality and abs(s) > EQ_RTOL * max(asum, 1e-300):
         feasible = f"Σαᵢyᵢ = {s:.2g} is not 0"
     elif aug and abs(b - s) > 1e-9 * max(abs(b), abs(s)) + EPS * n * asum:
         feasible = f"b = {b:.6g} is not Σαᵢyᵢ = {s:.6g}"
-    # KKT: r = yh − 1 (+ α/(2C)); α = 0 needs r ≥ 0, 0 < α < C needs r = 0, α = C needs r ≤ 0
-    r = y * h - 1.0 + diag * alpha
-    at_C = (alpha >= C_box * (1 - 1e-12)) if math.isfinite(C_box) else np.zeros(n, bool)
-    zero = alpha == 0.0
-    v = np.where(zero, -r, np.where(at_C, r, np.abs(r)))
-    v = np.maximum(v - rnd, 0.0)
-    worst = int(np.argmax(v)) if n else -1
-    kkt = float(v[worst]) if n else 0.0
     # objectives of this α (slides 20, 27, 30): P = ½(‖w‖² [+ b²]) + C Σξᵏ, D = Σα − ½αᵀQα
-    xi = np.maximum(0.0, 1.0 - y * h)
-    xi[xi <= rnd] = 0.0            # 0 to rounding: C·(noise) must not weigh in the primal
-    w2 = float(alpha @ (y * ex.g))
     reg = w2 + (b * b if aug else 0.0)
-    aQa = w2 + (s * s if aug else 0.0) + diag * float(alpha @ alpha)
-    dual = asum - 0.5 * aQa
+    dual = asum - 0.5 * (w2 + (s * s if aug else 0.0) + spec.diag * a2)
     if math.isfinite(C):
-        slack = float(np.sum(xi * xi)) if quad else float(xi.sum())
         primal = 0.5 * reg + C * slack
-        slack_rnd = C * float(np.sum(rnd * (2.0 * xi if quad else (xi > 0))))
+        slack_rnd *= C
     else:
-        primal = 0.5 * reg if (xi <= TOL).all() else math.inf
+        primal = 0.5 * reg if xi_max <= TOL else math.inf
         slack_rnd = 0.0
     scale = max(abs(primal), abs(dual)) if math.isfinite(primal) else math.inf
-    obj_rnd = 2.0 * float(alpha @ rnd) + slack_rnd + round_unit(problem, n) * (asum + abs(w2))
+    obj_rnd = 2.0 * a_rnd + slack_rnd + round_unit(problem, n) * (asum + abs(w2))
     allowed = GAP_RTOL * scale + obj_rnd
     gap = primal - dual
     gap_rel = gap / scale if 0 < scale < math.inf else (0.0 if gap == 0 else math.inf)
     problem_text = feasible
-    if not problem_text and rnd.max(initial=0.0) > TOL:
+    if not problem_text and rnd_max > TOL:
         problem_text = (f"h(x) is a sum of terms up to {ex.mag.max():.1g} (kernel values "
                         f"{_kmax(problem):.1g}) and cannot be checked to {TOL:g} in double "
                         "precision")
     if not problem_text and kkt > TOL:
-        problem_text = _kkt_text(worst, alpha[worst], r[worst] - diag * alpha[worst],
-                                 zero[worst], at_C[worst], quad)
+        a = alpha[worst]
+        at_C = math.isfinite(C_box) and a >= C_box * (1 - 1e-12)
+        problem_text = _kkt_text(worst, a, r_worst, a == 0.0, at_C, quad)
     if not problem_text and not abs(gap) <= allowed:
         problem_text = _gap_text(primal, dual, gap_rel)
     if not problem_text and not obj_rnd <= GAP_RTOL * scale:    # rounding would decide
@@ -279,6 +382,58 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
                         f"to {GAP_RTOL:g} in double precision")
     return Certificate(not problem_text, kkt, gap, gap_rel, allowed, primal, dual,
                        problem_text, worst)
+
+
+@njit(cache=True, nogil=True)
+def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
+    """`certify`'s loops, in two passes (it runs after every Playground click): the sums of
+    α, then per point h = g + b, its rounding (`rounding`), the KKT violation beyond it
+    (r = yh − 1 + diag·α: α = 0 needs r ≥ 0, 0 < α < C r = 0, α = C r ≤ 0) and the slack
+    (0 within rounding: C·noise must not weigh in the primal)."""
+    n = len(y)
+    finite_C = C_box < math.inf
+    asum = s = w2 = a2 = 0.0
+    n_sv, mag_sv, bad, above = 0, 0.0, False, False
+    for i in range(n):
+        a = alpha[i]
+        bad = bad or not (a >= 0.0) or not (a < math.inf)
+        above = above or (finite_C and a > C_box * (1 + 1e-12))
+        asum += a
+        s += a * y[i]
+        w2 += a * y[i] * g[i]
+        a2 += a * a
+        if a > 0.0:
+            n_sv += 1
+            mag_sv = max(mag_sv, mag[i])
+    unit = EPS * (unit_base + 2.0 * n_sv)
+    b_rnd = unit * mag_sv if equality else 0.0
+    kkt, worst, r_worst = 0.0, -1, 0.0
+    slack = slack_rnd = a_rnd = rnd_max = xi_max = 0.0
+    for i in range(n):
+        a = alpha[i]
+        yh = y[i] * (g[i] + b)
+        rnd = unit * (mag[i] + abs(b) + 1.0) + b_rnd
+        r = yh - 1.0 + diag * a
+        if a == 0.0:
+            v = -r
+        elif finite_C and a >= C_box * (1 - 1e-12):
+            v = r
+        else:
+            v = abs(r)
+        v = max(v - rnd, 0.0)
+        if worst < 0 or v > kkt:
+            kkt, worst, r_worst = v, i, yh - 1.0
+        xi = max(0.0, 1.0 - yh)
+        if xi <= rnd:
+            xi = 0.0
+        xi_max = max(xi_max, xi)
+        slack += xi * xi if quad else xi
+        if xi > 0.0:
+            slack_rnd += rnd * (2.0 * xi if quad else 1.0)
+        a_rnd += a * rnd
+        rnd_max = max(rnd_max, rnd)
+    return (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad,
+            above, r_worst)
 
 
 def _kmax(problem) -> float:

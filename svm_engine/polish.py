@@ -24,12 +24,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.linalg
 
 from .certify import EPS, EQ_RTOL, TOL, Columns, Expansion, rounding
 from .finalize import support_threshold
 
 STEPS = 40              # working-set changes (one index each) before giving up
-MAX_FREE = 400          # larger active sets: the solve would cost more than the fit
+MAX_FREE = 800          # larger active sets: SMO goes on instead (`api.fit`)
+MAX_FREE_QUADRATIC = 300  # quadratic loss (K + I/(2C): SMO converges fast): SMO beyond this
+MAX_WORK = 5e8          # Σ (|F| + 1)³ over the steps: ~0.1 s of solves at most
 STRICT = 1e-3 * TOL     # a polished α meets every KKT condition this closely (plus rounding)
 NEAR = 1e-3             # the second try: αᵢ ≤ NEAR·max α at 0, αᵢ ≥ (1 − NEAR)·C at C
 LSTSQ_MAX = 64          # up to this size: tested for singularity (then least squares)
@@ -69,10 +72,12 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
     bb = float(b) if eq else 0.0
     at0, atC = at0.copy(), atC.copy()
     stale = bool((rounding(problem, a, mag, bb) > STRICT).any())
-    last_off = math.inf
+    last_off, work = math.inf, 0.0
+    max_free = MAX_FREE_QUADRATIC if problem.loss == "quadratic" else MAX_FREE
     for _ in range(STEPS):
         F = np.flatnonzero(~at0 & ~atC)
-        if len(F) > MAX_FREE or (len(F) == 0 and not eq):
+        work += (len(F) + 1.0) ** 3
+        if len(F) > max_free or (len(F) == 0 and not eq) or work > MAX_WORK:
             return None
         # the target: αᵢ on its bound for i in W, the KKT equations for F
         known = np.zeros(n)
@@ -93,13 +98,15 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
         step = _solve(M, rhs, y[F], -(s + float(known @ y)) if eq else None)
         if step is None:
             return None
-        dF, db = step
+        dF, db, null = step
         d = known
         d[F] += dF
         # as far towards the target as the box allows (the ratio test)
         t, block, block_C = 1.0, -1, False
         aF, dFv = a[F], d[F]
-        tiny = 64 * EPS * max(float(np.abs(a + d).max(initial=0.0)), float(a.max(initial=0.0)))
+        # a step below rounding is none (α's scale: its own, or 1/Qᵢᵢ when α is still all 0)
+        tiny = 64 * EPS * max(float(np.abs(a + d).max(initial=0.0)), float(a.max(initial=0.0)),
+                              1.0 / max(float(M.diagonal().max(initial=0.0)), 1e-300))
         down = dFv < 0
         low = down & (aF + dFv < -tiny)
         if low.any():
@@ -125,19 +132,30 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
         if len(moved):
             cols = columns.get(moved)
             g = g + cols @ (delta[moved] * y[moved])
-            mag = mag + np.abs(cols) @ np.abs(delta[moved])   # α ≥ 0: |α′| − |α| ≤ |Δα|
+            mag = mag + columns.get_abs(moved) @ np.abs(delta[moved])   # a rounding bound
         a, bb = a_new, bb + t * db
         if block >= 0:
             continue
         if stale:    # g was updated from a start with huge terms: its rounding stays in it
             S = np.flatnonzero(a)
-            cols = columns.get(S)
-            g, mag = cols @ (a[S] * y[S]), np.abs(cols) @ a[S]
+            g, mag = columns.get(S) @ (a[S] * y[S]), columns.get_abs(S) @ a[S]
             stale = False
         s = float(a @ y)
         r = y * (g + (s if aug else 0.0) + bb) + diag * a - 1.0
         rnd = rounding(problem, a, mag, bb if eq else s) + STRICT
         off = float(np.max(np.abs(r[F]) / rnd[F], initial=0.0))
+        if off > 1.0 and null is not None:
+            # no KKT point with this working set (e.g. more free points on the margin than
+            # the feature space allows): move along the null direction, downhill, until an
+            # αᵢ reaches its bound; it joins W (the textbook step for a singular subproblem)
+            moved = _ray(problem, a, bb, r, F, null, columns)
+            if moved is None:
+                return None
+            a, bb, g_mag, block, block_C = moved
+            g, mag = g + g_mag[0], mag + g_mag[1]
+            (atC if block_C else at0)[block] = True
+            last_off = math.inf
+            continue
         if off > 1.0:                    # refine: solve again for what is left, unless the
             if off > 0.5 * last_off:     # last refinement did not halve it (the equations
                 return None              # have no solution on this working set)
@@ -156,11 +174,43 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
     return None
 
 
+def _ray(problem, a, bb, r, F, null, columns):
+    """Along the null direction p (zero curvature), downhill for the dual (the sign that
+    makes ∇f·p = r_F·p < 0), as far as the box allows: (α, b, (Δg, Δmag), the blocking
+    index, at C?), or None when nothing blocks or the slope is nil."""
+    y, C = problem.y, float(problem.C_box)
+    p, pb = null
+    slope = float(r[F] @ p)
+    if not slope or not np.isfinite(slope):
+        return None
+    if slope > 0:
+        p, pb = -p, -pb
+    aF = a[F]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        to0 = np.where(p < 0, aF / -p, np.inf)
+        toC = np.where(p > 0, (C - aF) / p, np.inf) if math.isfinite(C) else np.full(len(F),
+                                                                                     np.inf)
+    q0, qC = int(np.argmin(to0)), int(np.argmin(toC))
+    t = min(float(to0[q0]), float(toC[qC]))
+    if not math.isfinite(t):
+        return None
+    block_C = float(toC[qC]) < float(to0[q0])
+    block = int(F[qC if block_C else q0])
+    a_new = a.copy()
+    a_new[F] = np.clip(aF + t * p, 0.0, C)
+    a_new[block] = C if block_C else 0.0
+    delta = a_new[F] - aF
+    dg = columns.get(F) @ (delta * y[F])
+    dmag = columns.get_abs(F) @ np.abs(delta)
+    return a_new, bb + t * pb, (dg, dmag), block, block_C
+
+
 def _solve(M, rhs, yF, eq_rhs):
-    """(ΔF, Δb) from [M y; yᵀ 0][ΔF; Δb] = [rhs; eq_rhs] (no Δb row or column when eq_rhs is
-    None), scaled to a unit diagonal first (kernel values of 1e20 and b of 1 in one matrix
-    would lose b to the solver's cut-off). The least-squares step is the smallest one, so a
-    singular system keeps the solver's α where the equations do not fix it."""
+    """(ΔF, Δb, null) from [M y; yᵀ 0][ΔF; Δb] = [rhs; eq_rhs] (no Δb row or column when
+    eq_rhs is None), scaled to a unit diagonal first (kernel values of 1e20 and b of 1 in one
+    matrix would lose b to the solver's cut-off). The least-squares step is the smallest one,
+    so a singular system keeps the solver's α where the equations do not fix it. null: when
+    they have no solution, a direction (Δα_F, Δb) of the null space, else None."""
     m = len(rhs)
     d = np.diag(M).copy()
     d[~(d > 0)] = 1.0
@@ -180,21 +230,27 @@ def _solve(M, rhs, yF, eq_rhs):
     # which a least-squares solve would only get to ε·‖z‖; least squares when it is
     singular = len(z_rhs) <= LSTSQ_MAX and _singular(A)
     z = None
-    if not singular:
-        try:
-            z = np.linalg.solve(A, z_rhs)
-        except np.linalg.LinAlgError:
+    if not singular:     # LAPACK's symmetric solve (numpy's LU took 60× longer at n = 446 on
+        try:             # a loaded 2-core VM: its threads wait on each other)
+            z = scipy.linalg.solve(A, z_rhs, assume_a="sym", check_finite=False)
+        except (np.linalg.LinAlgError, ValueError):
             z = None
         if z is not None and not (np.isfinite(z).all() and np.abs(A @ z - z_rhs).max()
                                   <= 1e-9 * max(1.0, float(np.abs(z_rhs).max()))):
             z = None
+    null = None
     if z is None:
         z = np.linalg.lstsq(A, z_rhs, rcond=1e-12)[0]
+        # no solution: what is left of the right-hand side lies in A's null space (A is
+        # symmetric), a direction of zero curvature along which the dual keeps improving
+        res = z_rhs - A @ z
+        if np.abs(res).max(initial=0.0) > 1e-9 * max(1.0, float(np.abs(z_rhs).max())):
+            null = (D * res[:m], t * float(res[m]) if eq_rhs is not None else 0.0)
     if not np.isfinite(z).all():
         return None
     dF = D * z[:m]
     db = t * float(z[m]) if eq_rhs is not None else 0.0
-    return dF, db
+    return dF, db, null
 
 
 def _singular(A) -> bool:
