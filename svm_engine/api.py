@@ -16,9 +16,20 @@ import warnings
 
 import numpy as np
 
+from . import polish as _polish
 from . import validation as v
 from . import warmstart as _warm
-from .finalize import finalize, finalize_proximal, support_threshold
+from .certify import (
+    MAX_CARRIED,
+    TOL,
+    Columns,
+    carried_expansion,
+    certify,
+    certify_proximal,
+    expansion,
+    status_text,
+)
+from .finalize import finalize, finalize_proximal, support_threshold, without_residues
 from .kernels import Linear
 from .model import ConvergenceWarning, SVMModel
 from .problem import build_problem, kernel_matrix
@@ -30,18 +41,28 @@ from .solvers import smo as _smo
 from .solvers import smo_fast as _smo_fast
 
 DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8, "sga": 1e-4, "psvm": None}
+#: SMO goes on to this m(α) − M(α) when its answer fails the certificate and cannot be
+#: polished (a tenth of the certificate's TOL: each KKT condition then holds within it)
+REFINE_TOL = 1e-7
 NOT_SEPARABLE = "not linearly separable in this feature space"
 
 
 def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=None,
         max_iter=None, trace=False, *, wss="second_order", alpha0=None, warm_start=None,
-        qp_form="dual"):
+        qp_form="dual", polish=True):
     """Train a binary SVM (Zaki & Meira ch. 21). See docs/engine_api.md for every attribute.
 
     tol is the solver's own stopping tolerance (None: its default — smo 1e-3 as LIBSVM,
     sga 1e-4 as the book, newton 1e-8, qp cvxopt's defaults).
     alpha0 starts smo or sga from that α; warm_start=model starts smo from a previous fit on
     nearly the same points (after an edit; `warmstart.py`), its α and its gradient.
+    polish: when the solver stopped by its own rule but its α fails the certificate, solve
+    the KKT equations on its support vectors exactly (`polish.py`) and keep that α if it
+    passes; False keeps the solver's own α (e.g. the book's SVM-Dual stopped at its ε, or a
+    step-through that ends at the trace's last α). A trace always records the solver's own
+    steps: it ends at model.extra["solver_alpha"], which is model.alpha unless polished.
+    Every answer is then checked (`certify.py`): model.converged is True only when the
+    solver stopped by its own rule and the certificate passes; model.status says which.
     """
     kernel = Linear() if kernel is None else v.check_kernel(kernel)
     X, y_pm, classes, norm2 = v.check_data(X, y)
@@ -89,21 +110,93 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         if solver == "psvm":  # another problem (α of either sign, b from the solver)
             sol = finalize_proximal(problem, run["alpha"], run["b"])
         else:
-            sol = finalize(problem, run["alpha"], G=run.get("G"))
+            sol = {"alpha": without_residues(run["alpha"])}
+    extra = {k: run[k] for k in ("w_primal", "b_primal") if k in run}
+    if solver == "psvm":
+        cert = certify_proximal(problem, sol)
+    else:
+        extra["solver_alpha"] = sol["alpha"]
+        start = _carried(problem, warm_start, sol["alpha"])
+        sol, cert, extra["polished"], ex, age = _checked(problem, sol["alpha"],
+                                                         polish and run["converged"], start)
+        if polish and solver == "smo" and not trace and run["converged"] and not cert.passed:
+            # too many free SVs to polish, or a wrong active set: SMO itself goes on, from
+            # its α, to a tolerance below the certificate's
+            more = _smo_fast.solve(problem, tol=REFINE_TOL, wss=wss, alpha0=sol["alpha"],
+                                   max_iter=max(1, (max_iter or _smo_fast.default_max_iter(
+                                       problem.n)) - run["n_iter"]))
+            extra["refined_iter"] = more["n_iter"]
+            run = {**run, "n_iter": run["n_iter"] + more["n_iter"],
+                   "converged": more["converged"],
+                   "status": run["status"] if more["converged"] else more["status"]}
+            extra["solver_alpha"] = without_residues(more["alpha"])
+            sol, cert, extra["polished"], ex, age = _checked(problem, extra["solver_alpha"],
+                                                             run["converged"], None)
+        extra.update(expansion=ex, expansion_age=age)
     elapsed = time.perf_counter() - t0
     if math.isfinite(C) and not _finite(sol, solver):
         raise ValueError(f"C = {C!r} is too large for solver {solver!r} on this data: its numbers "
                          "overflow (α, b or the objectives are not finite). Use a smaller C, or "
                          "math.inf (the hard margin) with smo or qp.")
-    if not run["converged"]:
-        warnings.warn(f"{solver}: {run['status']}", ConvergenceWarning, stacklevel=2)
-    extra = {k: run[k] for k in ("w_primal", "b_primal") if k in run}
+    converged = bool(run["converged"] and cert.passed)
+    status = status_text(cert, solver, run["converged"], run["status"], kernel, C, len(y_pm),
+                         bias)
+    if solver != "psvm":   # the objectives as the certificate recomputed them (ξ that is 0
+        sol["primal_objective"], sol["dual_objective"] = cert.primal, cert.dual  # to rounding)
+    if converged:          # ξ within the certificate's tolerance is 0 (slide 36: on the margin)
+        sol["xi"] = np.where(sol["xi"] <= TOL, 0.0, sol["xi"])
+    else:
+        warnings.warn(f"{solver}: {status}", ConvergenceWarning, stacklevel=2)
+    extra.update(solver_converged=bool(run["converged"]), solver_status=run["status"],
+                 certificate=cert)
     return SVMModel(
         X=X, y=y_pm, classes=classes, kernel=kernel, C=C, loss=loss, bias=bias, solver=solver,
-        tol=tol, n_iter=run["n_iter"], converged=run["converged"], status=run["status"],
+        tol=tol, n_iter=run["n_iter"], converged=converged, status=status,
         time_s=elapsed, wss=wss if solver == "smo" else None, trace=run.get("trace"),
         trace_truncated=run.get("trace_truncated", False),
         alpha0=run.get("alpha0"), extra=extra, columns=run.get("columns"), **sol)
+
+
+def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
+    """(finalize's fields, the certificate, polished?, the expansion, its age) for the
+    solver's α (no residues): the kernel expansion recomputed from X (`certify.expansion`,
+    never the solver's gradient; after an edit carried from the previous model's,
+    `certify.carried_expansion`: start = (model, p, s)) and the certificate of α. polish:
+    when α fails it, the exact solve on its support vectors (`polish.py`) is tried and kept if
+    its α passes (its sums: the expansion plus the columns of what it moved)."""
+    columns = Columns(problem)
+    if start is not None:
+        model, p, s = start
+        ex, age = carried_expansion(problem, alpha, model, p, s), model.extra["expansion_age"] + 1
+    else:
+        keep = None
+        if polish:
+            at_C = ((alpha >= problem.C_box * (1 - 1e-12)) if math.isfinite(problem.C_box)
+                    else False)
+            keep = (alpha > 0) & ~at_C
+        ex, age = expansion(problem, alpha, columns, keep=keep), 0
+    sol = finalize(problem, alpha, g=ex.g)
+    cert = certify(problem, sol["alpha"], sol["b"], ex)
+    if polish and not cert.passed:
+        done = _polish.polish(problem, sol["alpha"], sol["b"], ex, columns)
+        if done is not None:
+            sol1 = finalize(problem, done[0], g=done[2].g)
+            cert1 = certify(problem, sol1["alpha"], sol1["b"], done[2])
+            if cert1.passed:
+                return sol1, cert1, True, done[2], age
+    return sol, cert, False, ex, age
+
+
+def _carried(problem, model, alpha):
+    """(model, p, s) when the expansion can be carried from the model fit before an edit
+    (the rows match as the warm start's do, and it was not carried MAX_CARRIED times), else
+    None: then it is computed from scratch."""
+    if model is None or "expansion" not in model.extra:
+        return None
+    if model.extra.get("expansion_age", 0) + 1 >= MAX_CARRIED:
+        return None           # (same kernel, C, loss and bias: `fit` checked warmstart.compatible)
+    match = _warm.match_rows(model.X, model.y, problem.X, problem.y)
+    return None if match is None else (model, *match)
 
 
 def _finite(sol: dict, solver: str) -> bool:
@@ -170,7 +263,8 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
 def replay_smo(model: SVMModel) -> np.ndarray:
     """α rebuilt from an SMO model's trace (the UI's step-through replays the same way), then
     reported as `finalize` reports it (rounding residues ≤ support_threshold set to 0), so
-    that it equals model.alpha exactly."""
+    that it equals the solver's α, model.extra["solver_alpha"], exactly (model.alpha too,
+    unless the polish replaced it: model.extra["polished"])."""
     if model.trace is None:
         raise ValueError("this model has no trace; fit with trace=True")
     alpha = _smo.replay(model.trace, len(model.y), model.alpha0)

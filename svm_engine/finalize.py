@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from .certify import TOL
 from .jit import njit
 from .problem import Problem
 from .solvers import smo_fast as _fast
@@ -34,10 +35,13 @@ CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misc
 
 def support_threshold(alpha: np.ndarray) -> float:
     """αᵢ above this count as non-zero: it removes rounding residues (SMO's pair update can
-    leave an αᵢ of 1e-17) and nothing a solver means. (cvxopt's interior-point residues,
-    up to ~1e-7, are qp's to remove: solvers/qp.py polishes them onto the bounds.) A larger
-    threshold, e.g. 1e-8·max α, would zero a real αᵢ = 3e-7 at C = 50 and report a KKT
-    violation above the tol that SMO met."""
+    leave an αᵢ of 1e-17 beside αs of 1) and nothing a solver means. Relative to the largest
+    α, never absolute: with polynomial degree 10 (kernel values ~1e17) or coordinates near 1e6
+    every real αᵢ is below 1e-12, and an absolute floor zeroed them all (0 support vectors,
+    50 % accuracy). A pair update's residue is a rounding of the αs it moved, ≤ ε·max α.
+    (cvxopt's interior-point residues, up to ~1e-7, are qp's to remove: solvers/qp.py
+    polishes them onto the bounds.) A larger threshold, e.g. 1e-8·max α, would zero a real
+    αᵢ = 3e-7 at C = 50 and report a KKT violation above the tol that SMO met."""
     return float(_threshold(np.asarray(alpha, dtype=float)))
 
 
@@ -46,7 +50,12 @@ def _threshold(alpha):
     top = 0.0
     for a in alpha:
         top = max(top, a)
-    return 1e-12 * max(1.0, top)
+    return 1e-12 * top
+
+
+def without_residues(alpha: np.ndarray) -> np.ndarray:
+    """α with every αᵢ ≤ support_threshold(α) set to 0 (what `finalize` reports)."""
+    return _without_residues(np.ascontiguousarray(alpha, dtype=float))[0]
 
 
 @njit(cache=True, nogil=True)
@@ -149,8 +158,10 @@ def _codes(alpha, xi, C_box, eps):
 
 @njit(cache=True, nogil=True, inline="always")
 def _code(a, x, C_box, eps):
-    """The category of a point with αᵢ = a and ξᵢ = x (an index into CATEGORIES)."""
-    tol = 1e-6
+    """The category of a point with αᵢ = a and ξᵢ = x (an index into CATEGORIES). ξᵢ ≤ TOL
+    (certify.py: the tolerance of the certificate) is on or beyond the margin: a point with
+    yᵢh(xᵢ) = 1 to the digits a certified fit guarantees is a margin SV, not "inside"."""
+    tol = TOL
     if x > 1.0 + tol:
         return 4                                     # misclassified
     if x > tol:
@@ -273,7 +284,7 @@ def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
         xi[i] = max(0.0, 1.0 - y[i] * h[i])
         w_norm2 += alpha[i] * y[i] * Kay[i]         # ‖w‖² in feature space, bias excluded
         loss += xi[i] if k == 1 else xi[i] * xi[i]
-        slack = slack or xi[i] > 1e-6
+        slack = slack or xi[i] > TOL                # hard margin: violated beyond TOL
         asum += alpha[i]
         aQa += alpha[i] * Qa[i]
         codes[i] = _code(alpha[i], xi[i], C_box, eps)
@@ -293,12 +304,22 @@ def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
             _kkt_value(m, M, worst, equality))
 
 
-def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None) -> dict:
+def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None,
+             g: np.ndarray | None = None) -> dict:
     """Everything derived from α, for the model object. G = Qα − 1 from the solver (optional;
-    used only for lazy problems)."""
+    used only for lazy problems). g = Σⱼ αⱼyⱼk(xⱼ, ·) on the points, recomputed from X
+    (`certify.expansion`: the kernel alone, no +1, no δ/(2C)) for an α without residues:
+    then nothing is computed again."""
     y = np.asarray(problem.y, dtype=float)
     alpha_raw = np.asarray(alpha, dtype=float)
     C, C_box, k = float(problem.C), float(problem.C_box), loss_power(problem)
+    if g is not None:
+        alpha, eps, _ = _without_residues(alpha_raw)
+        aug = problem.bias == "augmented"
+        Kay = np.asarray(g, dtype=float)
+        Qa = y * (Kay + (float(alpha @ y) if aug else 0.0)) + problem.spec.diag * alpha
+        return solution(alpha, *_derive(alpha, Qa, Kay, y, C, C_box, problem.equality, aug,
+                                        k, eps))
     if problem.Q is None and G is not None:
         return solution(*_derive_from_gradient(
             alpha_raw, np.asarray(G, dtype=float), y, problem.spec.numbers(), problem.X,

@@ -9,3 +9,20 @@ if ROOT not in sys.path:
 # machine a page test's fit can take longer than in class. The budget's own tests set their
 # limits explicitly (tests/test_budget.py, tests/browser/test_budget_server.py).
 os.environ.setdefault("SVMLAB_BUDGET_SLACK", "10")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run the tests marked slow (e.g. the 5,000-case property runs)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked slow run only with --runslow: `make test` (plain pytest) skips them."""
+    if config.getoption("--runslow"):
+        return
+    import pytest
+
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -90,7 +90,12 @@ def test_d2_free_rows_match_the_book_and_augmented_rows_the_engine():
     for text, b in zip(aug["w"], aug["b"]):
         np.testing.assert_allclose(w_of(text), m.w, atol=1e-4)
         assert b == pytest.approx(m.b, abs=1e-4)
-    np.testing.assert_allclose(df["duality gap"], df["primal"] - df["dual"])
+    # the gap as shown: primal − dual, or 0 where that is within the certificate's tolerance
+    # (1e-6 of the objectives; rounding such as −2e-14 is never shown negative)
+    diff = df["primal"] - df["dual"]
+    within = diff.abs() <= 1e-6 * np.maximum(df["primal"].abs(), df["dual"].abs())
+    assert ((df["duality gap"] == 0) & within | (df["duality gap"] == diff)).all()
+    assert (df["duality gap"] >= 0).all()
     assert_all_agree(df)
     (note,) = [str(i.value) for i in at.info]
     h_free = se.fit(ds.X, ds.y, C=1.0, solver="qp", tol=1e-10).decision_function(ds.X)
@@ -155,8 +160,10 @@ def test_default_tolerances_agreement_column_matches_an_independent_check():
         dh = np.max(np.abs(m.decision_function(ds.X) - ref.decision_function(ds.X)))
         shown = df.loc[df["solver"] == label, "agrees with cvxopt"].item()
         assert (shown == "✓") == (m.converged and rel <= 1e-6 and dh <= 1e-4), (label, shown)
-    # the book's ε = 1e-4 leaves SGA visibly short of the optimum (seed notes, h1000)
-    assert df.loc[df["solver"] == "SGA (SVM-Dual)", "agrees with cvxopt"].item() != "✓"
+    # the book's ε = 1e-4 leaves SGA's own α visibly short of the optimum (seed notes, h1000);
+    # the exact solve on its support vectors (svm_engine/polish.py) reaches it
+    assert df.loc[df["solver"] == "SGA (SVM-Dual)", "agrees with cvxopt"].item() == "✓"
+    assert not se.fit(ds.X, ds.y, C=10.0, bias="augmented", solver="sga", polish=False).converged
 
 
 def test_hard_margin_on_non_separable_data_is_an_error_not_a_traceback():

@@ -422,7 +422,10 @@ def ex_iris_sga() -> Result:
     """Example 3: Iris setosa vs rest, SVM-Dual with the bias folded into w (slide 34)."""
     d, log = datasets.iris_setosa(), []
     aug = {"bias": "augmented"}
-    sga = {C: _fit(d, log, C=C, solver="sga", tol=SGA_EPS, **aug) for C in (10, 1000)}
+    # the book's α as SVM-Dual leaves it at ε = 1e-4 (not polished onto the optimum): its
+    # "not converged" is this example's lesson (the table against qp), not a warning
+    sga = {C: _fit(d, [], C=C, solver="sga", tol=SGA_EPS, polish=False, **aug)
+           for C in (10, 1000)}
     qp = {C: _fit(d, log, C=C, solver="qp", tol=TIGHT["qp"], **aug) for C in (10, 1000)}
     free = _fit(d, log, C=10, solver="smo", tol=TIGHT["smo"])
     rows = []

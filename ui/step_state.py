@@ -323,6 +323,7 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
             wss=s["wss"],
             max_iter=max_iter,
             trace=True,
+            polish=False,  # the replay ends at the solver's own α (engine: polish.py)
         )
     conv = [w for w in caught if issubclass(w.category, se.ConvergenceWarning)]
     warning = str(conv[-1].message) if conv else (None if model.converged else model.status)

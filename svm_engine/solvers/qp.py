@@ -108,7 +108,7 @@ def _polish(Q, y, C, alpha, at_0, at_C, equality, rounds=10):
     def dual(a):
         return float(a.sum() - 0.5 * a @ (Q @ a))
 
-    floor = dual(alpha) - 1e-9 * max(1.0, abs(dual(alpha)))
+    floor = dual(alpha) - 1e-9 * abs(dual(alpha))    # relative: α may be ~1e-13 (scale)
     at_C = at_C & ~at_0
     candidates = _fallbacks(alpha, at_0, at_C, C, y, equality)
     at_0, at_C = at_0.copy(), at_C.copy()
@@ -127,7 +127,7 @@ def _polish(Q, y, C, alpha, at_0, at_C, equality, rounds=10):
         step = np.linalg.lstsq(M, rhs - M @ start, rcond=None)[0]
         a[F] += step[:len(F)]
         nu = float(step[-1]) if equality else 0.0
-        eps = 1e-12 * max(1.0, float(np.abs(a).max(initial=0.0)))
+        eps = 1e-12 * float(np.abs(a).max(initial=0.0))   # relative to α, never absolute
         low, high = a < -eps, a > C + eps
         if low.any() or high.any():
             # a wrong guess: put the αᵢ that left the box on the bound they crossed
@@ -158,7 +158,7 @@ def _fallbacks(alpha, at_0, at_C, C, y, equality):
     αᵢ of the heavier class, when they suffice)."""
     out = [alpha]
     a = alpha.copy()
-    eps = 1e-8 * max(1.0, float(np.max(a, initial=0.0)))
+    eps = 1e-8 * float(np.max(a, initial=0.0))
     a[a <= eps] = 0.0
     if math.isfinite(C):
         a[a >= C - eps] = C

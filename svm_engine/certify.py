@@ -1,0 +1,577 @@
+"""The certificate of a fit: is the α a model reports really the optimum of its problem?
+
+`fit` asks this after every solver, and `model.converged` is True only when the solver says it
+stopped *and* the certificate passes. It trusts nothing the solver computed: from X, y, α and
+b alone it recomputes gᵢ = Σⱼ αⱼyⱼk(xⱼ, xᵢ) with the kernel (`expansion`), then checks
+
+* feasibility: 0 ≤ αᵢ ≤ C, Σαᵢyᵢ = 0 (free bias) or b = Σαᵢyᵢ (augmented bias, slide 30);
+* the KKT conditions, with rᵢ = yᵢh(xᵢ) − 1 (+ αᵢ/(2C) for quadratic loss, slide 27):
+  αᵢ = 0 ⇒ rᵢ ≥ −TOL,  0 < αᵢ < C ⇒ |rᵢ| ≤ TOL,  αᵢ = C ⇒ rᵢ ≤ TOL  (TOL in units of the
+  margin: yᵢh(xᵢ) = 1 on it);
+* strong duality: the primal ½‖w‖² + C Σξᵢᵏ and the dual Σα − ½αᵀQα of this α agree,
+  |P − D| ≤ GAP_RTOL · max(|P|, |D|).
+
+Scale: every test allows, on top of its tolerance, the rounding of the sums it recomputes
+(`round_unit` times the size of their terms, Σⱼ αⱼk(|xⱼ|, |xᵢ|)), so kernel values of 1e20
+(polynomial degree 10) or coordinates of 1e6 are judged by what double precision can say. The
+gap is relative to the objectives themselves, not to max(1, ·): with polynomial degree 10 the
+objectives are ~1e-15 and a floor of 1 would accept any α.
+
+TOL is the one tolerance of the engine: the same number decides the categories (a point with
+ξᵢ ≤ TOL is on or beyond its margin, `finalize`), the hard margin's primal (finite when every
+ξᵢ ≤ TOL) and what a certified model reports as 0 (ξ, the duality gap: `displayed_gap`).
+
+psvm solves another problem (the proximal SVM: one strongly convex least-squares objective,
+no inequalities). Its certificate is its own optimality (`certify_proximal`): the gradient of
+its objective (the linear system's residual) is 0 relative to the terms it balances, and its
+primal equals its dual.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .jit import njit
+from .solvers import smo_fast as _fast
+
+TOL = 1e-6          # KKT conditions, categories, hard-margin slack, what is shown as 0
+GAP_RTOL = 1e-6     # |primal − dual| ≤ GAP_RTOL · max(|primal|, |dual|)
+EPS = float(np.finfo(float).eps)
+PSVM_RTOL = 1e-9    # psvm: |∇ objective| relative to the terms it balances
+EQ_RTOL = 1e-10     # |Σαᵢyᵢ| ≤ EQ_RTOL · Σαᵢ (SMO keeps it to rounding, step after step)
+
+SOLVER_NAMES = {"smo": "SMO", "qp": "the QP solver (cvxopt)", "sga": "SVM-Dual (SGA)",
+                "newton": "SVM-Primal (Newton)", "psvm": "PSVM"}
+
+
+# -- the kernel expansion, recomputed --------------------------------------------------------
+
+@dataclass
+class Expansion:
+    """gᵢ = Σⱼ αⱼyⱼk(xⱼ, xᵢ) on every point (k the kernel alone: no +1 of the augmented bias,
+    no δ/(2C) of quadratic loss) and magᵢ = Σⱼ αⱼ|k(xⱼ, xᵢ)|, the size of its terms."""
+
+    g: np.ndarray
+    mag: np.ndarray
+
+
+class Columns:
+    """Kernel columns k(·, xⱼ) on all n points, computed on demand and kept: from the
+    materialised K when it holds them exactly, else with the compiled kernel code (the numbers
+    every matrix of the engine is made of), or X·xⱼ for the linear kernel; and the columns of
+    the kernel of absolute values (`_abs_columns`), which bound their rounding."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        self._plain = _Store(problem.n)
+        self._abs = _Store(problem.n)
+
+    def get(self, idx) -> np.ndarray:
+        """The columns of idx as an n × len(idx) array."""
+        return self._plain.get(idx, lambda miss: _columns(self.problem, miss))
+
+    def get_abs(self, idx) -> np.ndarray:
+        """The rounding bounds' columns of idx, n × len(idx)."""
+        if self.problem.spec.code == _fast.GAUSSIAN:        # |k| + 0.4, from k's own columns
+            return np.abs(self.get(idx)) + 0.4
+        return self._abs.get(idx, lambda miss: _abs_columns(self.problem, miss))
+
+    def keep(self, idx, block: np.ndarray) -> None:
+        self._plain.put(np.asarray(idx, dtype=np.int64), block)
+
+
+class _Store:
+    """Columns by point index in one growing n × slots array."""
+
+    def __init__(self, n: int):
+        self.data = np.empty((n, 0))
+        self.slot = np.full(n, -1, dtype=np.int64)
+
+    def put(self, idx: np.ndarray, block: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
+        used = self.data.shape[1]
+        self.data = np.concatenate([self.data, block], axis=1)
+        self.slot[idx] = np.arange(used, used + len(idx))
+
+    def get(self, idx, make) -> np.ndarray:
+        idx = np.asarray(idx, dtype=np.int64)
+        missing = np.unique(idx[self.slot[idx] < 0])
+        if len(missing):
+            self.put(missing, make(missing))
+        return self.data[:, self.slot[idx]]
+
+
+def _kernel_numbers(problem) -> tuple:
+    """The compiled kernel's numbers without the +1 and the diagonal term: k alone."""
+    s = problem.spec
+    return _fast.kernel_spec_numbers(s.code, s.degree, s.coef0, s.gamma, False, 0.0)
+
+
+def _abs_numbers(problem) -> tuple[tuple, bool]:
+    """(numbers, use them): the polynomial kernel of |x|, |z| with |c| (its value bounds the
+    rounding of k(x, z), cancellation in xᵀz included); for the others `abs_kernel` is made
+    from k itself."""
+    s = problem.spec
+    if s.code == _fast.POLYNOMIAL:
+        return _fast.kernel_spec_numbers(s.code, s.degree, abs(s.coef0), 0.0, False, 0.0), True
+    return _kernel_numbers(problem), False
+
+
+def _columns(problem, idx: np.ndarray) -> np.ndarray:
+    X = problem.X
+    if problem.spec.code == _fast.LINEAR:
+        return X @ X[idx].T
+    if problem.K is not None and problem.bias != "augmented":
+        return np.array(problem.K[:, idx])       # exact kernel values (no +1 to take off)
+    return _compiled_columns(_kernel_numbers(problem), problem.XT, X, idx)
+
+
+def _abs_columns(problem, idx: np.ndarray) -> np.ndarray:
+    """abs_kernel(xₜ, xⱼ): |xₜ|ᵀ|xⱼ| (linear), (|c| + |xₜ|ᵀ|xⱼ|)^q (polynomial), |k| + 0.4
+    (Gaussian: its rounding is K·(1 + γ‖x − z‖²)·ε ≤ (K + 0.4)·ε, as t·e⁻ᵗ ≤ 1/e)."""
+    X = problem.X
+    code = problem.spec.code
+    if code == _fast.LINEAR:
+        A = np.abs(X)
+        return A @ A[idx].T
+    if code == _fast.GAUSSIAN:
+        return np.abs(_columns(problem, idx)) + 0.4
+    A = np.abs(X)
+    return _compiled_columns(_abs_numbers(problem)[0], np.ascontiguousarray(A.T), A, idx)
+
+
+@njit(cache=True, nogil=True)
+def _compiled_columns(kp, XT, X, idx):
+    n = XT.shape[1]
+    out = np.empty((n, len(idx)))
+    col = np.empty(n)
+    for q in range(len(idx)):
+        _fast.kernel_column(kp, XT, X[idx[q]], col)
+        for t in range(n):
+            out[t, q] = col[t]
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _both(kp, kp_abs, use_abs, XT, absXT, x, absx, col, col_abs):
+    """k(·, x) into col and abs_kernel(·, x) into col_abs (Gaussian: |k| + 0.4)."""
+    _fast.kernel_column(kp, XT, x, col)
+    if use_abs:
+        _fast.kernel_column(kp_abs, absXT, absx, col_abs)
+    else:
+        for t in range(len(col)):
+            col_abs[t] = abs(col[t]) + 0.4
+
+
+@njit(cache=True, nogil=True)
+def _compiled_expansion(kp, kp_abs, use_abs, XT, X, absXT, absX, alpha, y, keep):
+    """(g, mag, the columns of the points where keep is True) from one pass over the
+    support vectors' columns."""
+    n = XT.shape[1]
+    g, mag, col, col_abs = np.zeros(n), np.zeros(n), np.empty(n), np.empty(n)
+    n_keep = 0
+    for j in range(n):
+        n_keep += keep[j]
+    kept = np.empty((n, n_keep))
+    q = 0
+    for j in range(n):
+        a = alpha[j]
+        if a == 0.0:
+            continue
+        _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
+        c = a * y[j]
+        for t in range(n):
+            g[t] += c * col[t]
+            mag[t] += a * col_abs[t]
+        if keep[j]:
+            for t in range(n):
+                kept[t, q] = col[t]
+            q += 1
+    return g, mag, kept
+
+
+def expansion(problem, alpha: np.ndarray, columns: Columns | None = None,
+              keep: np.ndarray | None = None) -> Expansion:
+    """g and mag for α ≥ 0, from X (never from a solver's gradient). keep: a boolean mask of
+    the points whose columns `columns` should keep (the polish's free support vectors)."""
+    X, y = problem.X, problem.y
+    ay = alpha * y
+    absX = np.abs(X)
+    if problem.spec.code == _fast.LINEAR:
+        g = X @ (X.T @ ay)
+        mag = absX @ (absX.T @ np.abs(alpha))   # Σⱼ αⱼ|xᵢ|ᵀ|xⱼ|, in one pass
+        return Expansion(g, mag)
+    keep_mask = np.zeros(len(y), dtype=np.bool_) if keep is None else keep & (alpha != 0)
+    kp_abs, use_abs = _abs_numbers(problem)
+    g, mag, kept = _compiled_expansion(_kernel_numbers(problem), kp_abs, use_abs, problem.XT,
+                                       X, np.ascontiguousarray(absX.T), absX,
+                                       np.ascontiguousarray(alpha), y, keep_mask)
+    if columns is not None:
+        columns.keep(np.flatnonzero(keep_mask), kept)
+    return Expansion(g, mag)
+
+
+#: A carried expansion (`carried_expansion`) is recomputed from scratch after this many edits
+#: (its rounding bound, mag, only grows along the way).
+MAX_CARRIED = 64
+
+
+def carried_expansion(problem, alpha: np.ndarray, model, p: int, s: int) -> Expansion:
+    """The expansion of α after an edit, from the previous model's (`model.extra`), as the
+    warm start carries the gradient (svm_engine/warmstart.py): the first p and last s points
+    are the model's, the rows between were removed and added. Kept rows: their g plus one
+    kernel column per source that changed (a removed point, an αⱼ that moved, an added
+    point); added rows: in full. O(n · changes) kernel values, never the solver's gradient;
+    mag gains every change's terms (a bound on the rounding they left)."""
+    prev = model.extra["expansion"]
+    absX = np.abs(problem.X)
+    kp_abs, use_abs = _abs_numbers(problem)
+    old_X = np.ascontiguousarray(model.X, dtype=float)
+    g, mag = _carry(_kernel_numbers(problem), kp_abs, use_abs, problem.XT, problem.X,
+                    np.ascontiguousarray(absX.T), absX, problem.y, old_X, np.abs(old_X),
+                    np.asarray(model.y, dtype=float), np.asarray(model.alpha, dtype=float),
+                    prev.g, prev.mag, np.ascontiguousarray(alpha), int(p), int(s))
+    return Expansion(g, mag)
+
+
+@njit(cache=True, nogil=True)
+def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, old_alpha,
+           old_g, old_mag, alpha, p, s):
+    n, n_old = X.shape[0], old_X.shape[0]
+    g, mag = np.empty(n), np.empty(n)
+    kept = np.zeros(n, dtype=np.bool_)
+    mapped = np.zeros(n)
+    for t in range(n):
+        src = t if t < p else (t - n + n_old if t >= n - s else -1)
+        if src >= 0:
+            kept[t] = True
+            g[t], mag[t], mapped[t] = old_g[src], old_mag[src], old_alpha[src]
+        else:
+            g[t], mag[t] = 0.0, 0.0
+    col, col_abs = np.empty(n), np.empty(n)
+    for q in range(p, n_old - s):                       # removed points
+        if old_alpha[q] != 0.0:
+            _both(kp, kp_abs, use_abs, XT, absXT, old_X[q], old_absX[q], col, col_abs)
+            c = -old_alpha[q] * old_y[q]
+            for t in range(n):
+                if kept[t]:
+                    g[t] += c * col[t]
+                    mag[t] += old_alpha[q] * col_abs[t]
+    for j in range(n):                                  # kept points whose α moved
+        d = alpha[j] - mapped[j]
+        if kept[j] and d != 0.0:
+            _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
+            for t in range(n):
+                if kept[t]:
+                    g[t] += d * y[j] * col[t]
+                    mag[t] += abs(d) * col_abs[t]
+    for j in range(p, n - s):                           # added points: row and source
+        _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
+        acc, acc_abs = 0.0, 0.0
+        for t in range(n):
+            if alpha[t] != 0.0:
+                acc += alpha[t] * y[t] * col[t]
+                acc_abs += alpha[t] * col_abs[t]
+        g[j], mag[j] = acc, acc_abs
+        if alpha[j] != 0.0:
+            for t in range(n):
+                if kept[t]:
+                    g[t] += alpha[j] * y[j] * col[t]
+                    mag[t] += alpha[j] * col_abs[t]
+    return g, mag
+
+
+# -- the certificate -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Certificate:
+    """What the independent check found. passed: every test below within its tolerance."""
+
+    passed: bool
+    kkt: float            # largest KKT violation beyond rounding (margin units)
+    gap: float            # primal − dual, recomputed
+    gap_rel: float        # gap / max(|primal|, |dual|)
+    gap_allowed: float    # GAP_RTOL · max(|primal|, |dual|) + rounding: |gap| below is 0
+    primal: float
+    dual: float
+    problem: str          # what failed, in plain words ("" when passed)
+    worst: int = -1       # the point of the largest KKT violation (0-based), or −1
+    kind: str = "svm"     # "svm" or "proximal"
+
+    @property
+    def summary(self) -> str:
+        if self.kind == "proximal":
+            return (f"optimal for PSVM's own problem (the proximal SVM): its linear system is "
+                    f"solved to {PSVM_RTOL:g} (relative) and primal = dual to {GAP_RTOL:g}")
+        return (f"optimal: KKT conditions hold to {TOL:g} and primal = dual to "
+                f"{GAP_RTOL:g} (relative)")
+
+
+def round_unit(problem, n_terms: int) -> float:
+    """Relative rounding of a sum of n_terms kernel values: each value is a product of
+    ~(degree + d) roundings (the bound on a sum of k terms is k·ε; generous twice over)."""
+    s = problem.spec
+    q = s.degree if s.code == _fast.POLYNOMIAL else 1
+    return EPS * (4.0 * (q + problem.X.shape[1]) + 2.0 * n_terms + 16.0)
+
+
+def rounding(problem, alpha: np.ndarray, mag: np.ndarray, b: float) -> np.ndarray:
+    """How far rounding may move each recomputed yᵢh(xᵢ): `round_unit` of its terms (magᵢ,
+    b, the 1), and for the free bias the rounding of b itself, an average of the free SVs'
+    yⱼ − gⱼ (so of their magⱼ)."""
+    sv = alpha > 0
+    unit = round_unit(problem, int(sv.sum()))
+    b_rnd = unit * float(mag[sv].max(initial=0.0)) if problem.equality else 0.0
+    return unit * (mag + abs(b) + 1.0) + b_rnd
+
+
+def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
+    """The checks of the module docstring for an SVM α (every solver but psvm)."""
+    y = problem.y
+    C, C_box = float(problem.C), float(problem.C_box)
+    aug, quad = problem.bias == "augmented", problem.loss == "quadratic"
+    alpha = np.ascontiguousarray(alpha, dtype=float)
+    n = len(y)
+    spec = problem.spec
+    q = spec.degree if spec.code == _fast.POLYNOMIAL else 1
+    (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad, above,
+     r_worst) = _sums(y, alpha, ex.g, ex.mag, float(b), C_box, float(spec.diag), quad,
+                      problem.equality, 4.0 * (q + problem.X.shape[1]) + 16.0)
+    feasible = ""
+    if bad:
+        feasible = "some αᵢ are negative or not finite"
+    elif above:
+        feasible = f"some αᵢ are above C = {C_box:g}"
+    elif problem.equality and abs(s) > EQ_RTOL * max(asum, 1e-300):
+        feasible = f"Σαᵢyᵢ = {s:.2g} is not 0"
+    elif aug and abs(b - s) > 1e-9 * max(abs(b), abs(s)) + EPS * n * asum:
+        feasible = f"b = {b:.6g} is not Σαᵢyᵢ = {s:.6g}"
+    # objectives of this α (slides 20, 27, 30): P = ½(‖w‖² [+ b²]) + C Σξᵏ, D = Σα − ½αᵀQα
+    reg = w2 + (b * b if aug else 0.0)
+    dual = asum - 0.5 * (w2 + (s * s if aug else 0.0) + spec.diag * a2)
+    if math.isfinite(C):
+        primal = 0.5 * reg + C * slack
+        slack_rnd *= C
+    else:
+        primal = 0.5 * reg if xi_max <= TOL else math.inf
+        slack_rnd = 0.0
+    scale = max(abs(primal), abs(dual)) if math.isfinite(primal) else math.inf
+    obj_rnd = 2.0 * a_rnd + slack_rnd + round_unit(problem, n) * (asum + abs(w2))
+    allowed = GAP_RTOL * scale + obj_rnd
+    gap = primal - dual
+    gap_rel = gap / scale if 0 < scale < math.inf else (0.0 if gap == 0 else math.inf)
+    problem_text = feasible
+    if not problem_text and rnd_max > TOL:
+        problem_text = (f"h(x) is a sum of terms up to {ex.mag.max():.1g} (kernel values "
+                        f"{_kmax(problem):.1g}) and cannot be checked to {TOL:g} in double "
+                        "precision")
+    if not problem_text and kkt > TOL:
+        a = alpha[worst]
+        at_C = math.isfinite(C_box) and a >= C_box * (1 - 1e-12)
+        problem_text = _kkt_text(worst, a, r_worst, a == 0.0, at_C, quad)
+    if not problem_text and not abs(gap) <= allowed:
+        problem_text = _gap_text(primal, dual, gap_rel)
+    if not problem_text and not obj_rnd <= GAP_RTOL * scale:    # rounding would decide
+        problem_text = (f"the objectives (~{scale:.1g}) are smaller than the rounding of "
+                        f"their terms (~{obj_rnd:.1g}): primal and dual cannot be compared "
+                        f"to {GAP_RTOL:g} in double precision")
+    return Certificate(not problem_text, kkt, gap, gap_rel, allowed, primal, dual,
+                       problem_text, worst)
+
+
+@njit(cache=True, nogil=True)
+def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
+    """`certify`'s loops, in two passes (it runs after every Playground click): the sums of
+    α, then per point h = g + b, its rounding (`rounding`), the KKT violation beyond it
+    (r = yh − 1 + diag·α: α = 0 needs r ≥ 0, 0 < α < C r = 0, α = C r ≤ 0) and the slack
+    (0 within rounding: C·noise must not weigh in the primal)."""
+    n = len(y)
+    finite_C = C_box < math.inf
+    asum = s = w2 = a2 = 0.0
+    n_sv, mag_sv, bad, above = 0, 0.0, False, False
+    for i in range(n):
+        a = alpha[i]
+        bad = bad or not (a >= 0.0) or not (a < math.inf)
+        above = above or (finite_C and a > C_box * (1 + 1e-12))
+        asum += a
+        s += a * y[i]
+        w2 += a * y[i] * g[i]
+        a2 += a * a
+        if a > 0.0:
+            n_sv += 1
+            mag_sv = max(mag_sv, mag[i])
+    unit = EPS * (unit_base + 2.0 * n_sv)
+    b_rnd = unit * mag_sv if equality else 0.0
+    kkt, worst, r_worst = 0.0, -1, 0.0
+    slack = slack_rnd = a_rnd = rnd_max = xi_max = 0.0
+    for i in range(n):
+        a = alpha[i]
+        yh = y[i] * (g[i] + b)
+        rnd = unit * (mag[i] + abs(b) + 1.0) + b_rnd
+        r = yh - 1.0 + diag * a
+        if a == 0.0:
+            v = -r
+        elif finite_C and a >= C_box * (1 - 1e-12):
+            v = r
+        else:
+            v = abs(r)
+        v = max(v - rnd, 0.0)
+        if worst < 0 or v > kkt:
+            kkt, worst, r_worst = v, i, yh - 1.0
+        xi = max(0.0, 1.0 - yh)
+        if xi <= rnd:
+            xi = 0.0
+        xi_max = max(xi_max, xi)
+        slack += xi * xi if quad else xi
+        if xi > 0.0:
+            slack_rnd += rnd * (2.0 * xi if quad else 1.0)
+        a_rnd += a * rnd
+        rnd_max = max(rnd_max, rnd)
+    return (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad,
+            above, r_worst)
+
+
+def _kmax(problem) -> float:
+    """The largest |k(xᵢ, xⱼ)| bound (Cauchy–Schwarz; 1 for the Gaussian)."""
+    s = problem.spec
+    if s.code == _fast.GAUSSIAN:
+        return 1.0
+    m = float(np.max(np.einsum("ij,ij->i", problem.X, problem.X), initial=0.0))
+    return (abs(s.coef0) + m) ** s.degree if s.code == _fast.POLYNOMIAL else m
+
+
+def _kkt_text(i: int, a: float, yh_minus_1: float, zero: bool, at_C: bool, quad: bool) -> str:
+    yh = f"y·h(x) = {_near_one(1.0 + yh_minus_1)}"
+    if quad:
+        return f"x{i + 1} has α = {a:.3g} but {yh}: quadratic loss needs α = 2Cξ"
+    if zero:
+        return f"x{i + 1} has α = 0 but {yh} < 1: it should be a support vector"
+    if at_C:
+        return f"x{i + 1} has α = C but {yh} > 1: it should not be a bound support vector"
+    return f"x{i + 1} is a free support vector (0 < α < C) but {yh}, not 1"
+
+
+def _near_one(v: float) -> str:
+    """v with enough digits to tell it from 1 (0.9999997, not 1.000)."""
+    if not math.isfinite(v):
+        return f"{v}"
+    off = abs(v - 1.0)
+    digits = 4 if off == 0 or off >= 1e-3 else min(12, 2 - math.floor(math.log10(off)))
+    text = f"{v:.{digits}g}" if abs(v) >= 1e4 else f"{v:.{digits}f}".rstrip("0").rstrip(".")
+    return text.replace("-", "−")
+
+
+def _gap_text(primal: float, dual: float, gap_rel: float) -> str:
+    if not math.isfinite(primal):
+        return "primal objective ∞: some point violates the hard margin"
+    pct = 100.0 * abs(gap_rel)
+    how = f"{pct:.2g} %" if pct >= 0.01 else f"{abs(gap_rel):.1g} (relative)"
+    if gap_rel < 0:
+        return f"the dual exceeds the primal by {how}: α is not feasible"
+    return f"primal and dual differ by {how}"
+
+
+# -- psvm ------------------------------------------------------------------------------------
+
+def certify_proximal(problem, sol: dict) -> Certificate:
+    """PSVM's optimality, recomputed from X, y, α and b: the gradient of its objective,
+    (θ − Φᵀ(β∘y), b − Σβᵢyᵢ) with β = 2C·r (`finalize_proximal`), is 0 relative to the terms
+    it is the difference of (the linear system's residual), and primal = dual to GAP_RTOL."""
+    y, X, C = problem.y, problem.X, float(problem.C)
+    alpha, b = np.asarray(sol["alpha"], dtype=float), float(sol["b"])
+    ay = alpha * y
+    if problem.spec.code == _fast.LINEAR:
+        Phi, theta = X, X.T @ ay                  # w = Σ αᵢyᵢxᵢ
+    else:
+        Phi, theta = problem.K - 1.0, ay          # K without the augmented +1; θ = ū
+    h = Phi @ theta + b
+    beta = 2.0 * C * (1.0 - y * h)
+    by = beta * y
+    v = Phi.T @ by
+    grad = max(float(np.max(np.abs(theta - v), initial=0.0)), abs(b - float(by.sum())))
+    # the terms the gradient is the difference of: θ and 2C·Φᵀ(y − Φθ − b)y, whose parts
+    # 2C·|Φ|ᵀ(|Φ||θ| + |b| + 1) cancel (the residual of the linear system, relative)
+    absPhi = np.abs(Phi)
+    inner = 2.0 * C * (absPhi @ np.abs(theta) + abs(b) + 1.0)
+    terms = max(float(np.max(absPhi.T @ inner, initial=0.0)), float(inner.sum()),
+                float(np.max(np.abs(theta), initial=0.0)), abs(b), 1e-300)
+    kkt = grad / terms
+    primal, dual = float(sol["primal_objective"]), float(sol["dual_objective"])
+    oscale = max(abs(primal), abs(dual))
+    gap = primal - dual
+    allowed = GAP_RTOL * oscale + round_unit(problem, len(y)) * oscale
+    gap_rel = gap / oscale if oscale > 0 else 0.0
+    text = ""
+    if not (math.isfinite(kkt) and kkt <= PSVM_RTOL):
+        text = (f"the gradient of PSVM's objective is {kkt:.1g} of its terms (its linear "
+                "system was not solved accurately)")
+    elif not abs(gap) <= allowed:
+        text = _gap_text(primal, dual, gap_rel)
+    return Certificate(not text, kkt, gap, gap_rel, allowed, primal, dual, text,
+                       kind="proximal")
+
+
+# -- words -----------------------------------------------------------------------------------
+
+def advice(solver: str, kernel, C: float, n: int, stopped: bool, bias: str) -> str:
+    """What a student can change, in the order worth trying. stopped: the solver met its own
+    rule (then a tighter rule may do), else it ran out of iterations. Another solver is
+    named only if it solves the same problem (SMO: the free bias only)."""
+    tries = []
+    if solver == "smo" and stopped:
+        tries.append("a smaller tolerance")
+    other = "SMO" if bias == "free" else "QP"
+    if solver not in ("smo", "psvm") and other.lower() != solver:
+        tries.append(other)
+    if math.isfinite(C) and C > 1:
+        tries.append("a smaller C")
+    if getattr(kernel, "name", "") == "polynomial" and getattr(kernel, "degree", 1) > 3:
+        tries.append("a lower degree")
+    if n > 200:
+        tries.append("fewer points")
+    if not tries:
+        tries.append("more iterations (a larger max_iter)" if not stopped else
+                     "rescaled coordinates")
+    if len(tries) == 1:
+        return tries[0]
+    return ", ".join(tries[:-1]) + " or " + tries[-1]
+
+
+def status_text(cert: Certificate, solver: str, solver_converged: bool, solver_status: str,
+                kernel, C: float, n: int, bias: str) -> str:
+    """model.status: the certificate's summary, or "not converged: what failed — try …"."""
+    if cert.passed and solver_converged:
+        return cert.summary
+    name = SOLVER_NAMES.get(solver, solver)
+    if not solver_converged:
+        limit = re.search(r"max_iter = (\d+)", solver_status)
+        if limit:
+            what = (f"{name} stopped at its limit of max_iter = {limit.group(1)} iterations "
+                    "before meeting its tolerance")
+        else:
+            what = f"{name} stopped before meeting its tolerance ({solver_status})"
+        if cert.problem:
+            what += f"; {cert.problem}"
+    else:
+        what = cert.problem
+    return f"not converged: {what} — try {advice(solver, kernel, C, n, solver_converged, bias)}"
+
+
+def displayed_gap(model) -> tuple[float, str]:
+    """(the duality gap to show, its note). A gap within the certificate's allowance —
+    GAP_RTOL of the objectives plus rounding — is shown as 0 (a tiny negative gap is rounding,
+    never a result); the note names the tolerance."""
+    cert = model.extra.get("certificate")
+    gap = float(model.duality_gap)
+    if cert is None or not math.isfinite(gap):
+        return gap, ""
+    note = (f"|primal − dual| ≤ {GAP_RTOL:g} × max(|primal|, |dual|) (+ rounding) "
+            "is shown as 0")
+    if abs(gap) <= cert.gap_allowed:
+        return 0.0, note
+    return gap, note
