@@ -638,6 +638,8 @@ summary = (
     + (": converged." if run.model.converged else ".")
 )
 st.markdown(summary)
+if run.final is not None and run.final.converged:
+    st.caption(W.polish_text(run.model, run.final))
 if run.truncated:
     st.warning(
         f"This run took {run.n_iter:,} {run.step_name}s; the trace keeps the first "
@@ -645,7 +647,7 @@ if run.truncated:
         "model (after every step) is the one the Playground shows."
     )
 if run.warning:
-    st.warning(f"Not converged: {run.warning}")
+    st.warning(run.warning[:1].upper() + run.warning[1:])
 if run.n_steps == 0:
     st.info("The starting point already satisfies the stopping rule: there is nothing to step.")
 

@@ -24,6 +24,7 @@ from svm_engine.finalize import support_threshold
 from ui import step_player as SP
 from ui import step_state as S
 from ui import step_text as W
+from ui.fitting import SMO_TOL
 from ui.state import effective_C, settings_from_dataset, settings_to_kernel
 
 PAGE = "../pages/3_step_through.py"
@@ -185,6 +186,7 @@ def zeroed(a):
 def engine_fit(ds, **kw):
     kw.setdefault("max_iter", S.smo_max_iter(len(ds.X)))
     kw.setdefault("polish", False)  # the step-through replays the solver's own steps
+    kw.setdefault("tol", SMO_TOL)  # ... of the Playground's run (one tolerance)
     return se.fit(ds.X, ds.y, **kw)
 
 
@@ -544,3 +546,22 @@ def test_kernels_run_for_every_solver(solver, kernel):
         assert {"decision", "alpha", "curves"} <= set(charts(at))
     assert counter(at)[0] == min(2, counter(at)[1])
     assert not at.error
+
+
+def test_the_step_through_replays_the_run_the_playground_shows():
+    """Issue 16 item 3: D1 hard margin with SMO was 17, 11 or 26 iterations and b = −3.333
+    or −3.33427 depending on the page (each page its own tolerance). Now one tolerance: the
+    same steps, and the Playground's exact numbers named after the last one."""
+    app = AppTest.from_file("../app.py", default_timeout=TIMEOUT).run()
+    import test_page_playground as PG  # the Playground page's own readers
+
+    shown = PG.numbers(app)  # the default: book D1, hard margin, SMO
+    app.switch_page("pages/3_step_through.py").run()
+    assert not app.exception, [e.value for e in app.exception]
+    summary = next(m.value for m in app.markdown if m.value.startswith("The run took"))
+    steps = int(re.search(r"\*\*([\d,]+)\*\*", summary).group(1).replace(",", ""))
+    assert steps == int(shown["iterations"])
+    caption = " ".join(c.value for c in app.caption)
+    b_shown = float(shown["b"].replace("−", "-"))
+    assert f"b = {W.num(b_shown)}" in caption and "certified" in caption
+    assert not any("onverged" in str(w.value) for w in app.warning)

@@ -10,6 +10,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
 from ui import step_state as S
+from ui.fitting import SMO_TOL
 from ui.state import DEFAULT_SETTINGS, settings_from_dataset
 
 
@@ -80,7 +81,8 @@ def test_smo_last_step_is_the_engines_fit(name, wss):
     last = S.state_at(run, run.n_steps)
     np.testing.assert_array_equal(zeroed(last.alpha), run.model.alpha)
     # and the engine's own replay agrees
-    ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=S.effective_C(s), wss=wss, trace=True)
+    ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=S.effective_C(s), wss=wss, trace=True,
+                 tol=SMO_TOL, polish=False)  # the Playground's run, before its exact solve
     np.testing.assert_array_equal(se.replay_smo(ref), last.alpha)
     assert last.b == pytest.approx(run.model.b, abs=1e-12)
     np.testing.assert_allclose(last.w, run.model.w, atol=1e-12)
@@ -103,7 +105,7 @@ def test_smo_rbf_200_points_last_step(moons200):
 
 def test_step_state_matches_an_independent_replay(d2_smo):
     ds, run = d2_smo
-    ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=1.0, trace=True)
+    ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=1.0, trace=True, tol=SMO_TOL, polish=False)
     for k in range(run.n_steps + 1):
         st = S.state_at(run, k)
         np.testing.assert_array_equal(st.alpha, se.solvers.smo.replay(ref.trace[:k], len(ds.y)))

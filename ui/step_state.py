@@ -36,6 +36,7 @@ from svm_engine.problem import build_problem
 from svm_engine.solvers import sga as _sga
 from svm_engine.solvers import smo as _smo
 
+from .fitting import SMO_TOL
 from .state import effective_C, fit_settings, settings_to_kernel
 
 #: The engine keeps the first TRACE_CAP SMO steps (and SGA sweeps) of a run.
@@ -182,6 +183,9 @@ class StepRun:
     newton_w: np.ndarray | None = None  # (T + 1, p): w′ (linear) or β (kernel form)
     coord_hits: np.ndarray | None = None  # SGA: coordinate steps where α_k hits 0 or C
     warning: str | None = None
+    #: the Playground's model when the run's own α did not pass the certificate and the
+    #: exact solve on its support vectors did the rest (None: the run's model is final)
+    final: Any = None
 
     @property
     def n(self) -> int:
@@ -310,8 +314,8 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
     C = effective_C(s)
     n = len(X)
     max_iter = {"smo": smo_max_iter(n), "sga": sga_max_sweeps(n), "newton": None}[solver]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", se.ConvergenceWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", se.ConvergenceWarning)  # the status says it
         model = se.fit(
             X,
             y,
@@ -323,10 +327,17 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
             wss=s["wss"],
             max_iter=max_iter,
             trace=True,
-            polish=False,  # the replay ends at the solver's own α (engine: polish.py)
+            # the run the Playground shows (one tolerance for both pages, issue 16 item 3);
+            # the replay ends at the solver's own α, before the exact solve (polish.py)
+            tol=SMO_TOL if solver == "smo" else None,
+            polish=False,
         )
-    conv = [w for w in caught if issubclass(w.category, se.ConvergenceWarning)]
-    warning = str(conv[-1].message) if conv else (None if model.converged else model.status)
+        # ... which the Playground then does: its numbers, certified or not
+        final = model if model.converged else se.fit(
+            X, y, kernel=kernel, C=C, loss=s["loss"], bias=s["bias"], solver=solver,
+            wss=s["wss"], max_iter=max_iter, tol=SMO_TOL if solver == "smo" else None)
+    # the engine's status is already a sentence ("not converged: …, try …"), shown as it is
+    warning = None if final.converged else final.status
     trace = model.trace or []
     yy = np.asarray(model.y, dtype=float)
     Xf = np.asarray(model.X, dtype=float)
@@ -355,7 +366,8 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
         parts = _pack_newton(trace, model, Xf, yy, kernel, C, s)
         truncated = model.n_iter > len(trace)
     slim = _slim_model(model)
-    return StepRun(model=slim, truncated=truncated, **common, **parts)
+    return StepRun(model=slim, truncated=truncated, final=None if final is model else
+                   _slim_model(final), **common, **parts)  # fmt: skip
 
 
 def run_or_message(X, y, settings: Mapping[str, Any], solver: str | None = None):
