@@ -287,7 +287,8 @@ def test_solvers_that_cannot_solve_the_problem_are_disabled_with_the_reason():
     assert at.button(key="pg.solver.newton").disabled
     assert at.button(key="pg.solver.sga").disabled
     captions = " ".join(str(c.value) for c in at.sidebar.caption)
-    assert "newton" in captions and "quadratic" in captions
+    assert "Newton (SVM-Primal) solves the quadratic loss (k = 2) only" in captions
+    assert "SGA (SVM-Dual) uses the augmented bias (b in w) only" in captions
     at.button(key="pg.solver.qp").click()
     at.run()
     assert numbers(at)["solver"] == "qp"

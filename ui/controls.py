@@ -301,9 +301,9 @@ def sidebar_model(ss) -> dict:
             **teacher.lock_kwargs(ss, "solver", disabled=why is not None,
                                   help=why or f"Use {name}"),
         )
-    for name, why in avail.items():
+    for why in avail.values():
         if why is not None:
-            sb.caption(f"**{name}** is not available here: {why}")
+            sb.caption(why[:1].upper() + why[1:].rstrip(".") + ".")  # each names its solver
     if new["solver"] == "smo":
         new["wss"] = sb.radio(
             "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get,

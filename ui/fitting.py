@@ -60,17 +60,35 @@ class FitOutcome:
         return self.model is not None
 
 
+#: How the pages name the solvers, losses and bias forms in their sentences.
+SOLVER_NAMES = {"smo": "SMO", "qp": "QP", "sga": "SGA (SVM-Dual)",
+                "newton": "Newton (SVM-Primal)", "psvm": "PSVM"}
+_LOSS_WORDS = {"hinge": "the hinge loss (k = 1)", "quadratic": "the quadratic loss (k = 2)"}
+_BIAS_WORDS = {"free": "the free bias b", "augmented": "the augmented bias (b in w)"}
+
+
 def combination_error(settings: Mapping[str, Any], solver: str | None = None) -> str | None:
-    """None if ``solver`` (default: the chosen one) can solve this problem, else the reason."""
+    """None if ``solver`` (default: the chosen one) can solve this problem, else the reason
+    as a sentence for a student: what the solver needs and where to choose it (the engine's
+    own message names the API's arguments instead)."""
+    from svm_engine.validation import SUPPORT
+
+    solver = solver or settings["solver"]
     try:
-        se.check_combination(
-            settings_to_kernel(settings),
-            settings["loss"],
-            settings["bias"],
-            solver or settings["solver"],
-            effective_C(settings),
-        )
+        se.check_combination(settings_to_kernel(settings), settings["loss"], settings["bias"],
+                             solver, effective_C(settings))  # fmt: skip
     except ValueError as exc:
+        need, name = SUPPORT.get(solver), SOLVER_NAMES.get(solver, solver)
+        if need is None:
+            return str(exc)
+        if math.isinf(effective_C(settings)) and settings["loss"] == "quadratic":
+            return "the hard margin (C = ∞) needs the hinge loss: choose a finite C"
+        if settings["loss"] not in need["loss"]:
+            return f"{name} solves {_LOSS_WORDS[need['loss'][0]]} only: choose it under Loss"
+        if settings["bias"] not in need["bias"]:
+            return f"{name} uses {_BIAS_WORDS[need['bias'][0]]} only: choose it under Bias"
+        if math.isinf(effective_C(settings)) and not need["hard"]:
+            return f"{name} needs a finite C (no hard margin): turn the hard margin off"
         return str(exc)
     return None
 
