@@ -102,3 +102,27 @@ def test_slider_options_keep_the_exact_current_value():
     assert grid[0] == 0.1 and grid[-1] == 10.0 and 1.5 in grid
     opts = tables.option_values(grid, 4.2)
     assert 4.2 in opts and opts == sorted(opts)
+
+
+def test_the_support_vector_count_says_what_a_student_needs_to_read_it():
+    """Issue 16 items 3 and 12: D1 shows 3 support vectors where the book lists 5 (α is not
+    unique: say so), and PSVM's '18 (17 free, 0 bound)' said nothing of negative α."""
+    import math
+
+    import svm_engine as se
+    from svm_engine import datasets
+
+    d1 = datasets.d1()
+    m = se.fit(d1.X, d1.y, kernel=se.Linear(), C=math.inf, solver="smo", tol=1e-5)
+    on_margin = int(np.sum(np.abs(m.y * m.h_train - 1) <= 1e-6))
+    text = tables.support_text(m)
+    assert text.startswith(f"{m.n_support} (") and on_margin > m.n_support
+    assert f"{on_margin - m.n_support} more on the margin with α = 0: α is not unique" in text
+    d2 = datasets.d2()
+    p = se.fit(d2.X, d2.y, kernel=se.Linear(), C=1.0, loss="quadratic", bias="augmented",
+               solver="psvm")
+    assert tables.support_text(p) == (
+        f"{len(d2.y)}: every point (PSVM's α have either sign: {int(np.sum(p.alpha < 0))} "
+        "negative)")
+    q = se.fit(d2.X, d2.y, kernel=se.Linear(), C=1.0, solver="qp")
+    assert "not unique" not in tables.support_text(q)  # no idle point on the margin there

@@ -95,9 +95,7 @@ def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
     if w is not None:
         rows.append(("hyperplane", hyperplane_equation(w, model.b, names)))
     rows.append(("margin 1/‖w‖", fmt_num(model.margin)))
-    n_free = len(model.free_support)
-    n_bound = len(model.bound_support)
-    rows.append(("support vectors", f"{model.n_support} ({n_free} free, {n_bound} bound)"))
+    rows.append(("support vectors", support_text(model)))
     rows.append(("primal objective", fmt_num(model.primal_objective, 6)))
     rows.append(("dual objective", fmt_num(model.dual_objective, 6)))
     rows.append(("total slack Σξ", fmt_num(float(np.sum(model.xi)), 4)))
@@ -107,6 +105,22 @@ def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
     rows.append(("time", f"{1000 * model.time_s:.1f} ms"))
     rows.append(("converged", converged_text(model)))
     return rows
+
+
+def support_text(model) -> str:
+    """'3 (3 free, 0 bound)', with what a student needs to read the count: PSVM's α have
+    either sign (every point is a support vector), and when more points lie on the margin
+    with α = 0 than are needed, α is not unique (D1: the book lists 5 where SMO uses 3)."""
+    if model.solver == "psvm":
+        neg = int(np.sum(model.alpha < 0))
+        return f"{model.n_support}: every point (PSVM's α have either sign: {neg} negative)"
+    text = f"{model.n_support} ({len(model.free_support)} free, {len(model.bound_support)} bound)"
+    yh = np.asarray(model.y) * np.asarray(model.h_train)
+    idle = int(np.sum((np.abs(yh - 1.0) <= 1e-6) & (np.asarray(model.alpha) == 0)))
+    if idle and model.converged:
+        text += (f"; {idle} more on the margin with α = 0: α is not unique here, another "
+                 "optimal α uses them too")
+    return text
 
 
 def converged_text(model) -> str:
