@@ -522,7 +522,7 @@ function onAnswer(st, ans, req, source) {
   renderTable(st);
   PERF.overlayMs.push(performance.now() - t);
   if (req.seq === st.seq) {
-    if (ans.ok) setStatus(st, ans.message ? "Did not converge: see the numbers." : "");
+    if (ans.ok) setStatus(st, ans.message ? "Not converged: see the numbers." : "");
     else if (ans.kind === "need_two_classes") setStatus(st, "Add points of both classes to train.");
     else setStatus(st, "No model: " + String(ans.message).slice(0, 160), true);
   }
@@ -567,6 +567,12 @@ function escapeHtml(v) {
   return String(v).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+function sentence(text) {
+  // the engine's status ("not converged: …, try …") as a sentence of its own
+  const t = String(text || "");
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
 function renderNumbers(st) {
   const el = st.numbersEl;
   if (!el) return;
@@ -590,7 +596,7 @@ function renderNumbers(st) {
   } else if (a) {
     if (a.message) {
       parts.push(
-        `<div class="svmlab-msg warning" role="alert">Did not converge: ${escapeHtml(a.message)}</div>`
+        `<div class="svmlab-msg warning" role="alert">${escapeHtml(sentence(a.message))}</div>`
       );
     }
     const rows = a.panel.map(

@@ -19,7 +19,7 @@ import numpy as np
 
 import svm_engine as se
 
-from . import costs
+from . import costs, tables
 from .state import effective_C, settings_to_kernel
 
 #: Solvers that accept a warm start (``alpha0``).
@@ -168,7 +168,8 @@ def fit_points(
     warn = None
     conv = [w for w in caught if issubclass(w.category, se.ConvergenceWarning)]
     if conv or not model.converged:
-        warn = str(conv[-1].message) if conv else str(model.status)
+        # the engine's status is a sentence for a student ("not converged: …, try …")
+        warn = tables.converged_text(model) if not model.converged else str(conv[-1].message)
     return FitOutcome(model=model, warning=warn)
 
 
