@@ -152,8 +152,9 @@ def tex_lines(at) -> list[str]:
 
 
 def parse_num(text: str) -> float:
-    """A number as the page prints it: '−0.7869', '1.5·10^-5', '64.48'."""
-    t = text.strip().replace("−", "-").replace("·10^", "e")
+    """A number as the page prints it: '−0.7869', '1.5·10⁻⁵', '64.48'."""
+    t = text.strip().replace("−", "-").replace("·10", "e").translate(
+        str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789"))
     return float(t)
 
 

@@ -157,7 +157,7 @@ def test_decision_key_names_the_marks_of_each_solver():
 
 
 def test_numbers_are_printed_with_real_minus_signs():
-    assert W.num(-0.5) == "−0.5" and W.num(1.5e-7) == "1.5·10^−7"
+    assert W.num(-0.5) == "−0.5" and W.num(1.5e-7) == "1.5·10⁻⁷"
     assert W.num(math.inf) == "∞" and W.num(math.nan) == "–"
     assert W.tex(-2.5) == "-2.5" and W.ptex(-2.5) == "(-2.5)"
 

@@ -56,7 +56,7 @@ def test_hyperplane_equation_and_number_format():
     )
     assert tables.hyperplane_equation([-1, 2], 0.5) == "−1.000·x1 + 2.000·x2 + 0.500 = 0"
     assert tables.fmt_num(float("inf")) == "∞" and tables.fmt_num(float("nan")) == "–"
-    assert tables.fmt_num(-0.25) == "−0.25" and tables.fmt_num(1.5e-7) == "1.5·10^−7"
+    assert tables.fmt_num(-0.25) == "−0.25" and tables.fmt_num(1.5e-7) == "1.5·10⁻⁷"
 
 
 def test_editor_changes_apply_edits_deletions_and_additions():

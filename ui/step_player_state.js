@@ -13,6 +13,8 @@ const FULL_EVERY = 4096; // incremental updates before u, g are recomputed (boun
 const MIN_SLACK = 0.005; // ξ below this is round-off (ui/figures.py)
 const MINUS = "\u2212";
 const SUB = "₀₁₂₃₄₅₆₇₈₉";
+// superscripts for exponents, as ui/tables.py fmt_num writes them (1.162·10⁻⁵)
+const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
 // ------------------------------------------------------------------------- numbers
 
@@ -21,7 +23,8 @@ function sub(n) {
 }
 
 function fmt(v, digits = 4) {
-  // Python's f"{v:.4g}" with a real minus sign and ·10^e (ui.step_text.num)
+  // Python's f"{v:.4g}" with a real minus sign and ·10 with a superscript exponent
+  // (ui.tables.fmt_num)
   if (v === null || v === undefined || Number.isNaN(v)) return "–";
   if (!Number.isFinite(v)) return v > 0 ? "∞" : MINUS + "∞";
   if (v === 0) return "0";
@@ -29,7 +32,7 @@ function fmt(v, digits = 4) {
   let s;
   if (e < -4 || e >= digits) {
     const [m, x] = v.toExponential(digits - 1).split("e");
-    s = stripZeros(m) + "·10^" + Number(x);
+    s = stripZeros(m) + "·10" + String(Number(x)).replace(/[-\d]/g, (c) => SUP[c]);
   } else {
     s = stripZeros(v.toFixed(Math.max(0, digits - 1 - e)));
   }

@@ -9,23 +9,14 @@ from __future__ import annotations
 
 import math
 
+from .tables import fmt_num
+
 MINUS = "\u2212"
 
 
 def num(v, digits: int = 4) -> str:
-    """A number for markdown: real minus sign, ∞, '–' for missing."""
-    if v is None:
-        return "–"
-    v = float(v)
-    if math.isnan(v):
-        return "–"
-    if math.isinf(v):
-        return "∞" if v > 0 else f"{MINUS}∞"
-    s = f"{v:.{digits}g}"
-    if "e" in s:
-        mant, exp = s.split("e")
-        s = f"{mant}·10^{int(exp)}"
-    return s.replace("-", MINUS)
+    """A number for markdown: the numbers panel's own format (``tables.fmt_num``)."""
+    return fmt_num(v, digits)
 
 
 def tex(v, digits: int = 4) -> str:

@@ -66,10 +66,13 @@ def fmt_num(v: float, digits: int = 4) -> str:
     if math.isinf(v):
         return "∞" if v > 0 else f"{MINUS}∞"
     s = f"{v:.{digits}g}"
-    if "e" in s:
+    if "e" in s:  # 1.162·10⁻⁵, as a slide writes it (not 1.162·10^−5)
         mant, exp = s.split("e")
-        s = f"{mant}·10^{int(exp)}"
+        s = f"{mant}·10{str(int(exp)).translate(_SUPERSCRIPT)}"
     return s.replace("-", MINUS)
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def hyperplane_equation(w, b: float, names=("x1", "x2"), digits: int = 3) -> str:

@@ -32,7 +32,8 @@ def table(page) -> dict[str, dict[str, str]]:
 
 
 def number(text: str) -> float:
-    return float(text.replace("−", "-").replace("·10^", "e"))
+    return float(text.replace("−", "-").replace("·10", "e").translate(
+        str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
 
 
 def test_hard_margin_after_a_click_is_finite_exact_and_without_slack(page):
