@@ -20,6 +20,7 @@ from ui import figures as FIG
 from ui import step_figures as F
 from ui import step_state as S
 from ui import step_text as W
+from ui.fitting import SMO_TOL
 from ui.state import DEFAULT_SETTINGS, settings_from_dataset
 
 pytestmark = pytest.mark.browser
@@ -208,7 +209,7 @@ def test_slider_jump_keys_and_last(page):
     # the last step shows the engine's fit
     s = S.step_settings(settings_from_dataset(ds.settings), "smo")
     m = se.fit(ds.X, ds.y, kernel=se.Linear(), C=S.effective_C(s), wss=s["wss"],
-               polish=False)  # the step-through replays the solver's own steps
+               tol=SMO_TOL, polish=False)  # the Playground's run, before its exact solve
     a = np.array(got["alpha"])
     a[a <= support_threshold(a)] = 0.0
     np.testing.assert_array_equal(a, m.alpha)
