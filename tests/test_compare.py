@@ -68,7 +68,7 @@ def test_caps_and_skips():
     newton = cmp.RowSpec("newton", "quadratic", "augmented")
     assert cmp.default_max_iter(smo, 100, se.Linear()) == smo_max_iter(100)  # the Playground's
     assert cmp.default_max_iter(newton, 100, se.Linear()) is None
-    assert cmp.default_max_iter(newton, 1000, se.Gaussian(1.0)) < 100
+    assert cmp.default_max_iter(newton, 1000, se.Gaussian(1.0)) is None  # fast since issue 16
     assert cmp.skip_reason(qp, cmp.CUBIC_MAX_N, se.Linear()) is None
     assert "O(n³)" in cmp.skip_reason(qp, cmp.CUBIC_MAX_N + 1, se.Linear())
     assert cmp.skip_reason(newton, 5000, se.Linear()) is None

@@ -33,8 +33,9 @@ COST = {
                  "there are 2n inequality constraints.",
     "newton:linear": "O(n d² + d³) per iteration: S = Σ xᵢxᵢᵀ over the violators and one "
                      "(d+1) × (d+1) solve; a handful of iterations.",
-    "newton:kernel": "O(n³) per iteration: the n × n system H = K + 2C·S (solved by least "
-                     "squares).",
+    "newton:kernel": "O(|V|³/3 + n²) per iteration: H⁻¹∇ from the |V| × |V| system "
+                     "(K_VV + I/(2C))β′_V = y_V over the violators V, by Cholesky (LAPACK); "
+                     "H = K + 2C·S itself is never formed.",
     "psvm": "No iterations: one linear system — (d+1) × (d+1) for the linear kernel, "
             "(n+1) × (n+1) with a kernel.",
 }
