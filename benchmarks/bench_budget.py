@@ -16,6 +16,8 @@
     .venv/bin/python benchmarks/bench_budget.py              # --ipc and --lanes (~1 min)
     .venv/bin/python benchmarks/bench_budget.py --costs --write | tee costs.log  # ~20 min
     .venv/bin/python benchmarks/bench_budget.py --from-log costs.log   # fit again, no runs
+    .venv/bin/python benchmarks/bench_budget.py --costs --only newton --write  # one solver:
+        # its keys measured again, the others kept as they are in ui/costs.py
 """
 
 from __future__ import annotations
@@ -144,7 +146,9 @@ def parse_log(path: str) -> dict[tuple, dict[str, dict[int, float]]]:
     return out
 
 
-def measure_costs(write: bool, from_log: str | None = None) -> None:
+def measure_costs(write: bool, from_log: str | None = None, only=()) -> None:
+    """Every key (or with ``only``, the keys of those solvers, merged into the COSTS of
+    ui/costs.py, each marked as measured again today)."""
     if from_log:
         report({k: tuple(fit_power(v[name]) for name, _ in DATA if name in v)
                 for k, v in parse_log(from_log).items()}, write)
@@ -158,18 +162,21 @@ def measure_costs(write: bool, from_log: str | None = None) -> None:
 
     try:
         for key, settings in keys():
-            if key in result:
+            if key in result or (only and key[1] not in only):
                 continue
             result[key] = tuple(fit_power(time_series(pool, key, settings, name, noise, log))
                                 for name, noise in DATA)
             log(f"{key}: " + ", ".join(f"c = {c:.3g}, p = {p:.2f}" for c, p in result[key]))
     finally:
         pool.shutdown()
-    report(result, write)
+    if only:
+        report({**costs.COSTS, **result}, write, again=set(result), only=only)
+    else:
+        report(result, write)
 
 
-def report(result, write: bool) -> None:
-    text = costs_literal(result)
+def report(result, write: bool, again=(), only=()) -> None:
+    text = costs_literal(result, again, only)
     print("\n" + text)
     print("\n" + limits_table(result))
     print("\n" + limits_grid(result))
@@ -182,12 +189,21 @@ def report(result, write: bool) -> None:
         print(f"wrote COSTS into {path}")
 
 
-def costs_literal(result) -> str:
+def costs_literal(result, again=(), only=()) -> str:
+    """The COSTS block; with ``again`` (keys measured by an ``--only`` run) the first line is
+    kept from ui/costs.py and those keys are marked with the date and the command."""
     stamp = dt.date.today().isoformat()
-    lines = [f"# measured {stamp}: .venv/bin/python benchmarks/bench_budget.py --costs --write",
-             "COSTS: dict[tuple[str, ...], Cost] = {"]
+    head = f"# measured {stamp}: .venv/bin/python benchmarks/bench_budget.py --costs --write"
+    if again:
+        src = (ROOT / "ui" / "costs.py").read_text()
+        m = re.search(r"# BEGIN COSTS[^\n]*\n(# measured [^\n]*)\n", src)
+        head = m.group(1) if m else head
+    lines = [head, "COSTS: dict[tuple[str, ...], Cost] = {"]
     for key in sorted(result):
         pairs = ", ".join(f"({c:.3g}, {p:.2f})" for c, p in result[key])
+        if key in again:
+            lines.append(f"    # measured again {stamp}: bench_budget.py --costs --only "
+                         f"{','.join(only)} --write")
         lines.append(f"    {key!r}: ({pairs}),")
     lines.append("}")
     return "\n".join(lines)
@@ -352,6 +368,9 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="write COSTS into ui/costs.py")
     ap.add_argument("--from-log", metavar="FILE",
                     help="fit COSTS again from the output of an earlier --costs run")
+    ap.add_argument("--only", metavar="SOLVERS", default="",
+                    help="with --costs: measure these solvers only (comma-separated), keep "
+                         "the others' costs from ui/costs.py")
     ap.add_argument("--ipc", action="store_true")
     ap.add_argument("--lanes", action="store_true")
     a = ap.parse_args()
@@ -363,7 +382,7 @@ def main() -> None:
     if a.lanes:
         measure_lanes()
     if a.costs:
-        measure_costs(a.write, a.from_log)
+        measure_costs(a.write, a.from_log, tuple(x for x in a.only.split(",") if x))
 
 
 if __name__ == "__main__":

@@ -267,8 +267,9 @@ st.header("The solvers")
 for note_title, spec in notes.items():
     doc = solver_doc(spec, comp.linear)
     st.subheader(note_title, anchor=anchor(note_title))
+    limits = f"  \n**Limits:** {doc.limits}" if doc.limits else ""
     st.markdown(f"{doc.summary}  \n**Reference:** {doc.reference}  \n**Cost per iteration:** "
-                f"{doc.cost}  \n*Source:* `{doc.module}`")
+                f"{doc.cost}{limits}  \n*Source:* `{doc.module}`")
     st.code(doc.problem, language=None)
 
 scaling_section([r.spec for r in comp.rows], settings, tol_mode)

@@ -185,7 +185,7 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     it, converged, gap, cache, derived = _solve_and_derive(
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
         problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),
-        wss == "max_violating_pair", n_slots)
+        wss == "max_violating_pair", n_slots, *_fast.newton_period(n))
     run = {"n_iter": int(it), "converged": bool(converged), "trace": None,
            "trace_truncated": False, "status": _fast.status_text(converged, max_iter, gap),
            "columns": _fast.kept_columns(cache, use_cache), "alpha0": alpha0}
@@ -194,12 +194,13 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
 
 @njit(cache=True, nogil=True)
 def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous, tol,
-                      max_iter, mvp, n_slots):
-    """`smo_fast.solve`'s warm run (no shrinking: see there) from (α₀, G₀), then
-    `finalize`'s `_derive_from_gradient`, in one call. G0 is overwritten."""
+                      max_iter, mvp, n_slots, newton_base, newton_first):
+    """`smo_fast.solve`'s warm run (no shrinking: see there; Newton steps on the free set
+    as a cold fit's, `smo_fast.newton_period`) from (α₀, G₀), then `finalize`'s
+    `_derive_from_gradient`, in one call. G0 is overwritten."""
     alpha = alpha0.copy()
     it, converged, gap, G, cache = _fast._smo(
         X, XT, y, alpha, G0, np.zeros(0), _fast.kernel_diag(kp, X), kp, C_box, tol,
-        max_iter, mvp, False, n_slots, True, previous)
+        max_iter, mvp, False, n_slots, True, previous, newton_base, newton_first)
     return it, converged, gap, cache, _derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
                                                             equality, k)

@@ -420,18 +420,19 @@ def test_hard_margin_on_d2_is_an_error_message_not_a_traceback():
 
 
 def test_trace_cap_is_stated_on_the_page():
-    # 200 moons, linear kernel, C = 1000: SMO runs to the page's cap of 9,000 steps
+    # 200 moons, linear kernel, C = 1000: SMO takes more than 5,000 steps (the page's cap is
+    # 9,000; since issue 16 the Newton steps after the first 5,000 finish the run)
     at = start("moons", **{"gen.n": 200, "kernel": "linear", "C": 1000.0})
     _, T = counter(at)
     assert T == S.TRACE_CAP == 5000
     ds = datasets.moons(n=200, noise=0.1, seed=0)
-    with pytest.warns(se.ConvergenceWarning):
-        full = engine_fit(ds, kernel=se.Linear(), C=1000.0)
+    full = engine_fit(ds, kernel=se.Linear(), C=1000.0)
     assert full.n_iter > S.TRACE_CAP
-    assert any(
-        f"took {full.n_iter:,} steps; the trace keeps the first 5,000" in w.value
-        for w in at.warning
-    )
+    # the page's run (the readable solver, no shrinking) and the compiled one with shrinking
+    # agree on the first 5,000 steps, not necessarily on the number after them
+    took = [re.search(r"took ([\d,]+) steps; the trace keeps the first 5,000", w.value)
+            for w in at.warning]
+    assert any(m and int(m.group(1).replace(",", "")) > S.TRACE_CAP for m in took)
     set_step(at, 10**6)  # beyond the end: clamped to the last recorded step
     assert counter(at) == (5000, 5000)
     with pytest.warns(se.ConvergenceWarning):

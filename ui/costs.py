@@ -55,8 +55,10 @@ COSTS: dict[tuple[str, ...], Cost] = {
     ('compare', 'all', 'linear', 'hinge', 'hard'): ((3.68e-07, 2.81), (1.59e-05, 2.12)),
     ('compare', 'all', 'linear', 'hinge', 'soft'): ((5.8e-05, 1.58), (9.02e-06, 1.90)),
     ('compare', 'all', 'linear', 'quadratic', 'soft'): ((7.75e-05, 1.64), (2.32e-05, 2.16)),
-    ('fit', 'newton', 'kernel', 'quadratic', 'soft'): ((4.06e-08, 2.75), (8.97e-10, 3.26)),
-    ('fit', 'newton', 'linear', 'quadratic', 'soft'): ((1e-05, 1.00), (1e-05, 1.00)),
+    # measured again 2026-11-25: bench_budget.py --costs --only newton --write
+    ('fit', 'newton', 'kernel', 'quadratic', 'soft'): ((2.72e-09, 2.54), (1.01e-09, 2.66)),
+    # measured again 2026-11-25: bench_budget.py --costs --only newton --write
+    ('fit', 'newton', 'linear', 'quadratic', 'soft'): ((3.01e-05, 1.00), (5.85e-06, 1.00)),
     ('fit', 'psvm', 'kernel', 'quadratic', 'soft'): ((1.43e-08, 2.61), (3.6e-11, 3.42)),
     ('fit', 'psvm', 'linear', 'quadratic', 'soft'): ((5e-05, 1.00), (2e-05, 1.00)),
     ('fit', 'qp', 'kernel', 'hinge', 'hard'): ((2.93e-11, 4.00), (8.64e-10, 3.90)),
@@ -77,8 +79,10 @@ COSTS: dict[tuple[str, ...], Cost] = {
     ('fit', 'smo', 'linear', 'hinge', 'hard'): ((8.24e-05, 1.53), (9.21e-08, 2.35)),
     ('fit', 'smo', 'linear', 'hinge', 'soft'): ((1e-05, 1.00), (7e-06, 1.00)),
     ('fit', 'smo', 'linear', 'quadratic', 'soft'): ((0.00024, 1.00), (5.57e-07, 1.77)),
-    ('step', 'newton', 'kernel', 'quadratic', 'soft'): ((9.28e-08, 2.79), (9.68e-09, 3.01)),
-    ('step', 'newton', 'linear', 'quadratic', 'soft'): ((2.65e-05, 1.00), (1e-05, 1.00)),
+    # measured again 2026-11-25: bench_budget.py --costs --only newton --write
+    ('step', 'newton', 'kernel', 'quadratic', 'soft'): ((8.87e-09, 2.54), (3.3e-08, 2.32)),
+    # measured again 2026-11-25: bench_budget.py --costs --only newton --write
+    ('step', 'newton', 'linear', 'quadratic', 'soft'): ((1.62e-05, 1.00), (2.86e-05, 1.00)),
     ('step', 'sga', 'kernel', 'hinge', 'hard'): ((0.0011, 1.43), (9.44e-05, 2.00)),
     ('step', 'sga', 'kernel', 'hinge', 'soft'): ((3.66e-05, 1.75), (0.000145, 1.29)),
     ('step', 'sga', 'kernel', 'quadratic', 'soft'): ((0.000216, 1.82), (2.92e-05, 2.44)),

@@ -8,7 +8,9 @@ The problem and the reference are read from the solver module's docstring
   heading starting with "Problem", or for cvxopt "Dual form" / "Primal form";
 - reference: the "Sources:" paragraph, else the slide / seed / paper citations in the summary
   and the problem heading;
-- cost per iteration: a docstring sentence with "cost", else the table ``COST`` below.
+- cost per iteration: a docstring sentence with "cost", else the table ``COST`` below;
+- limits: the "Limits:" paragraph (the settings where the solver does not reach the optimum
+  within its budget, measured), or "".
 
 Never imports streamlit.
 """
@@ -26,15 +28,17 @@ from .compare import RowSpec
 COST = {
     "smo": "O(n) per step: two kernel columns (cached) and the gradient update G ← G + "
            "Q[:, i]Δαᵢ + Q[:, j]Δαⱼ; choosing the pair is O(n) too. Steps: typically a few "
-           "times n.",
+           "times n. After max(100, n) steps, a Newton step on the free αₜ now and then "
+           "(conjugate gradients on Q_FF), costing about what the pair steps between two cost.",
     "qp:dual": "O(n³) per interior-point iteration (a dense n × n Newton system in cvxopt); "
                "10–30 iterations, almost independent of the data.",
     "qp:primal": "O((n + d)³) per interior-point iteration: the unknowns are (w, b, ξ) and "
                  "there are 2n inequality constraints.",
     "newton:linear": "O(n d² + d³) per iteration: S = Σ xᵢxᵢᵀ over the violators and one "
                      "(d+1) × (d+1) solve; a handful of iterations.",
-    "newton:kernel": "O(n³) per iteration: the n × n system H = K + 2C·S (solved by least "
-                     "squares).",
+    "newton:kernel": "O(|V|³/3 + n²) per iteration: H⁻¹∇ from the |V| × |V| system "
+                     "(K_VV + I/(2C))β′_V = y_V over the violators V, by Cholesky (LAPACK); "
+                     "H = K + 2C·S itself is never formed.",
     "psvm": "No iterations: one linear system — (d+1) × (d+1) for the linear kernel, "
             "(n+1) × (n+1) with a kernel.",
 }
@@ -49,6 +53,7 @@ class SolverDoc:
     reference: str
     cost: str
     module: str  # e.g. "svm_engine/solvers/smo.py"
+    limits: str = ""  # where it does not reach the optimum within its budget ("" if unsaid)
 
 
 def paragraphs(doc: str) -> list[str]:
@@ -117,8 +122,8 @@ def _citations(text: str) -> list[str]:
 
 
 def docstring_parts(doc: str, prefer: tuple[str, ...] = ("Problem",)) -> dict[str, str]:
-    """{"summary", "problem", "reference", "cost"} read from a solver module's docstring
-    ("" where the docstring does not say)."""
+    """{"summary", "problem", "reference", "cost", "limits"} read from a solver module's
+    docstring ("" where the docstring does not say)."""
     doc = doc or ""
     paras = paragraphs(doc)
     summary = " ".join(paras[0].split()) if paras else ""
@@ -137,7 +142,10 @@ def docstring_parts(doc: str, prefer: tuple[str, ...] = ("Problem",)) -> dict[st
         if re.search(r"\bcosts?\b", sentence) and "O(" in sentence:
             cost = sentence.strip()
             break
-    return {"summary": summary, "problem": problem, "reference": reference, "cost": cost}
+    limits = next((" ".join(p.split()).removeprefix("Limits:").strip() for p in paras
+                   if p.startswith("Limits:")), "")
+    return {"summary": summary, "problem": problem, "reference": reference, "cost": cost,
+            "limits": limits}
 
 
 def _cost_key(spec: RowSpec, linear: bool) -> str:
@@ -170,6 +178,7 @@ def solver_doc(spec: RowSpec, linear: bool = True) -> SolverDoc:
         reference=parts["reference"] or "not documented in the module",
         cost=cost,
         module=name.replace(".", "/") + ".py",
+        limits=parts["limits"],
     )
 
 

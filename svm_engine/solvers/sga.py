@@ -17,6 +17,21 @@ and no upper bound (slide 33, lines 2–5).
 
 Each sweep is lines 10–16; `g` holds Σᵢ αᵢyᵢK(xᵢ, x_k) for every k and is updated after
 each coordinate move, so a sweep costs O(n²) like the slide's double loop.
+
+Limits: one coordinate at a time, a move of α_k is at most |∂J/∂α_k|/K(x_k, x_k). When C·K is
+large and the classes overlap, the optimum is O(C) away along directions that need many
+coordinates at once, and SGA crawls: within its budget (100,000 sweeps, and the 2 s of a fit
+on the pages) it stops at the sweep cap, far from the optimum (D2, linear kernel, C = 10⁴:
+dual 39 % (hinge) and 64 % (quadratic loss) below it; moons n = 100 standardised, linear and
+(1 + xᵀz)² kernels at C = 10⁴, and (1 + xᵀz)² with quadratic loss at C = 100). And the book's
+rule ‖α_t − α_{t−1}‖ ≤ ε is not an optimality test: where K(x, x) is large (data not
+standardised, polynomial kernels) each move is small, and SGA stops by ε with the dual
+1e-6 to 3.5e-2 (relative) below the optimum (Iris setosa with (1 + xᵀz)²; D2 with quadratic
+loss: 2e-6). It reaches the optimum to 1e-6 on standardised data for C ≤ 100 with the linear
+kernel, and for every C tried with the Gaussian kernel (σ = 1). Measured by
+benchmarks/bench_sga_limits.py (cvxopt's QP as the reference). What to try when it stops:
+a smaller C, standardised data, or a solver for this setting (smo, qp; newton with quadratic
+loss).
 """
 
 from __future__ import annotations
@@ -28,6 +43,11 @@ try:
 except ImportError:  # pragma: no cover - numba is in requirements; plain Python still works
     def njit(*a, **k):
         return (lambda f: f) if not (a and callable(a[0])) else a[0]
+
+
+#: What a stop at the sweep cap means, and what to try (module docstring, "Limits").
+CRAWL = ("coordinate ascent crawls when C·K(x, x) is large and the classes overlap; try a "
+         "smaller C, standardised data, or solver smo or qp (newton for quadratic loss)")
 
 
 @njit(cache=True, nogil=True)
@@ -74,7 +94,8 @@ def sga(K, y, C, *, tol=1e-4, max_iter=None, alpha0=None, trace=False, trace_cap
             converged = True
             break
     status = (f"‖α_t − α_t−1‖ = {delta:.3g} ≤ ε = {tol:g}" if converged
-              else f"stopped at max_iter = {max_iter} sweeps with ‖α_t − α_t−1‖ = {delta:.3g}")
+              else f"stopped at max_iter = {max_iter} sweeps with ‖α_t − α_t−1‖ = {delta:.3g} "
+                   f"> ε = {tol:g}: {CRAWL}")
     return {"alpha": alpha, "n_iter": t, "converged": converged, "trace": records,
             "trace_truncated": bool(trace and t > trace_cap), "status": status}
 

@@ -4,6 +4,9 @@ Same steps as the readable solver (`smo.py`, which the step trace uses):
 * the same working-set rules — i = argmax_{I_up} −yᵢGᵢ, then j by WSS 2 (Fan, Chen & Lin 2005,
   eq. 15) or by the maximal violating pair —, the same τ, the same Platt update with L/H
   clipping and the same stopping rule m(α) − M(α) ≤ tol;
+* the same Newton steps on the free set, after the first 5,000 iterations and then every
+  `face.period(n)` (`face.py`: the same compiled `face_step`, on Q_FF built from the cached
+  columns; with shrinking, every point is made active again for it);
 * the same floating-point operations in the same order, so that without shrinking the two
   take identical steps (same i, j, α bit for bit; tests/test_smo_fast.py checks it).
 
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import face as _face
 from .pair import TAU, clip_pair
 
 try:
@@ -502,12 +506,66 @@ if NUMBA:
                         F[inact[q]] += coef * buf[q]
 
     @njit(cache=True, nogil=True)
+    def _newton(Fa, sta, ya, alpha, C, tol, every, lay, kp, X, XT, cache, use_cache, epoch,
+                buf, shrinking, Fbar, bufF):
+        """`smo.newton_step` on the active set (every free αₜ is active): the face
+        (`face.select_face`), Q_FF from its columns, `face.face_step`, then line 8 one column
+        at a time in index order. Returns (whether the step was taken, whether there was a
+        face to solve, f's change (0 when not taken))."""
+        act, na = lay[0], lay[1]
+        gA = np.empty(na)
+        aA = np.empty(na)
+        for p in range(na):
+            gA[p] = -ya[p] * Fa[p]                       # G = −y∘F
+            aA[p] = alpha[act[p]]
+        pos = _face.select_face(gA, ya[:na], aA, C, tol)
+        k = len(pos)
+        if k == 0:
+            return False, False, 0.0
+        H = np.empty((k, k))
+        g = np.empty(k)
+        yF = np.empty(k)
+        old = np.empty(k)
+        for b in range(k):
+            pb = pos[b]
+            yF[b] = ya[pb]
+            g[b] = -ya[pb] * Fa[pb]                      # G = −y∘F
+            old[b] = alpha[act[pb]]
+            col = _fetch(act[pb], pb, buf, lay, kp, X, cache, use_cache, epoch)
+            for a in range(k):
+                H[a, b] = (ya[pos[a]] * ya[pb]) * col[pos[a]]   # Q = (yyᵀ)∘K_eff
+        budget = _face.cg_budget(X.shape[0], k, every)
+        x, cg, dropped, taken, df = _face.face_step(H, g, yF, old, C, tol, budget)
+        if not taken:
+            return False, True, 0.0
+        for b in range(k):
+            d = x[b] - old[b]
+            if d == 0.0:
+                continue
+            pb = pos[b]
+            t = act[pb]
+            alpha[t] = x[b]
+            sta[pb] = _status(x[b], yF[b], C)
+            col = _fetch(t, pb, buf, lay, kp, X, cache, use_cache, epoch)
+            c = -yF[b] * d
+            for p in range(na):
+                Fa[p] = Fa[p] + col[p] * c
+            if shrinking and (not x[b] < C) != (not old[b] < C):   # reached or left C:
+                full = _fetch_full(t, bufF, lay, kp, X, XT, cache, use_cache, epoch)  # F̄
+                cb = -C * yF[b] if not x[b] < C else C * yF[b]               # follows
+                for s in range(len(Fbar)):
+                    Fbar[s] += full[s] * cb
+        return True, True, df
+
+    @njit(cache=True, nogil=True)
     def _smo(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots,
-             given_G, previous):
+             given_G, previous, base, first):
         """The SMO loop. alpha, F (= −y∘G) and Fbar (empty without shrinking) are updated in
         place; given_G: F holds G = Qα − 1 at alpha on entry (a warm start's updated gradient;
         then shrinking must be off); previous: the column cache of the fit before an edit
-        (see `_full_column`).
+        (see `_full_column`); base, first: iterations between two Newton steps on the free
+        set (`face.period`; 0: none; doubled after one that did less than the pair steps
+        before it, `face.next_period`), and the first one's (`face.first`), as in smo.py.
         Returns (iterations, converged, final m − M, G = −y∘F at the end, (cache rows,
         column → slot, slot full, slots used))."""
         n, d = X.shape
@@ -520,7 +578,7 @@ if NUMBA:
         data, col_slot, slot_full, prv, nxt = cache[0], cache[2], cache[4], cache[5], cache[6]
         prv[S] = S
         nxt[S] = S
-        bufI, bufJ, bufF = np.empty(n), np.empty(n), np.empty(n)
+        bufI, bufJ, bufF, bufN = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
         sta = np.empty(n, np.uint8)
         epoch = 0
         if shrinking:
@@ -552,6 +610,8 @@ if NUMBA:
                 Fa[t] = F[t]
 
         it = 0
+        every, due = base, first
+        gain = 0.0                               # f's change by the pair steps before it
         converged = False
         unshrunk = False
         counter = min(n, 1000) + 1
@@ -616,6 +676,34 @@ if NUMBA:
                 continue
             if it >= max_iter:
                 break
+            if base > 0 and it >= due:           # a Newton step on the free set (smo.py)
+                relaid = shrinking and na < n
+                if relaid:
+                    # on all points: the face needs the shrunk ones that should join it,
+                    # and after the step (it moves many αₜ) a shrunk point may violate the
+                    # KKT conditions (LIBSVM's shrinking assumes pair steps)
+                    for p in range(na):
+                        F[act[p]] = Fa[p]
+                    _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache,
+                                 epoch, bufF)
+                    epoch += 1
+                    lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta,
+                                      QDa, ya)
+                    na = n
+                    act = lay[0]
+                taken, had_face, df = _newton(Fa, sta, ya, alpha, C, tol, every, lay, kp,
+                                              X, XT, cache, use_cache, epoch, bufN,
+                                              shrinking, Fbar, bufF)
+                every = _face.next_period(base, every, had_face, df, gain)
+                due = it + every
+                gain = 0.0
+                if taken:
+                    it += 1
+                    pi, m = _select_up(Fa, sta, na)
+                    continue
+                if relaid:                       # not taken: the pair step's i and j
+                    pi, m = _select_up(Fa, sta, na)   # again, on all points
+                    continue
             c = act[pj]
             s = col_slot[c] if use_cache and na == n else -1
             if s >= 0 and slot_full[s]:                 # as for Ki above
@@ -639,6 +727,9 @@ if NUMBA:
             aj_unc = a_j + y_j * (E_i - E_j) / eta_used
             L, H, ai_new, aj_new = _clip_pair(a_i, a_j, aj_unc, y_i, y_j, C)
             d_i, d_j = ai_new - a_i, aj_new - a_j
+            if base > 0 and it >= due - every:       # f's change, as smo.take_step
+                gain += _face.pair_change(-y_i * Fa[pi], -y_j * Fa[pj], QDa[pi], QDa[pj],
+                                          (y_i * y_j) * Ki[pj], d_i, d_j)
             alpha[i], alpha[j] = ai_new, aj_new
             sta[pi] = _status(ai_new, y_i, C)
             sta[pj] = _status(aj_new, y_j, C)
@@ -675,7 +766,8 @@ def cache_slots(n: int, cache_mb: float) -> int:
 
 
 def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, G0=None,
-          columns=None, shrinking=True, cache_mb=DEFAULT_CACHE_MB, use_cache=None):
+          columns=None, shrinking=True, cache_mb=DEFAULT_CACHE_MB, use_cache=None,
+          newton_steps=True):
     """SMO on a problem from `build_problem` (lazy or not: only X, y, C and the kernel's
     numbers are used). Returns dict(alpha, n_iter, converged, status, trace=None, G) where
     G = Qα − 1 at the returned α (for `finalize`, so that no n × n product is needed).
@@ -693,8 +785,9 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     None without a cache or when it is larger than KEEP_COLUMNS_MB (a warm start's cache is
     never larger: a model holds at most that much; a cold fit's for n ≤ 1,024).
 
-    shrinking=False takes exactly the steps of `smo.smo`; use_cache=None caches columns
-    unless they are cheaper to compute than to copy (linear kernel, few features)."""
+    shrinking=False takes exactly the steps of `smo.smo` (with the same newton_steps: the
+    Newton steps on the free set, `face.py`); use_cache=None caches columns unless they are
+    cheaper to compute than to copy (linear kernel, few features)."""
     X = np.ascontiguousarray(problem.X, dtype=float)
     XT = problem.XT
     y = np.ascontiguousarray(problem.y, dtype=float)
@@ -717,13 +810,20 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     Fbar = np.zeros(n if shrinking else 0)    # F̄ is kept only with shrinking
     it, converged, gap, G, cache = _smo(X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C,
                                      float(tol), int(max_iter), wss == "max_violating_pair",
-                                     bool(shrinking), int(n_slots), G0 is not None, previous)
+                                     bool(shrinking), int(n_slots), G0 is not None, previous,
+                                     *newton_period(n, newton_steps))
     return {"alpha": alpha, "n_iter": int(it), "converged": bool(converged), "trace": None,
             "trace_truncated": False, "status": status_text(converged, max_iter, gap), "G": G,
             "columns": kept_columns(cache, use_cache)}
 
 
 # -- pieces of `solve` that `warmstart.refit` shares --------------------------------------
+
+def newton_period(n: int, newton_steps: bool = True) -> tuple[int, int]:
+    """`_smo`'s (base, first): iterations between two Newton steps on the free set (0: none),
+    and the first one's."""
+    return (_face.period(n) if newton_steps else 0), _face.first(n)
+
 
 def default_max_iter(n: int) -> int:
     return max(10_000_000, 100 * n)            # LIBSVM's default, as smo.py
