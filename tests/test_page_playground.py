@@ -340,3 +340,15 @@ def test_load_into_playground_from_another_page():
     assert state_points(at)[0].tolist() == X.tolist()
     assert at.select_slider(key="pg.C").value == 2.0
     assert canvas(at)["title"] == "From page 2"
+
+
+def test_the_page_says_its_shared_answer_s_time_is_not_this_click_s():
+    """Issue 16 item 12: the panel showed the first visitor's cached 2,266 ms as "time"."""
+    at = new_app()
+    data = canvas(at)
+    assert data["answer"] is not None  # the page's own answer (cached, shared)
+    time_row = dict(data["answer"]["panel"])["time"]
+    assert time_row.endswith(" ms (first computed; reused)")
+    body = {"points": data["points"], "settings": data["settings"]}
+    assert dict(fit_api.refit(body)["panel"])["time"].endswith(" ms")  # the endpoint's: now
+    assert "reused" not in dict(fit_api.refit(body)["panel"])["time"]

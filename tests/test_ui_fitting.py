@@ -99,3 +99,19 @@ def test_decision_grid_orientation_and_square_cells():
     assert len(xs) == 50 and len(ys) == 25 and H.shape == (25, 50) and H.dtype == np.float32
     i, j = 7, 20
     assert H[i, j] == pytest.approx(float(m.decision_function([[xs[j], ys[i]]])[0]), rel=1e-5)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6, 1.7e9])
+def test_the_drawing_agrees_with_the_numbers_far_from_the_origin(offset):
+    """Issue 16 item 10: D1 shifted by 1.7e9 put 6 of 14 training points on the wrong side of
+    the drawn Gaussian boundary while the panel said 100 %. The grid the figure draws
+    (``decision_grid``, first node exactly at each point) gives every point the sign of
+    the h the numbers come from."""
+    d = datasets.d1()
+    X = d.X + offset
+    out = fitting.fit_points(X, d.y, _settings(kernel="gaussian", sigma=1.0, C=10.0))
+    m = out.model
+    assert m.training_accuracy == 1.0
+    for (x1, x2), h in zip(X, m.h_train, strict=True):
+        _, _, H = fitting.decision_grid(m, (x1, x1 + 1.0), (x2, x2 + 1.0), resolution=2)
+        assert np.sign(H[0, 0]) == np.sign(h) and abs(H[0, 0] - h) <= 1e-5 * max(1, abs(h))

@@ -346,6 +346,16 @@ def cached_answer(xb: bytes, yb: bytes, skey: tuple, view: tuple, home: tuple,
                       refuse=False)  # fmt: skip
 
 
+def reused_time(ans: dict) -> dict:
+    """The page's answers are shared by every session (a pure result): its "time" is the
+    first computation's, and says so (issue 16 item 12: a time that was another visitor's)."""
+    panel = ans.get("panel")
+    if panel:
+        ans = dict(ans, panel=[[k, f"{v} (first computed; reused)" if k == "time" else v]
+                               for k, v in panel])
+    return ans
+
+
 def page_answer(ss) -> dict | None:
     """The answer for the canvas's payload, or None when the browser has it already: it has
     fitted every edit of its own through the endpoint since the last change made here."""
@@ -360,7 +370,7 @@ def page_answer(ss) -> dict | None:
     view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
     xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
     try:
-        return cached_answer(xb, yb, skey, view, home, style)
+        return reused_time(cached_answer(xb, yb, skey, view, home, style))
     except budget.Stopped as exc:  # the points stay; the canvas shows why there is no model
         return {"seq": None, "n": len(X), "ok": False, "kind": "over_budget",
                 "message": str(exc), "figure": fit_api.points_figure(X, y, home)}
