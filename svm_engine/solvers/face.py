@@ -158,6 +158,49 @@ def _matvec(H, v, out):
                 out[c] += H[e, c] * ve
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _residual(g, y, act, m, r, p):
+    """CG's start on the face: r = the projected gradient g, p = −r; returns (rᵀr, max |rᵢ|)."""
+    _project(g, y, act, m, r)
+    rr = 0.0
+    big = 0.0
+    for c in range(len(r)):
+        rr += r[c] * r[c]
+        big = max(big, abs(r[c]))
+        p[c] = -r[c]
+    return rr, big
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _curvature(p, Hp, act):
+    """pᵀHp on the face."""
+    kap = 0.0
+    for c in range(len(p)):
+        if act[c]:
+            kap += p[c] * Hp[c]
+    return kap
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _advance(Hp, y, act, m, t, r, Pv):
+    """r += t·P(Hp) after a step t along p; returns the new (rᵀr, max |rᵢ|)."""
+    _project(Hp, y, act, m, Pv)
+    rr = 0.0
+    big = 0.0
+    for c in range(len(r)):
+        r[c] += t * Pv[c]
+        rr += r[c] * r[c]
+        big = max(big, abs(r[c]))
+    return rr, big
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _conjugate(r, p, beta):
+    """p = −r + βp, the next conjugate direction."""
+    for c in range(len(p)):
+        p[c] = -r[c] + beta * p[c]
+
+
 @njit(cache=True, nogil=True)
 def _cg(H, gr, y, act, m, stop, budget, d, Hd, r, p, Hp, Pv):
     """Projected CG on the face `act` from d = 0, box ignored: d ≈ argmin ½dᵀHd + grᵀd with
@@ -166,37 +209,20 @@ def _cg(H, gr, y, act, m, stop, budget, d, Hd, r, p, Hp, Pv):
     for c in range(k):
         d[c] = 0.0
         Hd[c] = 0.0
-    _project(gr, y, act, m, r)
-    rr = 0.0
-    big = 0.0
-    for c in range(k):
-        rr += r[c] * r[c]
-        big = max(big, abs(r[c]))
-        p[c] = -r[c]
+    rr, big = _residual(gr, y, act, m, r, p)
     used = 0
     while big > stop and used < budget:
         used += 1
         _matvec(H, p, Hp)
-        kap = 0.0
-        for c in range(k):
-            if act[c]:
-                kap += p[c] * Hp[c]
+        kap = _curvature(p, Hp, act)
         if not kap > 0.0:                    # no curvature left along p: stop here
             break
         t = rr / kap
         for c in range(k):
             d[c] += t * p[c]
             Hd[c] += t * Hp[c]
-        _project(Hp, y, act, m, Pv)
-        rr_new = 0.0
-        big = 0.0
-        for c in range(k):
-            r[c] += t * Pv[c]
-            rr_new += r[c] * r[c]
-            big = max(big, abs(r[c]))
-        beta = rr_new / rr
-        for c in range(k):
-            p[c] = -r[c] + beta * p[c]
+        rr_new, big = _advance(Hp, y, act, m, t, r, Pv)
+        _conjugate(r, p, rr_new / rr)
         rr = rr_new
     return used
 
@@ -262,23 +288,14 @@ def _descent(H, g, y, a, C, stop, budget, w):
     used = 0
     dropped = 0
     while m >= 2 and used < budget:
-        _project(gr, y, act, m, r)
-        big = 0.0
-        rr = 0.0
-        for c in range(k):
-            big = max(big, abs(r[c]))
-            rr += r[c] * r[c]
-            p[c] = -r[c]
+        rr, big = _residual(gr, y, act, m, r, p)
         if big <= stop:
             break
         blocked = -1
         while used < budget:
             used += 1
             _matvec(H, p, Hp)
-            kap = 0.0
-            for c in range(k):
-                if act[c]:
-                    kap += p[c] * Hp[c]
+            kap = _curvature(p, Hp, act)
             tmax = np.inf                    # the longest step that stays in the box
             for c in range(k):
                 if act[c] and p[c] != 0.0:
@@ -299,18 +316,10 @@ def _descent(H, g, y, a, C, stop, budget, w):
                 gr[c] += t * Hp[c]
             if blocked >= 0:
                 break
-            _project(Hp, y, act, m, Pv)
-            rr_new = 0.0
-            big = 0.0
-            for c in range(k):
-                r[c] += t * Pv[c]
-                rr_new += r[c] * r[c]
-                big = max(big, abs(r[c]))
+            rr_new, big = _advance(Hp, y, act, m, t, r, Pv)
             if big <= stop:
                 break
-            beta = rr_new / rr
-            for c in range(k):
-                p[c] = -r[c] + beta * p[c]
+            _conjugate(r, p, rr_new / rr)
             rr = rr_new
         if blocked < 0:
             break

@@ -506,6 +506,17 @@ if NUMBA:
                         F[inact[q]] += coef * buf[q]
 
     @njit(cache=True, nogil=True)
+    def _unshrink(F, Fa, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch, buf, QD,
+                  sta, QDa, ya):
+        """Every point active again: F of the active points written back, F of the shrunk
+        ones rebuilt (`_reconstruct`), the layout of all n. The caller bumps the cache epoch."""
+        act, na = lay[0], lay[1]
+        for p in range(na):
+            F[act[p]] = Fa[p]
+        _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch, buf)
+        return _set_layout(np.arange(len(F)), F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya)
+
+    @njit(cache=True, nogil=True)
     def _newton(Fa, sta, ya, alpha, C, tol, every, lay, kp, X, XT, cache, use_cache, epoch,
                 buf, shrinking, Fbar, bufF):
         """`smo.newton_step` on the active set (every free αₜ is active): the face
@@ -629,11 +640,9 @@ if NUMBA:
                         F[lay[0][p]] = Fa[p]
                     if not unshrunk and mm - MM <= 10.0 * tol:
                         unshrunk = True
-                        _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache,
-                                     epoch, bufF)
+                        lay = _unshrink(F, Fa, Fbar, y, alpha, C, lay, kp, X, XT, cache,
+                                        use_cache, epoch, bufF, QD, sta, QDa, ya)
                         epoch += 1
-                        lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta,
-                                          QDa, ya)
                         na = n
                     lay = _shrink(mm, MM, F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya)
                     na = lay[1]
@@ -663,12 +672,9 @@ if NUMBA:
                     converged = True
                     break
                 # optimal on the active set: rebuild F on all points and check again
-                for p in range(na):
-                    F[act[p]] = Fa[p]
-                _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch,
-                             bufF)
+                lay = _unshrink(F, Fa, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache,
+                                epoch, bufF, QD, sta, QDa, ya)
                 epoch += 1
-                lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta, QDa, ya)
                 pi, m = _select_up(Fa, sta, n)
                 # check again on all points at the top of the loop (which takes the step if
                 # not optimal), and shrink again right after that step, as LIBSVM does
@@ -682,13 +688,9 @@ if NUMBA:
                     # on all points: the face needs the shrunk ones that should join it,
                     # and after the step (it moves many αₜ) a shrunk point may violate the
                     # KKT conditions (LIBSVM's shrinking assumes pair steps)
-                    for p in range(na):
-                        F[act[p]] = Fa[p]
-                    _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache,
-                                 epoch, bufF)
+                    lay = _unshrink(F, Fa, Fbar, y, alpha, C, lay, kp, X, XT, cache,
+                                    use_cache, epoch, bufF, QD, sta, QDa, ya)
                     epoch += 1
-                    lay = _set_layout(np.arange(n), F, y, alpha, QD, XT, C, lay, Fa, sta,
-                                      QDa, ya)
                     na = n
                     act = lay[0]
                 taken, had_face, df = _newton(Fa, sta, ya, alpha, C, tol, every, lay, kp,
