@@ -65,29 +65,27 @@ $(TEST_STAMP): requirements.txt requirements-test.txt | $(BIN)/python
 	$(PIP) install -r requirements-test.txt
 	touch $(RUN_STAMP) $@
 
-# Playwright tests drive Debian's chromium (/usr/bin/chromium), not a downloaded browser.
-chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
+# Debian packages the tests need, installed with apt when missing (as root, or with sudo -n):
+# $(call apt_need,PACKAGE,a shell test that is true when it is there,what fails without it)
+define apt_need
+	@if ! { $(2); }; then \
 		if [ "$$(id -u)" = 0 ]; then SUDO=""; \
 		elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
-		else echo "warning: /usr/bin/chromium is missing and we are not root (no sudo);" \
-			"browser tests will fail. Install it with: apt-get install chromium" >&2; exit 0; fi; \
-		echo "installing Debian chromium"; \
+		else echo "warning: $(1) is missing and we are not root (no sudo);" \
+			"$(3). Install it with: apt-get install $(1)" >&2; exit 0; fi; \
+		echo "installing Debian $(1)"; \
 		$$SUDO apt-get update && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(1); \
 	fi
+endef
+
+# Playwright tests drive Debian's chromium (/usr/bin/chromium), not a downloaded browser.
+chromium:
+	$(call apt_need,chromium,[ -x /usr/bin/chromium ],browser tests will fail)
 
 # The class recipe (deploy/serve.py, make serve) and its browser test run Debian's haproxy.
 haproxy:
-	@if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then \
-		if [ "$$(id -u)" = 0 ]; then SUDO=""; \
-		elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; \
-		else echo "warning: haproxy is missing and we are not root (no sudo);" \
-			"make serve and its test will fail. Install it with: apt-get install haproxy" >&2; exit 0; fi; \
-		echo "installing Debian haproxy"; \
-		$$SUDO apt-get update && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; \
-	fi
+	$(call apt_need,haproxy,command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ],make serve and its test will fail)
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis build dist *.egg-info \
