@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from appserver import CHROMIUM, CHROMIUM_ARGS, AppServer  # noqa: E402
-from bench_latency import EMPTY_SPOT, QUERY  # noqa: E402
+from bench_latency import EMPTY_SPOT, open_playground  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -86,12 +86,7 @@ def run(url: str, pid: int, args) -> float:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.goto(f"{url}/?{QUERY}", timeout=120_000)
-        page.wait_for_function(
-            "(() => { const r = document.querySelector('.svmlab-canvas');"
-            " return r && Number(r.dataset.draws) >= 1 && r.dataset.nPoints === '200'; })()",
-            timeout=120_000,
-        )
+        open_playground(page, url)
         for _ in range(3):  # warm-up: first-time code paths on server and browser
             page.mouse.click(*page.evaluate(EMPTY_SPOT, [rng.random(), rng.random()]))
             time.sleep(args.gap)

@@ -59,6 +59,20 @@ GOALS = {
     "next → step redrawn": (100, None),
 }
 
+
+
+def open_playground(page, url: str, drawn: bool = True) -> None:
+    """Open the Playground on QUERY's 200 points and wait for them (and, with ``drawn``,
+    for Plotly's first figure)."""
+    page.goto(f"{url}/?{QUERY}", timeout=120_000)
+    page.wait_for_function(
+        "(() => { const r = document.querySelector('.svmlab-canvas');"
+        + (" return r && Number(r.dataset.draws) >= 1" if drawn else " return r")
+        + " && r.dataset.nPoints === '200'; })()",
+        timeout=120_000,
+    )
+
+
 EMPTY_SPOT = """([fx, fy]) => {
   // a spot at fraction (fx, fy) of the plot area, nudged away from existing points
   const st = document.querySelector('.svmlab-canvas').__state;
@@ -110,12 +124,7 @@ def bench_playground(browser, url: str, args) -> bool:
     """Click → point drawn and click → refit drawn on the Playground canvas."""
     rng = random.Random(args.seed)
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.goto(f"{url}/?{QUERY}", timeout=120_000)
-    page.wait_for_function(
-        "(() => { const r = document.querySelector('.svmlab-canvas');"
-        " return r && Number(r.dataset.draws) >= 1 && r.dataset.nPoints === '200'; })()",
-        timeout=120_000,
-    )
+    open_playground(page, url)
     # click 0 is a warm-up (first-time code paths on server and browser), not measured
     for i in range(args.clicks + 1):
         if i == 1:
@@ -128,7 +137,7 @@ def bench_playground(browser, url: str, args) -> bool:
         try:
             page.wait_for_function(
                 "(() => { const d = document.querySelector('.svmlab-canvas').dataset;"
-                f" return Number(d.fitSeq) >= {seq + 1} && Number(d.fullSeq) >= {seq + 1}"
+                f" return Number(d.fullSeq) >= {seq + 1}"  # (the session syncs at a pause)
                 f" && window.__svmlabPerf.refitDrawn.length >= {i}; }})()",
                 timeout=60_000,
             )
@@ -154,7 +163,6 @@ def bench_playground(browser, url: str, args) -> bool:
         "  endpoint round trip": perf["endpointMs"],
         "  endpoint server time": perf["serverMs"],
         "  layer painted (JS)": perf["overlayMs"],
-        "  session figure arrived": perf["refitArrived"],
         "  full figure drawn": perf["fullDrawn"],
         "  Plotly.react": perf["reactMs"],
     }
@@ -167,7 +175,7 @@ def bench_playground(browser, url: str, args) -> bool:
           f"{info['n']} points at the end; fit endpoint: {info['endpoint']}")
     ok = report(rows)
     print(f"refit drawn first by: endpoint {sources.count('endpoint')}, "
-          f"session figure {sources.count('figure')}")
+          f"the page's own answer {sources.count('page')}")
     if stalled:
         print(f"note: SMO hit the Playground's iteration cap on {stalled} of {len(fits)} refits")
     return ok
@@ -245,12 +253,7 @@ def bench_step_through(browser, url: str, args) -> tuple[bool, float]:
     """Next → step redrawn in the Step-through page's SMO player, for the Playground's
     200-point set. Returns (goal met, p50 of step redrawn at --gap)."""
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.goto(f"{url}/?{QUERY}", timeout=120_000)  # the Playground holds the 200 points
-    page.wait_for_function(
-        "(() => { const r = document.querySelector('.svmlab-canvas');"
-        " return r && r.dataset.nPoints === '200'; })()",
-        timeout=120_000,
-    )
+    open_playground(page, url, drawn=False)  # the Playground holds the 200 points
     # the menu entry as st.navigation titles it (app.py), not a pages/ directory listing
     page.locator('[data-testid="stSidebarNav"] a', has_text="Step-through").click(timeout=120_000)
     page.locator(f"{PLAYER} [data-panel=curves][data-step='0']").wait_for(timeout=120_000)
