@@ -4,7 +4,7 @@ Starts the app (or uses ``--url`` with ``--pid``), opens the 200-point Gaussian 
 ``bench_latency.py`` (moons, σ = 1, C = 1, SMO), clicks ``--clicks`` empty spots ``--gap`` s
 apart as a student would, waits until the page is idle again (the full figure drawn and the
 session's sync of the points done) and prints the server's own CPU time (user + system of the
-server process and every process it started, read from /proc) per click, next to the same
+server process and every process it started, psutil) per click, next to the same
 server's CPU while idle over as long a time (subtracted). Goal (issue 15): ≤ 20 ms per click.
 
     .venv/bin/python benchmarks/bench_click_cpu.py [--clicks 25] [--gap 2.0]
@@ -13,7 +13,6 @@ server's CPU while idle over as long a time (subtracted). Goal (issue 15): ≤ 2
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
@@ -24,45 +23,17 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from appserver import CHROMIUM, CHROMIUM_ARGS, AppServer  # noqa: E402
+from bench_class import ServerMeter  # noqa: E402
 from bench_latency import EMPTY_SPOT, open_playground  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-TICK = os.sysconf("SC_CLK_TCK")
 GOAL_MS = 20.0
 
 
-def _stat(pid: int) -> tuple[int, float] | None:
-    """(parent pid, user + system seconds) of a live process, None when it is gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = text[text.rindex(")") + 2 :].split()
-    return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK
-
-
 def tree_cpu(root: int) -> float:
-    """CPU seconds of ``root`` and its live descendants (children that exited and were
-    waited for are in the parent's cumulative fields 13-14; include them too)."""
-    stats = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            s = _stat(int(d))
-            if s is not None:
-                stats[int(d)] = s
-    total, todo = 0.0, [root]
-    while todo:
-        pid = todo.pop()
-        if pid in stats:
-            total += stats[pid][1]
-            try:
-                f = Path(f"/proc/{pid}/stat").read_text()
-                f = f[f.rindex(")") + 2 :].split()
-                total += (int(f[13]) + int(f[14])) / TICK
-            except OSError:
-                pass
-            todo.extend(p for p, (ppid, _) in stats.items() if ppid == pid)
-    return total
+    """CPU seconds of the server and every process it started (bench_class's meter: psutil,
+    reaped children included)."""
+    return ServerMeter(root).cpu()
 
 
 def idle(page) -> bool:
