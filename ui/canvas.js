@@ -328,19 +328,17 @@ function pushUndo(st) {
 
 const RESEND_MS = 3000; // a sync the session did not confirm by then is sent again
 
-function sendPoints(st, force) {
+function sendPoints(st, force, flags) {
+  // flags: what else the session should do with them ({undo: true}, {restored: true})
   clearTimeout(st.sendTimer);
   st.sendTimer = null;
   if (!st.setStateValue || (st.fitSeq >= st.seq && !force)) return;
   st.syncs += 1;
   st.syncedSeq = st.seq;
   // without the endpoint's answer the session's rerun must send one (ui/controls.py)
-  st.setStateValue("points", {
-    epoch: st.epoch,
-    seq: st.seq,
-    points: st.points,
-    want_answer: !useEndpoint(st) || st.wantAnswer,
-  });
+  const value = { epoch: st.epoch, seq: st.seq, points: st.points };
+  value.want_answer = !useEndpoint(st) || st.wantAnswer;
+  st.setStateValue("points", Object.assign(value, flags || {}));
   st.wantAnswer = false;
   clearTimeout(st.resendTimer);
   st.resendTimer = setTimeout(() => {
@@ -705,9 +703,7 @@ function undo(st) {
     // (points and settings), and the new payload follows
     if (!st.canUndo || !st.setStateValue) return;
     st.canUndo = false;
-    clearTimeout(st.sendTimer);
-    st.sendTimer = null;
-    st.setStateValue("points", { epoch: st.epoch, seq: st.seq, points: st.points, undo: true });
+    sendPoints(st, true, { undo: true });
     return;
   }
   st.points = st.undo.pop();
@@ -1213,11 +1209,7 @@ function adoptedBy(st, data) {
   st.undo = [];
   st.pending.clear();
   st.pendingFull.clear();
-  clearTimeout(st.sendTimer);
-  st.sendTimer = null;
-  st.syncs += 1;
-  st.syncedSeq = st.seq;
-  st.setStateValue("points", { epoch: st.epoch, seq: st.seq, points: st.points, restored: true });
+  sendPoints(st, true, { restored: true });
   return true;
 }
 
