@@ -332,10 +332,12 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
             tol=SMO_TOL if solver == "smo" else None,
             polish=False,
         )
-        # ... which the Playground then does: its numbers, certified or not
+        # ... which the Playground then does: its numbers, certified or not (SMO starts at
+        # the run's own α, so it only does the exact solve, not the run again)
         final = model if model.converged else se.fit(
             X, y, kernel=kernel, C=C, loss=s["loss"], bias=s["bias"], solver=solver,
-            wss=s["wss"], max_iter=max_iter, tol=SMO_TOL if solver == "smo" else None)
+            wss=s["wss"], max_iter=max_iter, tol=SMO_TOL if solver == "smo" else None,
+            alpha0=model.alpha if solver == "smo" else None)
     # the engine's status is already a sentence ("not converged: …, try …"), shown as it is
     warning = None if final.converged else final.status
     trace = model.trace or []
