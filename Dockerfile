@@ -24,7 +24,7 @@ COPY . .
 # Bytecode and the click canvas's Plotly.js (static/, which the app serves) made now, as
 # root, since the app's user cannot write into /app.
 RUN python -m compileall -q app.py pages svm_engine ui \
-    && python -c "from ui.startup import ensure_plotly_js; ensure_plotly_js('static')"
+    && python -c "from ui.serving.startup import ensure_plotly_js; ensure_plotly_js('static')"
 
 # Numeric, so that a runtime (e.g. Kubernetes' runAsNonRoot) can tell it is not root.
 USER 10001:10001

@@ -5,11 +5,12 @@ Page config, Plotly.js copied into ./static for the click canvas (served at
 that exist (Playground first and default).
 
 `streamlit run` finds the ``app = st.App(...)`` assignment below and serves this file as an
-ASGI app (uvicorn), which adds the Playground's fit endpoint (``ui/fit_api.py``) to
-Streamlit's own routes and starts the fit workers with the server (``ui/budget.py``: they load
+ASGI app (uvicorn), which adds the Playground's fit endpoint (``ui/serving/fit_api.py``) to
+Streamlit's own routes and starts the fit workers with the server (``ui/serving/budget.py``: they
+load
 or compile the solvers at once, so a plain ``streamlit run app.py`` is as quick for its first
 visitor as ``make run``); each browser session still runs this file as ``__main__``
-(``main()``), whose page waits for those workers behind a spinner (``ui/warmup.py``).
+(``main()``), whose page waits for those workers behind a spinner (``ui/serving/warmup.py``).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from pathlib import Path
 
 import streamlit as st
 
-import ui.controls  # noqa: F401  (load the heavy modules before freezing the start-up objects)
-from ui import warmup
-from ui.nav import existing_pages, note_page
-from ui.startup import ensure_plotly_js, freeze_gc_once
+import ui.shared.controls  # noqa: F401  (load the heavy modules before freezing the start-up objects)
+from ui.serving import warmup
+from ui.serving.startup import ensure_plotly_js, freeze_gc_once
+from ui.shared.nav import existing_pages, note_page
 
 ROOT = Path(__file__).resolve().parent
 
@@ -47,8 +48,8 @@ def main() -> None:
 
 
 if __name__ != "__main__":  # imported by `streamlit run` (uvicorn) to serve the ASGI app
-    from ui.budget import lifespan  # the fit workers start and stop with the server
-    from ui.fit_api import routes
+    from ui.serving.budget import lifespan  # the fit workers start and stop with the server
+    from ui.serving.fit_api import routes
 
     app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")), lifespan=lifespan)
 else:  # a session's run of the script

@@ -1,13 +1,14 @@
 """The time budget's figures (a script, not a test): costs, IPC overhead, lane isolation.
 
-``--costs``  times every task the app runs (``ui.costs``: "fit" = the Playground's
+``--costs``  times every task the app runs (``ui.serving.costs``: "fit" = the Playground's
              ``fitting.fit_points``, "step" = the Step-through page's ``build_run``, "compare"
              = Compare solvers' ``compare``) for each solver, kernel class, loss and margin, in a
-             fit worker (``ui.fit_pool``, one BLAS thread, as the app runs them), on blobs
+             fit worker (``ui.serving.fit_pool``, one BLAS thread, as the app runs them), on blobs
              (noise 1) and moons (noise 0.2), n = 100 … 2,000, until a fit takes over 5 s
              (killed at 12 s; the faster of two runs below 2 s). Fits t ≈ c·nᵖ to each
              dataset's times (sizes where t ≥ 20 ms) and prints ``COSTS`` for
-             ``ui/costs.py`` and the README's limits table (``--write``: into ui/costs.py).
+             ``ui/serving/costs.py`` and the README's limits table (``--write``: into
+             ui/serving/costs.py).
 ``--ipc``    the pool's overhead per fit: a 200-point Playground fit (SMO, Gaussian) in the
              server's process against the same fit sent to a worker (median of 200).
 ``--lanes``  one student's heavy fits against another's clicks: the latency of a light fit
@@ -17,7 +18,7 @@
     .venv/bin/python benchmarks/bench_budget.py --costs --write | tee costs.log  # ~20 min
     .venv/bin/python benchmarks/bench_budget.py --from-log costs.log   # fit again, no runs
     .venv/bin/python benchmarks/bench_budget.py --costs --only newton --write  # one solver:
-        # its keys measured again, the others kept as they are in ui/costs.py
+        # its keys measured again, the others kept as they are in ui/serving/costs.py
 """
 
 from __future__ import annotations
@@ -38,7 +39,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from svm_engine import datasets  # noqa: E402
-from ui import compare, costs, fit_pool, fit_worker, fitting, state, step_state  # noqa: E402
+from ui.compare import comparison as compare  # noqa: E402
+from ui.serving import costs, fit_pool, fit_worker  # noqa: E402
+from ui.shared import fitting, state  # noqa: E402
+from ui.step_through import state as step_state  # noqa: E402
 
 SIZES = (100, 200, 400, 800, 1400, 2000)
 DATA = (("blobs", 1.0), ("moons", 0.2))
@@ -148,7 +152,7 @@ def parse_log(path: str) -> dict[tuple, dict[str, dict[int, float]]]:
 
 def measure_costs(write: bool, from_log: str | None = None, only=()) -> None:
     """Every key (or with ``only``, the keys of those solvers, merged into the COSTS of
-    ui/costs.py, each marked as measured again today)."""
+    ui/serving/costs.py, each marked as measured again today)."""
     if from_log:
         report({k: tuple(fit_power(v[name]) for name, _ in DATA if name in v)
                 for k, v in parse_log(from_log).items()}, write)
@@ -181,7 +185,7 @@ def report(result, write: bool, again=(), only=()) -> None:
     print("\n" + limits_table(result))
     print("\n" + limits_grid(result))
     if write:
-        path = ROOT / "ui" / "costs.py"
+        path = ROOT / "ui" / "serving" / "costs.py"
         src = path.read_text()
         new = re.sub(r"(# BEGIN COSTS[^\n]*\n).*?(# END COSTS)", lambda m: m.group(1) + text
                      + "\n" + m.group(2), src, flags=re.S)
@@ -191,11 +195,11 @@ def report(result, write: bool, again=(), only=()) -> None:
 
 def costs_literal(result, again=(), only=()) -> str:
     """The COSTS block; with ``again`` (keys measured by an ``--only`` run) the first line is
-    kept from ui/costs.py and those keys are marked with the date and the command."""
+    kept from ui/serving/costs.py and those keys are marked with the date and the command."""
     stamp = dt.date.today().isoformat()
     head = f"# measured {stamp}: .venv/bin/python benchmarks/bench_budget.py --costs --write"
     if again:
-        src = (ROOT / "ui" / "costs.py").read_text()
+        src = (ROOT / "ui" / "serving" / "costs.py").read_text()
         m = re.search(r"# BEGIN COSTS[^\n]*\n(# measured [^\n]*)\n", src)
         head = m.group(1) if m else head
     lines = [head, "COSTS: dict[tuple[str, ...], Cost] = {"]
@@ -365,12 +369,12 @@ def measure_lanes(clicks: int = 60, gap_s: float = 0.05) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--costs", action="store_true")
-    ap.add_argument("--write", action="store_true", help="write COSTS into ui/costs.py")
+    ap.add_argument("--write", action="store_true", help="write COSTS into ui/serving/costs.py")
     ap.add_argument("--from-log", metavar="FILE",
                     help="fit COSTS again from the output of an earlier --costs run")
     ap.add_argument("--only", metavar="SOLVERS", default="",
                     help="with --costs: measure these solvers only (comma-separated), keep "
-                         "the others' costs from ui/costs.py")
+                         "the others' costs from ui/serving/costs.py")
     ap.add_argument("--ipc", action="store_true")
     ap.add_argument("--lanes", action="store_true")
     a = ap.parse_args()

@@ -24,7 +24,8 @@ import time
 import warnings
 from pathlib import Path
 
-# as in the app's fit workers (ui/fit_pool.py THREAD_ENV): one BLAS thread (on a loaded 2-core
+# as in the app's fit workers (ui/serving/fit_pool.py THREAD_ENV): one BLAS thread (on a loaded
+# 2-core
 # VM, OpenBLAS's threads made one 446 × 446 solve take 15–170 ms instead of 3)
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
@@ -37,7 +38,7 @@ import svm_engine as se  # noqa: E402
 from svm_engine import api  # noqa: E402
 from svm_engine import datasets as ds  # noqa: E402
 
-SMO_TOL = 1e-5       # ui/fitting.py SMO_TOL: the pages' tolerance
+SMO_TOL = 1e-5       # ui/shared/fitting.py SMO_TOL: the pages' tolerance
 CHECK = hasattr(api, "_checked")
 spent: list[float] = []
 

@@ -4,7 +4,7 @@ Each student is what a browser tab is to the server (``st_client.StreamlitSessio
 HTTP requests, its own websocket ``/_stcore/stream`` and so its own ``st.session_state``) and
 clicks as the canvas does (``canvas_client.CanvasClient``: POST ``/api/refit`` with the warm
 start, then the session update per ``--sync``; that module's docstring names the functions of
-``ui/canvas.js`` it mirrors and the BackMsg fields it sends). All students run on asyncio in
+``ui/browser/canvas.js`` it mirrors and the BackMsg fields it sends). All students run on asyncio in
 this one process, so the client's own CPU competes with the server's on a small machine: it
 is reported. The page is the Playground link with a 200-point Gaussian problem (moons, σ = 1,
 C = 1, SMO), as ``bench_latency.py`` uses.

@@ -1,4 +1,5 @@
-"""The Playground's import (ui/io_read.py + ui/io_table.py): time to read a file, choose its
+"""The Playground's import (ui/data/io_read.py + ui/data/io_table.py): time to read a file, choose
+its
 columns and make the points, for files near the limits (2,000 rows, ~1 MB), against the 2 s
 budget of anything a user can click. Prints ms per file and the share of the budget.
 
@@ -17,7 +18,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ui import io as pio  # noqa: E402
+from ui.data import io as pio  # noqa: E402
 
 BUDGET_S = 2.0
 

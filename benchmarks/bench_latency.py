@@ -15,7 +15,8 @@ Goals: point drawn p50 ≤ 50 ms; refit drawn p50 ≤ 150 ms and p95 ≤ 250 ms.
 
 Step-through section (same server, same 200-point set, loaded through the Playground's link and
 opened with the Step-through page's default "The Playground's points"): presses **Next** in
-the SMO step player (``ui/step_player.js``: stepping runs in the browser, no server round trip)
+the SMO step player (``ui/browser/step_player.js``: stepping runs in the browser, no server round
+trip)
 and prints p50/p95 of
 
 - next → counter shown  (button released → the player's counter shows k + 1), and
@@ -197,7 +198,7 @@ STEP_PROBE = """([panels, counterSel, buttonSel]) => {
     const m = document.querySelector(counterSel);
     return m ? m.textContent.replace(/,/g, '').split('/').map((v) => Number(v.trim())) : [NaN, NaN];
   };
-  const step = (name) => {  // set by ui/step_player.js when the panel shows the step
+  const step = (name) => {  // set by ui/browser/step_player.js when the panel shows the step
     const g = document.querySelector('.svmlab-player [data-panel=' + name + ']');
     return g && g.dataset.step !== undefined ? Number(g.dataset.step) : undefined;
   };

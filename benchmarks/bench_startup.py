@@ -5,7 +5,7 @@ visitor of a class would, the moment the server answers):
 
 - ``make run``: ``python -m svm_engine.precompile``, then ``streamlit run app.py``;
 - ``streamlit run``: ``streamlit run app.py`` alone (a container, Streamlit Community Cloud);
-  the server compiles at start-up (``ui/warmup.py``) and the page waits behind a spinner;
+  the server compiles at start-up (``ui/serving/warmup.py``) and the page waits behind a spinner;
 
 each with numba's cache **empty** (a fresh ``NUMBA_CACHE_DIR``: a fresh machine, or the
 engine's code changed) and **filled** (the same directory after a previous run). The

@@ -1,6 +1,6 @@
 """Cost of teacher links (a script, not a test): the largest spec a link may hold (2,000
 points in float64, a 500-character question) through every step a server takes, beside the
-ordinary Playground link of the same points (``ui.state.decode_query``) as the reference
+ordinary Playground link of the same points (``ui.shared.state.decode_query``) as the reference
 measured in the same run.
 
 Prints the median of ``--repeat`` runs for: the long link (encode, decode), the store (put of
@@ -23,8 +23,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ui import qr, state  # noqa: E402
-from ui import teacher as T  # noqa: E402
+from ui.playground import qr  # noqa: E402
+from ui.playground import teacher as T  # noqa: E402
+from ui.shared import state
 
 
 def median_ms(fn, repeat: int) -> float:

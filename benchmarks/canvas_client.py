@@ -1,7 +1,8 @@
-"""A student's clicks on the Playground canvas, as ``ui/canvas.js`` makes them (for bench_class).
+"""A student's clicks on the Playground canvas, as ``ui/browser/canvas.js`` makes them (for
+bench_class).
 
 ``CanvasClient`` runs on a loaded ``st_client.StreamlitSession`` and mirrors these functions
-of ``ui/canvas.js``; keep it in step when they change:
+of ``ui/browser/canvas.js``; keep it in step when they change:
 
 - ``update(st, data)``: adopt the component's data (points when ``epoch`` changed, ``seq`` as
   the last edit the session has, ``settings``, ``fit_url``, ``home``); the view is ``home``
@@ -44,11 +45,10 @@ from typing import Any
 import aiohttp
 from st_client import SessionError, StreamlitSession
 
-CANVAS = "svmlab_canvas"  # ui/canvas.py COMPONENT_NAME
+CANVAS = "svmlab_canvas"  # ui/playground/canvas.py COMPONENT_NAME
 # canvas.js's own constant, read from it (the simulated canvas must sync as the real one does)
-SYNC_IDLE_MS = int(re.search(r"const SYNC_IDLE_MS = (\d+);",
-                             (Path(__file__).resolve().parents[1] / "ui" / "canvas.js").read_text()
-                             ).group(1))
+_CANVAS_JS = Path(__file__).resolve().parents[1] / "ui" / "browser" / "canvas.js"
+SYNC_IDLE_MS = int(re.search(r"const SYNC_IDLE_MS = (\d+);", _CANVAS_JS.read_text()).group(1))
 MIN_GAP = 0.02  # a new point keeps this fraction of the view from the others (~16 px)
 SYNC_MODES = ("every", "idle", "never")
 

@@ -65,7 +65,7 @@ class Component:
 
     def data(self) -> Any:
         """The data as the component's script reads it: a page that sends JSON text
-        (ui/canvas.py payload_text) is parsed as canvas.js parses it."""
+        (ui/playground/canvas.py payload_text) is parsed as canvas.js parses it."""
         data = json.loads(self.json_text) if self.json_text else None
         return json.loads(data) if isinstance(data, str) else data
 

@@ -1,7 +1,8 @@
 """Playground: click to place points; every change retrains; the whole geometry is drawn.
 
 The browser draws the picture, the numbers and the points table from the fit endpoint's
-answer (``ui/fit_api.py``), so a click costs the server one fit and no page rerun but a cheap
+answer (``ui/serving/fit_api.py``), so a click costs the server one fit and no page rerun but a
+cheap
 sync of the points. Two parts rerun separately:
 - the sidebar (data, model settings): a change reruns the whole page;
 - the canvas fragment (the plot and the panels under it): a panel's edit or the canvas's sync
@@ -10,8 +11,9 @@ sync of the points. Two parts rerun separately:
 
 import streamlit as st
 
-from ui import controls, teacher_panel
-from ui.nav import run_through_app
+from ui.playground import teacher_panel
+from ui.shared import controls
+from ui.shared.nav import run_through_app
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 

@@ -1,7 +1,8 @@
 """Worked examples: every example of the seeds, live, beside the book's own numbers.
 
-Thin: the numbers come from ``ui.examples`` (the engine, at run time), the plots from
-``ui.example_figures`` (the Playground's drawing); both are cached with st.cache_data (pure
+Thin: the numbers come from ``ui.worked_examples.examples`` (the engine, at run time), the plots
+from
+``ui.worked_examples.figures`` (the Playground's drawing); both are cached with st.cache_data (pure
 results keyed by the example). "Open in Playground" loads an example into the Playground's
 session state in a callback and switches page on the next run.
 """
@@ -10,11 +11,12 @@ import pandas as pd
 import streamlit as st
 
 from svm_engine import datasets
-from ui import budget, state, tables
-from ui import example_figures as EF
-from ui import examples as E
-from ui.figures import PLOTLY_CONFIG
-from ui.nav import run_through_app
+from ui.serving import budget
+from ui.shared import state, tables
+from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.nav import run_through_app
+from ui.worked_examples import examples as E
+from ui.worked_examples import figures as EF
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 

@@ -1,15 +1,16 @@
 """Step-through: watch SMO (and the book's SGA and Newton) one step at a time.
 
-Thin page: sidebar widgets → one cached fit with ``trace=True`` (``ui.step_state.build_run``)
-→ the state after step k (``ui.step_state``) → figures and words. Stepping never refits: it
+Thin page: sidebar widgets → one cached fit with ``trace=True``
+(``ui.step_through.state.build_run``)
+→ the state after step k (``ui.step_through.state``) → figures and words. Stepping never refits: it
 replays the recorded run.
 
-SMO steps in the browser: the step player (``ui.step_player``) gets the recorded run once,
+SMO steps in the browser: the step player (``ui.step_through.player``) gets the recorded run once,
 keeps the controls (first/prev/next/last, play/pause, speed, slider, next bound change) and
 redraws a step itself, with no server round trip; it reports the step, and the panels below it
 (the numbers, why this pair, the formulas, the α table) follow in their own fragment. SGA and
-Newton are stepped on the server: their controls and charts (``ui.step_figures`` drawn by
-``ui.step_plot``) live in one fragment, and play uses ``st.fragment(run_every=...)``.
+Newton are stepped on the server: their controls and charts (``ui.step_through.figures`` drawn by
+``ui.step_through.plot``) live in one fragment, and play uses ``st.fragment(run_every=...)``.
 """
 
 from __future__ import annotations
@@ -23,13 +24,10 @@ import pandas as pd
 import streamlit as st
 
 from svm_engine import datasets
-from ui import budget, state
-from ui import controls as ctl
-from ui import step_figures as F
-from ui import step_player as SP
-from ui import step_state as S
-from ui import step_text as W
-from ui.controls import (
+from ui.serving import budget
+from ui.shared import controls as ctl
+from ui.shared import state
+from ui.shared.controls import (
     C_GRID,
     DATASET_LABELS,
     KERNEL_LABELS,
@@ -37,10 +35,14 @@ from ui.controls import (
     SIGMA_GRID,
     WSS_LABELS,
 )
-from ui.figures import PLOTLY_CONFIG
-from ui.nav import keep_widgets, restore_widgets, run_through_app
-from ui.step_plot import step_plot
-from ui.tables import option_values
+from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.tables import option_values
+from ui.step_through import figures as F
+from ui.step_through import player as SP
+from ui.step_through import state as S
+from ui.step_through import text as W
+from ui.step_through.plot import step_plot
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 

@@ -1,9 +1,11 @@
 """Compare solvers: every solver of the engine on the same points, side by side.
 
-Thin page: sidebar widgets → one cached comparison (``ui.compare.compare``: every applicable
+Thin page: sidebar widgets → one cached comparison (``ui.compare.comparison.compare``: every
+applicable
 solver, the cvxopt reference per bias form, the agreement check, convergence curves) → the
-table and the figures of ``ui.compare_figures``; the solver notes come from ``ui.solver_docs``.
-The scaling run (``ui.scaling.run_scaling``) runs only on its button and keeps its partial
+table and the figures of ``ui.compare.figures``; the solver notes come from
+``ui.shared.solver_docs``.
+The scaling run (``ui.compare.scaling.run_scaling``) runs only on its button and keeps its partial
 result in this session. It is not a fragment on purpose: a click inside a running fragment
 waits for it to end, while any click on the page (Stop included) interrupts a full run at its
 next progress update.
@@ -16,16 +18,17 @@ import pandas as pd
 import streamlit as st
 
 from svm_engine import datasets
-from ui import budget, costs, state
-from ui import compare as cmp
-from ui import compare_figures as F
-from ui import controls as ctl
-from ui import scaling as sc
-from ui.controls import C_GRID, DATASET_LABELS, KERNEL_LABELS, LOSS_LABELS, SIGMA_GRID
-from ui.figures import PLOTLY_CONFIG
-from ui.nav import keep_widgets, restore_widgets, run_through_app
-from ui.solver_docs import anchor, doc_sections, solver_doc
-from ui.tables import option_values
+from ui.compare import comparison as cmp
+from ui.compare import figures as F
+from ui.compare import scaling as sc
+from ui.serving import budget, costs
+from ui.shared import controls as ctl
+from ui.shared import state
+from ui.shared.controls import C_GRID, DATASET_LABELS, KERNEL_LABELS, LOSS_LABELS, SIGMA_GRID
+from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.solver_docs import anchor, doc_sections, solver_doc
+from ui.shared.tables import option_values
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 

@@ -1,5 +1,5 @@
-"""The time budget: predictions and messages (ui/costs.py), refusals in the Playground's fit
-(ui/fitting.py), and the layer the pages and the endpoint call (ui/budget.py).
+"""The time budget: predictions and messages (ui/serving/costs.py), refusals in the Playground's fit
+(ui/shared/fitting.py), and the layer the pages and the endpoint call (ui/serving/budget.py).
 
 Messages are checked against a cost table set by each test (so they do not move when the
 measured one is re-measured); the glue runs real worker processes.
@@ -17,7 +17,8 @@ import pytest
 from processes import children_cpu_seconds
 
 from svm_engine import datasets
-from ui import budget, costs, fit_pool, fit_worker, fitting, state
+from ui.serving import budget, costs, fit_pool, fit_worker
+from ui.shared import fitting, state
 
 QP_LINEAR = ("fit", "qp", "linear", "hinge", "soft")
 SMO_LINEAR = ("fit", "smo", "linear", "hinge", "soft")

@@ -1,4 +1,5 @@
-"""The Compare-solvers logic (ui.compare, ui.scaling, ui.compare_figures, ui.solver_docs)."""
+"""The Compare-solvers logic (ui.compare.comparison, ui.compare.scaling, ui.compare.figures,
+ui.shared.solver_docs)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets
-from ui import compare as cmp
-from ui import compare_figures as F
-from ui import scaling as sc
-from ui import solver_docs as D
-from ui.fitting import smo_max_iter
-from ui.state import settings_from_dataset
+from ui.compare import comparison as cmp
+from ui.compare import figures as F
+from ui.compare import scaling as sc
+from ui.shared import solver_docs as D
+from ui.shared.fitting import smo_max_iter
+from ui.shared.state import settings_from_dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -16,7 +16,7 @@ from svm_engine.problem import build_problem
 from tests.kkt import assert_kkt
 
 TOL = GAP_RTOL = 1e-6             # the contract (svm_engine/certify.py TOL, GAP_RTOL)
-PLAYGROUND_SMO_TOL = 1e-5        # ui/fitting.py SMO_TOL
+PLAYGROUND_SMO_TOL = 1e-5        # ui/shared/fitting.py SMO_TOL
 D1_ON_MARGIN = [0, 1, 3, 12, 13]  # x1, x2, x4, x13, x14 (slide 16)
 
 

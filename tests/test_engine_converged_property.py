@@ -6,7 +6,7 @@ The range: kernels linear / polynomial (degree 1–10, c = 0 or 1) / Gaussian (�
 C from 1e-3 to 1e4 and ∞ (hard margin), both losses, both bias forms, every solver where it
 offers the setting, coordinates from 1 to 1e6 (scaled data, and data offset far from the
 origin as a CSV in metres or micro-units would be), n ≤ 30 points (overlapping clouds or
-separable ones). Each fit is made as the Playground makes it (ui/fitting.py: SMO at tol 1e-5
+separable ones). Each fit is made as the Playground makes it (ui/shared/fitting.py: SMO at tol 1e-5
 with its iteration cap; the other solvers at their defaults, SGA capped at 20,000 sweeps to
 keep the run short). A refused fit (ValueError: not separable for C = ∞, kernel values that
 overflow) is no claim. A model that is not converged must say so in words.
@@ -65,7 +65,7 @@ def playground_cases(draw):
         X = X + 10.0 ** draw(st.floats(0.0, 6.0)) * np.array([1.0, -0.5])
     kw = {"kernel": kernel, "C": C, "loss": loss, "bias": bias, "solver": solver}
     if solver == "smo":
-        kw.update(tol=1e-5, max_iter=100_000 + 100 * len(X))     # ui/fitting.py
+        kw.update(tol=1e-5, max_iter=100_000 + 100 * len(X))     # ui/shared/fitting.py
     if solver == "sga":
         kw.update(max_iter=SGA_SWEEPS)
     return X, p.y, kw

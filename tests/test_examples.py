@@ -1,4 +1,5 @@
-"""The worked examples' logic (ui/examples.py, ui/example_figures.py): the match rule, the
+"""The worked examples' logic (ui/worked_examples/examples.py, ui/worked_examples/figures.py): the
+match rule, the
 rows, and that a drift of a solver or of a book value turns a tick into a cross."""
 
 import math
@@ -9,10 +10,10 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets
-from ui import example_figures as EF
-from ui import examples as E
-from ui import fitting
-from ui import state as S
+from ui.shared import fitting
+from ui.shared import state as S
+from ui.worked_examples import examples as E
+from ui.worked_examples import figures as EF
 
 STRICT = ("d1", "d2", "iris", "two_point")  # examples 1–3 and 7: the book prints numbers
 

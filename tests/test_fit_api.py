@@ -1,4 +1,5 @@
-"""ui.fit_api: the Playground's fit endpoint (request checks, the answer, the HTTP route)."""
+"""ui.serving.fit_api: the Playground's fit endpoint (request checks, the answer, the HTTP
+route)."""
 
 import base64
 import json
@@ -11,8 +12,10 @@ import numpy as np
 import pytest
 
 from svm_engine import datasets
-from ui import canvas, figures, fit_api, fitting
-from ui import state as S
+from ui.playground import canvas
+from ui.serving import fit_api
+from ui.shared import figures, fitting
+from ui.shared import state as S
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""The fit pool (ui/fit_pool.py): results, budgets that kill, cancels, lanes, no orphans.
+"""The fit pool (ui/serving/fit_pool.py): results, budgets that kill, cancels, lanes, no orphans.
 
 Real worker processes; the waits are generous (a loaded 2-core machine), the checks are on
 what happened: which exception, whether the worker process still exists, how much CPU the
@@ -21,7 +21,7 @@ import psutil
 import pytest
 from processes import children_cpu_seconds, gone
 
-from ui import fit_pool, fit_worker
+from ui.serving import fit_pool, fit_worker
 
 ROOT = Path(__file__).resolve().parents[1]
 LANES = (fit_pool.Lane("light", 1, 0), fit_pool.Lane("heavy", 2, 15))
@@ -156,7 +156,8 @@ def test_workers_die_with_a_killed_server():
     code = textwrap.dedent(f"""
         import sys, threading
         sys.path.insert(0, {str(ROOT)!r})
-        from ui import fit_pool, fit_worker
+        from ui.serving import fit_pool
+        from ui.serving import fit_worker
         p = fit_pool.FitPool()
         p.start(wait=True)
         print(" ".join(map(str, p.pids())), flush=True)

@@ -1,6 +1,6 @@
 """What the pages show of the time budget (AppTest): the limits before a fit, the message
 when a fit is refused or stopped, and the user's points kept. The fits run in real worker
-processes with the measured cost table (ui/costs.py)."""
+processes with the measured cost table (ui/serving/costs.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from ui import budget
-from ui import state as S
-from ui.canvas import read_payload
+from ui.playground.canvas import read_payload
+from ui.serving import budget
+from ui.shared import state as S
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 TIMEOUT = 300

@@ -1,7 +1,8 @@
 """The Playground page end to end with Streamlit's AppTest (no browser).
 
 The browser draws the picture, the numbers panel and the points table from the fit answer
-(``ui.fit_api.answer``) that the page puts in the canvas's payload; these tests read it there.
+(``ui.serving.fit_api.answer``) that the page puts in the canvas's payload; these tests read it
+there.
 """
 
 import re
@@ -12,9 +13,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
-from ui import controls, fit_api
-from ui import state as S
-from ui.canvas import read_payload
+from ui.playground.canvas import read_payload
+from ui.serving import fit_api
+from ui.shared import controls
+from ui.shared import state as S
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 NOT_SEPARABLE = "not linearly separable in this feature space"
@@ -155,7 +157,7 @@ def test_bad_upload_shows_an_error_and_keeps_the_points(name, content, word):
 
 
 def unescape(text) -> str:
-    """A message as the user reads it (`ui.io.markdown_safe` escapes Markdown)."""
+    """A message as the user reads it (`ui.data.io.markdown_safe` escapes Markdown)."""
     return re.sub(r"\\(.)", r"\1", str(text))
 
 

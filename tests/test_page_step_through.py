@@ -1,12 +1,13 @@
 """The Step-through page under streamlit's AppTest: the numbers and the charts it shows.
 
-SMO is stepped in the browser by the step player (``ui.step_player``): its buttons, slider and
+SMO is stepped in the browser by the step player (``ui.step_through.player``): its buttons, slider
+and
 drawing are JavaScript, which AppTest cannot press or run (tests/browser/test_step_through.py
 does). What the player tells the server is one state value: the step it shows, {"run", "k"},
 set on the listener element ``stp.sync``. These tests drive SMO through that same value
 (``set_step``) and read what the page shows for it: the panels (numbers, why this pair, the
 formulas, the α table) and the payload sent to the player (``player_payload``). SGA and Newton
-are stepped on the server: their buttons are pressed and their charts (``ui.step_plot``
+are stepped on the server: their buttons are pressed and their charts (``ui.step_through.plot``
 elements, the figure sent to the browser) read as they are.
 """
 
@@ -21,11 +22,11 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
-from ui import step_player as SP
-from ui import step_state as S
-from ui import step_text as W
-from ui.fitting import SMO_TOL
-from ui.state import effective_C, settings_from_dataset, settings_to_kernel
+from ui.shared.fitting import SMO_TOL
+from ui.shared.state import effective_C, settings_from_dataset, settings_to_kernel
+from ui.step_through import player as SP
+from ui.step_through import state as S
+from ui.step_through import text as W
 
 PAGE = "../pages/3_step_through.py"
 TIMEOUT = 180
@@ -142,7 +143,7 @@ def table(at) -> dict:
 
 
 def tex_lines(at) -> list[str]:
-    """Every line of the page's LaTeX blocks (``ui.step_text.latex_block``)."""
+    """Every line of the page's LaTeX blocks (``ui.step_through.text.latex_block``)."""
     out = []
     for lt in at.latex:
         body = lt.value.strip().strip("$").strip()

@@ -8,10 +8,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
-from ui import controls, fit_api, teacher_panel
-from ui import state as S
-from ui import teacher as T
-from ui.canvas import read_payload
+from ui.playground import teacher as T
+from ui.playground import teacher_panel
+from ui.playground.canvas import read_payload
+from ui.serving import fit_api
+from ui.shared import controls
+from ui.shared import state as S
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 EVIL = "**x** <script>alert(1)</script> [a](javascript:x)"

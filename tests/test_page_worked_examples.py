@@ -9,10 +9,10 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
-from ui import budget
-from ui import examples as E
-from ui import state as S
-from ui.canvas import read_payload
+from ui.playground.canvas import read_payload
+from ui.serving import budget
+from ui.shared import state as S
+from ui.worked_examples import examples as E
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "2_worked_examples.py")

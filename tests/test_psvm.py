@@ -9,8 +9,8 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets as ds
-from ui import fitting
-from ui import state as S
+from ui.shared import fitting
+from ui.shared import state as S
 
 PSVM = {"loss": "quadratic", "bias": "augmented", "solver": "psvm"}
 

@@ -1,6 +1,7 @@
-"""Contract of the one Streamlit internal the app uses (ui/st_interrupt.py).
+"""Contract of the one Streamlit internal the app uses (ui/serving/st_interrupt.py).
 
-If a Streamlit upgrade breaks one of these, ui/st_interrupt.py must change: a page waiting for
+If a Streamlit upgrade breaks one of these, ui/serving/st_interrupt.py must change: a page waiting
+for
 a fit would no longer notice that its session reran or ended, and its worker would run on.
 """
 
@@ -10,10 +11,10 @@ import importlib
 
 from streamlit.testing.v1 import AppTest
 
-from ui import st_interrupt
+from ui.serving import st_interrupt
 
-UPGRADE = ("Streamlit changed the API ui/st_interrupt.py relies on (see its docstring): "
-           "adapt ui/st_interrupt.py")
+UPGRADE = ("Streamlit changed the API ui/serving/st_interrupt.py relies on (see its docstring): "
+           "adapt ui/serving/st_interrupt.py")
 
 
 def test_the_internal_names_exist():
@@ -39,7 +40,7 @@ def _script():
     from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-    from ui.st_interrupt import RunInterrupt
+    from ui.serving.st_interrupt import RunInterrupt
 
     ss = st.session_state
     ss.runs = ss.get("runs", 0) + 1

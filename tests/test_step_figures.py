@@ -1,4 +1,5 @@
-"""ui.step_figures, ui.step_text and ui.step_plot: what one step draws and writes."""
+"""ui.step_through.figures, ui.step_through.text and ui.step_through.plot: what one step draws and
+writes."""
 
 import json
 import math
@@ -7,11 +8,11 @@ import numpy as np
 import pytest
 
 from svm_engine import datasets
-from ui import step_figures as F
-from ui import step_state as S
-from ui import step_text as W
-from ui.state import DEFAULT_SETTINGS, settings_from_dataset
-from ui.step_plot import plot_payload
+from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.step_through import figures as F
+from ui.step_through import state as S
+from ui.step_through import text as W
+from ui.step_through.plot import plot_payload
 
 
 def role(fig, name):

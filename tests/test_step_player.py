@@ -1,7 +1,9 @@
-"""ui.step_player: the payload the SMO step player replays in the browser, and what comes back.
+"""ui.step_through.player: the payload the SMO step player replays in the browser, and what comes
+back.
 
 The browser's replay is mirrored in Python (``replay_alpha``: assign αᵢ then αⱼ of each step,
-as step_player_state.js does); here it must give ``ui.step_state``'s α at every step, bit for
+as step_player_state.js does); here it must give ``ui.step_through.state``'s α at every step, bit
+for
 bit, and the per-step numbers must be the run's. What the browser draws from them is tested
 in tests/browser/test_step_through.py.
 """
@@ -14,11 +16,11 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets
-from ui import figures as FIG
-from ui import step_figures as F
-from ui import step_player as SP
-from ui import step_state as S
-from ui.state import DEFAULT_SETTINGS, default_range, settings_from_dataset
+from ui.shared import figures as FIG
+from ui.shared.state import DEFAULT_SETTINGS, default_range, settings_from_dataset
+from ui.step_through import figures as F
+from ui.step_through import player as SP
+from ui.step_through import state as S
 
 
 def book(name, **over):

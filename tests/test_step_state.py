@@ -1,4 +1,4 @@
-"""ui.step_state: replaying a recorded run (SMO, SGA, Newton) step by step."""
+"""ui.step_through.state: replaying a recorded run (SMO, SGA, Newton) step by step."""
 
 import math
 import pickle
@@ -9,9 +9,9 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
-from ui import step_state as S
-from ui.fitting import SMO_TOL
-from ui.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.shared.fitting import SMO_TOL
+from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.step_through import state as S
 
 
 def settings_for(name, **over):

@@ -1,5 +1,7 @@
-"""Teacher links (ui/teacher.py): the spec, its link forms and their validation, the short
-link store, the presets, the session helpers; the present-mode figure; QR codes (ui/qr.py)."""
+"""Teacher links (ui/playground/teacher.py): the spec, its link forms and their validation, the
+short
+link store, the presets, the session helpers; the present-mode figure; QR codes
+(ui/playground/qr.py)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,12 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets
-from ui import examples, fit_api, qr, state
-from ui import teacher as T
-from ui.figures import POINT_SIZE, decision_figure_dict
+from ui.playground import qr
+from ui.playground import teacher as T
+from ui.serving import fit_api
+from ui.shared import state
+from ui.shared.figures import POINT_SIZE, decision_figure_dict
+from ui.worked_examples import examples
 
 EVIL = "**x** <script>alert(1)</script> [a](javascript:x)"
 

@@ -1,4 +1,5 @@
-"""ui.canvas (Python side): what is sent to the browser and how its answers are checked."""
+"""ui.playground.canvas (Python side): what is sent to the browser and how its answers are
+checked."""
 
 import json
 import math
@@ -8,10 +9,12 @@ import numpy as np
 import pytest
 
 from svm_engine import datasets
-from ui import canvas, figures, fit_api, fitting
-from ui import state as S
+from ui.playground import canvas
+from ui.serving import fit_api
+from ui.shared import figures, fitting
+from ui.shared import state as S
 
-UI = Path(canvas.__file__).resolve().parent
+UI = Path(canvas.__file__).resolve().parents[1] / "browser"  # the canvas's script and style
 
 
 def test_payload_is_json_and_carries_the_protocol():

@@ -1,4 +1,4 @@
-"""ui.figures: the decision plot (pure: model → plotly Figure)."""
+"""ui.shared.figures: the decision plot (pure: model → plotly Figure)."""
 
 import json
 import subprocess
@@ -10,8 +10,9 @@ import plotly.graph_objects as go
 import pytest
 
 from svm_engine import datasets
-from ui import canvas, figures, fitting
-from ui import state as S
+from ui.playground import canvas
+from ui.shared import figures, fitting
+from ui.shared import state as S
 
 
 def _fit(name, **settings):
@@ -153,7 +154,8 @@ def test_every_book_setting_draws_and_serialises(name):
 
 
 def test_figures_module_never_imports_streamlit():
-    code = "import sys, ui.figures, ui.fitting, ui.state; print('streamlit' in sys.modules)"
+    code = ("import sys, ui.shared.figures, ui.shared.fitting, ui.shared.state;"
+            " print('streamlit' in sys.modules)")
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root

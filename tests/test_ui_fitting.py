@@ -1,12 +1,12 @@
-"""ui.fitting: the cached engine call never raises and reports what happened."""
+"""ui.shared.fitting: the cached engine call never raises and reports what happened."""
 
 import numpy as np
 import pytest
 
 import svm_engine as se
 from svm_engine import datasets
-from ui import fitting
-from ui import state as S
+from ui.shared import fitting
+from ui.shared import state as S
 
 
 def _settings(**kw):

@@ -1,4 +1,4 @@
-"""Undo across the changes made in Python (ui/history.py): a load says what it changed, and
+"""Undo across the changes made in Python (ui/shared/history.py): a load says what it changed, and
 the canvas's Undo, past its own edits, brings back the points and the settings (issue 16
 item 8: "Load dataset" silently replaced the kernel and C, and Undo brought back only the
 points)."""
@@ -8,9 +8,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from ui import controls, history
-from ui import state as S
-from ui.canvas import read_payload
+from ui.playground.canvas import read_payload
+from ui.shared import controls, history
+from ui.shared import state as S
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""ui.io: import of real files (CSV by pandas, svmlight by scikit-learn) and export.
+"""ui.data.io: import of real files (CSV by pandas, svmlight by scikit-learn) and export.
 
 The files are made by the tools people use: `DataFrame.to_csv` with its options and
 `sklearn.datasets.dump_svmlight_file`; the points read back must be exactly theirs.
@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from sklearn.datasets import dump_svmlight_file
 
 from svm_engine import datasets
-from ui import io as pio
-from ui.io import PointsFileError
-from ui.state import MAX_POINTS
+from ui.data import io as pio
+from ui.data.io import PointsFileError
+from ui.shared.state import MAX_POINTS
 
 
 def table_and_choice(name, data):
@@ -331,7 +331,8 @@ def test_the_reading_is_pure_and_loads_scikit_learn_only_for_svmlight():
     import subprocess
     import sys
 
-    code = ("import sys, ui.io as p; a = ('streamlit' in sys.modules, 'sklearn' in sys.modules);"
+    code = ("import sys, ui.data.io as p;"
+            " a = ('streamlit' in sys.modules, 'sklearn' in sys.modules);"
             " p.parse_csv('x1,x2,y\\n1,2,a\\n3,4,b\\n'); b = 'sklearn' in sys.modules;"
             " p.parse_libsvm('1 1:2\\n-1 1:3\\n'); print(*a, b, 'sklearn' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -1,9 +1,10 @@
-"""ui.nav (which pages exist) and ui.startup (Plotly.js copy, gc freeze)."""
+"""ui.shared.nav (which pages exist) and ui.serving.startup (Plotly.js copy, gc freeze)."""
 
 import gc
 from pathlib import Path
 
-from ui import nav, startup
+from ui.serving import startup
+from ui.shared import nav
 
 
 def _touch(root: Path, rel: str) -> None:

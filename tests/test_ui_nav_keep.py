@@ -1,12 +1,13 @@
 """A page's settings survive a visit to another page (streamlit drops the values of widgets a
-run does not draw): `ui.nav.keep_widgets` / `restore_widgets`, and the pages that use them."""
+run does not draw): `ui.shared.nav.keep_widgets` / `restore_widgets`, and the pages that use
+them."""
 
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.nav import SAVED, keep_widgets, restore_widgets
+from ui.shared.nav import SAVED, keep_widgets, restore_widgets
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,7 +49,7 @@ def test_a_setting_survives_a_visit_to_the_playground(page, kind, key, value):
 def test_the_playground_model_settings_survive_a_visit_to_another_page(other):
     """Issue 16 item 8: degree 4 came back as 2 and σ 0.4 as 1 (Streamlit drew the widgets
     from their defaults on return, and the page stored that)."""
-    from ui import state as S
+    from ui.shared import state as S
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
     _widget(at, "radio", "pg.kernel").set_value("polynomial").run()

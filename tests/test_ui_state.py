@@ -1,4 +1,4 @@
-"""ui.state: settings, the shared session-state contract, and the URL codec."""
+"""ui.shared.state: settings, the shared session-state contract, and the URL codec."""
 
 import base64
 import math
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine import datasets
-from ui import state as S
+from ui.shared import state as S
 
 # ------------------------------------------------------------------------------ settings
 
@@ -303,7 +303,7 @@ def test_default_range_contains_every_point():
 def test_the_point_source_helpers_read_the_page_widgets_with_its_defaults():
     import inspect
 
-    from ui import controls as ctl
+    from ui.shared import controls as ctl
 
     ss = {}
     assert ctl.generator_params(ss, "stp.", "d1", n=200, noise=0.2) == {}

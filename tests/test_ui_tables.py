@@ -1,11 +1,11 @@
-"""ui.tables: the per-point table, the numbers panel, table edits, slider options."""
+"""ui.shared.tables: the per-point table, the numbers panel, table edits, slider options."""
 
 import numpy as np
 import pytest
 
 from svm_engine import datasets
-from ui import fitting, tables
-from ui import state as S
+from ui.shared import fitting, tables
+from ui.shared import state as S
 
 
 @pytest.fixture(scope="module")

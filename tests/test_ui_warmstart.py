@@ -1,11 +1,11 @@
-"""ui.warmstart.map_alpha: the previous α carried over to points edited by one."""
+"""ui.serving.warmstart.map_alpha: the previous α carried over to points edited by one."""
 
 import numpy as np
 import pytest
 
 import svm_engine as se
 from svm_engine import datasets
-from ui.warmstart import map_alpha
+from ui.serving.warmstart import map_alpha
 
 X = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 2.0], [3.0, 3.0]])
 Y = np.array([-1, -1, 1, 1])

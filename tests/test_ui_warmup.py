@@ -1,4 +1,4 @@
-"""ui.warmup: a page waits for the fit workers (which load or compile the solvers) behind a
+"""ui.serving.warmup: a page waits for the fit workers (which load or compile the solvers) behind a
 spinner, starts them if nobody did, and stops waiting when they cannot start. The pool is a
 stand-in whose workers come up when the test says so."""
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from ui import fit_pool, warmup
+from ui.serving import fit_pool, warmup
 
 
 class StandInPool:
@@ -56,7 +56,7 @@ def test_wait_returns_at_once_when_ready(pool):
 
 SCRIPT = """
 import streamlit as st
-from ui import warmup
+from ui.serving import warmup
 st.write(f"waited: {warmup.wait(max_wait_s=MAX)}")
 """
 

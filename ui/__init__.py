@@ -1,19 +1,19 @@
-"""SVM Lab user-interface helpers.
+"""SVM Lab's user interface: one package per page, the pieces they share, and the server side.
 
-Pure, tested building blocks for the Streamlit pages:
+- ``ui.shared``          – what every page uses: session state and its URL encoding, the model
+  sidebar (``controls``), number formatting and tables, figures (pure), undo history,
+  navigation (``nav.PAGES``), the cached engine call (``fitting``), the solvers' descriptions;
+- ``ui.data``            – the data-source block: files in and out, the import panel, the table
+  editor;
+- ``ui.serving``         – the fit endpoint (``POST /api/refit``), the fit workers and every
+  fit's time budget, start-up and warm-up;
+- ``ui.playground``, ``ui.worked_examples``, ``ui.step_through``, ``ui.compare`` – one package
+  per page (``pages/1_…`` to ``pages/4_…``): its logic, its figures, its text;
+- ``ui/browser/``        – the browser's code (the click canvas, the step player) and styles;
+- ``ui/assets/``         – the tab icon (served locally: nothing leaves the server).
 
-- ``ui.state``   – the Playground's session state, shared with the other pages, and the URL
-  (query-parameter) encoding of that state;
-- ``ui.figures`` – plotly figures (pure functions, no streamlit);
-- ``ui.fitting`` – the engine call the pages cache (pure);
-- ``ui.io``      – import (``ui.io_read``: a CSV / svmlight file → a table; ``ui.io_table``:
-  its x1, x2, label columns and two classes → points) and CSV / LIBSVM export;
-- ``ui.tables``  – the per-point table and the numbers panel;
-- ``ui.warmstart`` – mapping a previous α onto edited points;
-- ``ui.canvas``  – the click-to-place-points component (the only module here that needs
-  streamlit, apart from ``ui.controls`` and ``ui.import_panel``, the import's widgets);
-- ``ui.nav``     – which pages exist;
-- ``ui.budget``  – every fit's time budget: ``ui.costs`` (predictions, limits, messages),
-  ``ui.fit_pool`` (worker processes killed at the budget), ``ui.st_interrupt`` (the one use
-  of a Streamlit internal: has this script run been asked to stop?).
+Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,
+``data.import_panel``, ``playground.canvas``, ``playground.teacher_panel``,
+``step_through.player``, ``step_through.plot``, ``serving.warmup`` and
+``serving.st_interrupt``; the rest is plain Python tested without a server.
 """

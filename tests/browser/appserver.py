@@ -16,7 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-LINK_DIR = ROOT / "test-results" / "links"  # the servers' short-link store (ui/teacher.py)
+# the servers' short-link store (ui/playground/teacher.py)
+LINK_DIR = ROOT / "test-results" / "links"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 

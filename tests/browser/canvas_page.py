@@ -1,4 +1,4 @@
-"""Helpers of the browser tests that drive the Playground's click canvas (ui/canvas.js)."""
+"""Helpers of the browser tests that drive the Playground's click canvas (ui/browser/canvas.js)."""
 
 from __future__ import annotations
 

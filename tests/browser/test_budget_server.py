@@ -21,7 +21,7 @@ from appserver import AppServer
 from processes import tree_cpu_seconds
 
 from svm_engine import datasets
-from ui import costs
+from ui.serving import costs
 
 pytestmark = pytest.mark.browser
 

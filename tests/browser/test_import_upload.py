@@ -15,8 +15,8 @@ import pytest
 from canvas_page import CANVAS, open_app
 
 import svm_engine as se
-from ui import tables
-from ui.fitting import SMO_TOL
+from ui.shared import tables
+from ui.shared.fitting import SMO_TOL
 
 pytestmark = pytest.mark.browser
 

@@ -149,18 +149,18 @@ def test_a_burst_of_clicks_within_half_a_second_loses_none(page):
     assert xs == sorted(xs) and len(set(xs)) == 6  # six distinct new points, in click order
 
 
-# ------------------------------------------------------- the fit endpoint (ui/fit_api.py)
+# ------------------------------------------------------- the fit endpoint (ui/serving/fit_api.py)
 
 PERF = "window.__svmlabPerf"
 
 
 def d2_model(points):
-    """The server's model for these points with D2's settings (ui.fitting, cold start)."""
+    """The server's model for these points with D2's settings (ui.shared.fitting, cold start)."""
     import numpy as np
 
     from svm_engine import datasets
-    from ui import fitting
-    from ui import state as S
+    from ui.shared import fitting
+    from ui.shared import state as S
 
     P = np.asarray(points, dtype=float)
     settings = S.settings_from_dataset(datasets.d2().settings)

@@ -1,7 +1,7 @@
 """A plain ``streamlit run app.py`` on a fresh machine (numba's cache empty): the server starts
 loading the solvers as it starts, before anyone visits (its fit workers' fork server compiles
 them into the cache), and its first visitor waits behind a spinner that says so, then gets
-the Playground (``ui/warmup.py``)."""
+the Playground (``ui/serving/warmup.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 import pytest
 from appserver import AppServer
 
-from ui import warmup
+from ui.serving import warmup
 
 pytestmark = pytest.mark.browser
 

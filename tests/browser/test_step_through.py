@@ -1,11 +1,11 @@
-"""The Step-through page in Chromium: the SMO step player (ui/step_player.js) steps in the
+"""The Step-through page in Chromium: the SMO step player (ui/browser/step_player.js) steps in the
 browser; the server's panels follow.
 
 Each of the player's panels [data-panel] carries ``data-step`` once it shows that step, and
 the player keeps what it drew in ``root.__state.view`` and its state (α, h on the grid) in
 ``root.__state``. The tests wait on that visible state, never on sleeps, except for the one
 check that needs time to pass (pause: the step stays put). Every number is checked against
-``ui.step_state`` (Python), which the AppTests check against the engine.
+``ui.step_through.state`` (Python), which the AppTests check against the engine.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
-from ui import figures as FIG
-from ui import step_figures as F
-from ui import step_state as S
-from ui import step_text as W
-from ui.fitting import SMO_TOL
-from ui.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.shared import figures as FIG
+from ui.shared.fitting import SMO_TOL
+from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.step_through import figures as F
+from ui.step_through import state as S
+from ui.step_through import text as W
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +86,7 @@ def grid_h(run, k, xs, ys) -> np.ndarray:
 
 
 def check_state(page, run, k):
-    """What the player holds and drew for step k is ui.step_state's step k."""
+    """What the player holds and drew for step k is ui.step_through.state's step k."""
     got = player_state(page)
     stt = S.state_at(run, k)
     assert got["k"] == k and got["view"]["step"] == k
@@ -245,8 +245,8 @@ def saturated_cell(h, sign, xs, ys, X, away=0.6):
 
 
 def test_the_decision_panel_is_shaded_by_the_sign_of_h(page):
-    """ui/canvas2d.js paintGrid with the step player's colouring: h ≥ 2 in the +1 colour,
-    h ≤ −2 in the −1 colour (ui/figures.py REGION_COLORSCALE's ends)."""
+    """ui/browser/canvas2d.js paintGrid with the step player's colouring: h ≥ 2 in the +1 colour,
+    h ≤ −2 in the −1 colour (ui/shared/figures.py REGION_COLORSCALE's ends)."""
     open_step_through(page)
     ds, run = d1_run()
     button(page, "last").click()

@@ -7,7 +7,7 @@ import pytest
 from appserver import LINK_DIR
 
 from svm_engine import datasets
-from ui import teacher as T
+from ui.playground import teacher as T
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,6 @@
 """Touch, small screens and the wheel, in Chromium.
 
-The click canvas (ui/canvas.js) on a 390 × 844 touch screen (a phone: ``has_touch``,
+The click canvas (ui/browser/canvas.js) on a 390 × 844 touch screen (a phone: ``has_touch``,
 ``is_mobile``): a tap adds a point, a tap or a long press on a point deletes it, a finger
 drags a point, a swipe that starts on empty space scrolls the page and adds nothing, the
 toolbar's Pan tool pans with one finger, and the class toggle, Undo and Clear are big enough

@@ -1,0 +1,425 @@
+// SVM Lab step player, part 1 of 3: the recorded run and the state after step k (no DOM).
+//
+// ui/step_through/player.py concatenates step_player_state.js, step_player_draw.js and
+// step_player.js into the element's one module. Here: the numbers as the page prints them,
+// the payload's typed arrays, the kernels (svm_engine/kernels.py), α replayed from the
+// records, u = K(α∘y) on the training points and g = K(α∘y) on the shading grid kept up to
+// date step by step (Δg = Δαᵢyᵢ K(xᵢ, ·) + Δαⱼyⱼ K(xⱼ, ·)), the per-point KKT state, and the
+// contour lines of h on the grid (marching squares).
+
+const CHECK_EVERY = 256; // α checkpoints for jumps
+const STEP_LIMIT = 48; // a move of at most this many steps is applied incrementally
+const FULL_EVERY = 4096; // incremental updates before u, g are recomputed (bounds round-off)
+const MIN_SLACK = 0.005; // ξ below this is round-off (ui/shared/figures.py)
+const MINUS = "\u2212";
+const SUB = "₀₁₂₃₄₅₆₇₈₉";
+// superscripts for exponents, as ui/shared/tables.py fmt_num writes them (1.162·10⁻⁵)
+const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+// ------------------------------------------------------------------------- numbers
+
+function sub(n) {
+  return String(n).replace(/\d/g, (d) => SUB[Number(d)]);
+}
+
+function fmt(v, digits = 4) {
+  // Python's f"{v:.4g}" with a real minus sign and ·10 with a superscript exponent
+  // (ui.tables.fmt_num)
+  if (v === null || v === undefined || Number.isNaN(v)) return "–";
+  if (!Number.isFinite(v)) return v > 0 ? "∞" : MINUS + "∞";
+  if (v === 0) return "0";
+  const e = Number(v.toExponential(digits - 1).split("e")[1]);
+  let s;
+  if (e < -4 || e >= digits) {
+    const [m, x] = v.toExponential(digits - 1).split("e");
+    s = stripZeros(m) + "·10" + String(Number(x)).replace(/[-\d]/g, (c) => SUP[c]);
+  } else {
+    s = stripZeros(v.toFixed(Math.max(0, digits - 1 - e)));
+  }
+  return s.replace(/-/g, MINUS);
+}
+
+function stripZeros(s) {
+  return s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s;
+}
+
+// ------------------------------------------------------------------------ the payload
+
+const TYPES = {
+  f8: Float64Array,
+  f4: Float32Array,
+  i4: Int32Array,
+  u2: Uint16Array,
+  i1: Int8Array,
+  u1: Uint8Array,
+};
+
+function decode(spec) {
+  const bin = atob(spec.bdata);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return new TYPES[spec.dtype](bytes.buffer);
+}
+
+function makeKernel(k) {
+  // svm_engine/kernels.py
+  if (k.name === "linear") return (ax, ay, bx, by) => ax * bx + ay * by;
+  if (k.name === "polynomial") {
+    const c = k.coef0;
+    const q = k.degree;
+    return (ax, ay, bx, by) => Math.pow(c + ax * bx + ay * by, q);
+  }
+  if (k.name === "gaussian") {
+    const g = 1 / (2 * k.sigma * k.sigma);
+    return (ax, ay, bx, by) => {
+      const dx = ax - bx;
+      const dy = ay - by;
+      return Math.exp(-g * (dx * dx + dy * dy));
+    };
+  }
+  throw new Error("unknown kernel " + k.name);
+}
+
+function prepareRun(p) {
+  const s = p.steps;
+  const cv = p.curve;
+  const R = {
+    id: p.run,
+    n: p.n,
+    T: p.T,
+    X: decode(p.X),
+    y: decode(p.y),
+    alpha0: decode(p.alpha0),
+    K: makeKernel(p.kernel),
+    Cbox: p.C_box === null ? Infinity : p.C_box,
+    ringScale: p.ring_scale,
+    quadC: p.quad_C,
+    kktTol: p.kkt_tol,
+    xs: decode(p.grid.xs),
+    ys: decode(p.grid.ys),
+    regions: p.grid.regions,
+    I: decode(s.i),
+    J: decode(s.j),
+    anew: decode(s.a_new),
+    ajUnc: decode(s.aj_unc),
+    L: decode(s.L),
+    H: decode(s.H),
+    eta: decode(s.eta),
+    Ei: decode(s.Ei),
+    Ej: decode(s.Ej),
+    flags: decode(s.flags),
+    b: decode(cv.b),
+    dual: decode(cv.dual),
+    primal: decode(cv.primal),
+    kkt: decode(cv.kkt),
+    frame: JSON.parse(p.frame),
+    curves: JSON.parse(p.curves),
+    text: p.text,
+  };
+  const { n, T } = R;
+  // the grid's points, row by row (row r is ys[r], bottom first)
+  const mx = R.xs.length;
+  const my = R.ys.length;
+  R.mx = mx;
+  R.my = my;
+  R.gx = new Float64Array(mx * my);
+  R.gy = new Float64Array(mx * my);
+  for (let r = 0; r < my; r++) {
+    for (let c = 0; c < mx; c++) {
+      R.gx[r * mx + c] = R.xs[c];
+      R.gy[r * mx + c] = R.ys[r];
+    }
+  }
+  // replay once: α before each step (stepping back, the box's old point) and checkpoints
+  const a = Float64Array.from(R.alpha0);
+  R.aold = new Float64Array(2 * T);
+  R.checkpoints = [Float64Array.from(a)];
+  R.events = [];
+  for (let t = 1; t <= T; t++) {
+    const i = R.I[t - 1];
+    const j = R.J[t - 1];
+    R.aold[2 * t - 2] = a[i];
+    a[i] = R.anew[2 * t - 2];
+    R.aold[2 * t - 1] = a[j];
+    a[j] = R.anew[2 * t - 1];
+    if (t % CHECK_EVERY === 0) R.checkpoints.push(Float64Array.from(a));
+    if (R.flags[t - 1] & 2) R.events.push(t);
+  }
+  let span = 0;
+  for (let d = 0; d < 2; d++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let q = 0; q < n; q++) {
+      lo = Math.min(lo, R.X[2 * q + d]);
+      hi = Math.max(hi, R.X[2 * q + d]);
+    }
+    span = Math.max(span, hi - lo);
+  }
+  R.span = n > 1 && span > 0 ? span : 1;
+  return R;
+}
+
+function alphaAt(R, k) {
+  const c = Math.floor(k / CHECK_EVERY);
+  const a = Float64Array.from(R.checkpoints[c]);
+  for (let t = c * CHECK_EVERY + 1; t <= k; t++) {
+    a[R.I[t - 1]] = R.anew[2 * t - 2];
+    a[R.J[t - 1]] = R.anew[2 * t - 1];
+  }
+  return a;
+}
+
+function stepRecord(R, k) {
+  // the numbers of step k (k ≥ 1), as ui.step_state.step_record names them
+  const t = k - 1;
+  const i = R.I[t];
+  const j = R.J[t];
+  const yi = R.y[i];
+  const yj = R.y[j];
+  const rec = {
+    it: k,
+    i,
+    j,
+    yi,
+    yj,
+    C: R.Cbox,
+    ai_old: R.aold[2 * t],
+    aj_old: R.aold[2 * t + 1],
+    ai_new: R.anew[2 * t],
+    aj_new: R.anew[2 * t + 1],
+    aj_unclipped: R.ajUnc[t],
+    L: R.L[t],
+    H: R.H[t],
+    eta: R.eta[t],
+    Ei: R.Ei[t],
+    Ej: R.Ej[t],
+    clipped: (R.flags[t] & 1) !== 0,
+  };
+  rec.ai_unclipped = rec.ai_old + yi * yj * (rec.aj_old - rec.aj_unclipped);
+  return rec;
+}
+
+// ---------------------------------------------------------------- α, u, g at step k
+
+function addColumn(st, p, c) {
+  // u += c·K(X, x_p) and g += c·K(grid, x_p)
+  const R = st.R;
+  const K = R.K;
+  const X = R.X;
+  const px = X[2 * p];
+  const py = X[2 * p + 1];
+  const u = st.u;
+  for (let q = 0; q < R.n; q++) u[q] += c * K(X[2 * q], X[2 * q + 1], px, py);
+  const g = st.g;
+  const gx = R.gx;
+  const gy = R.gy;
+  for (let m = 0; m < g.length; m++) g[m] += c * K(gx[m], gy[m], px, py);
+}
+
+function recompute(st, k) {
+  const R = st.R;
+  st.alpha = alphaAt(R, k);
+  st.u = new Float64Array(R.n);
+  st.g = new Float64Array(R.mx * R.my);
+  for (let p = 0; p < R.n; p++) {
+    if (st.alpha[p] !== 0) addColumn(st, p, st.alpha[p] * R.y[p]);
+  }
+  st.k = k;
+  st.nInc = 0;
+}
+
+function forward(st) {
+  const R = st.R;
+  const t = st.k + 1;
+  const pts = [R.I[t - 1], R.J[t - 1]];
+  for (let s = 0; s < 2; s++) {
+    const p = pts[s];
+    const v = R.anew[2 * t - 2 + s];
+    const d = v - st.alpha[p];
+    st.alpha[p] = v; // the recorded number itself: α is the solver's, bit for bit
+    if (d !== 0) addColumn(st, p, d * R.y[p]);
+  }
+  st.k = t;
+  st.nInc += 1;
+}
+
+function backward(st) {
+  const R = st.R;
+  const t = st.k;
+  const pts = [R.I[t - 1], R.J[t - 1]];
+  for (let s = 1; s >= 0; s--) {
+    const p = pts[s];
+    const v = R.aold[2 * t - 2 + s];
+    const d = v - st.alpha[p];
+    st.alpha[p] = v;
+    if (d !== 0) addColumn(st, p, d * R.y[p]);
+  }
+  st.k = t - 1;
+  st.nInc += 1;
+}
+
+function goTo(st, k) {
+  const R = st.R;
+  k = Math.max(0, Math.min(R.T, Math.round(k)));
+  if (k === st.k) return;
+  const dist = Math.abs(k - st.k);
+  if (dist <= STEP_LIMIT && st.nInc + dist < FULL_EVERY) {
+    while (st.k < k) forward(st);
+    while (st.k > k) backward(st);
+  } else {
+    recompute(st, k);
+  }
+}
+
+function gridBefore(st) {
+  // g after step k − 1: undo step k's change on a copy
+  const R = st.R;
+  const k = st.k;
+  if (k <= 0) return null;
+  const save = st.g;
+  st.gPrev = st.gPrev && st.gPrev.length === save.length ? st.gPrev : new Float64Array(save.length);
+  st.gPrev.set(save);
+  const uSave = st.u;
+  st.g = st.gPrev;
+  st.u = st.uScratch || (st.uScratch = new Float64Array(R.n));
+  const pts = [R.I[k - 1], R.J[k - 1]];
+  for (let s = 1; s >= 0; s--) {
+    const d = R.aold[2 * k - 2 + s] - R.anew[2 * k - 2 + s];
+    if (d !== 0) addColumn(st, pts[s], d * R.y[pts[s]]);
+  }
+  st.g = save;
+  st.u = uSave;
+  return st.gPrev;
+}
+
+function pointState(st) {
+  // per point: h, ξ, the KKT violation (ui.step_state.kkt_point_violation), SV sets
+  const R = st.R;
+  const { n, y } = R;
+  const a = st.alpha;
+  const b = R.b[st.k];
+  let amax = 0;
+  for (let q = 0; q < n; q++) amax = Math.max(amax, a[q]);
+  const eps = 1e-8 * Math.max(1, amax); // svm_engine.finalize.support_threshold
+  const finiteC = Number.isFinite(R.Cbox);
+  const out = { h: new Float64Array(n), xi: new Float64Array(n), violators: [], free: [],
+    bound: [], misclassified: [], slack: [], amax, b }; // prettier-ignore
+  for (let q = 0; q < n; q++) {
+    const h = st.u[q] + b;
+    out.h[q] = h;
+    const xi = Math.max(0, 1 - y[q] * h);
+    out.xi[q] = xi;
+    let r = y[q] * h - 1;
+    if (R.quadC !== null) r += a[q] / (2 * R.quadC);
+    const at0 = a[q] <= eps;
+    const atC = finiteC && a[q] >= R.Cbox - eps * Math.max(1, R.Cbox);
+    let v = Math.abs(r);
+    if (at0) v = Math.max(0, -r);
+    else if (atC) v = Math.max(0, r);
+    if (v > R.kktTol) out.violators.push(q);
+    const boundC = finiteC && a[q] >= R.Cbox * (1 - 1e-8);
+    if (boundC) out.bound.push(q);
+    else if (a[q] > eps) out.free.push(q);
+    if (xi > 1 + 1e-6) out.misclassified.push(q);
+    if (xi > MIN_SLACK) out.slack.push(q);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- contour lines
+
+function isolines(z, xs, ys, level) {
+  // marching squares on z (row r = ys[r]); segments stitched into polylines [[x, y], …]
+  const mx = xs.length;
+  const my = ys.length;
+  const HOFF = mx * my;
+  const segs = [];
+  const ends = new Map(); // edge id → segment indices
+  const point = (e) => {
+    if (e < HOFF) {
+      const r = Math.floor(e / mx);
+      const c = e % mx; // horizontal edge (r, c)–(r, c + 1)
+      const a = z[r * mx + c];
+      const t = (level - a) / (z[r * mx + c + 1] - a);
+      return [xs[c] + t * (xs[c + 1] - xs[c]), ys[r]];
+    }
+    const f = e - HOFF;
+    const r = Math.floor(f / mx);
+    const c = f % mx; // vertical edge (r, c)–(r + 1, c)
+    const a = z[r * mx + c];
+    const t = (level - a) / (z[(r + 1) * mx + c] - a);
+    return [xs[c], ys[r] + t * (ys[r + 1] - ys[r])];
+  };
+  const add = (e1, e2) => {
+    const s = segs.length;
+    segs.push([e1, e2]);
+    for (const e of [e1, e2]) {
+      const l = ends.get(e);
+      if (l) l.push(s);
+      else ends.set(e, [s]);
+    }
+  };
+  for (let r = 0; r < my - 1; r++) {
+    for (let c = 0; c < mx - 1; c++) {
+      const v00 = z[r * mx + c];
+      const v01 = z[r * mx + c + 1];
+      const v11 = z[(r + 1) * mx + c + 1];
+      const v10 = z[(r + 1) * mx + c];
+      const code = (v00 > level) | ((v01 > level) << 1) | ((v11 > level) << 2) | ((v10 > level) << 3);
+      if (code === 0 || code === 15) continue;
+      const B = r * mx + c; // bottom
+      const Rt = HOFF + r * mx + c + 1; // right
+      const Tp = (r + 1) * mx + c; // top
+      const Lf = HOFF + r * mx + c; // left
+      switch (code) {
+        case 1: case 14: add(Lf, B); break;
+        case 2: case 13: add(B, Rt); break;
+        case 3: case 12: add(Lf, Rt); break;
+        case 4: case 11: add(Rt, Tp); break;
+        case 6: case 9: add(B, Tp); break;
+        case 7: case 8: add(Lf, Tp); break;
+        case 5: case 10: {
+          // saddle: decide by the centre value
+          const centre = (v00 + v01 + v11 + v10) / 4 > level;
+          if ((code === 5) === centre) {
+            add(Lf, Tp);
+            add(B, Rt);
+          } else {
+            add(Lf, B);
+            add(Rt, Tp);
+          }
+          break;
+        }
+      } // prettier-ignore
+    }
+  }
+  const used = new Uint8Array(segs.length);
+  const lines = [];
+  const walk = (s, from) => {
+    // follow the chain from segment s leaving through the end ≠ from
+    const chain = [];
+    let cur = s;
+    let entry = from;
+    while (cur !== undefined && !used[cur]) {
+      used[cur] = 1;
+      const [e1, e2] = segs[cur];
+      const exit = e1 === entry ? e2 : e1;
+      chain.push(exit);
+      const next = (ends.get(exit) || []).find((o) => o !== cur && !used[o]);
+      entry = exit;
+      cur = next;
+    }
+    return chain;
+  };
+  for (let s = 0; s < segs.length; s++) {
+    if (used[s]) continue;
+    const [e1, e2] = segs[s];
+    const ahead = walk(s, e1); // e2, …
+    const back = [];
+    const prev = (ends.get(e1) || []).find((o) => o !== s && !used[o]);
+    if (prev !== undefined) back.push(...walk(prev, e1)); // beyond e1
+    const chain = back.reverse().concat([e1], ahead);
+    lines.push(chain.map(point));
+  }
+  return lines;
+}

@@ -1,0 +1,2 @@
+"""The data-source block: files in and out (CSV, TSV, svmlight), the import panel, the
+points table editor."""

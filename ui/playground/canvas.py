@@ -1,0 +1,410 @@
+"""The click-to-place-points canvas: a Streamlit Custom Components v2 component.
+
+The browser side (``canvas_layer.js`` + ``canvas.js``, ``.html``, ``.css``) draws the server's
+figure with Plotly.js loaded once from ``/app/static/plotly.min.js`` (see ``app.py``), keeps the
+point list, redraws a click at once and sends the whole list back, so no click is lost while
+the server refits; it also posts each edit to the fit endpoint (``ui.serving.fit_api``) and paints
+that answer first.
+
+Python side: ``canvas_payload`` (what is sent) and ``parse_canvas_points`` /
+``parse_canvas_view`` (what comes back, validated: the browser is not trusted) are pure and
+tested; ``point_canvas`` mounts the component.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+_DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
+COMPONENT_NAME = "svmlab_canvas"
+PLOTLY_URL = "app/static/plotly.min.js"  # relative: works under a server.baseUrlPath too
+GRID_RESOLUTION = 80  # cells along the longer side of the shading grid (figure and endpoint)
+MAX_SLACK_LABELS = 12  # the largest ξ get a label; more would bury the plot
+
+
+class CanvasError(ValueError):
+    """The browser sent something that is not a valid point list."""
+
+
+def _read(name: str) -> str:
+    return (_DIR / name).read_text(encoding="utf-8")
+
+
+def canvas_payload(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    epoch: int,
+    seq: int,
+    view_rev: int,
+    max_points: int,
+    busy_text: str = "refitting…",
+    config: Mapping[str, Any] | None = None,
+    url_query: str = "",
+    settings: Mapping[str, Any] | None = None,
+    fit_url: str = "",
+    home: Any = None,
+    view: Any = None,
+    title: str = "",
+    answer: Mapping[str, Any] | None = None,
+    locked: bool = False,
+    can_undo: bool = False,
+    session: str = "",
+    boot: str = "",
+    hide: tuple = (),
+    style: Mapping[str, Any] | None = None,
+) -> dict:
+    """The JSON-ready data for the component.
+
+    ``url_query`` is the encoded state; the browser mirrors it into the address bar with
+    ``history.replaceState`` (cheaper than ``st.query_params`` on every click, which re-renders
+    the whole app). ``fit_url`` is the fit endpoint (``ui.serving.fit_api``) the browser posts each
+    edit
+    to, with ``settings``; ``home`` the axis ranges ((x0, x1), (y0, y1)) of the data; ``view``
+    the zoom the session remembers (None: ``home``), which a freshly mounted canvas (the student
+    came back from another page) shows again, so that the answer's grid, sampled around it,
+    covers the plot; ``answer`` the endpoint's answer for these points and settings
+    (``fit_api.answer``) when the page has one the browser has not seen, else None (the browser
+    then keeps its own, or asks the endpoint). A teacher link (``ui.playground.teacher``):
+    ``locked`` no
+    point can be added, moved or deleted; ``can_undo``: the session can undo its last
+    replacement of the points (``ui.shared.history``), which the Undo button asks for once the
+    canvas's
+    own edits are all undone; ``session`` the session's id: a canvas that meets a new one (the
+    server restarted) with points of its own hands them to it; ``boot`` the server process's id
+    (``fit_api.BOOT``); ``hide`` "numbers" and/or "table" are not shown; ``style`` ({"scale",
+    "show_sv"}, ``fit_api.parse_style``) goes with each request to the endpoint."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y).reshape(-1)
+    labels = np.where(np.asarray(y, dtype=float) > 0, 1.0, -1.0)
+    # one C-level conversion (a Python loop over the points was a tenth of a sync's CPU);
+    # labels become ±1.0, which JSON and the browser read as ±1
+    points = np.column_stack([X, labels]).tolist() if len(X) else []
+    return {
+        "points": points,
+        "epoch": int(epoch),
+        "seq": int(seq),
+        "view_rev": int(view_rev),
+        "max_points": int(max_points),
+        "busy_text": str(busy_text),
+        "plotly_url": PLOTLY_URL,
+        "config": dict(config or {}),
+        "url_query": str(url_query),
+        "settings": dict(settings or {}),
+        "fit_url": str(fit_url),
+        "home": None if home is None else [[float(v) for v in r] for r in home],
+        "view": None if view is None else [[float(v) for v in r] for r in view],
+        "title": str(title),
+        "answer": None if answer is None else dict(answer),
+        "locked": bool(locked),
+        "can_undo": bool(can_undo),
+        "session": str(session),
+        "boot": str(boot),
+        "hide": [str(h) for h in hide],
+        "style": dict(style or {}),
+    }
+
+
+def payload_text(payload: Mapping[str, Any]) -> str:
+    """The payload as the JSON text the component receives (``point_canvas``): encoded once
+    here, with the answer's figure (already JSON text) spliced in, not quoted. Streamlit
+    encodes a dict payload three times per rerun (the element, its identity, a scan for
+    dataframes) and quotes the figure text again each time: measured with py-spy on the
+    session's sync rerun, that was a third of its server CPU (benchmarks/bench_click_cpu.py)."""
+    answer = payload.get("answer")
+    rest = {k: v for k, v in payload.items() if k != "answer"}
+    text = json.dumps(rest, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    if answer is None:
+        return f'{text[:-1]},"answer":null}}'
+    return f'{text[:-1]},"answer":{json_with_figure(answer)}}}'
+
+
+def json_with_figure(obj: Mapping[str, Any]) -> str:
+    """``obj`` as JSON text; its "figure" (already JSON text) is spliced in, not quoted."""
+    figure = obj.get("figure")
+    rest = {k: v for k, v in obj.items() if k != "figure"}
+    text = json.dumps(rest, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    return text if figure is None else f'{text[:-1]},"figure":{figure}}}'
+
+
+def read_payload(text: str) -> dict:
+    """``payload_text`` read back (the figure as a dict): what the browser gets."""
+    return json.loads(json.loads(text) if text.startswith('"') else text)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def parse_point_list(
+    pts: Any, *, max_points: int, source: str = "from the plot"
+) -> tuple[np.ndarray, np.ndarray]:
+    """(X (n, 2) float, y (n,) ±1 int) from a JSON list [[x1, x2, ±1], ...] sent by a browser.
+
+    The one check of a point list from the browser (the canvas's ``setStateValue`` and the
+    fit endpoint ``ui.serving.fit_api``): a list of at most ``max_points`` triples of two finite
+    numbers and a label ±1. Raises CanvasError naming the first bad point (``source`` says
+    where the list came from, "" for nowhere).
+    """
+    where = f" {source}" if source else ""
+    if not isinstance(pts, list):
+        raise CanvasError(f"the points{where} are not a list")
+    if len(pts) > max_points:
+        raise CanvasError(f"too many points: {len(pts)} (at most {max_points})")
+    X = np.empty((len(pts), 2))
+    y = np.empty(len(pts), dtype=np.int64)
+    for i, p in enumerate(pts):
+        if not (isinstance(p, list) and len(p) == 3 and _is_num(p[0]) and _is_num(p[1])):
+            raise CanvasError(f"point {i + 1}{where} is not two finite numbers and a label")
+        if p[2] not in (1, -1) or isinstance(p[2], bool):
+            raise CanvasError(f"point {i + 1}{where} has label {p[2]!r}, not ±1")
+        X[i] = (p[0], p[1])
+        y[i] = p[2]
+    return X, y
+
+
+def parse_canvas_points(
+    value: Any, *, epoch: int, last_seq: int, max_points: int
+) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """(X, y, seq) when the browser sent a newer edit of the current epoch, else None.
+
+    Raises CanvasError for anything malformed (wrong types, non-finite numbers, labels other
+    than ±1, more than ``max_points`` points).
+    """
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise CanvasError("the plot sent points in an unknown format")
+    ep, seq, pts = value.get("epoch"), value.get("seq"), value.get("points")
+    if not _is_int(ep) or not _is_int(seq) or not isinstance(pts, list):
+        raise CanvasError("the plot sent points in an unknown format")
+    if ep != epoch or seq <= last_seq:
+        return None  # an edit of points that Python has since replaced, or already adopted
+    X, y = parse_point_list(pts, max_points=max_points)
+    return X, y, seq
+
+
+def parse_ranges(xr: Any, yr: Any) -> tuple[tuple, tuple] | None:
+    """((x0, x1), (y0, y1)) sorted, from two [a, b] lists of finite numbers; None when they
+    are not two non-empty ranges within ±1e9."""
+    if not (isinstance(xr, list) and isinstance(yr, list) and len(xr) == 2 and len(yr) == 2):
+        return None
+    if not all(_is_num(v) for v in xr + yr):
+        return None
+    x0, x1 = sorted(float(v) for v in xr)
+    y0, y1 = sorted(float(v) for v in yr)
+    if not (x1 - x0 > 1e-9 and y1 - y0 > 1e-9) or max(abs(x0), abs(x1), abs(y0), abs(y1)) > 1e9:
+        return None
+    return (x0, x1), (y0, y1)
+
+
+def parse_canvas_view(value: Any, *, view_rev: int) -> tuple[tuple, tuple] | None:
+    """((x0, x1), (y0, y1)) the user zoomed/panned to, for the current view revision."""
+    if not isinstance(value, Mapping) or value.get("rev") != view_rev:
+        return None
+    return parse_ranges(value.get("x"), value.get("y"))
+
+
+def grid_ranges(view: tuple[tuple, tuple], pad: float = 0.1) -> tuple[tuple, tuple]:
+    """The view widened by ``pad`` on every side, so small pans stay shaded."""
+    (x0, x1), (y0, y1) = view
+    dx, dy = (x1 - x0) * pad, (y1 - y0) * pad
+    return (x0 - dx, x1 + dx), (y0 - dy, y1 + dy)
+
+
+def apply_canvas_points(ss, value: Any) -> bool:
+    """Adopt the canvas's point list into the Playground state (``ss`` = session state).
+
+    Returns True if the points changed. A malformed list leaves the points alone and queues
+    an error message.
+    """
+    from ui.shared import state
+
+    try:
+        parsed = parse_canvas_points(
+            value,
+            epoch=int(ss.get(state.K_EPOCH, 0)),
+            last_seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
+            max_points=state.MAX_POINTS,
+        )
+    except CanvasError as exc:
+        state.push_flash(ss, "error", f"The last edit in the plot was not applied: {exc}.")
+        return False
+    if parsed is None:
+        return False
+    X, y, seq = parsed
+    state.set_points(ss, X, y, from_canvas=True)
+    ss[state.K_CANVAS_SEQ] = seq
+    return True
+
+
+def apply_canvas_view(ss, value: Any) -> bool:
+    """Remember the zoom/pan the canvas reported (for the shading grid)."""
+    from ui.shared import state
+
+    view = parse_canvas_view(value, view_rev=int(ss.get(state.K_VIEW_REV, 0)))
+    if view is None:
+        return False
+    ss[state.K_VIEW] = view
+    return True
+
+
+_component: Callable | None = None
+#: the element's script: the shared Plotly loader, the refit layer's drawing, then the canvas
+#: (one ES module)
+JS_PARTS = ("plotly_loader.js", "canvas2d.js", "canvas_layer.js", "canvas.js")
+
+
+def canvas_js() -> str:
+    return "\n".join(_read(name) for name in JS_PARTS)
+
+
+#: Where the server serves ``canvas_js()`` (``script_route``), relative to the page like
+#: PLOTLY_URL. The component's own script is only a loader (``loader_js``): Streamlit sends a
+#: component's inline script with every rerun of every session (61 kB for the canvas).
+SCRIPT_PATH = "svmlab/canvas.js"
+
+
+def script_version() -> str:
+    import hashlib
+
+    return hashlib.sha1(canvas_js().encode()).hexdigest()[:12]
+
+
+def loader_js() -> str:
+    """The component's script: imports the canvas module once per page (cached by the
+    browser for good: its address carries its version) and hands it each render."""
+    url = json.dumps(f"{SCRIPT_PATH}?v={script_version()}")
+    return (
+        f"const loading = import(new URL({url}, document.baseURI).href);\n"
+        "export default function (component) {\n"
+        "  let gone = false;\n"
+        "  let cleanup = null;\n"
+        "  loading.then((m) => { if (!gone) cleanup = m.default(component); });\n"
+        "  return () => { gone = true; if (typeof cleanup === 'function') cleanup(); };\n"
+        "}\n"
+    )
+
+
+def script_route(base_url_path: str = ""):
+    """The starlette route that serves ``canvas_js()`` (see app.py / fit_api.routes)."""
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    text, version = canvas_js(), script_version()
+
+    async def serve(request):
+        cache = ("public, max-age=31536000, immutable" if request.query_params.get("v") == version
+                 else "no-cache")
+        return Response(text, media_type="text/javascript", headers={"Cache-Control": cache})
+
+    base = "/".join(p for p in str(base_url_path or "").split("/") if p)
+    return Route(f"/{base}/{SCRIPT_PATH}" if base else f"/{SCRIPT_PATH}", serve, methods=["GET"])
+
+
+def _get_component() -> Callable:
+    global _component
+    if _component is None:
+        import streamlit as st
+
+        _component = st.components.v2.component(
+            COMPONENT_NAME,
+            html=_read("canvas.html"),
+            css=_read("canvas.css"),
+            js=loader_js(),
+            isolate_styles=False,
+        )
+    return _component
+
+
+def point_canvas(
+    payload: dict,
+    *,
+    key: str,
+    on_points: Callable[[], None],
+    on_view: Callable[[], None],
+) -> Any:
+    """Mount the canvas. The callbacks read ``st.session_state[key]["points"|"view"]``."""
+    return _get_component()(
+        key=key,
+        data=payload_text(payload),
+        default={"points": None, "view": None},
+        on_points_change=on_points,
+        on_view_change=on_view,
+    )
+
+
+def _plotly_json_default(obj: Any) -> Any:
+    """numpy → JSON for Plotly.js: float/int arrays as typed-array specs
+    ({"dtype": "f4", "bdata": base64}), which Plotly.js decodes natively."""
+    if isinstance(obj, np.ndarray):
+        if obj.dtype.kind == "f":
+            a = np.ascontiguousarray(obj, dtype="<f8" if obj.dtype.itemsize > 4 else "<f4")
+            if not np.isfinite(a).all():
+                return [None if not math.isfinite(v) else float(v) for v in a.ravel().tolist()]
+        elif obj.dtype.kind in "iub":
+            a = np.ascontiguousarray(obj, dtype="<i4")
+        else:
+            return obj.tolist()
+        spec = {"dtype": {"<f8": "f8", "<f4": "f4", "<i4": "i4"}[a.dtype.str],
+                "bdata": base64.b64encode(a.tobytes()).decode("ascii")}  # fmt: skip
+        if a.ndim > 1:
+            spec["shape"] = ",".join(str(k) for k in a.shape)
+        return spec
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, (set, tuple)):
+        return list(obj)
+    raise TypeError(f"cannot send {type(obj).__name__} to the canvas")
+
+
+def figure_json(fig: Any) -> str:
+    """JSON text of a figure dict (or ``go.Figure``) for Plotly.js; numpy arrays become typed
+    arrays, NaN/inf in float arrays become null."""
+    if hasattr(fig, "to_plotly_json"):
+        fig = fig.to_plotly_json()
+    return json.dumps(fig, default=_plotly_json_default, allow_nan=False, separators=(",", ":"))
+
+
+def canvas_figure_json(fig: Any, grid_from: str | None = None) -> str:
+    """Plotly JSON for the canvas: contour traces that draw the same grid as the shading
+    (``meta.role`` "margins"/"boundary") carry ``meta.z_from = "regions"`` instead of a copy
+    of x, y, z; ``canvas.js`` puts the shared grid back. This halves what each refit sends.
+    ``grid_from="grid"``: the shading too carries no x, y, z (``meta.z_from = "grid"``): the
+    fit endpoint's answer sends that grid beside the figure (``fit_api.answer``)."""
+    if hasattr(fig, "to_plotly_json"):
+        fig = fig.to_plotly_json()
+    data = [dict(t) for t in fig["data"]]
+    regions = next((t for t in data if (t.get("meta") or {}).get("role") == "regions"), None)
+    if regions is not None:
+        for t in data:
+            meta = dict(t.get("meta") or {})
+            if (
+                t.get("type") == "contour"
+                and meta.get("role") in ("margins", "boundary")
+                and all(np.array_equal(np.asarray(t[k]), np.asarray(regions[k])) for k in "xyz")
+            ):
+                meta["z_from"] = "regions"
+                t["meta"] = meta
+                for k in "xyz":
+                    t.pop(k)
+        if grid_from:
+            regions["meta"] = {**(regions.get("meta") or {}), "z_from": grid_from}
+            for k in "xyz":
+                regions.pop(k)
+    return figure_json({"data": data, "layout": fig["layout"]})
+
+
+def loads_figure(text: str) -> dict:
+    return json.loads(text)

@@ -1,0 +1,247 @@
+"""The Playground's teacher side in Streamlit: the "Teacher link" panel, what a student sees
+above the plot (the teacher's title and question as plain text, "Reset to the teacher's
+picture"), and present mode. Every decision is in ``ui.playground.teacher`` (pure, tested).
+
+The title and question are drawn with ``st.text`` only: never markdown or HTML.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+import streamlit as st
+
+from ui.playground import qr
+from ui.playground import teacher as T
+from ui.shared import state
+from ui.shared.nav import keep_widgets, restore_widgets
+
+TP = "tl."  # widget keys of the panel ("pg." keys are dropped when a dataset is loaded)
+FIELDS = ("preset", "title", "question", "locked", "hidden")
+K_MADE = "svmlab.teacher.made"  # the links made last (see ``teacher.links``) and their spec
+K_DRAWN_PRESENT = "svmlab.present.drawn"  # present mode as the last full run drew it
+K_RERUN = "svmlab.teacher.rerun"  # a preset changed the settings: the sidebar must redraw
+
+#: Plain-text title and question (containers with a key get the class st-key-<key>).
+HEAD_CSS = """
+.st-key-svmlab-teacher-title [data-testid="stText"] { font-size: 1.75rem; font-weight: 700;
+  line-height: 1.25; }
+.st-key-svmlab-teacher-question [data-testid="stText"] { font-size: 1.25rem; }
+"""
+#: Present mode: no sidebar (nor its expand button) and no header bar, larger text; the
+#: figure is scaled in Python (``teacher.figure_options``).
+PRESENT_CSS = """
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapseButton"],
+[data-testid="stHeader"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { padding-top: 1.5rem; }
+[data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li,
+[data-testid="stMainBlockContainer"] td, [data-testid="stMainBlockContainer"] th,
+[data-testid="stMainBlockContainer"] [data-testid="stText"] { font-size: 1.4rem; }
+.st-key-svmlab-teacher-title [data-testid="stText"] { font-size: 2.8rem; }
+.st-key-svmlab-teacher-question [data-testid="stText"] { font-size: 2rem; }
+.svmlab-canvas .svmlab-toolbar, .svmlab-canvas button, .svmlab-canvas .svmlab-hint,
+.svmlab-canvas .svmlab-numbers, .svmlab-canvas .svmlab-tablebox { font-size: 1.35rem; }
+.svmlab-canvas .svmlab-plot { min-height: 600px; }
+"""
+
+
+def base_url() -> str:
+    """The page's address without its query ("" outside a browser session)."""
+    try:
+        url = (st.context.url or "").split("?", 1)[0].split("#", 1)[0]
+    except Exception:  # st.context.url is unavailable outside a browser session
+        return ""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=parts.path or "/")) if parts.netloc else url
+
+
+# ------------------------------------------------------------------ what students see
+
+
+def _reset_cb() -> None:
+    if T.reset(st.session_state):
+        state.push_flash(st.session_state, "info", "Back to your teacher's picture.")
+
+
+def _undo_reset_cb() -> None:
+    T.undo_reset(st.session_state)
+
+
+def _exit_present_cb() -> None:
+    st.session_state[T.K_PRESENT] = False
+
+
+def header(ss) -> None:
+    """Above the plot: present mode's style, the teacher's title and question (plain text),
+    what is locked, and the reset button. Nothing for an ordinary Playground."""
+    spec = T.spec_of(ss)
+    if ss.get(K_DRAWN_PRESENT) and not T.is_present(ss):  # just left present mode
+        st.set_page_config(initial_sidebar_state="expanded")
+    ss[K_DRAWN_PRESENT] = ss[TP + "present"] = T.is_present(ss)  # the panel's toggle follows
+    if T.is_present(ss):
+        st.set_page_config(initial_sidebar_state="collapsed")
+        st.html(f"<style>{HEAD_CSS}{PRESENT_CSS}</style>")
+    elif spec is not None:
+        st.html(f"<style>{HEAD_CSS}</style>")
+    if spec is None:
+        if T.is_present(ss):
+            st.button("Exit present mode", key="svmlab.present.exit", on_click=_exit_present_cb,
+                      icon=":material/close_fullscreen:")  # fmt: skip
+        return
+    left, right = st.columns([3, 1.1], vertical_alignment="top")
+    with left:
+        if spec.title:
+            with st.container(key="svmlab-teacher-title"):
+                st.text(spec.title)
+        if spec.question:
+            with st.container(key="svmlab-teacher-question"):
+                st.text(spec.question)
+        locked = [T.LOCKS[n] for n in T.LOCKS if n in spec.locked]
+        if locked:
+            st.caption("Locked by your teacher: " + ", ".join(locked) + ".")
+    with right:
+        st.button("Reset to the teacher's picture", key="svmlab.teacher.reset",
+                  on_click=_reset_cb, icon=":material/restart_alt:", width="stretch",
+                  help="Your teacher's points and settings again (Undo the reset brings yours "
+                  "back).")  # fmt: skip
+        if ss.get(T.K_BEFORE_RESET) is not None:
+            st.button("Undo the reset", key="svmlab.teacher.undo_reset",
+                      on_click=_undo_reset_cb, icon=":material/undo:", width="stretch")
+        if T.is_present(ss):
+            st.button("Exit present mode", key="svmlab.present.exit", on_click=_exit_present_cb,
+                      icon=":material/close_fullscreen:", width="stretch")  # fmt: skip
+
+
+def hidden_note(name: str) -> None:
+    """What stands where the teacher hid a part."""
+    st.caption(f"Hidden by your teacher ({T.HIDES[name]}): predict first.")
+
+
+# --------------------------------------------------------------- the teacher's panel
+
+
+def _present_cb() -> None:
+    st.session_state[T.K_PRESENT] = bool(st.session_state.get(TP + "present"))
+
+
+def _load_preset_cb() -> None:
+    ss = st.session_state
+    key = ss.get(TP + "preset")
+    if key not in T.PRESETS_BY_KEY:
+        return
+    p = T.PRESETS_BY_KEY[key]
+    try:
+        spec = T.preset_spec(key)
+    except ValueError as exc:
+        state.push_flash(ss, "error", f"Could not load the preset: {exc}")
+        return
+    panel = ss.get(state.WIDGET_PREFIX + "panel")
+    state.load_into_playground(ss, spec.X, spec.y, spec.settings, p.label)
+    ss[state.WIDGET_PREFIX + "panel"] = panel  # stay on this panel
+    ss[TP + "title"], ss[TP + "question"] = p.title, p.question
+    ss[TP + "locked"], ss[TP + "hidden"] = list(p.locked), list(p.hidden)
+    ss.pop(K_MADE, None)
+    ss[K_RERUN] = True
+
+
+def _current_spec(ss) -> T.TeacherSpec:
+    return T.make_current_spec(
+        ss, title=ss.get(TP + "title") or "", question=ss.get(TP + "question") or "",
+        locked=ss.get(TP + "locked") or [], hidden=ss.get(TP + "hidden") or [],
+    )  # fmt: skip
+
+
+def _make_cb() -> None:
+    ss = st.session_state
+    try:
+        spec = _current_spec(ss)
+    except ValueError as exc:
+        state.push_flash(ss, "error", f"The teacher link was not made: {exc}.")
+        ss.pop(K_MADE, None)
+        return
+    ss[K_MADE] = {"spec": spec, **T.links(spec, base_url())}
+
+
+def teacher_tab(ss) -> None:
+    """The "Teacher link" panel: preset, title, question, locks, hides → short link, QR
+    code, long link; present mode for this tab."""
+    restore_widgets(ss, TP)
+    st.caption("Set up the picture (plot and sidebar, or start from a worked example), write "
+               "a title and a question, choose what students may not change, and make a link "
+               "to share or project. Students see your picture with those controls locked and "
+               "can always reset to it.")  # fmt: skip
+    form, out = st.columns([1, 1], gap="medium")
+    with form:
+        c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+        c1.selectbox("Start from a worked example", [""] + [p.key for p in T.PRESETS],
+                     key=TP + "preset",
+                     format_func=lambda k: T.PRESETS_BY_KEY[k].label if k else "—")
+        c2.button("Load it", key=TP + "load", on_click=_load_preset_cb, width="stretch",
+                  disabled=not ss.get(TP + "preset"),
+                  help="Loads the example's points and settings, and a suggested title, "
+                  "question, locks and hidden parts.")  # fmt: skip
+        st.text_input("Title", key=TP + "title", max_chars=T.TITLE_MAX,
+                      placeholder="e.g. D1: the widest street")
+        st.text_area("Question for the students", key=TP + "question", height=90,
+                     max_chars=T.QUESTION_MAX,
+                     placeholder="e.g. Which points are support vectors? Predict first.")
+        st.pills("Locked for students", list(T.LOCKS), key=TP + "locked",
+                 selection_mode="multi", format_func=T.LOCKS.get)
+        st.pills("Hidden from students", list(T.HIDES), key=TP + "hidden",
+                 selection_mode="multi", format_func=T.HIDES.get)
+        st.button("Make the teacher link", key=TP + "make", on_click=_make_cb, type="primary",
+                  icon=":material/qr_code_2:", width="stretch")
+        st.toggle("Present mode (projector)", key=TP + "present", on_change=_present_cb,
+                  help="This tab without the sidebar, with larger text, markers and lines. "
+                  "The link's own present mode: add &present=1.")
+    with out:
+        _links_view(ss)
+    keep_widgets(ss, TP, FIELDS)
+    if ss.pop(K_RERUN, False) or T.is_present(ss) != ss.get(K_DRAWN_PRESENT):
+        st.rerun()  # the whole page (this panel may run in a fragment): sidebar, styles
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def qr_images(link: str) -> tuple[bytes, bytes]:
+    """(PNG, SVG) of a link's QR code (pure; ~20 ms to draw)."""
+    return qr.png(link), qr.svg(link)
+
+
+def _links_view(ss) -> None:
+    made = ss.get(K_MADE)
+    if not made:
+        st.info("The short link, its QR code and the long link appear here.")
+        return
+    try:
+        stale = _current_spec(ss) != made["spec"]
+    except ValueError:
+        stale = True
+    if stale:
+        st.warning("The picture or the text changed since this link was made: make it again "
+                   "to include the changes.")  # fmt: skip
+    link = made["short"] or made["long"]
+    if made["error"]:
+        st.warning(f"No short link: {made['error']}. The long link below holds the whole "
+                   "picture and works on any server.")  # fmt: skip
+    else:
+        st.markdown("**Short link** (this server keeps the picture)")
+        st.code(made["short"], language=None, wrap_lines=True)
+    try:
+        png, svg = qr_images(link)
+    except qr.QRError as exc:
+        st.warning(f"No QR code: {exc}.")
+    else:
+        st.image(png, caption="Scan to open", width=400)
+        c1, c2 = st.columns(2)
+        c1.download_button("QR code (PNG)", png, file_name="svm_lab_link.png", mime="image/png",
+                           on_click="ignore", width="stretch", key=TP + "png")
+        c2.download_button("QR code (SVG)", svg, file_name="svm_lab_link.svg",
+                           mime="image/svg+xml", on_click="ignore", width="stretch",
+                           key=TP + "svg")  # fmt: skip
+    st.link_button("Open it as a student (new tab)", link, width="stretch",
+                   icon=":material/open_in_new:")
+    st.link_button("Present it (new tab)", made["present"], width="stretch",
+                   icon=":material/present_to_all:")
+    with st.expander(f"Long link ({len(made['long']):,} characters, works on any server)"):
+        st.code(made["long"], language=None, wrap_lines=True)

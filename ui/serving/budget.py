@@ -1,0 +1,283 @@
+"""Every fit has a budget: how the pages and the fit endpoint run their fits.
+
+A fit predicted over the budget (``costs.refusal``) is refused at once with a message that
+says what to change (``Refused``). Any other fit runs in a worker process (``ui.serving.fit_pool``)
+in the lane its predicted cost picks, and
+
+- answers within ``costs.BUDGET_S``, or its worker is killed and ``Stopped`` carries
+  ``costs.timeout_message`` (what to change);
+- is killed as soon as nobody waits for it any more: in a page, when the session reruns or
+  ends (``ui.serving.st_interrupt``; the run then ends as Streamlit ends it); at the endpoint, when
+  the browser drops the request (``respond``).
+
+``Refused`` is a pure function of the input, so a cached page function may return its
+message; ``Stopped`` depends on the machine's load and must never be cached.
+
+| task      | function (runs in the worker)   | page                             |
+|-----------|---------------------------------|----------------------------------|
+| "fit"     | ``fitting.fit_points``          | Playground and ``/api/refit``    |
+| "step"    | ``step_state.run_or_message``   | Step-through                     |
+| "compare" | ``compare.compare``             | Compare solvers                  |
+| —         | ``scaling.timed_fit_row``       | Compare solvers' scaling run     |
+| —         | ``examples.compute``            | Worked examples                  |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from ui.serving import costs, fit_pool
+from ui.serving.st_interrupt import RunInterrupt
+
+BUDGET_S = costs.BUDGET_S
+#: How long a task may wait for a free worker of its lane before "the server is busy".
+QUEUE_S = 1.0
+#: Worked examples: fixed book data, computed once per server and cached (~2 s for all eight),
+#: but the first run with an empty numba cache compiles their solvers for tens of seconds, and
+#: a compile killed half-way would never reach the cache: a larger budget, in the heavy lane
+#: (low priority: they never delay a click).
+EXAMPLE_BUDGET_S = 60.0
+#: How often an endpoint request checks whether its browser is still there.
+DISCONNECT_POLL_S = 0.05
+#: Environment variable: a factor on the wall-time limits (the kill and the queue wait), not
+#: on the predictions. The test suite sets 10 (tests/conftest.py) so that page tests do not
+#: fail on a loaded machine; the budget's own tests set their limits explicitly.
+SLACK_ENV = "SVMLAB_BUDGET_SLACK"
+
+
+def slack() -> float:
+    try:
+        return max(1.0, float(os.environ.get(SLACK_ENV, "1")))
+    except ValueError:
+        return 1.0
+
+
+class BudgetError(Exception):
+    """A fit that gives no result, with the message for the user (``str(exc)``)."""
+
+
+class Refused(BudgetError):
+    """Predicted over the budget, so not run (deterministic: may be cached)."""
+
+
+class Stopped(BudgetError):
+    """Stopped at the budget, or no worker was free (depends on the load: never cache)."""
+
+
+def start_pool() -> None:
+    """Start the workers in the background (so that the first click finds them ready)."""
+    fit_pool.get_pool().start()
+
+
+def stop_pool_on_signals(signals=(signal.SIGTERM, signal.SIGINT)) -> None:
+    """Kill the workers as soon as the server is asked to stop, then let the handler that
+    was installed before (uvicorn's) do its work: uvicorn waits for every request in flight
+    before it exits, and a request waiting for its fit now ends at once (503). Must run in
+    the main thread, after uvicorn installed its handlers (``lifespan`` does)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in signals:
+        previous = signal.getsignal(sig)
+        if getattr(previous, "svmlab_pool", False):
+            continue
+
+        def handler(signum, frame, previous=previous):
+            threading.Thread(target=fit_pool.shutdown_pool, name="svmlab-fit-stop").start()
+            if callable(previous):
+                previous(signum, frame)
+            elif previous == signal.SIG_DFL:
+                signal.signal(signum, signal.SIG_DFL)
+                signal.raise_signal(signum)
+
+        handler.svmlab_pool = True
+        signal.signal(sig, handler)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    """``st.App(..., lifespan=budget.lifespan)`` (app.py): the workers start with the server
+    and stop with it, also when a fit is running (SIGTERM)."""
+    start_pool()
+    stop_pool_on_signals()
+    try:
+        yield None
+    finally:
+        fit_pool.shutdown_pool()
+
+
+def run(task: str, fn: Callable, args: Sequence = (), kwargs: dict | None = None, *,
+        settings: Mapping[str, Any] | None, n: int, solver: str | None = None,
+        refuse: bool = True, lane: str | None = None, budget_s: float = BUDGET_S) -> Any:
+    """``fn(*args, **kwargs)`` in a worker, within the budget; its result (or the exception
+    it raised). ``settings`` (the page's settings, None for a task without a cost model)
+    and ``n`` predict the cost: over the budget → ``Refused`` (unless ``refuse`` is False:
+    the function refuses itself, as ``fitting.fit_points`` does). Raises ``Stopped`` at the
+    budget; a session rerun or stop ends the run the way Streamlit ends it."""
+    if refuse and settings is not None:
+        why = costs.refusal(task, settings, n, solver)
+        if why is not None:
+            raise Refused(why)
+    if lane is None:
+        lane = costs.lane(task, settings, n, solver) if settings is not None else "light"
+    interrupt = RunInterrupt()
+    try:
+        result = fit_pool.get_pool().run(
+            fn, args, kwargs, lane=lane, budget_s=budget_s * slack(), queue_s=QUEUE_S * slack(),
+            should_stop=interrupt if interrupt.active else None)
+    except fit_pool.Cancelled:
+        interrupt.raise_pending()
+        raise Stopped("The fit was cancelled.") from None
+    except fit_pool.BudgetExceeded:
+        interrupt.raise_pending()
+        raise Stopped(stopped_message(task, settings, n, solver, budget_s)) from None
+    except fit_pool.PoolBusy:
+        interrupt.raise_pending()
+        raise Stopped(costs.busy_message()) from None
+    except fit_pool.WorkerDied as exc:
+        interrupt.raise_pending()
+        raise Stopped(f"The fit stopped: {exc} (out of memory?). Try fewer points.") from None
+    except fit_pool.PoolError:  # shut down: the server is stopping
+        interrupt.raise_pending()
+        raise Stopped("The server is stopping; the fit was not finished.") from None
+    interrupt.raise_pending()  # a rerun seen while the fit was finishing: rerun now
+    return result
+
+
+def stopped_message(task: str, settings, n: int, solver=None, budget_s=BUDGET_S) -> str:
+    if settings is not None and task in costs.TASKS:
+        return costs.timeout_message(task, settings, n, solver)
+    return f"This did not finish within its {budget_s:g} s budget and was stopped."
+
+
+# --------------------------------------------------------------------------- the pages
+
+
+def fit_outcome(X, y, settings: Mapping[str, Any], alpha0=None):
+    """``fitting.fit_points`` in a worker: the Playground's FitOutcome (a refusal is an
+    outcome of kind "over_budget", made in the worker). Raises ``Stopped``."""
+    from ui.shared import fitting
+
+    return run("fit", fitting.fit_points, (X, y, dict(settings), alpha0),
+               settings=settings, n=len(X), refuse=False)
+
+
+def step_run(X, y, settings: Mapping[str, Any], solver: str):
+    """The Step-through page's (StepRun, None) or (None, message). Raises ``Stopped``."""
+    from ui.step_through import state as step_state
+
+    try:
+        return run("step", step_state.run_or_message, (X, y, dict(settings), solver),
+                   settings=settings, n=len(X), solver=solver)
+    except Refused as exc:
+        return None, str(exc)
+
+
+def compare_run(X, y, settings: Mapping[str, Any], biases, tol_mode: str, max_iter):
+    """Compare solvers' (Comparison, None) or (None, message). Raises ``Stopped``."""
+    from ui.compare import comparison as compare
+
+    try:
+        return run("compare", compare.compare, (X, y, dict(settings), biases, tol_mode,
+                                                max_iter), settings=settings, n=len(X)), None
+    except Refused as exc:
+        return None, str(exc)
+
+
+def scaling_fit(X, y, kernel, C, spec, tol, max_iter):
+    """One fit of the scaling run: (Run, seconds in the worker), or (Run with the message,
+    None) when it was stopped at the budget."""
+    from ui.compare import comparison as compare
+    from ui.compare import scaling
+
+    settings = {"solver": spec.solver, "kernel": kernel.name, "loss": spec.loss,
+                "hard_margin": False, "C": C}
+    try:
+        return run("fit", scaling.timed_fit_row, (X, y, kernel, C, spec, tol, max_iter),
+                   settings=settings, n=len(X), solver=spec.solver, refuse=False)
+    except Stopped as exc:
+        return compare.Run(error=str(exc)), None
+
+
+def example(key: str):
+    """A worked example's result (``examples.compute``), in a low-priority worker."""
+    from ui.worked_examples import examples
+
+    return run("example", examples.compute, (key,), settings=None, n=0, lane="heavy",
+               budget_s=EXAMPLE_BUDGET_S)
+
+
+# ------------------------------------------------------------------------- the endpoint
+
+
+def _peek(raw: bytes) -> tuple[int, dict, Any] | None:
+    """(n, settings, seq) of a refit request, to pick the lane (None if unreadable: the
+    worker answers such a request with its 400)."""
+    from ui.shared import state
+
+    try:
+        body = json.loads(raw)
+        points = body.get("points")
+        settings = state.normalize_settings(body.get("settings") or {})
+        return (len(points) if isinstance(points, list) else 0), settings, body.get("seq")
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return None
+
+
+def _no_model(peek, kind: str, message: str, t0: float) -> str:
+    n, _, seq = peek if peek is not None else (0, None, None)
+    seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+    return json.dumps({"seq": seq, "n": n, "ok": False, "kind": kind, "message": message,
+                       "server_ms": round(1000 * (time.perf_counter() - t0), 2)},
+                      ensure_ascii=False)
+
+
+async def _watch(is_disconnected: Callable[[], Awaitable[bool]], gone: threading.Event):
+    while not gone.is_set():
+        if await is_disconnected():
+            gone.set()
+            return
+        await asyncio.sleep(DISCONNECT_POLL_S)
+
+
+async def respond(raw: bytes, is_disconnected: Callable[[], Awaitable[bool]],
+                  respond_fn: Callable[[bytes], tuple[int, str]] | None = None
+                  ) -> tuple[int, str]:
+    """The fit endpoint's (status, JSON text) for a request body: ``fit_api.respond`` in a
+    worker, within the budget; the worker is killed when ``is_disconnected()`` (starlette's
+    ``request.is_disconnected``) turns true: the browser aborted the request."""
+    from starlette.concurrency import run_in_threadpool
+
+    if respond_fn is None:
+        from ui.serving.fit_api import respond as respond_fn
+    t0 = time.perf_counter()
+    peek = _peek(raw)
+    n, settings = (peek[0], peek[1]) if peek is not None else (0, None)
+    lane = costs.lane("fit", settings, n) if settings is not None else "light"
+    gone = threading.Event()
+    watcher = asyncio.ensure_future(_watch(is_disconnected, gone))
+    try:
+        return await run_in_threadpool(
+            fit_pool.get_pool().run, respond_fn, (raw,), lane=lane, budget_s=BUDGET_S * slack(),
+            queue_s=QUEUE_S * slack(), should_stop=gone.is_set)
+    except fit_pool.BudgetExceeded:
+        msg = stopped_message("fit", settings, n)
+        return 200, _no_model(peek, "over_budget", msg, t0)
+    except fit_pool.PoolBusy:
+        return 200, _no_model(peek, "busy", costs.busy_message(), t0)
+    except fit_pool.Cancelled:
+        return 499, json.dumps({"error": "the client closed the request"})
+    except fit_pool.WorkerDied as exc:
+        return 200, _no_model(peek, "failed", f"The fit stopped: {exc}. Try fewer points.", t0)
+    except fit_pool.PoolError:
+        return 503, json.dumps({"error": "the server is stopping"})
+    finally:
+        gone.set()
+        watcher.cancel()

@@ -1,0 +1,445 @@
+"""Fits in worker processes, each with a wall-time budget, so that the work really stops.
+
+Why processes: a fit in a thread of the server cannot be stopped (the compiled solvers and
+cvxopt hold it until they return), and while it holds the GIL the server answers no one and
+ignores SIGTERM. A worker process can be killed (SIGKILL) the moment its budget is spent or
+its caller is gone, and the CPU is free again at once.
+
+- Workers are forked by multiprocessing's *fork server* (the Streamlit server has threads,
+  so no plain fork), which imported ``ui.serving.fit_worker_boot`` once: numpy, the engine, numba's
+  compiled code, cvxopt. A new worker costs a fork (a few ms), not an import (seconds).
+- ``run(fn, args, lane=..., budget_s=..., should_stop=...)`` sends a module-level function
+  and its arguments to an idle worker of the lane (starting one if the lane is not full,
+  else waiting up to ``queue_s``) and waits for the answer. After ``budget_s`` the worker is
+  killed and ``BudgetExceeded`` raised; when ``should_stop()`` turns true (the browser left,
+  the session reran), the worker is killed and ``Cancelled`` raised, except in the first
+  ``cancel_after_s`` of a task, which cost less to finish than a kill and a new worker.
+  A killed worker is replaced in the background.
+- Lanes keep one student's heavy fit from delaying another's click: "light" workers (cheap
+  predicted fits) run at normal priority, "heavy" ones at a low priority (nice), in their
+  own processes, so a click never queues behind a heavy fit and the kernel's scheduler gives
+  the click's worker the CPU first. A "light" task that runs longer than ``demote_after_s``
+  (a wrong prediction) is reniced to the heavy level and leaves its lane, which starts
+  another worker; its process is retired when the task ends.
+- Each worker uses one BLAS thread, so a fit takes at most one core.
+- Workers die with the server: ``atexit`` kills them, and ``ui.serving.fit_worker.die_with_parent``
+  covers a SIGKILLed server (the fork server exits, the kernel kills its children).
+
+No streamlit here; ``ui.serving.budget`` is the layer the pages and the endpoint call.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import io
+import multiprocessing as mp
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing import context as mp_context
+from multiprocessing import forkserver, popen_forkserver, spawn
+from multiprocessing import util as mp_util
+from multiprocessing.connection import wait as mp_wait
+from pathlib import Path
+from typing import Any
+
+BOOT_MODULE = "ui.serving.fit_worker_boot"
+ROOT = Path(__file__).resolve().parents[2]  # so that the fork server finds ``ui``
+#: One BLAS / OpenMP / numba thread per worker: a fit takes at most one core.
+THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+              "NUMBA_NUM_THREADS": "1"}
+
+
+class PoolError(RuntimeError):
+    """The pool could not run the task (the subclasses say why)."""
+
+
+class BudgetExceeded(PoolError):
+    """The task ran out of its wall-time budget; its worker was killed."""
+
+    def __init__(self, budget_s: float, elapsed_s: float):
+        super().__init__(f"stopped after {elapsed_s:.1f} s (budget {budget_s:g} s)")
+        self.budget_s = budget_s
+        self.elapsed_s = elapsed_s
+
+
+class Cancelled(PoolError):
+    """The caller stopped waiting (``should_stop()``); the worker was killed if it ran."""
+
+
+class PoolBusy(PoolError):
+    """Every worker of the lane stayed busy for the whole queue wait."""
+
+
+class WorkerDied(PoolError):
+    """The worker process ended without an answer (killed from outside, out of memory)."""
+
+
+@dataclass(frozen=True)
+class Lane:
+    name: str
+    size: int  # workers at most
+    nice: int = 0  # added to the worker's niceness (lower priority)
+
+
+#: Two cores here: two light workers at normal priority, two heavy ones niced.
+DEFAULT_LANES = (Lane("light", 2, 0), Lane("heavy", 2, 15))
+
+
+class _Popen(popen_forkserver.Popen):
+    """popen_forkserver.Popen whose child does not run the parent's ``__main__`` again.
+
+    multiprocessing re-imports the parent's main module in every child (spawn semantics); in
+    a Streamlit server that module is the app script (Streamlit installs each run's script as
+    ``sys.modules["__main__"]``), which a worker must not run. ``_launch`` is Python 3.11's
+    popen_forkserver.Popen._launch minus the two ``init_main_*`` keys
+    (tests/test_fit_pool.py checks that a worker does not see the parent's main)."""
+
+    def _launch(self, process_obj):
+        prep_data = spawn.get_preparation_data(process_obj._name)
+        prep_data.pop("init_main_from_path", None)
+        prep_data.pop("init_main_from_name", None)
+        buf = io.BytesIO()
+        mp_context.set_spawning_popen(self)
+        try:
+            mp_context.reduction.dump(prep_data, buf)
+            mp_context.reduction.dump(process_obj, buf)
+        finally:
+            mp_context.set_spawning_popen(None)
+        self.sentinel, w = forkserver.connect_to_new_process(self._fds)
+        _parent_w = os.dup(w)
+        self.finalizer = mp_util.Finalize(self, mp_util.close_fds, (_parent_w, self.sentinel))
+        with open(w, "wb", closefd=True) as f:
+            f.write(buf.getbuffer())
+        self.pid = forkserver.read_signed(self.sentinel)
+
+
+class _WorkerProcess(mp_context.ForkServerProcess):
+    @staticmethod
+    def _Popen(process_obj):
+        return _Popen(process_obj)
+
+
+class _Worker:
+    __slots__ = ("proc", "conn", "lane", "demoted")
+
+    def __init__(self, proc, conn, lane: str):
+        self.proc, self.conn, self.lane, self.demoted = proc, conn, lane, False
+
+    @property
+    def pid(self) -> int:
+        return int(self.proc.pid)
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, TypeError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            self.proc.join(timeout=2.0)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+        with contextlib.suppress(Exception):
+            self.proc.close()
+
+
+@contextlib.contextmanager
+def _environ(extra: dict[str, str]) -> Iterator[None]:
+    """os.environ with ``extra`` for the duration (the fork server inherits it)."""
+    old = {k: os.environ.get(k) for k in extra}
+    os.environ.update(extra)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+class FitPool:
+    """Worker processes in lanes; ``run`` is thread-safe (see the module docstring)."""
+
+    def __init__(self, lanes: Sequence[Lane] = DEFAULT_LANES, *, demote_after_s: float = 0.25,
+                 max_demoted: int = 2, cancel_after_s: float = 0.1,
+                 boot_module: str | None = BOOT_MODULE, start_method: str = "forkserver"):
+        self.lanes = {lane.name: lane for lane in lanes}
+        self.demote_after_s = float(demote_after_s)
+        self.max_demoted = int(max_demoted)
+        self.cancel_after_s = float(cancel_after_s)
+        self._boot_module = boot_module
+        self._ctx = mp.get_context(start_method)
+        self._cond = threading.Condition()
+        self._boot_lock = threading.Lock()
+        self._booted = False
+        self._idle: dict[str, list[_Worker]] = {n: [] for n in self.lanes}
+        self._live = dict.fromkeys(self.lanes, 0)  # workers counted in the lane (busy or idle)
+        self._demoted = 0
+        self._starting = dict.fromkeys(self.lanes, 0)  # being forked (counted in _live)
+        self._workers: set[_Worker] = set()
+        self._closed = False
+        self._heavy_nice = max((lane.nice for lane in lanes), default=0)
+        use_server = self._ctx.get_start_method() == "forkserver"
+        self._process_class = _WorkerProcess if use_server else self._ctx.Process
+
+    # -------------------------------------------------------------------- life cycle
+
+    def _ensure_server(self) -> None:
+        """Start the fork server once, with the preload, one BLAS thread and ``ui`` on the
+        path (Python 3.11's fork server ignores the parent's sys.path)."""
+        with self._boot_lock:
+            if self._booted:
+                return
+            if self._ctx.get_start_method() == "forkserver":
+                if self._boot_module:
+                    self._ctx.set_forkserver_preload([self._boot_module])
+                path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+                with _environ({**THREAD_ENV, "PYTHONPATH": path}):
+                    forkserver.ensure_running()
+            self._booted = True
+
+    def _start_worker(self, lane: str) -> _Worker:
+        self._ensure_server()
+        from ui.serving import fit_worker
+
+        parent, child = self._ctx.Pipe(duplex=True)
+        proc = self._process_class(target=fit_worker.main, args=(child, self.lanes[lane].nice),
+                                 name=f"svmlab-fit-{lane}", daemon=True)
+        try:
+            proc.start()
+        finally:
+            child.close()
+        w = _Worker(proc, parent, lane)
+        with self._cond:
+            self._workers.add(w)
+            closed = self._closed
+        if closed:
+            w.kill()
+            raise PoolError("the fit pool is shut down")
+        return w
+
+    def start(self, wait: bool = False) -> None:
+        """Start every lane's workers (in the background unless ``wait``)."""
+        todo = [name for name, lane in self.lanes.items() for _ in range(lane.size)]
+        claimed = []
+        with self._cond:
+            for name in todo:
+                if self._live[name] < self.lanes[name].size:
+                    self._live[name] += 1
+                    claimed.append(name)
+        threads = [self._spawn_idle(name) for name in claimed]
+        if wait:
+            for t in threads:
+                t.join()
+
+    def _spawn_idle(self, lane: str) -> threading.Thread:
+        """Start a worker already counted in ``_live[lane]`` and make it idle (a thread)."""
+
+        with self._cond:
+            self._starting[lane] += 1
+
+        def go():
+            try:
+                w = self._start_worker(lane)
+            except Exception:
+                w = None
+            with self._cond:  # an RLock: _release takes it again
+                self._starting[lane] -= 1
+                if w is None:
+                    self._live[lane] -= 1
+                else:
+                    self._release(w)
+                self._cond.notify_all()
+
+        t = threading.Thread(target=go, name=f"svmlab-fit-start-{lane}", daemon=True)
+        t.start()
+        return t
+
+    def shutdown(self) -> None:
+        """Kill every worker (idempotent); ``run`` raises PoolError afterwards."""
+        with self._cond:
+            self._closed = True
+            workers = list(self._workers)
+            self._workers.clear()
+            for v in self._idle.values():
+                v.clear()
+            self._cond.notify_all()
+        for w in workers:
+            w.kill()
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for tests and figures)."""
+        with self._cond:
+            return [w.pid for w in self._workers if w.proc.pid is not None]
+
+    def stats(self) -> dict[str, Any]:
+        with self._cond:
+            return {"live": dict(self._live), "idle": {k: len(v) for k, v in self._idle.items()},
+                    "demoted": self._demoted, "workers": len(self._workers)}
+
+    # ------------------------------------------------------------------------- a task
+
+    def run(self, fn: Callable, args: Sequence = (), kwargs: dict | None = None, *,
+            lane: str = "light", budget_s: float = 2.0, queue_s: float = 2.0,
+            should_stop: Callable[[], bool] | None = None, poll_s: float = 0.02) -> Any:
+        """``fn(*args, **kwargs)`` in a worker of ``lane``; its result, or the exception it
+        raised. Raises BudgetExceeded, Cancelled, PoolBusy or WorkerDied (see the classes).
+        ``fn`` must be a module-level function (it is pickled by name)."""
+        if lane not in self.lanes:
+            raise ValueError(f"unknown lane {lane!r}; expected one of {tuple(self.lanes)}")
+        w = self._acquire(lane, time.monotonic() + queue_s, should_stop, poll_s)
+        finished = False
+        try:
+            w.conn.send((fn, tuple(args), dict(kwargs or {})))
+            t0 = time.monotonic()
+            deadline = t0 + budget_s
+            demote_at = t0 + self.demote_after_s if self.lanes[lane].nice < self._heavy_nice \
+                else float("inf")
+            cancel_at = None
+            while True:
+                now = time.monotonic()
+                ready = mp_wait([w.conn, w.proc.sentinel], max(0.0, min(poll_s, deadline - now)))
+                if w.conn in ready:
+                    try:
+                        status, value = w.conn.recv()
+                    except (EOFError, OSError):
+                        raise self._lost(w) from None
+                    finished = True
+                    self._release(w)
+                    if status == "ok":
+                        return value
+                    raise value
+                if ready:
+                    raise self._lost(w)
+                now = time.monotonic()
+                if cancel_at is None and should_stop is not None and should_stop():
+                    cancel_at = max(now, t0 + self.cancel_after_s)
+                if cancel_at is not None and now >= cancel_at:
+                    raise Cancelled("the caller stopped waiting")
+                if now >= deadline:
+                    raise BudgetExceeded(budget_s, now - t0)
+                if now >= demote_at:
+                    demote_at = float("inf")
+                    self._demote(w)
+        finally:
+            if not finished:
+                self._discard(w)
+
+    def _lost(self, w: _Worker) -> PoolError:
+        """Why the worker ended without an answer: the pool shut down, or it died."""
+        if self._closed:
+            return PoolError("the fit pool is shut down (the server is stopping)")
+        code = w.proc.exitcode
+        how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        return WorkerDied(f"the fit's worker process ended without an answer ({how})")
+
+    def _acquire(self, lane: str, deadline: float, should_stop, poll_s: float) -> _Worker:
+        self._ensure_server()
+        while True:
+            with self._cond:
+                while True:
+                    if self._closed:
+                        raise PoolError("the fit pool is shut down")
+                    idle = self._idle[lane]
+                    if idle:
+                        w = idle.pop()  # the most recently used one: its caches are warm
+                        break
+                    if self._live[lane] < self.lanes[lane].size:
+                        self._live[lane] += 1
+                        w = None
+                        break
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0 and not self._starting[lane]:
+                        raise PoolBusy(f"all {self.lanes[lane].size} {lane} workers are busy")
+                    # a worker being started (the server's first seconds: the fork server
+                    # imports the engine) is waited for whatever the queue time
+                    self._cond.wait(max(poll_s, min(5 * poll_s, remaining)))
+                    if should_stop is not None and should_stop():
+                        raise Cancelled("the caller stopped waiting for a worker")
+            if w is None:
+                try:
+                    return self._start_worker(lane)
+                except BaseException:
+                    with self._cond:
+                        self._live[lane] -= 1
+                        self._cond.notify_all()
+                    raise
+            if w.proc.is_alive():
+                return w
+            self._discard(w, replace=False)  # died while idle: count it out, try again
+
+    def _release(self, w: _Worker) -> None:
+        if w.demoted:  # its priority stays low: retire it, its lane has a new one
+            self._discard(w, replace=False)
+            return
+        with self._cond:
+            if self._closed:
+                retire = True
+            else:
+                retire = False
+                self._idle[w.lane].append(w)
+                self._cond.notify_all()
+        if retire:
+            w.kill()
+
+    def _discard(self, w: _Worker, replace: bool = True) -> None:
+        """Kill the worker and count it out; start a replacement in the background."""
+        w.kill()
+        with self._cond:
+            if w not in self._workers:
+                return
+            self._workers.discard(w)
+            if w.demoted:
+                self._demoted -= 1
+                replace = False  # its lane already replaced it
+            else:
+                self._live[w.lane] -= 1
+            replace = replace and not self._closed and \
+                self._live[w.lane] < self.lanes[w.lane].size
+            if replace:
+                self._live[w.lane] += 1
+            self._cond.notify_all()
+        if replace:
+            self._spawn_idle(w.lane)
+
+    def _demote(self, w: _Worker) -> None:
+        """A light task ran long: lower its priority and let its lane start another worker."""
+        with self._cond:
+            if w.demoted or self._demoted >= self.max_demoted or w not in self._workers:
+                return
+            w.demoted = True
+            self._demoted += 1
+            self._live[w.lane] -= 1
+            self._cond.notify_all()
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, w.pid, self._heavy_nice)
+
+
+# ------------------------------------------------------------------ the process's pool
+
+_pool: FitPool | None = None
+_pool_pid: int | None = None
+_pool_lock = threading.Lock()
+
+
+def get_pool() -> FitPool:
+    """This process's pool (created on first use; killed at exit)."""
+    global _pool, _pool_pid
+    with _pool_lock:
+        if _pool is None or _pool_pid != os.getpid():
+            _pool, _pool_pid = FitPool(), os.getpid()
+        return _pool
+
+
+def shutdown_pool() -> None:
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None and _pool_pid == os.getpid():
+        pool.shutdown()
+
+
+atexit.register(shutdown_pool)

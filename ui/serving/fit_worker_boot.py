@@ -1,0 +1,15 @@
+"""Imported once by the fit workers' fork server (``ui.serving.fit_pool``), never by the app itself.
+
+Loads what every worker needs before the fork server starts forking them: numpy, scipy, the
+engine and its compiled code (``svm_engine.precompile.main()`` reads numba's on-disk cache,
+compiling only when it is empty), cvxopt, and the ui modules whose functions the pages send
+to the workers. A worker forked afterwards shares all of it and starts in a few milliseconds.
+"""
+
+import cvxopt.solvers  # noqa: F401  (the qp solver imports it on its first fit: ~0.3 s)
+
+import svm_engine.separability  # noqa: F401  (scipy.optimize, for the hard-margin check)
+from svm_engine import precompile
+from ui.compare import comparison as compare  # noqa: F401
+
+precompile.main()

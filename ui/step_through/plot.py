@@ -1,0 +1,73 @@
+"""The Step-through page's charts: Plotly figures redrawn in place (a Custom Components v2
+element; the browser side is ``step_plot.js``).
+
+Why not ``st.plotly_chart``: it validates every figure through ``plotly.graph_objects`` on the
+server and remounts the chart in the browser (a full ``Plotly.newPlot``) whenever the figure
+changes, i.e. on every step; four charts made one step cost about a second. Here the figure
+travels as JSON text (numpy arrays as typed arrays, ``ui.playground.canvas.figure_json``) and the
+browser
+calls ``Plotly.react`` on the same plot div: no new plot per step, and a zoom survives.
+
+``plot_payload`` is pure and tested; ``step_plot`` mounts the element.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ui.playground.canvas import PLOTLY_URL, canvas_figure_json
+
+_DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
+COMPONENT_NAME = "svmlab_stepplot"
+HTML = (
+    '<div class="svmlab-stepplot" style="width: 100%; min-height: 120px; contain: layout style">'
+    "</div>"
+)
+
+_component: Callable | None = None
+
+
+def _json_safe(v: Any) -> Any:
+    """Python floats ±∞/NaN (e.g. H = ∞ for the hard margin) become None (JSON null, which
+    Plotly skips); numpy arrays are left to ``ui.playground.canvas.figure_json``."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, Mapping):
+        return {k: _json_safe(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_json_safe(x) for x in v]
+    return v
+
+
+def plot_payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None) -> dict:
+    """The JSON-ready data for one chart: the figure as plotly JSON text (contours on the
+    shading grid refer to it instead of repeating x, y, z), the plotly config and the URL of
+    plotly.min.js (served by the app, see ``app.py``)."""
+    return {
+        "fig": canvas_figure_json(_json_safe(fig)),
+        "config": dict(config or {}),
+        "plotly_url": PLOTLY_URL,
+    }
+
+
+def _get_component() -> Callable:
+    global _component
+    if _component is None:
+        import streamlit as st
+
+        _component = st.components.v2.component(
+            COMPONENT_NAME,
+            html=HTML,
+            js="\n".join((_DIR / f).read_text(encoding="utf-8")
+                          for f in ("plotly_loader.js", "step_plot.js")),
+            isolate_styles=False,
+        )
+    return _component
+
+
+def step_plot(fig: Mapping[str, Any], *, key: str, config: Mapping[str, Any] | None = None):
+    """Draw ``fig`` in the element ``key`` (the same key keeps the same plot div)."""
+    return _get_component()(key=key, data=plot_payload(fig, config))

@@ -1,0 +1,118 @@
+"""The worked examples' plots: the Playground's drawing (`ui.shared.figures.decision_figure_dict`)
+with the other boundaries of each example as overlays, and for the two-point example SMO's
+step in the box (`ui.step_through.figures.box_figure`, as on the Step-through page). Pure: result →
+figure dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from svm_engine import datasets
+from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
+from ui.shared.state import settings_from_dataset
+from ui.step_through import figures as step_figures
+from ui.step_through import state as step_state
+from ui.worked_examples.examples import Result
+
+HEIGHT = 500
+RESOLUTION = 70
+BOOK_DASH = "dot"
+
+
+@dataclass(frozen=True)
+class Plot:
+    caption: str
+    figure: dict
+
+
+def _names(dataset: str) -> tuple[str, str]:
+    return tuple(datasets.load(dataset).feature_names)
+
+
+def _book(name: str, line) -> Overlay:
+    (w1, w2), b = line
+    return Overlay(name, w=(w1, w2), b=b, color="#000000", dash=BOOK_DASH, width=2.0)
+
+
+def _figure(model, overlays=(), names=("x1", "x2"), show_sv=True, ranges=None,
+            show_slack=True) -> dict:
+    x_range, y_range = ranges or (None, None)
+    return decision_figure_dict(model, overlays=overlays, feature_names=names, height=HEIGHT,
+                                resolution=RESOLUTION, show_sv=show_sv, max_slack_labels=8,
+                                x_range=x_range, y_range=y_range, show_slack=show_slack)
+
+
+def figures(key: str, r: Result) -> list[Plot]:
+    """The plots of example ``key`` (see ui.worked_examples.examples.EXAMPLES) from its computed
+    result."""
+    m = r.models
+    if key == "d1":
+        return [Plot("SMO's hyperplane (solid), margins (dashed), support vectors ringed; the "
+                     "book's line from slide 16 dotted.",
+                     _figure(m["smo"], [_book("book (slide 16)", r.extra["book_line"])],
+                             _names("d1")))]
+    if key == "d2":
+        return [Plot("ξ drawn from each point with slack to its margin; x16 and x18 crossed "
+                     "(misclassified); bound SVs (α = C) ringed in purple; the book's line "
+                     "from slide 22 dotted.",
+                     _figure(m["smo"], [_book("book (slide 22)", r.extra["book_line"])],
+                             _names("d2")))]
+    if key == "iris":
+        lines = r.extra["book_lines"]
+        names = _names("iris_setosa")
+        return [
+            Plot("h10 (shaded, solid) and h1000 (green) from the book's SVM-Dual with "
+                 "ε = 1e-4; the book's printed equations dotted.",
+                 _figure(m["sga10"], [Overlay("h1000 (app, SGA)", model=m["sga1000"]),
+                                      _book("book h10", lines[10]),
+                                      _book("book h1000", lines[1000])], names,
+                         show_sv=False)),
+            Plot("Free bias (shaded, solid, SMO) against the book's folded bias h10 (green, "
+                 "exact optimum).",
+                 _figure(m["free10"], [Overlay("h10, b folded into w (qp)", model=m["qp10"])],
+                         names)),
+        ]
+    if key == "kernels":
+        return [Plot("hq (quadratic kernel: shaded, solid, with margins) and hl (linear, "
+                     "green).",
+                     _figure(m["hq"], [Overlay("hl (linear)", model=m["hl"])],
+                             _names("iris_versicolor_pca"), show_sv=False))]
+    if key == "nonlinear":
+        return [Plot("K = (1 + xᵀz)², C = 4 (shaded, solid) and the best linear SVM (green).",
+                     _figure(m["quad"], [Overlay("linear SVM, C = 4", model=m["lin"])],
+                             _names("nonlinear")))]
+    if key == "dual_primal":
+        return [
+            Plot("Slide 40: hd (SVM-Dual, hinge: shaded, solid) and hp (SVM-Primal Newton, "
+                 "quadratic loss: green).",
+                 _figure(m["hd"], [Overlay("hp (SVM-Primal)", model=m["hp"])],
+                         _names("iris_setosa"), show_sv=False)),
+            Plot("Slide 42: the same with K = (1 + xᵀz)² on the principal components.",
+                 _figure(m["hd_q"], [Overlay("hp (SVM-Primal)", model=m["hp_q"])],
+                         _names("iris_versicolor_pca"), show_sv=False)),
+        ]
+    if key == "two_point":
+        d = datasets.two_point()
+        run = step_state.build_run(d.X, d.y, settings_from_dataset(d.settings), "smo")
+        return [Plot("The cvxopt primal QP's hyperplane x1 + x2 − 3 = 0; both points are "
+                     "support vectors. The seed's line dotted.",
+                     _figure(m["qp"], [_book("seed 004", r.extra["book_line"])],
+                             _names("two_point"), ranges=((-0.5, 4.0), (0.0, 3.0)))),
+                Plot("SMO's one step in the (λ₁, λ₂) plane, the seed's box figure: the line "
+                     "y₁λ₁ + y₂λ₂ = 0, the segment [U, V] (open: C = ∞), from (0, 0) to "
+                     "(1, 1). The Step-through page shows the same picture for every step.",
+                     step_figures.box_figure(step_state.step_record(run, 1), height=420))]
+    if key == "psvm":
+        green = OVERLAY_COLORS[0]
+        return [Plot("The SVM of slide 22 (shaded, solid, SVs ringed); PSVM (green) with its "
+                     "proximal planes h(x) = ±1 (green dots); SVM-Primal Newton (purple).",
+                     _figure(m["svm"], [Overlay("PSVM h(x) = 0", model=m["psvm"], color=green,
+                                                dash="solid", width=3.0),
+                                        Overlay("PSVM proximal planes", model=m["psvm"],
+                                                color=green, dash="dot", width=2.0,
+                                                margins=True),
+                                        Overlay("SVM-Primal (Newton)", model=m["newton"],
+                                                color=OVERLAY_COLORS[1], width=2.5)],
+                             _names("d2"), show_slack=False))]
+    raise KeyError(key)
