@@ -215,7 +215,7 @@ async def run_cpu(url: str, meter: ServerMeter, args) -> dict:
     k = args.cpu_clicks
     return {
         "clicks": k, "sync": args.sync, "wall_s": wall,
-        "cpu_ms_per_click": 1000 * (endpoint + session) / k,
+        "cpu_ms_per_click": 1000 * (endpoint + session) / k,  # gross: idle share included
         "idle_share_ms_per_click": idle_ms_per_s * window / k,  # an idle server's, meanwhile
         "endpoint_cpu_ms": 1000 * endpoint / k, "session_cpu_ms": 1000 * session / k,
         "idle_cpu_ms_per_s": idle_ms_per_s,
@@ -358,12 +358,16 @@ def print_cpu(r: dict) -> bool:
     if "clicks" not in r:
         print_errors(r)
         return False
-    met = r["cpu_ms_per_click"] <= GOAL_CPU_MS and not r["errors"]
+    # the goal is the click's own cost: what an idle server spends meanwhile (its timers,
+    # measured before the clicks) is not the click's, and with --sync idle the window
+    # includes the 4 s pause before the sync
+    net = r["cpu_ms_per_click"] - r["idle_share_ms_per_click"]
+    met = net <= GOAL_CPU_MS and not r["errors"]
     print(f"server CPU per click (1 student, {r['clicks']} clicks one at a time, --sync "
           f"{r['sync']}):")
-    print(f"  {r['cpu_ms_per_click']:.1f} ms per click = endpoint {r['endpoint_cpu_ms']:.1f}"
-          f" + session reruns {r['session_cpu_ms']:.1f}  (of which an idle server's "
-          f"{r['idle_share_ms_per_click']:.1f}: {r['idle_cpu_ms_per_s']:.1f} ms/s)   "
+    print(f"  {net:.1f} ms per click = endpoint {r['endpoint_cpu_ms']:.1f}"
+          f" + session reruns {r['session_cpu_ms']:.1f} − an idle server's "
+          f"{r['idle_share_ms_per_click']:.1f} meanwhile ({r['idle_cpu_ms_per_s']:.1f} ms/s)   "
           f"goal ≤ {GOAL_CPU_MS:.0f} ms  "
           + ("met" if met else "MISSED"))
     print(f"  click → answer   {fmt_ms(r['answer_ms'])}")
