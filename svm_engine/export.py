@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import math
 import textwrap
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
@@ -257,6 +258,10 @@ def _lit(a) -> str:
 
 
 def _comment(text: str) -> str:
+    """Comment lines; a title or status can never end the comment: every control and
+    line-separator character becomes a space first."""
+    text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c != " " else c
+                   for c in str(text))
     return "".join(f"# {line}\n" for line in textwrap.wrap(text, width=94))
 
 

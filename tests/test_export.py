@@ -2,6 +2,7 @@
 and gives our h(x) to 1e-4 (relative to max |h|, LIBSVM's kernel cache is single precision)
 on a grid around the data."""
 
+import ast
 import contextlib
 import io
 import json
@@ -161,3 +162,15 @@ def test_loader_rejects_non_json_and_non_finite():
     text = E.to_json(model("linear")).replace('"b": ', '"b": NaN, "b_old": ', 1)
     with pytest.raises(ValueError, match="'b' must be a finite number"):
         E.from_json(text)
+
+
+@pytest.mark.parametrize("sep", ["\n", "\r", "\u2028", "\x0c", "\x85"])
+def test_a_title_cannot_inject_code(sep):
+    """A title (a teacher link's, a file's name) only ever lands in a comment."""
+    m = model("linear")
+    code = E.sklearn_code(m, title=f"D2{sep}import os{sep}os.system('echo hacked')")
+    tree = ast.parse(code)
+    names = {a.name for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
+             for a in node.names}
+    assert names == {"numpy", "SVC"}
+    assert not any("os.system" in ln for ln in code.splitlines() if not ln.startswith("#"))
