@@ -4,7 +4,7 @@ Never imports streamlit or plotly. Public API: see docs/engine_api.md. ``SVC`` (
 scikit-learn estimator, ``estimator.py``) is imported on first use: it loads scikit-learn.
 """
 
-from . import datasets
+from . import datasets, export, losses, perceptron
 from .api import NOT_SEPARABLE, fit, replay_smo
 from .kernels import KERNELS, Gaussian, Linear, Polynomial, make_kernel
 from .model import ConvergenceWarning, SVMModel
@@ -13,7 +13,7 @@ from .validation import BIASES, LOSSES, SOLVERS, WSS_RULES, check_combination, s
 __all__ = [
     "BIASES", "KERNELS", "LOSSES", "NOT_SEPARABLE", "SOLVERS", "SVC", "WSS_RULES",
     "ConvergenceWarning", "Gaussian", "Linear", "Polynomial", "SVMModel", "check_combination",
-    "datasets", "fit", "make_kernel", "replay_smo", "supported",
+    "datasets", "export", "fit", "losses", "make_kernel", "perceptron", "replay_smo", "supported",
 ]
 
 

@@ -9,11 +9,13 @@
   fit's time budget, start-up and warm-up;
 - ``ui.playground``, ``ui.worked_examples``, ``ui.step_through``, ``ui.compare`` – one package
   per page (``pages/1_…`` to ``pages/4_…``): its logic, its figures, its text;
+- ``ui.losses``          – the Losses & perceptron page (``pages/9_losses_perceptron.py``);
 - ``ui/browser/``        – the browser's code (the click canvas, the step player) and styles;
 - ``ui/assets/``         – the tab icon (served locally: nothing leaves the server).
 
 Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,
 ``data.import_panel``, ``playground.canvas``, ``playground.teacher_panel``,
+``playground.takeaway_panel``,
 ``step_through.player``, ``step_through.plot``, ``serving.warmup`` and
 ``serving.st_interrupt``; the rest is plain Python tested without a server.
 """

@@ -8,7 +8,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-PAGES = ["/", "/worked_examples", "/step_through", "/compare_solvers"]
+PAGES = ["/", "/worked_examples", "/step_through", "/compare_solvers", "/losses_perceptron"]
 
 
 @pytest.mark.parametrize("path", PAGES)

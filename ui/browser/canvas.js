@@ -1032,7 +1032,7 @@ function fullDraw(st) {
   const drawnSeq = st.figSeq;
   const drawnEpoch = st.epoch;
   const drawnFig = fig;
-  return st.Plotly.react(st.plot, data, layout, st.config).then(() => {
+  return st.Plotly.react(st.plot, data, layout, withImageButtons(st, st.config)).then(() => {
     PERF.reactMs.push(performance.now() - t);
     st.drawn = true;
     if (drawnEpoch !== st.epoch) return null;

@@ -261,9 +261,10 @@ def apply_canvas_view(ss, value: Any) -> bool:
 
 
 _component: Callable | None = None
-#: the element's script: the shared Plotly loader, the refit layer's drawing, then the canvas
-#: (one ES module)
-JS_PARTS = ("plotly_loader.js", "canvas2d.js", "canvas_layer.js", "canvas.js")
+#: the element's script: the shared Plotly loader, the refit layer's drawing, the image export,
+#: then the canvas (one ES module)
+JS_PARTS = ("plotly_loader.js", "canvas2d.js", "canvas_layer.js", "plot_export.js",
+            "canvas.js")
 
 
 def canvas_js() -> str:

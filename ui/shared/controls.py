@@ -22,7 +22,7 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.data import io as pio
 from ui.data.import_panel import column_picker, uploader
-from ui.playground import canvas, teacher, teacher_panel
+from ui.playground import canvas, takeaway_panel, teacher, teacher_panel
 from ui.serving import budget, costs, fit_api
 from ui.shared import fitting, history, nav, state, tables
 from ui.shared.figures import PLOTLY_CONFIG
@@ -484,11 +484,13 @@ def io_tab(ss) -> None:
             "Download LIBSVM (svm-toy)", pio.to_libsvm(X, y), file_name="svm_lab_points.libsvm",
             mime="text/plain", on_click="ignore", width="stretch",
         )  # fmt: skip
-        st.caption("The figure: use the camera button in the plot's toolbar (PNG).")
+        st.caption("The figure: the camera buttons in the plot's toolbar save it as PNG or "
+                   "SVG, with the title and the settings.")
     with c2:
         st.markdown("**Import points** (replaces the current ones)")
         uploader(ss)
     column_picker(ss)  # a wider file's columns and classes, full width
+    takeaway_panel.model_export(ss)
 
 
 def share_tab(ss, query: dict[str, str]) -> None:

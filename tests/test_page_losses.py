@@ -1,0 +1,228 @@
+"""The Losses & perceptron page under streamlit's AppTest: the loss curves with the points'
+margins, the perceptron stepped update by update beside the maximum-margin line, and what the
+page says about them — checked against the engine run here on the same points."""
+
+import base64
+import json
+import math
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import svm_engine as se
+from svm_engine import datasets
+from svm_engine import losses as L
+from svm_engine import perceptron as P
+from ui.shared import state
+
+PAGE = "../pages/9_losses_perceptron.py"
+TIMEOUT = 180
+
+
+def start(source=None, **widgets):
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    if source is not None:
+        at.selectbox(key="los.source").select(source).run()
+    for key, value in widgets.items():
+        widget(at, "los." + key).set_value(value).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def widget(at, key):
+    for kind in ("radio", "slider", "select_slider", "selectbox", "number_input"):
+        for w in getattr(at, kind):
+            if w.key == key:
+                return w
+    raise KeyError(key)
+
+
+def press(at, key):
+    (b,) = [b for b in at.button if b.key == key]
+    b.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _decoded(v):
+    """Plotly JSON with typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists."""
+    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
+        if "shape" in v:
+            a = a.reshape([int(k) for k in v["shape"].split(",")])
+        return a.tolist()
+    if isinstance(v, dict):
+        return {k: _decoded(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_decoded(x) for x in v]
+    return v
+
+
+def charts(at) -> dict:
+    out = {}
+    for c in at.get("plotly_chart"):
+        key = c.proto.id.rsplit("los.fig.", 1)[-1]
+        out[key] = _decoded(json.loads(c.proto.spec))
+    return out
+
+
+def text(at) -> str:
+    return "\n".join(str(e.value) for kind in ("markdown", "caption", "success", "warning",
+                                                "error") for e in getattr(at, kind))
+
+
+def loss_table(at) -> dict:
+    (df,) = [d.value for d in at.dataframe if "Σ over the points" in d.value.columns]
+    return dict(zip(df["loss"], df["Σ over the points"], strict=True))
+
+
+def num(s: str) -> float:
+    if s == "≈ 0":
+        return 0.0
+    s = s.replace("−", "-")
+    if "·10" in s:
+        mant, exp = s.split("·10")
+        return float(mant) * 10.0 ** int(exp.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹",
+                                                                     "-0123456789")))
+    return float(s)
+
+
+def overlay_line(fig, name):
+    """(w, b) of the overlay contour called ``name``, read back from its z grid."""
+    (t,) = [t for t in fig["data"] if t.get("name") == name]
+    xs, ys, z = np.array(t["x"]), np.array(t["y"]), np.array(t["z"], dtype=float)
+    w0 = (z[0, -1] - z[0, 0]) / (xs[-1] - xs[0])
+    w1 = (z[-1, 0] - z[0, 0]) / (ys[-1] - ys[0])
+    return np.array([w0, w1]), z[0, 0] - w0 * xs[0] - w1 * ys[0]
+
+
+def test_default_d1_losses_and_converged_perceptron():
+    at = start()
+    d = datasets.d1()
+    run = P.perceptron(d.X, d.y, eta=1.0, max_epochs=100, shuffle=True, seed=0)
+    assert "Losses & perceptron" in at.title[0].value
+    (ok,) = at.success
+    assert f"after {run.n_updates} updates" in ok.value and "Converged" in ok.value
+    # the step slider covers every recorded update and starts at the last one
+    (s,) = [s for s in at.slider if s.key == "los.step"]
+    assert s.max == run.n_updates == s.value
+    # the SVM's margins (hard margin on D1: every m ≥ 1) marked on each curve
+    svm = se.fit(d.X, d.y, C=math.inf)
+    m = L.margins(svm, d.X, d.y)
+    fig = charts(at)["losses"]
+    for name in L.NAMES:
+        marks = [t for t in fig["data"] if t["meta"] == {"role": "points", "loss": name,
+                                                         "label": 1}]
+        (tr,) = marks
+        idx = np.array(tr["customdata"]) - 1
+        np.testing.assert_allclose(tr["x"], m[idx], atol=1e-4)
+        np.testing.assert_allclose(tr["y"], L.get(name)(m[idx]), atol=1e-4)
+    t = loss_table(at)
+    assert t["0-1"] == "0" and t["hinge (k = 1)"] in ("0", "≈ 0")
+    # the perceptron's line in the figure is the run's, and so is the SVM's
+    fig = charts(at)["perceptron"]
+    w, b = overlay_line(fig, "perceptron")
+    scale = np.linalg.norm(np.append(run.w, run.b)) / np.linalg.norm(np.append(w, b))
+    np.testing.assert_allclose(np.append(w, b) * scale, np.append(run.w, run.b), atol=1e-3)
+    assert any(t.get("name") == "SVM h(x) = 0" for t in fig["data"])
+    words = text(at)
+    bound = P.novikoff_bound(d.X, d.y, svm.w, svm.b)[2]
+    assert f"This run made {run.n_updates}" in words and f"{bound:.4g}" in words
+    assert "0.833·x1 + 0.333·x2 − 3.333 = 0" in words          # the book's line, slide 16
+
+
+def test_stepping_shows_each_update():
+    at = start()
+    d = datasets.d1()
+    run = P.perceptron(d.X, d.y, seed=0)
+    press(at, "los.first")
+    assert at.session_state["los.step"] == 0 and "**Start:**" in text(at)
+    assert not [t for t in charts(at)["perceptron"]["data"] if t.get("name") == "perceptron"]
+    press(at, "los.next")
+    press(at, "los.next")
+    rec = run.trace[1]
+    words = text(at)
+    assert "**Update 2**" in words and f"x{_sub(rec['i'] + 1)} = " in words
+    fig = charts(at)["perceptron"]
+    w, b = overlay_line(fig, "perceptron")
+    want = np.append(rec["w_after"], rec["b_after"])
+    np.testing.assert_allclose(np.append(w, b) / np.abs(np.append(w, b)).max(),
+                               want / np.abs(want).max(), atol=1e-3)
+    (hl,) = [t for t in fig["data"] if t["meta"]["role"] == "highlight"]
+    assert [hl["x"][0], hl["y"][0]] == d.X[rec["i"]].tolist()
+    press(at, "los.prev")
+    assert "**Update 1**" in text(at)
+    press(at, "los.last")
+    assert at.session_state["los.step"] == run.n_updates
+
+
+def _sub(i):
+    return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def test_margins_of_the_perceptron_at_the_step():
+    at = start(h_from="perceptron")
+    d = datasets.d1()
+    run = P.perceptron(d.X, d.y, seed=0)
+    press(at, "los.first")
+    press(at, "los.next")
+    w, b = run.trace[0]["w_after"], run.trace[0]["b_after"]
+    m = d.y * (d.X @ np.array(w) + b)
+    t = loss_table(at)
+    assert num(t["0-1"]) == float((m <= 0).sum())
+    assert num(t["perceptron"]) == pytest.approx(L.perceptron(m).sum(), rel=1e-3)
+    press(at, "los.last")                     # converged: no point on the wrong side
+    assert num(loss_table(at)["0-1"]) == 0 and num(loss_table(at)["perceptron"]) == 0
+
+
+def test_d2_is_not_separable_and_the_page_says_so():
+    at = start("d2", epochs=50)
+    d = datasets.d2()
+    (warn,) = at.warning
+    assert "epoch cap (50 epochs" in warn.value and "not linearly separable" in warn.value
+    words = text(at)
+    assert "not linearly separable, so the perceptron never has" in words
+    assert "Novikoff" not in words
+    t = loss_table(at)                          # the book's soft margin, C = 1 (slides 22–23)
+    assert num(t["0-1"]) == 2 and num(t["hinge (k = 1)"]) == pytest.approx(5.667, abs=1e-3)
+    run = P.perceptron(d.X, d.y, max_epochs=50, seed=0)
+    (s,) = [s for s in at.slider if s.key == "los.step"]
+    assert s.max == run.n_updates
+
+
+def test_seed_and_data_order_change_the_run():
+    at = start()
+    d = datasets.d1()
+    at = start(seed=2)
+    run = P.perceptron(d.X, d.y, seed=2)
+    assert f"after {run.n_updates} updates" in at.success[0].value
+    assert at.session_state["los.step"] == run.n_updates     # a new run shows its end
+    widget(at, "los.order").set_value("data").run()
+    fixed = P.perceptron(d.X, d.y, shuffle=False)
+    assert f"after {fixed.n_updates} updates" in at.success[0].value
+    assert widget(at, "los.seed").disabled
+
+
+def test_epoch_cap_is_lowered_for_many_points():
+    at = start("xor")
+    widget(at, "los.gen.n").set_value(2000).run()
+    widget(at, "los.epochs").set_value(1000).run()
+    assert not at.exception
+    (warn,) = at.warning
+    assert "The cap is 100 epochs here, not 1000" in warn.value
+    assert "The hard margin is not drawn" in text(at)
+
+
+def test_one_class_is_refused_and_the_points_stay():
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    ss = {}
+    state.load_into_playground(ss, [[0.0, 1.0], [1.0, 0.0]], [1, 1], {}, "one class")
+    for k, v in ss.items():
+        at.session_state[k] = v
+    at.run()
+    assert not at.exception
+    (err,) = at.error
+    assert "at least one point of each class" in err.value
+    assert at.session_state["svmlab.y"].tolist() == [1, 1]
