@@ -4,7 +4,7 @@ Never imports streamlit or plotly. Public API: see docs/engine_api.md. ``SVC`` (
 scikit-learn estimator, ``estimator.py``) is imported on first use: it loads scikit-learn.
 """
 
-from . import datasets, export, losses, perceptron
+from . import datasets, export, feature_maps, gram, losses, model_selection, perceptron, precomputed
 from .api import NOT_SEPARABLE, fit, replay_smo
 from .kernels import KERNELS, Gaussian, Linear, Polynomial, make_kernel
 from .model import ConvergenceWarning, SVMModel
@@ -13,7 +13,8 @@ from .validation import BIASES, LOSSES, SOLVERS, WSS_RULES, check_combination, s
 __all__ = [
     "BIASES", "KERNELS", "LOSSES", "NOT_SEPARABLE", "SOLVERS", "SVC", "WSS_RULES",
     "ConvergenceWarning", "Gaussian", "Linear", "Polynomial", "SVMModel", "check_combination",
-    "datasets", "export", "fit", "losses", "make_kernel", "perceptron", "replay_smo", "supported",
+    "datasets", "export", "feature_maps", "fit", "gram", "losses", "make_kernel",
+    "model_selection", "perceptron", "precomputed", "replay_smo", "supported",
 ]
 
 
