@@ -162,6 +162,42 @@ class FeaturePlane:
         return ("".join(out) or "0") + " = 0"
 
 
+def conic_points(coef, x_range, y_range, m: int = 200) -> np.ndarray:
+    """Points of the conic A·x1² + B·x1x2 + C·x2² + D·x1 + E·x2 + F = 0 in the box, solved
+    exactly: for each of m values of x1 the roots in x2, and for each of m values of x2 the
+    roots in x1 (so that steep and flat parts are both sampled). (k, 2), unordered."""
+    A, B, C, D, E, F = (float(v) for v in coef)
+    (x0, x1), (y0, y1) = x_range, y_range
+    out = []
+    for t in np.linspace(x0, x1, m):           # C·v² + (B·t + E)·v + (A·t² + D·t + F) = 0
+        for v in _roots(C, B * t + E, A * t * t + D * t + F):
+            if y0 <= v <= y1:
+                out.append((t, v))
+    for t in np.linspace(y0, y1, m):           # A·u² + (B·t + D)·u + (C·t² + E·t + F) = 0
+        for u in _roots(A, B * t + D, C * t * t + E * t + F):
+            if x0 <= u <= x1:
+                out.append((u, t))
+    return np.array(out, dtype=float).reshape(-1, 2)
+
+
+def _roots(a: float, b: float, c: float) -> list[float]:
+    """Real roots of a·v² + b·v + c (a linear or empty equation when a is 0 to rounding);
+    the stable form avoids cancellation between −b and √disc."""
+    scale = max(abs(a), abs(b), abs(c))
+    if scale == 0.0:
+        return []
+    if abs(a) <= 1e-12 * scale:
+        return [] if b == 0.0 else [-c / b]
+    disc = b * b - 4.0 * a * c
+    if disc < 0:
+        return []
+    q = -0.5 * (b + math.copysign(math.sqrt(disc), b))
+    roots = [q / a]
+    if q != 0.0:
+        roots.append(c / q)
+    return roots
+
+
 def feature_plane(model) -> FeaturePlane:
     """w_φ = Σ αᵢyᵢφ(xᵢ) and b of a model fitted with (xᵀz + c)² (slide 28)."""
     c = quadratic_c(model)

@@ -201,3 +201,26 @@ def test_gram_rejects_bad_input():
         gram.Sigmoid(kappa=math.inf)
     with pytest.raises(ValueError, match=r"got shape \(0, 2\)"):
         gram.gram_matrix(se.Linear(), np.empty((0, 2)))
+
+
+@pytest.mark.parametrize("c", [0.0, 1.0])
+def test_preimage_points_lie_on_the_boundary(c):
+    d = datasets.nonlinear()
+    m = se.fit(d.X, d.y, kernel=se.Polynomial(2, c), C=4.0)
+    plane = fm.feature_plane(m)
+    pts = fm.conic_points(plane.conic(), (0.0, 8.0), (0.0, 6.0), m=150)
+    assert len(pts) > 50
+    assert np.all((pts[:, 0] >= 0) & (pts[:, 0] <= 8) & (pts[:, 1] >= 0) & (pts[:, 1] <= 6))
+    scale = float(np.max(np.abs(m.decision_function(d.X))))
+    np.testing.assert_allclose(m.decision_function(pts), 0.0, atol=1e-9 * scale)
+    view = fm.view_3d(m)   # lifted, the boundary lies in the plane
+    np.testing.assert_allclose(view.lift(pts) @ view.normal + view.b, 0.0, atol=1e-8 * scale)
+
+
+def test_conic_points_by_hand():
+    """x1² + x2² − 1 = 0 (the unit circle) and a line (A = B = C = 0)."""
+    pts = fm.conic_points([1, 0, 1, 0, 0, -1], (-2, 2), (-2, 2), m=41)
+    np.testing.assert_allclose(np.hypot(pts[:, 0], pts[:, 1]), 1.0, rtol=1e-12)
+    line = fm.conic_points([0, 0, 0, 1, -1, 0], (-1, 1), (-1, 1), m=5)
+    np.testing.assert_allclose(line[:, 0], line[:, 1])
+    assert fm.conic_points([1, 0, 1, 0, 0, 1], (-2, 2), (-2, 2)).shape == (0, 2)
