@@ -20,6 +20,8 @@ PAGES = (
     PageSpec("pages/2_worked_examples.py", "Worked examples", ":material/menu_book:"),
     PageSpec("pages/3_step_through.py", "Step-through", ":material/footprint:"),
     PageSpec("pages/4_compare_solvers.py", "Compare solvers", ":material/compare_arrows:"),
+    PageSpec("pages/5_kernels.py", "Kernels", ":material/3d_rotation:"),
+    PageSpec("pages/6_generalisation.py", "Generalisation", ":material/grid_on:"),
     PageSpec("pages/9_losses_perceptron.py", "Losses & perceptron", ":material/show_chart:"),
 )
 

@@ -1,0 +1,166 @@
+"""Generalisation: training accuracy beside test accuracy on a seeded split, and k-fold
+cross-validation over a grid of C × σ (or C × degree) with the best cell's model.
+
+Thin page: widgets → cached calls into ``ui.generalisation.compute`` (run in a fit worker
+within the time budget: ``ui.serving.budget.run``; the grid also stops itself, see
+``svm_engine.model_selection``) → the figures of ``ui.generalisation.figures`` and the words
+of ``ui.generalisation.text``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from ui.generalisation import compute as GC
+from ui.generalisation import figures as GF
+from ui.generalisation import text as GT
+from ui.serving import budget
+from ui.shared import controls as ctl
+from ui.shared.controls import DATASET_LABELS
+from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+
+run_through_app()  # a deep link on a fresh server must still go through app.py
+
+ss = st.session_state
+P = "gnl."  # widget keys of this page
+SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
+KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "family", "C", "sigma", "degree", "test",
+        "seed", "Cs", "sigmas", "degrees", "k")
+CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
+FAMILY_LABELS = {"gaussian": "Gaussian (σ)", "polynomial": "polynomial (xᵀz + 1)^q"}
+
+restore_widgets(ss, P)
+keep_widgets(ss, P, KEPT)
+
+
+def chart(fig: dict, key: str) -> None:
+    st.plotly_chart(fig, key=P + "fig." + key, config=CONFIG, width="stretch", theme=None)
+
+
+def unpack(xb: bytes, yb: bytes):
+    return np.frombuffer(xb, dtype=np.float64).reshape(-1, 2), np.frombuffer(yb, np.int64)
+
+
+@st.cache_data(max_entries=16, show_spinner="Fitting on the training part …")
+def split_run(xb, yb, family, value, C, test, seed) -> GC.SplitOutcome:
+    X, y = unpack(xb, yb)
+    return budget.run("split", GC.split_run, (X, y, family, value, C, test, seed),
+                      settings=None, n=len(X))
+
+
+@st.cache_data(max_entries=16, show_spinner="Cross-validating every cell of the grid …")
+def cv_run(xb, yb, family, Cs, values, k, seed) -> GC.CVOutcome:
+    X, y = unpack(xb, yb)
+    # the grid's own stop scales with the budget's slack, as the worker's kill does
+    return budget.run("cv", GC.cv_run, (X, y, family, Cs, values, k, seed,
+                                        GC.CV_BUDGET_S * budget.slack()),
+                      settings=None, n=len(X))
+
+
+def guarded(call, *args):
+    """A cached call's result, or None after an st.error that says what to change."""
+    try:
+        return call(*args)
+    except budget.Stopped as exc:   # depends on the load: never cached
+        st.error(f"{exc} Try fewer points, fewer grid values, fewer folds or a smaller C.")
+    except ValueError as exc:
+        st.error(f"This could not be computed: {exc}")
+    return None
+
+
+# ----------------------------------------------------------------------------- sidebar
+
+ss.setdefault(P + "source", "moons")
+X, y, title = ctl.points_sidebar(ss, P, n=200, noise=0.3, labels=SOURCE_LABELS, on_change=None)
+sb = st.sidebar
+sb.header("Kernel")
+ss.setdefault(P + "family", "gaussian")
+family = sb.radio("Kernel", tuple(FAMILY_LABELS), key=P + "family",
+                  format_func=FAMILY_LABELS.get, label_visibility="collapsed")
+sb.header("Split and folds")
+ss.setdefault(P + "seed", 0)
+seed = int(sb.number_input("seed (split and folds)", 0, 1_000_000, step=1, key=P + "seed"))
+
+st.title("Generalisation")
+st.caption("A model is trained to fit its points; what matters is how it does on points it has "
+           "never seen. Hold some out (a test set), or let every point be held out once "
+           "(k-fold cross-validation), and compare.")
+st.markdown(f"**{title}**: n = {len(X)} points")
+y = np.asarray(y, dtype=np.int64)
+if len(X) == 0 or len(np.unique(y)) < 2:
+    st.error("The points need at least one point of each class (+1 and −1). Add points in the "
+             "Playground or choose a dataset in the sidebar.")
+    st.stop()
+xb, yb = np.ascontiguousarray(X, dtype=np.float64).tobytes(), y.tobytes()
+
+# ----------------------------------------------------------------- 1. train and test
+
+st.header("1. Training and test accuracy")
+cols = st.columns(3)
+ss.setdefault(P + "C", 1000.0)
+C = cols[0].select_slider("C", GC.C_OPTIONS, key=P + "C", format_func=lambda v: f"{v:g}")
+if family == "gaussian":
+    ss.setdefault(P + "sigma", 0.05)
+    value = cols[1].select_slider("σ", GC.SIGMA_OPTIONS, key=P + "sigma",
+                                  format_func=lambda v: f"{v:g}")
+else:
+    ss.setdefault(P + "degree", 6)
+    value = cols[1].select_slider("degree q", GC.DEGREE_OPTIONS, key=P + "degree")
+ss.setdefault(P + "test", 0.3)
+test = cols[2].slider("test share", 0.1, 0.5, step=0.05, key=P + "test")
+split = guarded(split_run, xb, yb, family, value, C, test, seed)
+if split is not None:
+    r = split.result
+    m1, m2, m3 = st.columns(3)
+    m1.metric("training accuracy", f"{r.train_accuracy:.3f}")
+    m2.metric("test accuracy", f"{r.test_accuracy:.3f}")
+    m3.metric("support vectors", f"{r.model.n_support} of {len(r.train)}")
+    if split.warning:
+        st.warning(split.warning)
+    st.markdown(GT.split_sentence(r))
+    chart(GF.split_figure(r, X, y), "split")
+    st.caption("Filled markers: the training points (the model saw these); open markers: the "
+               "test points (it did not); × marks a test point on the wrong side. "
+               f"Split: stratified, {len(r.test)} of {len(X)} points held out, seed {seed}.")
+
+# -------------------------------------------------------------- 2. cross-validation
+
+st.header("2. k-fold cross-validation over C × " + ("σ" if family == "gaussian" else "degree"))
+st.markdown("Every point is held out once: the points are dealt into k folds (each class "
+            "spread evenly); each cell of the grid is fitted k times, on k − 1 folds, and "
+            "scored on the fold it did not see.")
+cols = st.columns([3, 3, 1])
+ss.setdefault(P + "Cs", list(GC.DEFAULT_CS))
+Cs = cols[0].multiselect("C values", GC.C_OPTIONS, key=P + "Cs", format_func=lambda v: f"{v:g}")
+if family == "gaussian":
+    ss.setdefault(P + "sigmas", list(GC.DEFAULT_SIGMAS))
+    values = cols[1].multiselect("σ values", GC.SIGMA_OPTIONS, key=P + "sigmas",
+                                 format_func=lambda v: f"{v:g}")
+else:
+    ss.setdefault(P + "degrees", list(GC.DEFAULT_DEGREES))
+    values = cols[1].multiselect("degrees", GC.DEGREE_OPTIONS, key=P + "degrees")
+ss.setdefault(P + "k", 5)
+k = cols[2].number_input("folds k", 2, 10, step=1, key=P + "k")
+if not Cs or not values:
+    st.error("Choose at least one C value and one " + ("σ." if family == "gaussian" else
+                                                       "degree."))
+    st.stop()
+cv = guarded(cv_run, xb, yb, family, tuple(sorted(Cs)), tuple(sorted(values)), int(k), seed)
+if cv is not None:
+    grid = cv.grid
+    (st.warning if grid.stopped else st.caption)(GT.cv_sentence(grid))
+    left, right = st.columns(2)
+    with left:
+        chart(GF.cv_heatmap(grid, "held-out"), "cv")
+    with right:
+        chart(GF.cv_heatmap(grid, "training"), "train")
+    st.markdown(GT.overfit_sentence(grid))
+    if cv.model is not None:
+        p = grid.best_params
+        if cv.warning:
+            st.warning(cv.warning)
+        best = f"C = {p['C']:g}, {GT.param_text(grid.param, p[grid.param])}"
+        chart(GF.chosen_figure(cv.model, f"The chosen model, on all {len(X)} points: {best}"),
+              "chosen")

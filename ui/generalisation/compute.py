@@ -1,0 +1,76 @@
+"""What the Generalisation page computes (pure functions of plain values, run in a fit worker
+within the time budget by the page): one seeded train/test split, and k-fold cross-validation
+over a grid with the model of the best cell fitted on every point. The numbers come from
+`svm_engine.model_selection`; nothing here imports streamlit.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+import svm_engine as se
+from svm_engine import model_selection as ms
+
+C_OPTIONS = (0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0)
+SIGMA_OPTIONS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+DEGREE_OPTIONS = (1, 2, 3, 4, 5, 6)
+DEFAULT_CS = (0.1, 1.0, 10.0, 100.0, 1000.0)
+DEFAULT_SIGMAS = (0.05, 0.2, 0.5, 1.0, 2.0)
+DEFAULT_DEGREES = (1, 2, 3, 4)
+#: The polynomial kernel's c on this page: (xᵀz + 1)^q, slide 29's form.
+COEF0 = 1.0
+#: The grid stops starting fits after this many seconds (of the 2 s budget: the model of the
+#: best cell is fitted after it, and the answer goes back to the page).
+CV_BUDGET_S = 1.2
+
+
+def kernel_of(family: str, value):
+    return ms.grid_kernel(family, value, COEF0)
+
+
+def _fit_notes(caught) -> str | None:
+    return next((str(w.message) for w in caught if issubclass(w.category, se.ConvergenceWarning)),
+                None)
+
+
+@dataclass(frozen=True)
+class SplitOutcome:
+    result: ms.SplitResult
+    warning: str | None
+
+
+def split_run(X, y, family: str, value, C: float, test_fraction: float,
+              seed: int) -> SplitOutcome:
+    """Fit on the training part of a seeded stratified split; both accuracies."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", se.ConvergenceWarning)
+        r = ms.split_and_fit(np.asarray(X, float), np.asarray(y), kernel_of(family, value), C,
+                             test_fraction=test_fraction, seed=seed)
+    return SplitOutcome(result=r, warning=_fit_notes(caught))
+
+
+@dataclass(frozen=True)
+class CVOutcome:
+    grid: ms.GridResult
+    model: object | None      # fitted on every point at the best cell (None: no cell done)
+    warning: str | None
+
+
+def cv_run(X, y, family: str, Cs: Sequence, values: Sequence, k: int, seed: int,
+           budget_s: float = CV_BUDGET_S) -> CVOutcome:
+    """Cross-validation over Cs × values, then the best cell's model on all the points."""
+    X, y = np.asarray(X, float), np.asarray(y)
+    grid = ms.cross_validate(X, y, family, list(Cs), list(values), k=k, seed=seed,
+                             coef0=COEF0, budget_s=budget_s)
+    if grid.best_params is None:
+        return CVOutcome(grid=grid, model=None, warning=None)
+    p = grid.best_params
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", se.ConvergenceWarning)
+        model = se.fit(X, y, kernel=kernel_of(family, p[grid.param]), C=p["C"],
+                       max_iter=ms.fit_max_iter(len(X)))
+    return CVOutcome(grid=grid, model=model, warning=_fit_notes(caught))

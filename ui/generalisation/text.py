@@ -1,0 +1,71 @@
+"""The Generalisation page's sentences (pure: results in, words out)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from svm_engine import model_selection as ms
+
+#: Training accuracy this much above test accuracy is called overfitting.
+GAP = 0.1
+
+
+def param_text(param: str, value) -> str:
+    return f"σ = {value:g}" if param == "sigma" else f"q = {int(value)}"
+
+
+def split_sentence(r: ms.SplitResult) -> str:
+    """The two accuracies, and what their difference says."""
+    head = (f"Training accuracy **{r.train_accuracy:.3f}** on the {len(r.train)} points the "
+            f"model was fitted on; test accuracy **{r.test_accuracy:.3f}** on {len(r.test)} "
+            "points it never saw. ")
+    gap = r.train_accuracy - r.test_accuracy
+    if gap >= GAP:
+        return head + (f"It does {gap:.2f} better on its own points than on new ones: "
+                       "**overfitting** — the boundary follows the noise of the training "
+                       "points. A larger σ (a lower degree) or a smaller C smooths it.")
+    if r.train_accuracy < 0.8:
+        return head + ("Both are low: **underfitting** — the boundary is too simple for "
+                       "these points. A smaller σ (a higher degree) or a larger C lets it bend.")
+    return head + "The two are close: this model generalises about as well as it fits."
+
+
+def _complex_cell(grid: ms.GridResult) -> tuple[int, int]:
+    """The most flexible finished cell: the largest C with the smallest σ (largest degree)."""
+    done = [(i, j) for i in range(len(grid.Cs)) for j in range(len(grid.values))
+            if grid.done[i, j]]
+    sign = 1.0 if grid.param == "sigma" else -1.0
+    return max(done, key=lambda ij: (grid.Cs[ij[0]], -sign * grid.values[ij[1]]))
+
+
+def overfit_sentence(grid: ms.GridResult) -> str:
+    """Training against held-out accuracy at the most flexible cell and at the best one."""
+    if grid.best is None:
+        return ""
+    cv, tr = grid.mean_accuracy, grid.mean_train_accuracy
+    bi, bj = grid.best
+    best = (f"The best cell, C = {grid.Cs[bi]:g}, {param_text(grid.param, grid.values[bj])}, "
+            f"scores {cv[bi, bj]:.3f} on held-out points (training {tr[bi, bj]:.3f}).")
+    ci, cj = _complex_cell(grid)
+    if (ci, cj) == (bi, bj):
+        return best + " It is also the most flexible cell of the grid: try smaller σ or larger C."
+    gap = tr[ci, cj] - cv[ci, cj]
+    where = f"At C = {grid.Cs[ci]:g}, {param_text(grid.param, grid.values[cj])}"
+    if gap >= GAP:
+        return (f"{where} (the most flexible cell) the models fit their training folds with "
+                f"accuracy {tr[ci, cj]:.3f} but score only {cv[ci, cj]:.3f} on the fold they "
+                f"did not see: that gap of {gap:.2f} is **overfitting**. " + best)
+    return (f"{where} (the most flexible cell) training {tr[ci, cj]:.3f} and held-out "
+            f"{cv[ci, cj]:.3f} stay within {GAP:g}: no overfitting shows on this grid. " + best)
+
+
+def cv_sentence(grid: ms.GridResult) -> str:
+    folds = f"{grid.k}-fold cross-validation"
+    acc = grid.mean_accuracy
+    n_cells = int(grid.done.sum())
+    if n_cells == 0:
+        return f"{folds}: no cell finished."
+    spread = float(np.nanmax(acc) - np.nanmin(acc))
+    return (f"{folds}: each cell is the mean accuracy on the held-out fold over the {grid.k} "
+            f"folds; {grid.summary}. Accuracies across the grid span {spread:.3f}; ties go to "
+            "the simplest model (smaller C, then larger σ or lower degree).")
