@@ -64,7 +64,7 @@ def cv_sentence(grid: ms.GridResult) -> str:
     acc = grid.mean_accuracy
     n_cells = int(grid.done.sum())
     if n_cells == 0:
-        return f"{folds}: no cell finished."
+        return f"{folds}: {grid.summary}."
     spread = float(np.nanmax(acc) - np.nanmin(acc))
     return (f"{folds}: each cell is the mean accuracy on the held-out fold over the {grid.k} "
             f"folds; {grid.summary}. Accuracies across the grid span {spread:.3f}; ties go to "

@@ -1,0 +1,182 @@
+"""The Generalisation page under streamlit's AppTest: what it shows, checked against the
+engine's own split and cross-validation."""
+
+from __future__ import annotations
+
+import base64
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import svm_engine as se
+from svm_engine import datasets
+from svm_engine import model_selection as ms
+from ui.generalisation import compute as GC
+from ui.serving import budget
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "6_generalisation.py")
+TIMEOUT = 300
+
+
+def start(**gen) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
+    ok(at)
+    for k, v in gen.items():
+        at.slider(key=f"gnl.gen.{k}").set_value(v).run()
+    ok(at)
+    return at
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    for el in (*at.error, *at.warning, *at.markdown):
+        assert "Traceback" not in str(el.value)
+
+
+def decoded(v):
+    """Plotly JSON with typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists."""
+    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
+        if "shape" in v:
+            a = a.reshape([int(k) for k in v["shape"].split(",")])
+        return a.tolist()
+    if isinstance(v, dict):
+        return {k: decoded(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [decoded(x) for x in v]
+    return v
+
+
+def specs(at: AppTest) -> list[dict]:
+    return [decoded(json.loads(c.proto.spec)) for c in at.get("plotly_chart")]
+
+
+def heatmap(at: AppTest, which: str) -> dict:
+    for s in specs(at):
+        for t in s["data"]:
+            if t.get("meta", {}).get("role") == "cv" and t["meta"]["which"] == which:
+                return s
+    raise AssertionError(f"no {which} heatmap")
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def text(at: AppTest) -> str:
+    return " ".join(str(m.value) for m in (*at.markdown, *at.caption, *at.warning))
+
+
+def moons():
+    d = datasets.moons(n=200, noise=0.3, seed=0)    # the page's default points
+    return d.X, d.y
+
+
+def test_split_shows_overfitting_at_small_sigma_and_large_c():
+    at = start()
+    X, y = moons()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", se.ConvergenceWarning)
+        r = ms.split_and_fit(X, y, se.Gaussian(0.05), 1000.0, test_fraction=0.3, seed=0)
+    shown = metrics(at)
+    assert shown["training accuracy"] == f"{r.train_accuracy:.3f}" == "1.000"
+    assert shown["test accuracy"] == f"{r.test_accuracy:.3f}"
+    assert r.test_accuracy < 0.8
+    assert "**overfitting**" in text(at) and "A larger σ" in text(at)
+    split = next(s for s in specs(at)
+                 if any(t.get("meta", {}).get("role") == "test" for t in s["data"]))
+    tests = [t for t in split["data"] if t.get("meta", {}).get("role") == "test"]
+    assert sum(len(t["x"]) for t in tests) == len(r.test) == 60
+    wrong = next(t for t in split["data"] if t.get("meta", {}).get("role") == "test_wrong")
+    assert len(wrong["x"]) == round((1 - r.test_accuracy) * 60)
+
+
+def test_a_smoother_model_generalises():
+    at = start()
+    at.select_slider(key="gnl.C").set_value(1.0).run()
+    at.select_slider(key="gnl.sigma").set_value(1.0).run()
+    ok(at)
+    X, y = moons()
+    r = ms.split_and_fit(X, y, se.Gaussian(1.0), 1.0, seed=0)
+    assert metrics(at)["test accuracy"] == f"{r.test_accuracy:.3f}"
+    (said,) = [str(m.value) for m in at.markdown if str(m.value).startswith("Training accuracy")]
+    assert "The two are close" in said and "overfitting" not in said
+
+
+def test_cv_heatmap_best_cell_and_chosen_model():
+    at = start()
+    X, y = moons()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", se.ConvergenceWarning)
+        grid = ms.cross_validate(X, y, "gaussian", GC.DEFAULT_CS, GC.DEFAULT_SIGMAS, k=5,
+                                 seed=0, budget_s=600)
+    cv = heatmap(at, "held-out")
+    z = np.array([[np.nan if v is None else v for v in row] for row in cv["data"][0]["z"]])
+    np.testing.assert_allclose(z, grid.mean_accuracy, atol=1e-12)
+    i, j = grid.best
+    (rect,) = cv["layout"]["shapes"]
+    assert (rect["x0"] + 0.5, rect["y0"] + 0.5) == (j, i)
+    train = heatmap(at, "training")["data"][0]["z"]
+    np.testing.assert_allclose(np.array(train, float), grid.mean_train_accuracy, atol=1e-12)
+    best = f"C = {grid.Cs[i]:g}, σ = {grid.values[j]:g}"
+    titles = [s["layout"].get("title", {}).get("text", "") for s in specs(at)]
+    assert f"The chosen model, on all 200 points: {best}" in titles
+    t = text(at)
+    assert f"The best cell, {best}, scores {grid.mean_accuracy[i, j]:.3f}" in t
+    assert "At C = 1000, σ = 0.05 (the most flexible cell)" in t and "**overfitting**" in t
+    assert "all 25 cells done (125 fits" in t
+
+
+def test_polynomial_grid_columns_are_degrees():
+    at = start(n=60)
+    at.radio(key="gnl.family").set_value("polynomial").run()
+    ok(at)
+    cols = heatmap(at, "held-out")["layout"]["xaxis"]["ticktext"]
+    assert cols == [f"q = {q}" for q in GC.DEFAULT_DEGREES]
+    assert "k-fold cross-validation over C × degree" in [str(h.value) for h in at.header][1]
+
+
+def test_a_grid_stopped_at_its_budget_says_which_cells_were_done(monkeypatch):
+    monkeypatch.setattr(GC, "CV_BUDGET_S", 1e-12)   # the page passes it to the worker
+    at = start(n=80)
+    (warn,) = [str(w.value) for w in at.warning]
+    assert "stopped at the" in warn and "0 of 25 cells done (none)" in warn
+    assert "use fewer values or fewer points, or fewer folds" in warn
+    titles = [s["layout"].get("title", {}).get("text", "") for s in specs(at)]
+    assert not any(t.startswith("The chosen model") for t in titles)
+
+
+def test_a_grid_over_the_work_cap_is_refused_with_what_to_change():
+    at = start(n=2000)
+    errors = [str(e.value) for e in at.error]
+    assert any("25 cells × 5 folds × 1600 training points = 200,000 is over the limit of "
+               "40,000" in e for e in errors), errors
+    assert metrics(at)["training accuracy"]   # the split above still answers
+
+
+def test_empty_grid_and_stopped_runs_are_errors(monkeypatch):
+    at = start(n=90)
+    at.multiselect(key="gnl.Cs").set_value([]).run()
+    ok(at)
+    assert [str(e.value) for e in at.error] == ["Choose at least one C value and one σ."]
+
+    def stopped(*args, **kwargs):
+        raise budget.Stopped("This did not finish within its 2 s budget and was stopped.")
+
+    monkeypatch.setattr(budget, "run", stopped)
+    at = start(n=110)      # points no other test fits: nothing cached
+    errors = [str(e.value) for e in at.error]
+    assert len(errors) == 2 and all("Try fewer points, fewer grid values" in e for e in errors)
+
+
+@pytest.mark.parametrize("k", [3])
+def test_folds_follow_the_widget(k):
+    at = start(n=60)
+    at.number_input(key="gnl.k").set_value(k).run()
+    ok(at)
+    assert heatmap(at, "held-out")["layout"]["title"]["text"] == (
+        f"held-out accuracy (mean over {k} folds)")

@@ -1,0 +1,207 @@
+"""The Kernels page under streamlit's AppTest: what it shows, checked against the engine."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import svm_engine as se
+from svm_engine import datasets, gram
+from svm_engine import feature_maps as fm
+from ui.serving import budget
+from ui.shared.fitting import SMO_TOL, smo_max_iter
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "5_kernels.py")
+TIMEOUT = 300
+
+
+def start(source: str | None = None, **gen) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
+    ok(at)
+    if source is not None:
+        at.selectbox(key="ker.source").select(source).run()
+        for k, v in gen.items():
+            at.slider(key=f"ker.gen.{k}").set_value(v).run()
+        ok(at)
+    return at
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    for el in (*at.error, *at.warning, *at.markdown):
+        assert "Traceback" not in str(el.value)
+
+
+def decoded(v):
+    """Plotly JSON with typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists."""
+    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
+        if "shape" in v:
+            a = a.reshape([int(k) for k in v["shape"].split(",")])
+        return a.tolist()
+    if isinstance(v, dict):
+        return {k: decoded(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [decoded(x) for x in v]
+    return v
+
+
+def specs(at: AppTest) -> list[dict]:
+    return [decoded(json.loads(c.proto.spec)) for c in at.get("plotly_chart")]
+
+
+def chart_by_role(at: AppTest, role: str) -> dict:
+    for spec in specs(at):
+        if any(t.get("meta", {}).get("role") == role for t in spec["data"]):
+            return spec
+    raise AssertionError(f"no chart with a trace of role {role!r}")
+
+
+def traces(spec: dict, role: str) -> list[dict]:
+    return [t for t in spec["data"] if t.get("meta", {}).get("role") == role]
+
+
+def markdown(at: AppTest) -> list[str]:
+    return [str(m.value) for m in at.markdown]
+
+
+def test_d1_lifted_by_the_homogeneous_map_with_its_plane_and_preimage():
+    at = start()
+    d = datasets.d1()
+    m = se.fit(d.X, d.y, kernel=se.Polynomial(2, 0.0), C=4.0, tol=SMO_TOL,
+               max_iter=smo_max_iter(len(d.X)))
+    plane = fm.feature_plane(m)
+    md = markdown(at)
+    assert any(f"Preimage: **{plane.conic_equation()}**" in s for s in md), md
+    lift = chart_by_role(at, "plane")
+    pts = traces(lift, "points")
+    assert sum(len(t["x"]) for t in pts) == 14
+    phi = fm.quadratic_map(d.X)
+    for t in pts:        # each class's points at φ(x) = (x1², √2·x1x2, x2²)
+        idx = np.array(t["customdata"]) - 1
+        np.testing.assert_allclose(np.column_stack([t["x"], t["y"], t["z"]]), phi[idx],
+                                   rtol=1e-12)
+    assert lift["layout"]["scene"]["xaxis"]["title"]["text"] == "x1²"
+    curve = traces(lift, "curve")[0]   # the lifted boundary lies in the plane
+    C3 = np.column_stack([curve["x"], curve["y"], curve["z"]])
+    np.testing.assert_allclose(C3 @ plane.w + plane.b, 0, atol=1e-8)
+    pre = traces(chart_by_role(at, "preimage"), "preimage")[0]
+    np.testing.assert_allclose(m.decision_function(np.column_stack([pre["x"], pre["y"]])), 0,
+                               atol=1e-8)
+    assert any("this is the whole feature space" in str(c.value) for c in at.caption)
+
+
+def test_identity_for_two_chosen_points():
+    at = start()
+    at.radio(key="ker.c").set_value(1.0).run()
+    at.selectbox(key="ker.i").set_value(2).run()
+    at.selectbox(key="ker.j").set_value(9).run()
+    ok(at)
+    X = datasets.d1().X
+    k = (X[2] @ X[9] + 1.0) ** 2
+    (line,) = [s for s in markdown(at) if s.startswith("K(x3, x10)")]
+    assert f"(x3ᵀx10 + 1)² = **{k:.15g}**" in line and "✓ equal to rounding" in line
+    rows = next(d.value for d in at.dataframe if "coordinate" in d.value.columns)
+    assert list(rows["coordinate"])[:6] == list(fm.INHOMOGENEOUS_NAMES)
+    phi = fm.quadratic_map(X[[2, 9]], 1.0)
+    assert float(rows["φ(x)"].iloc[3]) == pytest.approx(phi[0, 3], rel=1e-5)
+    assert float(rows["φ(x)·φ(z)"].iloc[-1]) == pytest.approx(k, rel=1e-14)
+
+
+def test_inhomogeneous_view_is_a_projection_that_keeps_the_plane():
+    at = start("nonlinear")
+    at.radio(key="ker.c").set_value(1.0).run()
+    ok(at)
+    lift = chart_by_role(at, "plane")
+    assert lift["layout"]["scene"]["xaxis"]["title"]["text"] == "w_φᵀφ(x) / ‖w_φ‖"
+    assert any("has six coordinates" in str(c.value) for c in at.caption)
+    d = datasets.nonlinear()
+    m = se.fit(d.X, d.y, kernel=se.Polynomial(2, 1.0), C=4.0, tol=SMO_TOL,
+               max_iter=smo_max_iter(len(d.X)))
+    plane = fm.feature_plane(m)
+    u1 = np.concatenate([t["x"] for t in traces(lift, "points")])
+    idx = np.concatenate([t["customdata"] for t in traces(lift, "points")]) - 1
+    # the first axis is wᵀφ(x)/‖w‖: the signed distance to the plane, shifted by b/‖w‖
+    np.testing.assert_allclose(u1, (plane.decision(d.X[idx]) - plane.b)
+                               / np.linalg.norm(plane.w), rtol=1e-6, atol=1e-9)
+
+
+def test_gram_matrix_eigenvalues_and_mercer_for_the_gaussian():
+    at = start()
+    X = datasets.d1().X
+    K = se.Gaussian(1.0)(X, X)
+    heat = traces(chart_by_role(at, "gram"), "gram")[0]
+    np.testing.assert_allclose(np.array(heat["z"]), K, rtol=1e-12)
+    eig = traces(chart_by_role(at, "eigenvalues"), "eigenvalues")[0]
+    np.testing.assert_allclose(eig["y"], np.linalg.eigvalsh(K), atol=1e-12)
+    (good,) = [str(s.value) for s in at.success]
+    assert good.startswith("Mercer check: positive semi-definite up to rounding")
+    table = next(d.value for d in at.dataframe if "steps with η ≤ 0" in d.value.columns)
+    assert list(table["solver"]) == ["cvxopt QP"] + ["SMO"] * 6
+    assert table["dual"].max() - table["dual"].min() <= 1e-6
+    assert any("all with the same dual objective" in s for s in markdown(at))
+
+
+def test_a_non_kernel_shows_its_negative_eigenvalue_and_what_the_solvers_do():
+    at = start("circles", n=40)
+    at.selectbox(key="ker.fn").select("negative_c").run()
+    ok(at)
+    (warn,) = [str(w.value) for w in at.warning]
+    d = datasets.circles(n=40, noise=0.1, seed=0)   # the page's generator defaults
+    K = gram.gram_matrix(se.Polynomial(2, -1.0), d.X)
+    lam = np.linalg.eigvalsh(K)
+    assert warn.startswith(f"Mercer check: not positive semi-definite: λ_min = {lam[0]:.4g}")
+    eig = traces(chart_by_role(at, "eigenvalues"), "eigenvalues")[0]
+    assert eig["meta"]["negative"] == int(np.sum(lam < -gram.mercer_check(K).tolerance)) > 0
+    table = next(d.value for d in at.dataframe if "steps with η ≤ 0" in d.value.columns)
+    qp = table.iloc[0]
+    assert qp["answer"].startswith("cvxopt stopped: ValueError")
+    smo = table.iloc[1:]
+    assert (smo["answer"] == "KKT point").all() and smo["steps with η ≤ 0"].sum() > 0
+    text = " ".join(markdown(at))
+    assert "the dual is not concave" in text and "τ = 1e-12" in text
+    assert "cvxopt stopped without an answer" in text
+
+
+def test_sigma_and_degree_side_by_side():
+    at = start()
+    titles = [s["layout"].get("title", {}).get("text") for s in specs(at)]
+    assert [t for t in titles if t and t.startswith("σ = ")] == ["σ = 0.1", "σ = 0.3", "σ = 1",
+                                                                 "σ = 3"]
+    X, y = datasets.d1().X, datasets.d1().y
+    m = se.fit(X, y, kernel=se.Gaussian(0.1), C=4.0, tol=SMO_TOL, max_iter=smo_max_iter(14))
+    assert any(str(c.value).startswith(f"{m.n_support} support vectors of 14, training "
+                                       f"accuracy {m.training_accuracy:.3f}")
+               for c in at.caption)
+    at.radio(key="ker.family").set_value("polynomial").run()
+    ok(at)
+    titles = [s["layout"].get("title", {}).get("text") for s in specs(at)]
+    assert [t for t in titles if t and t.startswith("q = ")] == ["q = 1", "q = 2", "q = 3",
+                                                                 "q = 5"]
+
+
+def test_too_many_points_is_an_error_that_says_what_to_change():
+    at = start("blobs", n=400)
+    errors = [str(e.value) for e in at.error]
+    assert errors == ["This page takes at most 300 points (these are 400): its Gram matrix has "
+                      "n² entries and SMO runs on it six times. Choose a dataset with fewer "
+                      "points, or remove points in the Playground."]
+    assert not at.get("plotly_chart")
+
+
+def test_a_run_stopped_at_the_budget_is_an_error_not_a_traceback(monkeypatch):
+    def stopped(*args, **kwargs):
+        raise budget.Stopped("This did not finish within its 2 s budget and was stopped.")
+
+    monkeypatch.setattr(budget, "run", stopped)
+    at = start("moons", n=30)   # points no other test fits: nothing cached
+    ok(at)
+    errors = [str(e.value) for e in at.error]
+    assert len(errors) == 3 and all(e.endswith("Try fewer points or a smaller C.")
+                                    for e in errors)
+    assert any(s.startswith("K(x1, x2)") for s in markdown(at))   # no fit needed: still there
