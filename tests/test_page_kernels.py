@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -165,6 +166,8 @@ def test_a_non_kernel_shows_its_negative_eigenvalue_and_what_the_solvers_do():
     assert (smo["answer"] == "KKT point").all() and smo["steps with η ≤ 0"].sum() > 0
     text = " ".join(markdown(at))
     assert "the dual is not concave" in text and "τ = 1e-12" in text
+    found = re.search(r"with (\d+) different dual objectives", text)
+    assert found and int(found.group(1)) >= 2        # non-convex: the start decides
     assert "cvxopt stopped without an answer" in text
 
 
