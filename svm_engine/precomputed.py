@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,8 +44,8 @@ class GramFit:
     n_iter: int
     converged: bool
     message: str                # what the solver said, in words
-    eta_nonpositive: int | None = None   # SMO: recorded steps with η ≤ 0
-    steps_recorded: int | None = None    # SMO: steps in its trace (capped at smo.TRACE_CAP)
+    eta_nonpositive: int | None = None   # SMO with a trace: recorded steps with η ≤ 0
+    steps_recorded: int | None = None    # SMO with a trace: its steps (≤ smo.TRACE_CAP)
 
     def decision(self, K_new, y) -> np.ndarray:
         """h(z) = Σ αᵢyᵢK(xᵢ, z) + b, from the rows K_new[m, i] = K(z_m, xᵢ)."""
@@ -98,8 +99,9 @@ def _dual(Q, alpha) -> float:
 
 
 def fit_gram(K, y, C: float = 1.0, solver: str = "smo", *, tol: float = 1e-3,
-             max_iter: int | None = None, alpha0=None) -> GramFit:
-    """The hinge-loss, free-bias dual on the matrix K (module docstring)."""
+             max_iter: int | None = None, alpha0=None, trace: bool = True) -> GramFit:
+    """The hinge-loss, free-bias dual on the matrix K (module docstring). SMO with trace=True
+    counts its steps with η ≤ 0 (the first smo.TRACE_CAP steps: steps_recorded)."""
     K, y_pm, C = _check(K, y, C)
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; expected one of {SOLVERS}")
@@ -110,15 +112,16 @@ def fit_gram(K, y, C: float = 1.0, solver: str = "smo", *, tol: float = 1e-3,
     if max_iter is None:
         max_iter = 100_000 + 100 * n
     a0 = None if alpha0 is None else _smo.feasible_start(np.asarray(alpha0, float), y_pm, C)
-    run = _smo.smo(Q, y_pm, C, tol=tol, max_iter=max_iter, alpha0=a0, trace=True,
+    run = _smo.smo(Q, y_pm, C, tol=tol, max_iter=max_iter, alpha0=a0, trace=trace,
                    newton_steps=False)
     alpha = run["alpha"]
     gap, b = _gap_and_b(Q, y_pm, alpha, C)
-    steps = [r for r in run["trace"] if "eta" in r]
-    bad = sum(1 for r in steps if r["eta"] <= 0)
+    steps = [r for r in run["trace"] if "eta" in r] if trace else None
     return GramFit(solver="smo", alpha=alpha, b=b, dual=_dual(Q, alpha), kkt_gap=gap,
                    n_iter=run["n_iter"], converged=bool(run["converged"]),
-                   message=run["status"], eta_nonpositive=bad, steps_recorded=len(steps))
+                   message=run["status"],
+                   eta_nonpositive=None if steps is None else sum(r["eta"] <= 0 for r in steps),
+                   steps_recorded=None if steps is None else len(steps))
 
 
 def _qp(Q, y, C) -> GramFit:
@@ -147,15 +150,24 @@ def _qp(Q, y, C) -> GramFit:
                    message=f"cvxopt status: {sol['status']}")
 
 
-def smo_starts(K, y, C: float = 1.0, *, starts: int = 6, seed: int = 0,
-               tol: float = 1e-3) -> list[GramFit]:
+def smo_starts(K, y, C: float = 1.0, *, starts: int = 6, seed: int = 0, tol: float = 1e-3,
+               max_iter: int | None = None, budget_s: float | None = None,
+               clock=time.perf_counter) -> list[GramFit]:
     """SMO from α = 0 and from `starts` − 1 random feasible α (seeded): with a kernel every
-    run reaches the same dual objective; without one, often several."""
+    run reaches the same dual objective; without one, often several. Only the first run keeps
+    its trace (its η ≤ 0 steps are counted; the others' eta_nonpositive is None: a trace costs
+    about half the run). With `budget_s`, no run starts after that many seconds: the list is
+    then shorter than `starts`."""
     K, y_pm, C = _check(K, y, C)
     if isinstance(starts, bool) or not isinstance(starts, numbers.Integral) or starts < 1:
         raise ValueError(f"starts must be an integer ≥ 1, got {starts!r}")
     rng = np.random.default_rng(seed)
-    out = [fit_gram(K, y_pm, C, "smo", tol=tol)]
+    t0 = clock()
+    out = [fit_gram(K, y_pm, C, "smo", tol=tol, max_iter=max_iter)]
     for _ in range(int(starts) - 1):
-        out.append(fit_gram(K, y_pm, C, "smo", tol=tol, alpha0=rng.uniform(0.0, C, len(y_pm))))
+        a0 = rng.uniform(0.0, C, len(y_pm))
+        if budget_s is not None and clock() - t0 > budget_s:
+            break
+        out.append(fit_gram(K, y_pm, C, "smo", tol=tol, max_iter=max_iter, alpha0=a0,
+                            trace=False))
     return out

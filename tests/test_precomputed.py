@@ -70,3 +70,16 @@ def test_bad_input_is_named():
         pc.fit_gram(K, [1, -1, 1], solver="newton")
     with pytest.raises(ValueError, match="starts must be an integer ≥ 1, got 0"):
         pc.smo_starts(K, [1, -1, 1], starts=0)
+
+
+def test_starts_stop_at_their_budget_and_only_the_first_keeps_a_trace():
+    d = datasets.moons(n=30, noise=0.2, seed=0)
+    K = gram.gram_matrix(se.Gaussian(1.0), d.X)
+    ticks = iter(range(100))
+    runs = pc.smo_starts(K, d.y, 1.0, starts=6, budget_s=2.5, clock=lambda: float(next(ticks)))
+    # the clock reads 0 at the start, then 1, 2, 3 before starts 2, 3, 4: the fourth is over
+    assert len(runs) == 3
+    assert runs[0].eta_nonpositive == 0 and runs[0].steps_recorded == runs[0].n_iter
+    assert all(r.eta_nonpositive is None and r.steps_recorded is None for r in runs[1:])
+    capped = pc.fit_gram(K, d.y, 1.0, "smo", tol=1e-12, max_iter=3)
+    assert not capped.converged and capped.n_iter == 3 and "max_iter = 3" in capped.message

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from svm_engine import feature_maps as fm
-from ui.kernels.compute import STARTS_TOL, FeatureView, GramStudy
+from ui.kernels.compute import STARTS, STARTS_TOL, FeatureView, GramStudy
 from ui.shared.tables import fmt_num
 
 
@@ -67,9 +67,11 @@ def solver_sentence(study: GramStudy) -> str:
     duals = study.distinct_duals
     runs = len(study.starts)
     conv = sum(r.converged for r in study.starts)
-    bad = sum(r.eta_nonpositive or 0 for r in study.starts)
+    first = study.starts[0]
     head = (f"SMO reached a KKT point (m − M ≤ {STARTS_TOL:g}) from {conv} of {runs} starts"
             if conv else f"SMO did not reach a KKT point from any of its {runs} starts")
+    if runs < STARTS:
+        head += f" (the other {STARTS - runs} did not fit in the time budget)"
     if not duals:
         return head + "."
     if len(duals) == 1:
@@ -80,10 +82,11 @@ def solver_sentence(study: GramStudy) -> str:
         listed = ", ".join(f"{d:.6g}" for d in duals)
         tail = (f", with {len(duals)} different dual objectives ({listed}):"
                 " the problem is not convex, and SMO's answer depends on where it starts.")
-    eta = ("" if not bad else
-           f" {bad} of its steps met η = Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ ≤ 0 (the objective is not convex "
-           "along that pair's line): Platt's step divides by η, so SMO replaced η by "
-           "τ = 1e-12, as LIBSVM does, and jumped to an end of the segment [L, H].")
+    eta = ("" if not first.eta_nonpositive else
+           f" From α = 0, {first.eta_nonpositive} of its {first.steps_recorded} recorded steps "
+           "met η = Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ ≤ 0 (the objective is not convex along that pair's line): "
+           "Platt's step divides by η, so SMO replaced η by τ = 1e-12, as LIBSVM does, and "
+           "jumped to an end of the segment [L, H].")
     return head + tail + eta + _qp_sentence(study)
 
 
