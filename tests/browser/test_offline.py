@@ -8,7 +8,8 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-PAGES = ["/", "/worked_examples", "/step_through", "/compare_solvers", "/losses_perceptron"]
+PAGES = ["/", "/worked_examples", "/step_through", "/compare_solvers", "/kernels",
+         "/generalisation", "/losses_perceptron"]
 
 
 @pytest.mark.parametrize("path", PAGES)
