@@ -9,6 +9,8 @@
   fit's time budget, start-up and warm-up;
 - ``ui.playground``, ``ui.worked_examples``, ``ui.step_through``, ``ui.compare`` – one package
   per page (``pages/1_…`` to ``pages/4_…``): its logic, its figures, its text;
+- ``ui.kernels``, ``ui.generalisation`` – the Kernels and Generalisation pages (``pages/5_…``,
+  ``pages/6_…``): what they compute (in a fit worker), their figures and their words;
 - ``ui.losses``          – the Losses & perceptron page (``pages/9_losses_perceptron.py``);
 - ``ui/browser/``        – the browser's code (the click canvas, the step player) and styles;
 - ``ui/assets/``         – the tab icon (served locally: nothing leaves the server).
