@@ -66,3 +66,9 @@ def test_a_load_says_what_it_changed_and_undo_brings_back_points_and_settings():
     assert any("are back" in str(i.value) for i in at.info)
     assert next(w for w in at.radio if w.key == "pg.kernel").value == "gaussian"
     assert _canvas(at)["can_undo"] is False
+
+
+def test_points_without_settings_load_the_default_without_recursing():
+    ss = {S.K_X: [[0.0, 0.0], [1.0, 1.0]], S.K_Y: [1, -1]}
+    s = S.current_settings(ss)  # used to recurse: ensure_state → load → remember → …
+    assert s == S.current_settings(ss) and S.K_SETTINGS in ss

@@ -26,8 +26,10 @@ _NAMES = {"kernel": "kernel", "degree": "degree q", "coef0": "c", "sigma": "σ",
 
 
 def remember(ss: MutableMapping) -> None:
-    """Keep the current points and settings before Python replaces them."""
-    if state.K_X not in ss:
+    """Keep the current points and settings before Python replaces them (a session with
+    points but no settings yet has nothing whole to keep: remembering would load the default
+    dataset, which remembers, and so on)."""
+    if state.K_X not in ss or state.K_SETTINGS not in ss:
         return
     snap = {
         "X": np.array(ss[state.K_X]), "y": np.array(ss[state.K_Y]),
