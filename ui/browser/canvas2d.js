@@ -33,7 +33,7 @@ export function ring(ctx, x, y, size, color, width) {
   ctx.stroke();
 }
 
-export function paintGrid(st, ctx, xs, ys, z, rgb, px, py) {
+function paintGrid(st, ctx, xs, ys, z, rgb, px, py) {
   // a heatmap of z (row j at ys[j], column i at xs[i]): one pixel per grid point on an
   // offscreen canvas, drawn scaled with smoothing, the bricks centred on the grid points as
   // Plotly's heatmap draws them. rgb(v, data, o) writes the colour of value v at data[o..o+2].

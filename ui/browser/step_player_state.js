@@ -7,7 +7,7 @@
 
 export const CHECK_EVERY = 256; // α checkpoints for jumps
 export const STEP_LIMIT = 48; // a move of at most this many steps is applied incrementally
-export const FULL_EVERY = 4096; // incremental updates before u, g are recomputed (bounds round-off)
+const FULL_EVERY = 4096; // incremental updates before u, g are recomputed (bounds round-off)
 const MIN_SLACK = 0.005; // ξ below this is round-off (ui/shared/figures.py)
 
 // ------------------------------------------------------------------------ the payload
