@@ -1,6 +1,7 @@
 """ui.serving.browser_modules: the browser's ES modules served under their version, and the
 loaders the Custom Components v2 elements run (the modules themselves: tests/js, node)."""
 
+import json
 import re
 
 import pytest
@@ -30,10 +31,23 @@ def test_a_loader_is_small_and_imports_its_module_under_the_current_version():
     for name in ENTRIES:
         loader = BM.loader_js(name)
         assert len(loader) < 1_000
-        assert f'"svmlab/{BM.version()}/{name}"' in loader  # relative to the page
+        assert f'"svmlab/{BM.version()}/"' in loader and f'"{name}"' in loader
         assert "document.baseURI" in loader and "export default function" in loader
     with pytest.raises(ValueError, match="nope.js"):
         BM.loader_js("nope.js")
+
+
+def test_a_loader_preloads_every_module_its_module_imports():
+    files = BM.sources()
+    deps = BM.imported_by("step_player.js", files)
+    # directly (the drawing) and through another module (the box's colours)
+    assert {"step_player_draw.js", "step_box.js", "step_style.js", "contours.js"} <= set(deps)
+    assert "canvas.js" not in deps and "step_player.js" not in deps
+    assert BM.imported_by("step_sync.js", files) == []
+    canvas = BM.imported_by("canvas.js", files)
+    assert {"canvas_layer.js", "contours.js", "plotly_loader.js"} <= set(canvas)
+    assert json.dumps(canvas, separators=(",", ":")) in BM.loader_js("canvas.js")
+    assert "modulepreload" in BM.loader_js("canvas.js")
 
 
 def test_the_version_changes_with_any_module():

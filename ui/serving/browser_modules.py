@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 DIR = Path(__file__).resolve().parents[1] / "browser"
 PREFIX = "svmlab"  # the route's first path segment (the fit endpoint is api/refit)
+_IMPORT = re.compile(r'^import\s*\{[^}]*\}\s*from\s*"\./([\w.]+)";', re.M)
 
 
 def sources() -> dict[str, str]:
@@ -44,14 +46,38 @@ def module_path(name: str, files: dict[str, str] | None = None) -> str:
     return f"{PREFIX}/{version(files)}/{name}"
 
 
+def imported_by(name: str, files: dict[str, str] | None = None) -> list[str]:
+    """Every module that ``name`` imports, directly or not, sorted."""
+    files = files if files is not None else sources()
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        for dep in _IMPORT.findall(files[todo.pop()]):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return sorted(seen - {name})
+
+
 def loader_js(name: str) -> str:
     """An element's inline script: imports module ``name`` once per page (cached by the
     browser for good: its address carries its version) and hands it each render, in order;
     a render whose element was unmounted before the module arrived is skipped, as Streamlit
-    itself does."""
-    url = json.dumps(module_path(name))
+    itself does. The module's own imports are preloaded at once (``modulepreload``): one
+    round trip for all of them, not one per level of imports."""
+    files = sources()
+    path = module_path(name, files)
+    base = json.dumps(path[: -len(name)])
+    deps = json.dumps(imported_by(name, files), separators=(",", ":"))
     return (
-        f"const loading = import(new URL({url}, document.baseURI).href);\n"
+        f"const base = new URL({base}, document.baseURI).href;\n"
+        f"for (const f of {deps}) {{\n"
+        "  const l = document.createElement('link');\n"
+        "  l.rel = 'modulepreload';\n"
+        "  l.href = base + f;\n"
+        "  document.head.appendChild(l);\n"
+        "}\n"
+        f"const loading = import(base + {json.dumps(name)});\n"
         "export default function (component) {\n"
         "  let gone = false;\n"
         "  let cleanup = null;\n"
