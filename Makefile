@@ -1,14 +1,16 @@
 # SVM Lab — developer tasks.
 #   make run    start the Streamlit app on http://localhost:$(PORT)
 #   make serve  N app processes behind HAProxy on http://localhost:$(PORT) (N=2; deploy/serve.py)
-#   make test   ruff + the whole pytest suite (installs deps and Debian chromium if needed)
+#   make test   ruff, make js, the whole pytest suite (installs deps and Debian chromium if needed)
+#   make js     the browser code's lint (eslint) and unit tests (node --test tests/js)
 #   make bench  run every benchmarks/bench_*.py
 #   make lint   ruff only
-#   make clean  remove caches and install stamps (make distclean also removes .venv)
+#   make clean  remove caches and install stamps (make distclean also removes .venv, node_modules)
 #
 # Install stamps: $(VENV)/requirements.stamp and $(VENV)/requirements-test.stamp are touched
 # after a successful pip install; pip runs again only when a requirements file is newer than
-# its stamp (or the stamp is missing, e.g. after `make clean`).
+# its stamp (or the stamp is missing, e.g. after `make clean`). npm ci runs again when
+# package.json or package-lock.json is newer than $(NPM_STAMP) (or node_modules is missing).
 
 SHELL   := /bin/bash
 PYTHON  ?= python3
@@ -21,10 +23,11 @@ BIN        := $(VENV)/bin
 RUN_STAMP  := $(VENV)/requirements.stamp
 TEST_STAMP := $(VENV)/requirements-test.stamp
 PIP        := $(BIN)/python -m pip --disable-pip-version-check
+NPM_STAMP  := node_modules/.package-lock.json
 
 export PIP_NO_INPUT := 1
 
-.PHONY: run serve test lint bench chromium haproxy clean distclean venv deps test-deps
+.PHONY: run serve test lint js bench chromium haproxy node clean distclean venv deps test-deps
 
 run: $(RUN_STAMP)
 	$(BIN)/python -m svm_engine.precompile
@@ -34,9 +37,15 @@ run: $(RUN_STAMP)
 serve: $(RUN_STAMP) haproxy
 	$(BIN)/python deploy/serve.py -n $(N) --port $(PORT) --address $(ADDRESS)
 
-test: $(TEST_STAMP) chromium haproxy
+test: $(TEST_STAMP) chromium haproxy js
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
+
+# The browser modules (ui/browser/*.js): eslint (eslint.config.js) and the unit tests of what
+# needs no DOM (tests/js/*.test.mjs, node's own test runner); Playwright tests the rest.
+js: $(NPM_STAMP)
+	npx --no-install eslint ui/browser tests/js eslint.config.js
+	node --test tests/js/*.test.mjs
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
@@ -65,6 +74,11 @@ $(TEST_STAMP): requirements.txt requirements-test.txt | $(BIN)/python
 	$(PIP) install -r requirements-test.txt
 	touch $(RUN_STAMP) $@
 
+# eslint as package-lock.json pins it (npm's registry; nothing is fetched at run time)
+$(NPM_STAMP): package.json package-lock.json | node
+	npm ci --no-audit --no-fund
+	touch $@
+
 # Debian packages the tests need, installed with apt when missing (as root, or with sudo -n):
 # $(call apt_need,PACKAGE,a shell test that is true when it is there,what fails without it)
 define apt_need
@@ -83,6 +97,10 @@ endef
 chromium:
 	$(call apt_need,chromium,[ -x /usr/bin/chromium ],browser tests will fail)
 
+# make js runs eslint and the unit tests with node and npm (Debian's, when missing).
+node:
+	$(call apt_need,nodejs npm,command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1,make js (eslint and the JavaScript unit tests) will fail)
+
 # The class recipe (deploy/serve.py, make serve) and its browser test run Debian's haproxy.
 haproxy:
 	$(call apt_need,haproxy,command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ],make serve and its test will fail)
@@ -95,4 +113,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) node_modules

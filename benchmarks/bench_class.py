@@ -482,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sync", choices=SYNC_MODES, default="idle",
                     help="when the session hears of the points (see canvas_client.py)")
     ap.add_argument("--idle-s", type=float, default=SYNC_IDLE_MS / 1000,
-                    help="the pause before an idle sync (canvas.js SYNC_IDLE_MS)")
+                    help="the pause before an idle sync (canvas_sync.js SYNC_IDLE_MS)")
     ap.add_argument("--cpu-clicks", type=int, default=30, help="0: skip the CPU section")
     ap.add_argument("--idle", type=int, default=0, metavar="N", help="N idle sessions only")
     ap.add_argument("--find-limit", action="store_true")

@@ -2,7 +2,7 @@
 bench_class).
 
 ``CanvasClient`` runs on a loaded ``st_client.StreamlitSession`` and mirrors these functions
-of ``ui/browser/canvas.js``; keep it in step when they change:
+of ``ui/browser/canvas*.js``; keep it in step when they change:
 
 - ``update(st, data)``: adopt the component's data (points when ``epoch`` changed, ``seq`` as
   the last edit the session has, ``settings``, ``fit_url``, ``home``); the view is ``home``
@@ -46,8 +46,8 @@ import aiohttp
 from st_client import SessionError, StreamlitSession
 
 CANVAS = "svmlab_canvas"  # ui/playground/canvas.py COMPONENT_NAME
-# canvas.js's own constant, read from it (the simulated canvas must sync as the real one does)
-_CANVAS_JS = Path(__file__).resolve().parents[1] / "ui" / "browser" / "canvas.js"
+# canvas_sync.js's own constant, read from it (the simulated canvas syncs as the real one)
+_CANVAS_JS = Path(__file__).resolve().parents[1] / "ui" / "browser" / "canvas_sync.js"
 SYNC_IDLE_MS = int(re.search(r"const SYNC_IDLE_MS = (\d+);", _CANVAS_JS.read_text()).group(1))
 MIN_GAP = 0.02  # a new point keeps this fraction of the view from the others (~16 px)
 SYNC_MODES = ("every", "idle", "never")
@@ -73,7 +73,7 @@ class Stats:
 
 
 def round_to(v: float, span: float) -> float:
-    """canvas.js roundTo: 3 significant digits of the view's span."""
+    """canvas_geometry.js roundTo: 3 significant digits of the view's span."""
     digits = max(0, 3 - math.floor(math.log10(max(span, 1e-12))))
     return round(v, min(digits, 12))
 
@@ -147,7 +147,7 @@ class CanvasClient:
 
     def pick(self) -> list:
         """An empty spot in the view (as benchmarks/bench_latency.py's EMPTY_SPOT) and a
-        random class: [x, y, label] rounded as canvas.js onUp does."""
+        random class: [x, y, label] rounded as canvas_edit.js onUp does."""
         (x0, x1), (y0, y1) = self.view["x"], self.view["y"]
         fx = [(p[0] - x0) / (x1 - x0) for p in self.points]
         fy = [(p[1] - y0) / (y1 - y0) for p in self.points]

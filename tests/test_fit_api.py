@@ -319,7 +319,7 @@ def test_streamlit_run_serves_app_py_with_the_fit_route():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-1] == "['/api/refit', '/svmlab/canvas.js']"
+    assert out.stdout.strip().splitlines()[-1] == "['/api/refit', '/svmlab/{version}/{name}']"
 
 
 def test_no_state_is_kept_between_requests():

@@ -165,41 +165,17 @@ def test_view_reports_are_validated():
 
 
 def test_browser_files_exist_and_keep_the_contract():
-    js = canvas.canvas_js()
-    assert js.rstrip().endswith("}") and js.count("export default function") == 1
-    assert "function drawRefit" in js and "function isolines" in js  # canvas_layer.js
-    assert "fetch(st.fitUrl" in js and "status === 404" in js  # the endpoint, with fallback
-    assert "doubleClick: false" in js  # clicks < 300 ms apart are not a double-click
-    assert 'setStateValue("points"' in js
-    assert "window.__svmlabPerf" in js
+    js = {p.name: p.read_text() for p in UI.glob("canvas*.js")}
+    assert js["canvas.js"].count("export default function") == 1
+    assert "export function drawRefit" in js["canvas_layer.js"]
+    assert 'import { isolines } from "./contours.js"' in js["canvas_layer.js"]
+    endpoint = js["canvas_endpoint.js"]  # the fit endpoint, with its fallback to the session
+    assert "fetch(st.fitUrl" in endpoint and "status === 404" in endpoint
+    assert "doubleClick: false" in js["canvas.js"]  # clicks < 300 ms apart: no double-click
+    assert 'setStateValue("points"' in js["canvas_sync.js"]
+    assert "window.__svmlabPerf" in js["canvas_status.js"]
     html = (UI / "canvas.html").read_text()
     assert 'class="svmlab-canvas"' in html and "svmlab-plot" in html
     assert ".svmlab-canvas" in (UI / "canvas.css").read_text()
     assert "svmlab-numbers" in html and "svmlab-table" in html  # drawn from the answer
-    # Plotly.js is loaded from the static folder, never inlined, and the canvas's own script
-    # is served once (script_route): the component's inline script, resent with every rerun,
-    # is only the loader that imports it
-    assert "plotly.min.js" in canvas.PLOTLY_URL
-    loader = canvas.loader_js()
-    assert len(loader) < 1_000 and f"{canvas.SCRIPT_PATH}?v={canvas.script_version()}" in loader
-
-
-def test_the_canvas_script_is_served_with_its_version():
-    from starlette.applications import Starlette
-
-    from tests.test_fit_api import _call
-
-    app = Starlette(routes=fit_api.routes("lab"))
-    v = canvas.script_version()
-    status, headers, text = _call(app, "GET", f"/lab/{canvas.SCRIPT_PATH}?v={v}")
-    assert status == 200 and headers["content-type"].startswith("text/javascript")
-    assert "immutable" in headers["cache-control"]
-    assert (text.decode() if isinstance(text, bytes) else text) == canvas.canvas_js()
-    # another version (an old page after an upgrade) is not cached for good
-    assert "no-cache" in _call(app, "GET", f"/lab/{canvas.SCRIPT_PATH}?v=old")[1]["cache-control"]
-
-
-def test_the_canvas_script_carries_each_shared_helper_once():
-    js = canvas.canvas_js()
-    for fn in ("loadPlotly", "sizeCanvas", "ring"):
-        assert js.count(f"function {fn}(") == 1, fn
+    assert "plotly.min.js" in canvas.PLOTLY_URL  # loaded from the static folder, never inlined

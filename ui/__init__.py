@@ -6,13 +6,14 @@
 - ``ui.data``            – the data-source block: files in and out, the import panel, the table
   editor;
 - ``ui.serving``         – the fit endpoint (``POST /api/refit``), the fit workers and every
-  fit's time budget, start-up and warm-up;
+  fit's time budget, start-up and warm-up, the route of the browser's modules;
 - ``ui.playground``, ``ui.worked_examples``, ``ui.step_through``, ``ui.compare`` – one package
   per page (``pages/1_…`` to ``pages/4_…``): its logic, its figures, its text;
 - ``ui.kernels``, ``ui.generalisation`` – the Kernels and Generalisation pages (``pages/5_…``,
   ``pages/6_…``): what they compute (in a fit worker), their figures and their words;
 - ``ui.losses``          – the Losses & perceptron page (``pages/9_losses_perceptron.py``);
-- ``ui/browser/``        – the browser's code (the click canvas, the step player) and styles;
+- ``ui/browser/``        – the browser's code as ES modules (the click canvas, the step player;
+  ``serving.browser_modules`` serves them, ``tests/js`` unit-tests them) and styles;
 - ``ui/assets/``         – the tab icon (served locally: nothing leaves the server).
 
 Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,

@@ -254,8 +254,7 @@ PLAYER = ".svmlab-player"
 
 def test_step_through_buttons_by_touch_and_the_page_scrolls_over_its_plots(phone):
     phone.goto(phone.app_url + "/step_through")
-    counter = phone.locator(f"{PLAYER} [data-role=counter]")
-    counter.wait_for()
+    phone.locator(f"{PLAYER}[data-run]").wait_for()  # the player has its run (not the skeleton)
     phone.wait_for_function(
         f"document.querySelector('{PLAYER} [data-role=counter]').textContent.startsWith('0 /')"
     )

@@ -1,8 +1,9 @@
 // 2-D canvas helpers (canvas size, ring, heatmap by a Plotly colorscale) shared by the
-// Playground's refit layer (canvas_layer.js) and the step player (step_player_draw.js);
-// prepended to each element's script like plotly_loader.js.
+// Playground's refit layer (canvas_layer.js) and the step player (step_player_draw.js).
 
-function sizeCanvas(cv, w, h) {
+import { scaleRgb } from "./colour_scale.js";
+
+export function sizeCanvas(cv, w, h) {
   const dpr = window.devicePixelRatio || 1;
   const W = Math.max(1, Math.round(w * dpr));
   const H = Math.max(1, Math.round(h * dpr));
@@ -24,7 +25,7 @@ function sizeCanvas(cv, w, h) {
   return ctx;
 }
 
-function ring(ctx, x, y, size, color, width) {
+export function ring(ctx, x, y, size, color, width) {
   ctx.beginPath();
   ctx.arc(x, y, size / 2, 0, 2 * Math.PI);
   ctx.strokeStyle = color;
@@ -64,43 +65,8 @@ function paintGrid(st, ctx, xs, ys, z, rgb, px, py) {
   ctx.drawImage(off, X0, Y0, X1 - X0, Y1 - Y0);
 }
 
-function parseHex(c) {
-  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(c).trim());
-  return m ? [1, 2, 3].map((k) => parseInt(m[k], 16)) : [255, 255, 255];
-}
-
-const LUTS = new Map();
-
-function colorLut(scale) {
-  // 256 RGB colours along a Plotly colorscale [[v, "#rrggbb"], ...]
-  const key = JSON.stringify(scale);
-  if (LUTS.has(key)) return LUTS.get(key);
-  const stops = scale.map(([v, c]) => [Number(v), parseHex(c)]);
-  const lut = new Uint8ClampedArray(256 * 3);
-  for (let k = 0; k < 256; k++) {
-    const t = k / 255;
-    let s = 0;
-    while (s < stops.length - 2 && t > stops[s + 1][0]) s++;
-    const [v0, c0] = stops[s];
-    const [v1, c1] = stops[Math.min(s + 1, stops.length - 1)];
-    const f = v1 > v0 ? Math.min(1, Math.max(0, (t - v0) / (v1 - v0))) : 0;
-    for (let ch = 0; ch < 3; ch++) lut[3 * k + ch] = c0[ch] + (c1[ch] - c0[ch]) * f;
-  }
-  LUTS.set(key, lut);
-  return lut;
-}
-
-function shadeScale(st, ctx, xs, ys, z, scale, px, py) {
+export function shadeScale(st, ctx, xs, ys, z, scale, px, py) {
   // the heatmap of z coloured as Plotly colours it: scale = {colorscale, zmin, zmax} of
   // ui/shared/figures.py's region traces (REGION_COLORSCALE, ±REGION_ZMAX)
-  const { colorscale, zmin, zmax } = scale;
-  const lut = colorLut(colorscale);
-  const rgb = (v, d, o) => {
-    const t = (v - zmin) / (zmax - zmin);
-    const k = 3 * Math.round(255 * (t < 0 ? 0 : t > 1 ? 1 : t));
-    d[o] = lut[k];
-    d[o + 1] = lut[k + 1];
-    d[o + 2] = lut[k + 2];
-  };
-  paintGrid(st, ctx, xs, ys, z, rgb, px, py);
+  paintGrid(st, ctx, xs, ys, z, scaleRgb(scale), px, py);
 }

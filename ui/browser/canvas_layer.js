@@ -1,108 +1,21 @@
-// SVM Lab click canvas, part 1 of 2: the refit layer (ui/playground/canvas.py joins it before canvas.js
-// into one module).
+// SVM Lab click canvas: the refit layer.
 //
 // Paints the fit endpoint's answer (ui/serving/fit_api.py: h on a grid, the styles and traces of
 // ui/shared/figures.py's decision figure) on a canvas over the plot area, in the plot's current axis
 // ranges, until the session's full Plotly figure replaces it: shading by h, h = ±1 dashed and
-// h = 0 solid (marching squares, ideas from ui/browser/step_player_state.js), slack segments with
-// their ξ labels, SV rings sized by α/C, the selected rows. The points and the misclassified
-// marks are drawn above it by canvas.js (showOverlay).
+// h = 0 solid (contours.js), slack segments with their ξ labels, SV rings sized by α/C, the
+// selected rows. The points and the misclassified marks are drawn above it by
+// canvas_overlay.js.
+
+import { ring, shadeScale, sizeCanvas } from "./canvas2d.js";
+import { plotArea } from "./canvas_geometry.js";
+import { isolines } from "./contours.js";
 
 const FONT = "Source Sans Pro, Arial, sans-serif"; // ui/shared/figures.py layout.font
 
 function shade(st, ctx, R, px, py) {
   // the heatmap of h (ui/shared/figures.py _region_traces), coloured by its colorscale
   shadeScale(st, ctx, R.xs, R.ys, R.h, R.ans.regions, px, py);
-}
-
-function isolines(z, xs, ys, level) {
-  // marching squares on z (row j at ys[j]), ideas from ui/browser/step_player_state.js: a segment
-  // per cell between the crossed edges, stitched into polylines so dashes run on.
-  // Edge ids: r * nx + c for the horizontal edge (r, c)-(r, c + 1), nx * ny + r * nx + c for
-  // the vertical edge (r, c)-(r + 1, c).
-  const nx = xs.length;
-  const ny = ys.length;
-  const V = nx * ny;
-  const segA = [];
-  const segB = [];
-  const ends = new Map();
-  const add = (e1, e2) => {
-    const s = segA.length;
-    segA.push(e1);
-    segB.push(e2);
-    for (const e of [e1, e2]) {
-      const l = ends.get(e);
-      if (l) l.push(s);
-      else ends.set(e, [s]);
-    }
-  };
-  for (let r = 0; r < ny - 1; r++) {
-    for (let c = 0; c < nx - 1; c++) {
-      const v00 = z[r * nx + c];
-      const v01 = z[r * nx + c + 1];
-      const v11 = z[(r + 1) * nx + c + 1];
-      const v10 = z[(r + 1) * nx + c];
-      const code = (v00 > level) | ((v01 > level) << 1) | ((v11 > level) << 2) | ((v10 > level) << 3);
-      if (code === 0 || code === 15) continue;
-      const B = r * nx + c;
-      const Rt = V + r * nx + c + 1;
-      const T = (r + 1) * nx + c;
-      const L = V + r * nx + c;
-      if (code === 5 || code === 10) {
-        // a saddle: the centre value decides which corners connect
-        const high = (v00 + v01 + v11 + v10) / 4 > level;
-        if ((code === 5) === high) {
-          add(L, T);
-          add(B, Rt);
-        } else {
-          add(L, B);
-          add(Rt, T);
-        }
-        continue;
-      }
-      const pair = { 1: [L, B], 2: [B, Rt], 3: [L, Rt], 4: [Rt, T], 6: [B, T], 7: [L, T] };
-      const [e1, e2] = pair[code] || pair[15 - code];
-      add(e1, e2);
-    }
-  }
-  const point = (e) => {
-    if (e < V) {
-      const r = Math.floor(e / nx);
-      const c = e % nx;
-      const a = z[r * nx + c];
-      const t = (level - a) / (z[r * nx + c + 1] - a);
-      return [xs[c] + t * (xs[c + 1] - xs[c]), ys[r]];
-    }
-    const r = Math.floor((e - V) / nx);
-    const c = (e - V) % nx;
-    const a = z[r * nx + c];
-    const t = (level - a) / (z[(r + 1) * nx + c] - a);
-    return [xs[c], ys[r] + t * (ys[r + 1] - ys[r])];
-  };
-  const used = new Uint8Array(segA.length);
-  const follow = (s, entry) => {
-    // from segment s, entered through edge `entry`, along the chain; the exit edges
-    const out = [];
-    let cur = s;
-    while (cur !== undefined && !used[cur]) {
-      used[cur] = 1;
-      const exit = segA[cur] === entry ? segB[cur] : segA[cur];
-      out.push(exit);
-      entry = exit;
-      cur = (ends.get(exit) || []).find((o) => !used[o]);
-    }
-    return out;
-  };
-  const lines = [];
-  for (let s = 0; s < segA.length; s++) {
-    if (used[s]) continue;
-    const start = segA[s];
-    const ahead = follow(s, start);
-    const prev = (ends.get(start) || []).find((o) => !used[o]);
-    const back = prev === undefined ? [] : follow(prev, start).reverse();
-    lines.push(back.concat([start], ahead).map(point));
-  }
-  return lines;
 }
 
 function dashArray(dash, width) {
@@ -132,7 +45,7 @@ function strokeLines(ctx, lines, style, px, py) {
   ctx.restore();
 }
 
-function drawRefit(st) {
+export function drawRefit(st) {
   // The endpoint's refit on the layer, in the plot's current axis ranges: shading by h,
   // h = ±1 dashed, h = 0 solid, slack segments and ξ labels, SV rings (the
   // order of ui/shared/figures.py's traces; the points and the misclassified marks are the SVG
@@ -194,7 +107,7 @@ function drawRefit(st) {
   st.refitInfo = info;
 }
 
-function hAt(st, x, y) {
+export function hAt(st, x, y) {
   // h(x, y) as the layer shows it: bilinear in the endpoint's grid (null without one)
   const R = st.refit;
   if (!R || !R.h) return null;

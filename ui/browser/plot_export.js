@@ -1,4 +1,4 @@
-// The Playground plot's image export (part of the canvas module, before canvas.js): two
+// The Playground plot's image export (imported by canvas_full.js): two
 // toolbar buttons, PNG and SVG, in place of Plotly's one PNG button. The image is the plot as
 // shown (the current zoom) with a title on top: the dataset's title and a line with the
 // settings (kernel and its parameter, loss, C, bias, solver, n), so a saved figure says what
@@ -18,7 +18,7 @@ function exportNumber(v) {
 }
 
 // "Gaussian kernel σ = 1 · hinge loss (k = 1) · C = 1 · free b · SMO · n = 14"
-function settingsLine(s, n) {
+export function settingsLine(s, n) {
   s = s || {};
   let kernel = EXPORT_KERNELS[s.kernel] || String(s.kernel || "");
   if (s.kernel === "polynomial") kernel += ` (c + xᵀz)^q, q = ${exportNumber(s.degree)}, c = ${exportNumber(s.coef0)}`;
@@ -71,7 +71,7 @@ function exportImage(st, gd, format) {
 // the config Plotly.react gets: Plotly's own PNG button out, ours (PNG and SVG) in. The same
 // object (the same click functions) while the config's values stay the same: a config that
 // differs makes Plotly.react redraw everything (and forget the toolbar's chosen tool, pan)
-function withImageButtons(st, config) {
+export function withImageButtons(st, config) {
   const key = JSON.stringify(config);
   if (st.imageConfigKey !== key) {
     st.imageConfigKey = key;

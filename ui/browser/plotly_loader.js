@@ -1,6 +1,6 @@
 // Plotly.js from the app's static folder, loaded once per page and shared by every element
-// (the canvas, the step player, the step plots); prepended to each element's script.
-function loadPlotly(url) {
+// (the canvas, the step player, the step plots).
+export function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__svmlabPlotlyPromise) {
     window.__svmlabPlotlyPromise = new Promise((resolve, reject) => {

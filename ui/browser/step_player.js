@@ -1,11 +1,10 @@
-// SVM Lab Step-through: the SMO step player (Streamlit Custom Components v2), part 3 of 3:
-// the controls and the set-up (parts 1 and 2: step_player_state.js, step_player_draw.js;
-// ui/step_through/player.py joins the three into one module).
+// SVM Lab Step-through: the SMO step player (Streamlit Custom Components v2): the controls
+// and the set-up (the run's state: step_player_state.js, the drawing: step_player_draw.js).
 //
 // One step must be redrawn in well under 100 ms, so stepping never goes to the server: the
 // element gets ONE payload per recorded run (ui/step_through/player.py: player_payload), keeps it
-// (window.__svmlabStepRuns, by run id) and updates α, u and g itself (part 1); a jump
-// (slider, first/last, next bound change) replays α from the records and recomputes them.
+// (window.__svmlabStepRuns, by run id) and updates α, u and g itself (step_player_state.js); a
+// jump (slider, first/last, next bound change) replays α from the records and recomputes them.
 //
 // Data from Python (player_data): run, payload (only when this browser may lack the run),
 // start, options {show_slack}, speeds, default_speed, report_ms, need_seen, plotly_url,
@@ -17,6 +16,15 @@
 // For tests and benchmarks: each panel [data-panel] carries data-step once it shows that
 // step; root.__state.view describes what was drawn; window.__svmlabStepPerf.drawn holds ms
 // from a press (click or key) to the frame that paints the step.
+
+import { loadPlotly } from "./plotly_loader.js";
+import { fmt, sub } from "./format.js";
+import {
+  barsHover, drawBars, drawBox, drawCurvesMarker, drawDecision,
+} from "./step_player_draw.js";
+import {
+  goTo, nextEvent, pointState, prepareRun, recompute, stepRecord,
+} from "./step_player_state.js";
 
 const STATES = new WeakMap();
 const RUNS = (window.__svmlabStepRuns = window.__svmlabStepRuns || new Map());
@@ -37,18 +45,6 @@ function summaryText(st) {
     `α${sub(r.j + 1)} ${fmt(r.aj_old)} → ${fmt(r.aj_new)}` +
     (r.clipped ? " (clipped to [L, H])" : "")
   );
-}
-
-function nextEvent(R, k) {
-  const ev = R.events;
-  let lo = 0;
-  let hi = ev.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ev[mid] <= k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < ev.length ? ev[lo] : null;
 }
 
 function updateControls(st) {

@@ -1,31 +1,18 @@
-// SVM Lab step player, part 2 of 3: drawing one step (see step_player_state.js).
+// SVM Lab step player: drawing one step (the state: step_player_state.js).
 //
 // No Plotly on the hot path (a Plotly.react costs 15–60 ms on the 2-core test machine):
 // Plotly draws the static frames once per run (the scatter plot's axes and points, the
 // curves); here the shading, the lines h = 0, ±1 (and h = 0 before the step), the rings and
 // marks go on canvases under and over the scatter plot, the (αᵢ, αⱼ) box is an SVG string
-// (ui/step_through/figures.py: box_figure, ported), the α bars a canvas, the curves' marker a canvas.
+// (step_box.js), the α bars a canvas, the curves' marker a canvas.
 // Each draw records what it drew in st.view (read by tests/browser/test_step_through.py).
 
-// ui/shared/figures.py and ui/step_through/figures.py
-const COL = {
-  pos: "#0072B2",
-  neg: "#D55E00",
-  free: "#000000",
-  bound: "#CC79A7",
-  hl: "#009E73",
-  viol: "#E69F00",
-  old: "#555555",
-  unc: "#CC79A7",
-  seg: "#009E73",
-  before: "#7F7F7F",
-  dual: "#0072B2",
-  primal: "#D55E00",
-  kkt: "#000000",
-  pairText: "#004D38",
-};
-const MAX_SLACK_LABELS = 8;
-const FONT = '"Source Sans Pro", Arial, sans-serif';
+import { ring, shadeScale, sizeCanvas } from "./canvas2d.js";
+import { isolines } from "./contours.js";
+import { escapeHtml, fmt, fmt2, MINUS, niceTicks, sub, tickText } from "./format.js";
+import { boxSVG } from "./step_box.js";
+import { gridBefore, stepRecord } from "./step_player_state.js";
+import { COL, FONT, MAX_SLACK_LABELS } from "./step_style.js";
 
 // --------------------------------------------------------------------- geometry
 
@@ -126,7 +113,7 @@ function slackFeet(st, P, idx) {
   });
 }
 
-function drawDecision(st, P) {
+export function drawDecision(st, P) {
   const R = st.R;
   const D = st.dec;
   const gd = D.plot;
@@ -267,202 +254,14 @@ function drawDecision(st, P) {
   return true;
 }
 
-function fmt2(v) {
-  // ui.figures._fmt(v, 2): two decimals, trailing zeros dropped
-  const s = stripZeros(v.toFixed(2));
-  return (s === "-0" ? "0" : s).replace(/-/g, MINUS);
-}
-
-// -------------------------------------------------------------------------- axes
-
-function niceTicks(lo, hi, count) {
-  const span = hi - lo;
-  if (!(span > 0)) return [lo];
-  const raw = span / count;
-  const mag = Math.pow(10, Math.floor(Math.log10(raw)));
-  const f = raw / mag;
-  const step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-  const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
-    out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
-  }
-  return out.map((v) => Number(v.toPrecision(12)));
-}
-
-function tickText(v) {
-  return String(Number(v.toPrecision(6))).replace(/-/g, MINUS);
-}
-
 // ------------------------------------------------------------------------ the box
 
-function boxView(rec) {
-  // ui.step_figures.box_view: the square view of the (αᵢ, αⱼ) plane
-  const C = rec.C;
-  const pts = [rec.ai_old, rec.aj_old, rec.ai_new, rec.aj_new];
-  const unc = [rec.ai_unclipped, rec.aj_unclipped];
-  let lo;
-  let hi;
-  let visible;
-  if (Number.isFinite(C)) {
-    const R = C;
-    lo = -0.12 * R;
-    hi = 1.12 * R;
-    visible = unc.every((v) => -2 * R <= v && v <= 3 * R);
-    if (visible) {
-      lo = Math.min(lo, Math.min(...unc) - 0.08 * R);
-      hi = Math.max(hi, Math.max(...unc) + 0.08 * R);
-    }
-  } else {
-    let R = Math.max(...pts.map(Math.abs), 1e-9);
-    visible = unc.every((v) => -R <= v && v <= 3 * R);
-    let cands = pts.concat(visible ? unc : []);
-    if (!cands.every(Number.isFinite)) cands = pts;
-    R = Math.max(...cands.filter((v) => v > 0), R);
-    lo = -0.12 * R;
-    hi = 1.3 * R;
-    if (visible) lo = Math.min(lo, Math.min(...unc) - 0.08 * R);
-  }
-  return [lo, hi, visible];
-}
-
-function esc(s) {
-  return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-function svgSub(base, idx) {
-  return `${esc(base)}<tspan baseline-shift="sub" font-size="75%">${idx}</tspan>`;
-}
-
-function boxSVG(rec, W, Hh, uid) {
-  const m = { l: 78, r: 24, t: 62, b: 74 };
-  const side = Math.max(60, Math.min(W - m.l - m.r, Hh - m.t - m.b));
-  const ox = m.l + (W - m.l - m.r - side) / 2;
-  const oy = m.t;
-  const [lo, hi, uncVisible] = boxView(rec);
-  const X = (v) => ox + ((v - lo) / (hi - lo)) * side;
-  const Y = (v) => oy + ((hi - v) / (hi - lo)) * side;
-  const s = rec.yi * rec.yj;
-  const gamma = rec.ai_old + s * rec.aj_old;
-  const aiOf = (aj) => gamma - s * aj;
-  const C = rec.C;
-  const finite = Number.isFinite(C);
-  const [upSide, downSide] = s > 0 ? ["tr", "bl"] : ["tl", "br"];
-  const place = (x, y, preferUp) => {
-    const fy = (y - lo) / (hi - lo);
-    const fx = (x - lo) / (hi - lo);
-    if (fy < 0.2 || (s > 0 && fx < 0.2) || (s < 0 && fx > 0.8)) return upSide;
-    if (fy > 0.8 || (s > 0 && fx > 0.8) || (s < 0 && fx < 0.2)) return downSide;
-    return preferUp ? upSide : downSide;
-  };
-  const label = (x, y, pos, text, size, color, r) => {
-    const dx = pos[1] === "r" ? r : -r;
-    const dy = pos[0] === "t" ? -r : r + size * 0.8;
-    const anchor = pos[1] === "r" ? "start" : "end";
-    return `<text x="${X(x) + dx}" y="${Y(y) + dy}" font-size="${size}" fill="${color}" text-anchor="${anchor}" class="sp-halo">${esc(text)}</text>`;
-  };
-  const out = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${Hh}" font-family='${FONT}'>`);
-  out.push(`<defs><clipPath id="clip${uid}"><rect x="${ox}" y="${oy}" width="${side}" height="${side}"/></clipPath>
-    <marker id="arr${uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333333"/></marker>
-    <marker id="arru${uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${COL.unc}"/></marker></defs>`); // prettier-ignore
-  out.push(`<rect width="${W}" height="${Hh}" fill="#FFFFFF"/>`);
-  // grid and ticks
-  const ticks = niceTicks(lo, hi, 6);
-  for (const t of ticks) {
-    out.push(`<line x1="${X(t)}" y1="${oy}" x2="${X(t)}" y2="${oy + side}" stroke="#EEEEEE"/>`);
-    out.push(`<line x1="${ox}" y1="${Y(t)}" x2="${ox + side}" y2="${Y(t)}" stroke="#EEEEEE"/>`);
-    out.push(`<line x1="${X(t)}" y1="${oy + side}" x2="${X(t)}" y2="${oy + side + 5}" stroke="#444444"/>`);
-    out.push(`<line x1="${ox - 5}" y1="${Y(t)}" x2="${ox}" y2="${Y(t)}" stroke="#444444"/>`);
-    out.push(`<text x="${X(t)}" y="${oy + side + 22}" font-size="16" text-anchor="middle" fill="#262730">${tickText(t)}</text>`);
-    out.push(`<text x="${ox - 9}" y="${Y(t) + 5}" font-size="16" text-anchor="end" fill="#262730">${tickText(t)}</text>`);
-  } // prettier-ignore
-  out.push(`<g clip-path="url(#clip${uid})">`);
-  if (finite) {
-    out.push(`<rect x="${X(0)}" y="${Y(C)}" width="${X(C) - X(0)}" height="${Y(0) - Y(C)}" fill="rgba(0,114,178,0.07)" stroke="#222222" stroke-width="3"/>`); // prettier-ignore
-  } else {
-    out.push(`<rect x="${X(0)}" y="${Y(hi)}" width="${X(hi) - X(0)}" height="${Y(0) - Y(hi)}" fill="rgba(0,114,178,0.07)"/>`); // prettier-ignore
-    out.push(`<line x1="${X(0)}" y1="${Y(0)}" x2="${X(hi)}" y2="${Y(0)}" stroke="#222222" stroke-width="3"/>`); // prettier-ignore
-    out.push(`<line x1="${X(0)}" y1="${Y(0)}" x2="${X(0)}" y2="${Y(hi)}" stroke="#222222" stroke-width="3"/>`); // prettier-ignore
-  }
-  // the constraint line yᵢαᵢ + yⱼαⱼ = const over the whole view
-  const y0 = lo - (hi - lo);
-  const y1 = hi + (hi - lo);
-  out.push(`<line x1="${X(aiOf(y0))}" y1="${Y(y0)}" x2="${X(aiOf(y1))}" y2="${Y(y1)}" stroke="#777777" stroke-width="2" stroke-dasharray="9 6"/>`); // prettier-ignore
-  // the feasible segment αⱼ ∈ [L, H] (C = ∞, yᵢ ≠ yⱼ: a ray, drawn past the view)
-  const L = rec.L;
-  const Hend = Number.isFinite(rec.H) ? rec.H : hi + (hi - lo);
-  out.push(`<line x1="${X(aiOf(L))}" y1="${Y(L)}" x2="${X(aiOf(Hend))}" y2="${Y(Hend)}" stroke="${COL.seg}" stroke-width="7" stroke-linecap="butt"/>`); // prettier-ignore
-  for (const v of [L, Hend]) {
-    out.push(`<line x1="${X(aiOf(v))}" y1="${Y(v) - 7}" x2="${X(aiOf(v))}" y2="${Y(v) + 7}" stroke="${COL.seg}" stroke-width="3"/>`); // prettier-ignore
-  }
-  out.push("</g>");
-  if (finite) {
-    out.push(`<text x="${X(C) + 4}" y="${Y(C) - 4}" font-size="20" fill="#262730">C</text>`);
-  }
-  out.push(label(aiOf(L), L, place(aiOf(L), L, false), "L", 20, COL.seg, 9));
-  if (Number.isFinite(rec.H)) {
-    out.push(label(aiOf(rec.H), rec.H, place(aiOf(rec.H), rec.H, false), "H", 20, COL.seg, 9));
-  }
-  const old = [rec.ai_old, rec.aj_old];
-  const unc = [rec.ai_unclipped, rec.aj_unclipped];
-  const nw = [rec.ai_new, rec.aj_new];
-  const same = Math.hypot(unc[0] - nw[0], unc[1] - nw[1]) <= 1e-6 * Math.max(1, hi - lo);
-  const view = { step: rec.it, pair: [rec.i + 1, rec.j + 1], range: [lo, hi], old, new: nw,
-    unclipped: unc, unclippedVisible: uncVisible, L: rec.L, H: rec.H, clipped: rec.clipped }; // prettier-ignore
-  if (uncVisible) {
-    const x = X(unc[0]);
-    const y = Y(unc[1]);
-    const r = 14.3; // a Plotly diamond of size 22
-    out.push(`<path d="M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z" fill="none" stroke="${COL.unc}" stroke-width="4"/>`); // prettier-ignore
-    if (!same) out.push(label(unc[0], unc[1], place(unc[0], unc[1], true), "unclipped", 18, COL.unc, 12));
-  } else {
-    const dx = unc[0] - old[0];
-    const dy = unc[1] - old[1];
-    const norm = Math.hypot(dx, dy) || 1;
-    const ex = Math.min(Math.max(old[0] + (dx / norm) * (hi - lo) * 0.45, lo), hi);
-    const ey = Math.min(Math.max(old[1] + (dy / norm) * (hi - lo) * 0.45, lo), hi);
-    out.push(`<line x1="${X(old[0])}" y1="${Y(old[1])}" x2="${X(ex)}" y2="${Y(ey)}" stroke="${COL.unc}" stroke-width="2" marker-end="url(#arru${uid})"/>`); // prettier-ignore
-    // the note in the view's top-left corner, where it always fits (the arrow points on)
-    out.push(`<text x="${ox + 8}" y="${oy + 20}" font-size="15" fill="${COL.unc}" class="sp-halo">unclipped α${sub(rec.j + 1)} = ${esc(fmt(unc[1]))} (off the chart)</text>`); // prettier-ignore
-  }
-  // the step: old → new
-  if (Math.hypot(nw[0] - old[0], nw[1] - old[1]) > 1e-9 * Math.max(1, hi - lo)) {
-    out.push(`<line x1="${X(old[0])}" y1="${Y(old[1])}" x2="${X(nw[0])}" y2="${Y(nw[1])}" stroke="#333333" stroke-width="2.5" marker-end="url(#arr${uid})"/>`); // prettier-ignore
-  }
-  out.push(`<circle cx="${X(old[0])}" cy="${Y(old[1])}" r="8" fill="${COL.old}" stroke="#FFFFFF" stroke-width="2"/>`); // prettier-ignore
-  out.push(label(old[0], old[1], place(old[0], old[1], true), "old", 18, COL.old, 10));
-  out.push(starPath(X(nw[0]), Y(nw[1]), 15));
-  out.push(label(nw[0], nw[1], place(nw[0], nw[1], false),
-    rec.clipped ? "new (clipped)" : "new = unclipped", 18, COL.pairText, 13)); // prettier-ignore
-  // frame, titles
-  out.push(`<rect x="${ox}" y="${oy}" width="${side}" height="${side}" fill="none" stroke="#444444"/>`); // prettier-ignore
-  const boxText = finite ? `box [0, ${esc(fmt(C))}]²` : "C = ∞: the box is open";
-  out.push(`<text x="8" y="30" font-size="20" fill="#262730">Step ${rec.it}: the pair (${svgSub("α", rec.i + 1)}, ${svgSub("α", rec.j + 1)}) · ${boxText}</text>`); // prettier-ignore
-  const sg = (v) => (v > 0 ? "+1" : MINUS + "1");
-  out.push(`<text x="${ox + side / 2}" y="${oy + side + 52}" font-size="18" text-anchor="middle" fill="#262730">${svgSub("α", rec.i + 1)}  (i = ${rec.i + 1}, ${svgSub("y", "i")} = ${sg(rec.yi)})</text>`); // prettier-ignore
-  const cy = oy + side / 2;
-  out.push(`<text x="20" y="${cy}" font-size="18" text-anchor="middle" fill="#262730" transform="rotate(-90 20 ${cy})">${svgSub("α", rec.j + 1)}  (j = ${rec.j + 1}, ${svgSub("y", "j")} = ${sg(rec.yj)})</text>`); // prettier-ignore
-  out.push("</svg>");
-  return [out.join(""), view];
-}
-
-function starPath(x, y, R) {
-  const r = R * 0.45;
-  const pts = [];
-  for (let q = 0; q < 10; q++) {
-    const ang = -Math.PI / 2 + (q * Math.PI) / 5;
-    const rad = q % 2 ? r : R;
-    pts.push(`${(x + rad * Math.cos(ang)).toFixed(2)},${(y + rad * Math.sin(ang)).toFixed(2)}`);
-  }
-  return `<polygon points="${pts.join(" ")}" fill="${COL.hl}" stroke="#003B2A" stroke-width="1.5"/>`;
-}
-
-function drawBox(st) {
+export function drawBox(st) {
   const B = st.box;
   const k = st.k;
   if (k === 0) {
     if (B.shown !== 0) {
-      B.el.innerHTML = `<div class="sp-info">${esc(st.R.text.box_empty)}</div>`;
+      B.el.innerHTML = `<div class="sp-info">${escapeHtml(st.R.text.box_empty)}</div>`;
       B.cap.textContent = "";
       B.shown = 0;
     }
@@ -479,7 +278,7 @@ function drawBox(st) {
 
 // ------------------------------------------------------------------------ α bars
 
-function drawBars(st) {
+export function drawBars(st) {
   const R = st.R;
   const cv = st.bars;
   const W = Math.max(300, cv.parentElement.clientWidth || 800);
@@ -585,7 +384,7 @@ function drawBars(st) {
   st.view.alpha = { step: k, changed: changed.map((q) => q + 1), before: olds, ymax };
 }
 
-function barsHover(st, ev) {
+export function barsHover(st, ev) {
   const tip = st.tip;
   const g = st.barsArea;
   if (!g || !st.R) return;
@@ -605,7 +404,7 @@ function barsHover(st, ev) {
 
 // ------------------------------------------------------------------------ curves
 
-function drawCurvesMarker(st) {
+export function drawCurvesMarker(st) {
   const Cv = st.cur;
   const gd = Cv.plot;
   const fl = gd._fullLayout;

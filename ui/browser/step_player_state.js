@@ -1,47 +1,14 @@
-// SVM Lab step player, part 1 of 3: the recorded run and the state after step k (no DOM).
+// SVM Lab step player: the recorded run and the state after step k (no DOM).
 //
-// ui/step_through/player.py concatenates step_player_state.js, step_player_draw.js and
-// step_player.js into the element's one module. Here: the numbers as the page prints them,
-// the payload's typed arrays, the kernels (svm_engine/kernels.py), α replayed from the
+// The payload's typed arrays, the kernels (svm_engine/kernels.py), α replayed from the
 // records, u = K(α∘y) on the training points and g = K(α∘y) on the shading grid kept up to
-// date step by step (Δg = Δαᵢyᵢ K(xᵢ, ·) + Δαⱼyⱼ K(xⱼ, ·)), the per-point KKT state, and the
-// contour lines of h on the grid (marching squares).
+// date step by step (Δg = Δαᵢyᵢ K(xᵢ, ·) + Δαⱼyⱼ K(xⱼ, ·)), and the per-point KKT state.
+// step_player_draw.js draws it, step_player.js moves it.
 
-const CHECK_EVERY = 256; // α checkpoints for jumps
-const STEP_LIMIT = 48; // a move of at most this many steps is applied incrementally
+export const CHECK_EVERY = 256; // α checkpoints for jumps
+export const STEP_LIMIT = 48; // a move of at most this many steps is applied incrementally
 const FULL_EVERY = 4096; // incremental updates before u, g are recomputed (bounds round-off)
 const MIN_SLACK = 0.005; // ξ below this is round-off (ui/shared/figures.py)
-const MINUS = "\u2212";
-const SUB = "₀₁₂₃₄₅₆₇₈₉";
-// superscripts for exponents, as ui/shared/tables.py fmt_num writes them (1.162·10⁻⁵)
-const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-
-// ------------------------------------------------------------------------- numbers
-
-function sub(n) {
-  return String(n).replace(/\d/g, (d) => SUB[Number(d)]);
-}
-
-function fmt(v, digits = 4) {
-  // Python's f"{v:.4g}" with a real minus sign and ·10 with a superscript exponent
-  // (ui.tables.fmt_num)
-  if (v === null || v === undefined || Number.isNaN(v)) return "–";
-  if (!Number.isFinite(v)) return v > 0 ? "∞" : MINUS + "∞";
-  if (v === 0) return "0";
-  const e = Number(v.toExponential(digits - 1).split("e")[1]);
-  let s;
-  if (e < -4 || e >= digits) {
-    const [m, x] = v.toExponential(digits - 1).split("e");
-    s = stripZeros(m) + "·10" + String(Number(x)).replace(/[-\d]/g, (c) => SUP[c]);
-  } else {
-    s = stripZeros(v.toFixed(Math.max(0, digits - 1 - e)));
-  }
-  return s.replace(/-/g, MINUS);
-}
-
-function stripZeros(s) {
-  return s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s;
-}
 
 // ------------------------------------------------------------------------ the payload
 
@@ -54,14 +21,14 @@ const TYPES = {
   u1: Uint8Array,
 };
 
-function decode(spec) {
+export function decode(spec) {
   const bin = atob(spec.bdata);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   return new TYPES[spec.dtype](bytes.buffer);
 }
 
-function makeKernel(k) {
+export function makeKernel(k) {
   // svm_engine/kernels.py
   if (k.name === "linear") return (ax, ay, bx, by) => ax * bx + ay * by;
   if (k.name === "polynomial") {
@@ -80,7 +47,7 @@ function makeKernel(k) {
   throw new Error("unknown kernel " + k.name);
 }
 
-function prepareRun(p) {
+export function prepareRun(p) {
   const s = p.steps;
   const cv = p.curve;
   const R = {
@@ -159,7 +126,7 @@ function prepareRun(p) {
   return R;
 }
 
-function alphaAt(R, k) {
+export function alphaAt(R, k) {
   const c = Math.floor(k / CHECK_EVERY);
   const a = Float64Array.from(R.checkpoints[c]);
   for (let t = c * CHECK_EVERY + 1; t <= k; t++) {
@@ -169,7 +136,7 @@ function alphaAt(R, k) {
   return a;
 }
 
-function stepRecord(R, k) {
+export function stepRecord(R, k) {
   // the numbers of step k (k ≥ 1), as ui.step_state.step_record names them
   const t = k - 1;
   const i = R.I[t];
@@ -216,7 +183,7 @@ function addColumn(st, p, c) {
   for (let m = 0; m < g.length; m++) g[m] += c * K(gx[m], gy[m], px, py);
 }
 
-function recompute(st, k) {
+export function recompute(st, k) {
   const R = st.R;
   st.alpha = alphaAt(R, k);
   st.u = new Float64Array(R.n);
@@ -258,7 +225,7 @@ function backward(st) {
   st.nInc += 1;
 }
 
-function goTo(st, k) {
+export function goTo(st, k) {
   const R = st.R;
   k = Math.max(0, Math.min(R.T, Math.round(k)));
   if (k === st.k) return;
@@ -271,7 +238,7 @@ function goTo(st, k) {
   }
 }
 
-function gridBefore(st) {
+export function gridBefore(st) {
   // g after step k − 1: undo step k's change on a copy
   const R = st.R;
   const k = st.k;
@@ -292,7 +259,7 @@ function gridBefore(st) {
   return st.gPrev;
 }
 
-function pointState(st) {
+export function pointState(st) {
   // per point: h, ξ, the KKT violation (ui.step_state.kkt_point_violation), SV sets
   const R = st.R;
   const { n, y } = R;
@@ -326,100 +293,15 @@ function pointState(st) {
   return out;
 }
 
-// ---------------------------------------------------------------- contour lines
-
-function isolines(z, xs, ys, level) {
-  // marching squares on z (row r = ys[r]); segments stitched into polylines [[x, y], …]
-  const mx = xs.length;
-  const my = ys.length;
-  const HOFF = mx * my;
-  const segs = [];
-  const ends = new Map(); // edge id → segment indices
-  const point = (e) => {
-    if (e < HOFF) {
-      const r = Math.floor(e / mx);
-      const c = e % mx; // horizontal edge (r, c)–(r, c + 1)
-      const a = z[r * mx + c];
-      const t = (level - a) / (z[r * mx + c + 1] - a);
-      return [xs[c] + t * (xs[c + 1] - xs[c]), ys[r]];
-    }
-    const f = e - HOFF;
-    const r = Math.floor(f / mx);
-    const c = f % mx; // vertical edge (r, c)–(r + 1, c)
-    const a = z[r * mx + c];
-    const t = (level - a) / (z[(r + 1) * mx + c] - a);
-    return [xs[c], ys[r] + t * (ys[r + 1] - ys[r])];
-  };
-  const add = (e1, e2) => {
-    const s = segs.length;
-    segs.push([e1, e2]);
-    for (const e of [e1, e2]) {
-      const l = ends.get(e);
-      if (l) l.push(s);
-      else ends.set(e, [s]);
-    }
-  };
-  for (let r = 0; r < my - 1; r++) {
-    for (let c = 0; c < mx - 1; c++) {
-      const v00 = z[r * mx + c];
-      const v01 = z[r * mx + c + 1];
-      const v11 = z[(r + 1) * mx + c + 1];
-      const v10 = z[(r + 1) * mx + c];
-      const code = (v00 > level) | ((v01 > level) << 1) | ((v11 > level) << 2) | ((v10 > level) << 3);
-      if (code === 0 || code === 15) continue;
-      const B = r * mx + c; // bottom
-      const Rt = HOFF + r * mx + c + 1; // right
-      const Tp = (r + 1) * mx + c; // top
-      const Lf = HOFF + r * mx + c; // left
-      switch (code) {
-        case 1: case 14: add(Lf, B); break;
-        case 2: case 13: add(B, Rt); break;
-        case 3: case 12: add(Lf, Rt); break;
-        case 4: case 11: add(Rt, Tp); break;
-        case 6: case 9: add(B, Tp); break;
-        case 7: case 8: add(Lf, Tp); break;
-        case 5: case 10: {
-          // saddle: decide by the centre value
-          const centre = (v00 + v01 + v11 + v10) / 4 > level;
-          if ((code === 5) === centre) {
-            add(Lf, Tp);
-            add(B, Rt);
-          } else {
-            add(Lf, B);
-            add(Rt, Tp);
-          }
-          break;
-        }
-      } // prettier-ignore
-    }
+export function nextEvent(R, k) {
+  // the first step after k where an α hits 0 or C (a bound change), or null
+  const ev = R.events;
+  let lo = 0;
+  let hi = ev.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ev[mid] <= k) lo = mid + 1;
+    else hi = mid;
   }
-  const used = new Uint8Array(segs.length);
-  const lines = [];
-  const walk = (s, from) => {
-    // follow the chain from segment s leaving through the end ≠ from
-    const chain = [];
-    let cur = s;
-    let entry = from;
-    while (cur !== undefined && !used[cur]) {
-      used[cur] = 1;
-      const [e1, e2] = segs[cur];
-      const exit = e1 === entry ? e2 : e1;
-      chain.push(exit);
-      const next = (ends.get(exit) || []).find((o) => o !== cur && !used[o]);
-      entry = exit;
-      cur = next;
-    }
-    return chain;
-  };
-  for (let s = 0; s < segs.length; s++) {
-    if (used[s]) continue;
-    const [e1, e2] = segs[s];
-    const ahead = walk(s, e1); // e2, …
-    const back = [];
-    const prev = (ends.get(e1) || []).find((o) => o !== s && !used[o]);
-    if (prev !== undefined) back.push(...walk(prev, e1)); // beyond e1
-    const chain = back.reverse().concat([e1], ahead);
-    lines.push(chain.map(point));
-  }
-  return lines;
+  return lo < ev.length ? ev[lo] : null;
 }

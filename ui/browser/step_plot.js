@@ -12,6 +12,8 @@
 // finished draw, for the browser test and the latency benchmark; window.__svmlabStepReact
 // keeps [chart, ms] of the recent Plotly.react calls (benchmarks/bench_latency.py).
 
+import { loadPlotly } from "./plotly_loader.js";
+
 const STATES = new WeakMap();
 // [chart name, ms] of every Plotly.react, for benchmarks/bench_latency.py
 const PERF = (window.__svmlabStepReact = window.__svmlabStepReact || []);

@@ -1,7 +1,8 @@
 """The click-to-place-points canvas: a Streamlit Custom Components v2 component.
 
-The browser side (``canvas_layer.js`` + ``canvas.js``, ``.html``, ``.css``) draws the server's
-figure with Plotly.js loaded once from ``/app/static/plotly.min.js`` (see ``app.py``), keeps the
+The browser side (``ui/browser/canvas*.js``, ES modules served by
+``ui.serving.browser_modules``; ``canvas.html``, ``canvas.css``) draws the server's figure
+with Plotly.js loaded once from ``/app/static/plotly.min.js`` (see ``app.py``), keeps the
 point list, redraws a click at once and sends the whole list back, so no click is lost while
 the server refits; it also posts each edit to the fit endpoint (``ui.serving.fit_api``) and paints
 that answer first.
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ui.serving import browser_modules
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
 COMPONENT_NAME = "svmlab_canvas"
@@ -261,57 +264,6 @@ def apply_canvas_view(ss, value: Any) -> bool:
 
 
 _component: Callable | None = None
-#: the element's script: the shared Plotly loader, the refit layer's drawing, the image export,
-#: then the canvas (one ES module)
-JS_PARTS = ("plotly_loader.js", "canvas2d.js", "canvas_layer.js", "plot_export.js",
-            "canvas.js")
-
-
-def canvas_js() -> str:
-    return "\n".join(_read(name) for name in JS_PARTS)
-
-
-#: Where the server serves ``canvas_js()`` (``script_route``), relative to the page like
-#: PLOTLY_URL. The component's own script is only a loader (``loader_js``): Streamlit sends a
-#: component's inline script with every rerun of every session (61 kB for the canvas).
-SCRIPT_PATH = "svmlab/canvas.js"
-
-
-def script_version() -> str:
-    import hashlib
-
-    return hashlib.sha1(canvas_js().encode()).hexdigest()[:12]
-
-
-def loader_js() -> str:
-    """The component's script: imports the canvas module once per page (cached by the
-    browser for good: its address carries its version) and hands it each render."""
-    url = json.dumps(f"{SCRIPT_PATH}?v={script_version()}")
-    return (
-        f"const loading = import(new URL({url}, document.baseURI).href);\n"
-        "export default function (component) {\n"
-        "  let gone = false;\n"
-        "  let cleanup = null;\n"
-        "  loading.then((m) => { if (!gone) cleanup = m.default(component); });\n"
-        "  return () => { gone = true; if (typeof cleanup === 'function') cleanup(); };\n"
-        "}\n"
-    )
-
-
-def script_route(base_url_path: str = ""):
-    """The starlette route that serves ``canvas_js()`` (see app.py / fit_api.routes)."""
-    from starlette.responses import Response
-    from starlette.routing import Route
-
-    text, version = canvas_js(), script_version()
-
-    async def serve(request):
-        cache = ("public, max-age=31536000, immutable" if request.query_params.get("v") == version
-                 else "no-cache")
-        return Response(text, media_type="text/javascript", headers={"Cache-Control": cache})
-
-    base = "/".join(p for p in str(base_url_path or "").split("/") if p)
-    return Route(f"/{base}/{SCRIPT_PATH}" if base else f"/{SCRIPT_PATH}", serve, methods=["GET"])
 
 
 def _get_component() -> Callable:
@@ -323,7 +275,7 @@ def _get_component() -> Callable:
             COMPONENT_NAME,
             html=_read("canvas.html"),
             css=_read("canvas.css"),
-            js=loader_js(),
+            js=browser_modules.loader_js("canvas.js"),
             isolate_styles=False,
         )
     return _component

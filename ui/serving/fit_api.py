@@ -64,7 +64,7 @@ SCALE_MAX = 2.0  # the figure's largest scale (fonts, markers and lines)
 _log = logging.getLogger(__name__)
 #: This server process's id, sent with every endpoint response (header ``BOOT_HEADER``) and
 #: in the Playground's page data: a browser that sees another one knows its session is gone
-#: (the server restarted) and reloads the page with its points kept (ui/browser/canvas.js).
+#: (the server restarted) and reloads the page with its points kept (ui/browser/canvas_sync.js).
 BOOT = secrets.token_hex(6)
 BOOT_HEADER = "X-SVMLab-Boot"
 
@@ -410,8 +410,10 @@ async def refit_endpoint(request):
 
 def routes(base_url_path: str = "") -> list:
     """The starlette routes to pass to ``st.App(..., routes=...)`` (see app.py): the fit
-    endpoint and the canvas's script."""
+    endpoint and the browser's modules (``browser_modules.route``)."""
     from starlette.routing import Route
 
+    from ui.serving import browser_modules
+
     return [Route(fit_url(base_url_path), refit_endpoint, methods=["POST", "GET"]),
-            canvas.script_route(base_url_path)]
+            browser_modules.route(base_url_path)]

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ui.playground.canvas import PLOTLY_URL, canvas_figure_json
+from ui.serving import browser_modules
 from ui.shared.figures import alpha_scale, region_scale
 from ui.shared.fitting import grid_axes
 from ui.step_through import figures as F
@@ -105,8 +106,6 @@ HTML = (
     "</div>"
 )
 PROTOCOL = 1
-#: the element's module, joined in this order (state, drawing, controls + set-up)
-JS_PARTS = ("_state", "_draw", "")
 #: play speeds offered by the element (steps per second) and the default
 SPEEDS = (1, 2, 4, 10, 20, 50, 100)
 DEFAULT_SPEED = 2
@@ -352,13 +351,6 @@ def _read(name: str) -> str:
     return (_DIR / name).read_text(encoding="utf-8")
 
 
-def player_js() -> str:
-    """The element's script (one ES module): the shared Plotly loader and 2-D canvas
-    helpers, then the parts."""
-    return "\n".join([_read("plotly_loader.js"), _read("canvas2d.js")]
-                     + [_read(f"step_player{part}.js") for part in JS_PARTS])
-
-
 def step_player(data: dict, *, key: str) -> Any:
     """Mount the player. ``st.session_state[key]["need"]`` is {"run", "n"} when the element
     lacks the run's payload (the rerun that follows sends it: ``must_send``)."""
@@ -370,7 +362,7 @@ def step_player(data: dict, *, key: str) -> Any:
             COMPONENT_NAME,
             html=HTML,
             css=_read("step_player.css"),
-            js=player_js(),
+            js=browser_modules.loader_js("step_player.js"),
             isolate_styles=False,
         )
     return _player(key=key, data=data, default={"need": None}, on_need_change=lambda: None)
@@ -384,7 +376,8 @@ def step_listener(*, key: str, run_id: str, k: int) -> Any:
         import streamlit as st
 
         _sync = st.components.v2.component(
-            SYNC_NAME, html="", js=_read("step_sync.js"), isolate_styles=False
+            SYNC_NAME, html="", js=browser_modules.loader_js("step_sync.js"),
+            isolate_styles=False,
         )
     return _sync(
         key=key,

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from ui.playground.canvas import PLOTLY_URL, canvas_figure_json
+from ui.serving import browser_modules
 
-_DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
 COMPONENT_NAME = "svmlab_stepplot"
 HTML = (
     '<div class="svmlab-stepplot" style="width: 100%; min-height: 120px; contain: layout style">'
@@ -61,8 +60,7 @@ def _get_component() -> Callable:
         _component = st.components.v2.component(
             COMPONENT_NAME,
             html=HTML,
-            js="\n".join((_DIR / f).read_text(encoding="utf-8")
-                          for f in ("plotly_loader.js", "step_plot.js")),
+            js=browser_modules.loader_js("step_plot.js"),
             isolate_styles=False,
         )
     return _component

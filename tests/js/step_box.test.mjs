@@ -1,0 +1,53 @@
+// step_box.js: the step player's (αᵢ, αⱼ) box as SVG text (ui/step_through/figures.py
+// box_view and box_figure, ported).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { boxSVG, boxView } from "../../ui/browser/step_box.js";
+
+function record(over) {
+  // a step of the pair (i, j) = (2, 5) (0-based) of opposite classes, C = 1
+  const rec = { it: 42, i: 2, j: 5, yi: 1, yj: -1, C: 1, ai_old: 0.2, aj_old: 0.3, ai_new: 0.5,
+    aj_new: 0.6, aj_unclipped: 0.6, L: 0, H: 0.9, clipped: false, ...over }; // prettier-ignore
+  rec.ai_unclipped = rec.ai_old + rec.yi * rec.yj * (rec.aj_old - rec.aj_unclipped);
+  return rec;
+}
+
+test("boxView: the box [0, C]² with a margin, widened for an unclipped point nearby", () => {
+  const [lo, hi, visible] = boxView(record());
+  assert.ok(Math.abs(lo + 0.12) < 1e-12 && Math.abs(hi - 1.12) < 1e-12 && visible);
+  // unclipped αⱼ = 1.3 (αᵢ = 1.2): in view, the view grows to hold it
+  const near = boxView(record({ aj_unclipped: 1.3, ai_new: 1, aj_new: 0.9, clipped: true }));
+  assert.ok(near[2] && Math.abs(near[1] - 1.38) < 1e-12 && Math.abs(near[0] + 0.12) < 1e-12);
+  // far off (αⱼ = 10 > 3C): not shown, the view stays the box's
+  const far = boxView(record({ aj_unclipped: 10, clipped: true }));
+  assert.equal(far[2], false);
+  assert.ok(Math.abs(far[0] + 0.12) < 1e-12 && Math.abs(far[1] - 1.12) < 1e-12);
+});
+
+test("boxView with C = ∞: the view scales with the largest α", () => {
+  const [lo, hi, visible] = boxView(record({ C: Infinity, ai_new: 4, aj_new: 4.1, aj_unclipped: 4.1, H: Infinity }));
+  assert.ok(visible);
+  assert.ok(Math.abs(hi - 1.3 * 4.1) < 1e-12 && Math.abs(lo + 0.12 * 4.1) < 1e-12);
+});
+
+test("boxSVG draws the step and describes it", () => {
+  const [svg, view] = boxSVG(record(), 600, 520, "u1");
+  assert.ok(svg.startsWith("<svg") && svg.endsWith("</svg>"));
+  assert.equal(svg.match(/<svg/g).length, 1);
+  assert.ok(svg.includes('id="clipu1"') && svg.includes("url(#arru1)"));
+  assert.ok(svg.includes("Step 42: the pair ("));
+  assert.ok(svg.includes("new = unclipped") && !svg.includes("off the chart"));
+  assert.ok(svg.includes("box [0, 1]²"));
+  assert.deepEqual(view.pair, [3, 6]); // 1-based, as the page shows them
+  assert.deepEqual([view.old, view.new, view.clipped], [[0.2, 0.3], [0.5, 0.6], false]);
+  assert.ok(view.unclippedVisible);
+});
+
+test("boxSVG: an unclipped point off the chart gets a note; C = ∞ an open box", () => {
+  const [svg, view] = boxSVG(record({ aj_unclipped: 10, aj_new: 0.9, ai_new: 0.8, clipped: true }), 600, 520, "a");
+  assert.ok(!view.unclippedVisible && view.clipped);
+  assert.ok(svg.includes("unclipped α₆ = 10 (off the chart)") && svg.includes("new (clipped)"));
+  const [open] = boxSVG(record({ C: Infinity, H: Infinity }), 600, 520, "b");
+  assert.ok(open.includes("C = ∞: the box is open") && !open.includes(">C</text>"));
+});

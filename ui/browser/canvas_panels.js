@@ -1,0 +1,80 @@
+// SVM Lab click canvas: the numbers panel and the points table, drawn from the answer
+// (ui/shared/tables.py formats the numbers on the server; the coordinates here). The HTML
+// builders need no DOM.
+
+import { escapeHtml, fixed, MINUS, short } from "./format.js";
+
+function sentence(text) {
+  // the engine's status ("not converged: …, try …") as a sentence of its own
+  const t = String(text || "");
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+export function numbersHtml({ hidden, title, points, ans }) {
+  // the panel beside the plot: the title, the class counts, then the answer's message or
+  // its numbers (ans.panel: [label, text] rows, formatted by the server)
+  if (hidden) return '<div class="svmlab-muted">Hidden by your teacher: predict first.</div>';
+  const npos = points.filter((p) => p[2] > 0).length;
+  const parts = [
+    `<div class="svmlab-title">${escapeHtml(title)}</div>`,
+    `<div class="svmlab-count">${points.length} points (${npos} of class +1, ` +
+      `${points.length - npos} of class −1)</div>`,
+  ];
+  const a = ans;
+  if (a && !a.ok) {
+    const cls = a.kind === "need_two_classes" ? "info" : "error";
+    const lead = a.kind === "not_separable" ? "Not separable: " : "";
+    parts.push(`<div class="svmlab-msg ${cls}" role="alert">${escapeHtml(lead + a.message)}</div>`);
+  } else if (a) {
+    if (a.message) {
+      parts.push(
+        `<div class="svmlab-msg warning" role="alert">${escapeHtml(sentence(a.message))}</div>`
+      );
+    }
+    const rows = a.panel.map(
+      ([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`
+    );
+    parts.push(`<table class="svmlab-summary"><tbody>${rows.join("")}</tbody></table>`);
+  }
+  return parts.join("");
+}
+
+export function tableHtml(points, ans, highlight) {
+  // the points table: a row per point, its model columns from the answer `ans` (null: empty);
+  // the rows in `highlight` (0-based) selected
+  const a = ans;
+  const sel = new Set(highlight);
+  const head =
+    "<thead><tr><th>i</th><th>x1</th><th>x2</th><th>y</th><th>α</th><th>h(x)</th>" +
+    "<th>y·h(x)</th><th>ξ</th><th>category</th></tr></thead>";
+  const rows = points.map((p, i) => {
+    const model = a
+      ? `<td>${fixed(a.alpha[i], 4)}</td><td>${fixed(a.h[i], 3)}</td>` +
+        `<td>${fixed(p[2] * a.h[i], 3)}</td><td>${fixed(a.xi[i], 3)}</td>` +
+        `<td>${escapeHtml(a.category[i])}</td>`
+      : "<td></td><td></td><td></td><td></td><td></td>";
+    const on = sel.has(i) ? ' class="selected" aria-selected="true"' : "";
+    return (
+      `<tr data-row="${i}"${on}><td>x${i + 1}</td><td>${short(p[0])}</td>` +
+      `<td>${short(p[1])}</td><td>${p[2] > 0 ? "+1" : MINUS + "1"}</td>${model}</tr>`
+    );
+  });
+  return head + `<tbody>${rows.join("")}</tbody>`;
+}
+
+export function renderNumbers(st) {
+  const el = st.numbersEl;
+  if (!el) return;
+  const R = st.refit;
+  el.innerHTML = numbersHtml({ hidden: st.hide.has("numbers"), title: st.title,
+    points: R ? R.points : st.points, ans: R && R.ans }); // prettier-ignore
+}
+
+export function renderTable(st) {
+  // the model columns only when the answer is for as many points as the table shows
+  const el = st.tableEl;
+  if (!el) return;
+  const R = st.refit;
+  const a = R && R.ans && R.ans.ok && R.points.length === st.points.length ? R.ans : null;
+  el.innerHTML = tableHtml(st.points, a, st.highlight);
+}
