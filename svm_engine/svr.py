@@ -181,7 +181,7 @@ def check_inputs(X, t, kernel, C, epsilon, solver):
     """(X as (n, d), t, kernel, C, ε, solver) or ValueError naming the bad value."""
     X = _as_points(X, "X")
     try:
-        T = np.asarray(t, dtype=float)
+        T = np.array(t, dtype=float)     # a copy: writable (one compiled signature)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"t must be numbers, got {type(t).__name__} ({exc})") from None
     if T.ndim != 1:
@@ -252,6 +252,9 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
     cert = certify(K, T, alpha, b, C, eps)
     elapsed = time.perf_counter() - t0
     converged = bool(run["converged"] and cert["passed"])
+    if converged:       # ξ within the check's tolerance is 0: the point is on the tube's edge
+        for v in (cert["xi"], cert["xi_hat"]):
+            v[v <= cert["kkt_tol"]] = 0.0
     if converged:
         status = (f"converged: KKT conditions hold within {cert['kkt_tol']:.0e}, duality gap "
                   f"{cert['gap']:.1e}")

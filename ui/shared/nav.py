@@ -22,6 +22,8 @@ PAGES = (
     PageSpec("pages/4_compare_solvers.py", "Compare solvers", ":material/compare_arrows:"),
     PageSpec("pages/5_kernels.py", "Kernels", ":material/3d_rotation:"),
     PageSpec("pages/6_generalisation.py", "Generalisation", ":material/grid_on:"),
+    PageSpec("pages/7_more_classes.py", "More classes", ":material/category:"),
+    PageSpec("pages/8_regression.py", "Regression", ":material/trending_up:"),
     PageSpec("pages/9_losses_perceptron.py", "Losses & perceptron", ":material/show_chart:"),
 )
 

@@ -1,0 +1,237 @@
+"""More classes: k-class SVMs built from the binary one — one-vs-rest and one-vs-one — on the
+3-species Iris (two chosen features), k generated blobs, or a file with k classes; the
+region of every class, each binary machine's boundary on request, and the scores and votes
+of every point.
+
+Thin: sidebar widgets → one cached fit in a fit worker (``ui.multiclass.compute.run``, within
+the time budget) → the figure of ``ui.multiclass.figures``. A click on the plot adds a point
+of the chosen class (``ui.shared.click_layer``: the Playground's canvas knows two classes).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from svm_engine.datasets import IRIS_FEATURES
+from svm_engine.datasets_multiclass import MAX_K
+from svm_engine.multiclass import STRATEGY_NAMES
+from ui.data import io as pio
+from ui.multiclass import compute as M
+from ui.multiclass import figures as F
+from ui.serving import budget
+from ui.shared import click_layer, kernel_widgets
+from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+
+run_through_app()  # a deep link on a fresh server must still go through app.py
+
+ss = st.session_state
+P = "mc."                       # widget keys of this page
+K_ADDED, K_CHART, K_FILE = "mc.added", "mc.chart_serial", "mc.file"   # K_FILE: (name, Table)
+NEW = "➕ a new class"
+SOURCES = {"iris": "Iris: 3 species (two features)", "blobs": "k blobs (generated)",
+           "file": "A file with k classes"}
+DEFAULTS = {"source": "iris", "f1": "sepal_length", "f2": "sepal_width", "k": 4, "n": 80,
+            "noise": 0.8, "seed": 0, **M.DEFAULTS}
+CHART_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
+
+st.title("More classes")
+st.caption("An SVM separates two classes. For k classes, train several binary machines and "
+           "combine them: one-vs-rest (k machines, the largest h(x) wins) or one-vs-one "
+           "(k(k−1)/2 machines, one vote each). Click the plot to add a point of the chosen "
+           "class.")
+
+
+def clear_added() -> None:
+    ss[K_ADDED] = []
+
+
+def on_upload() -> None:
+    f = ss.get(P + "upload")
+    ss.pop(K_FILE, None)
+    clear_added()
+    if f is None:
+        return
+    try:
+        ss[K_FILE] = (f.name, M.read_table(f.name, f.getvalue()))
+    except ValueError as exc:
+        ss[P + "file_error"] = f"Could not read {f.name}: {exc}. Your points are kept."
+
+
+def data_sidebar() -> tuple[np.ndarray, np.ndarray, tuple, str]:
+    sb = st.sidebar
+    sb.header("Data")
+    src = sb.radio("Points", tuple(SOURCES), key=P + "source", format_func=SOURCES.get,
+                   on_change=clear_added)
+    if src == "iris":
+        f1 = sb.selectbox("x1", IRIS_FEATURES, key=P + "f1", on_change=clear_added)
+        f2 = sb.selectbox("x2", IRIS_FEATURES, key=P + "f2", on_change=clear_added)
+        if f1 == f2:
+            sb.error("Choose two different features.")
+            st.stop()
+        X, labels, names = M.iris((f1, f2))
+        return X, labels, names, f"Iris, 3 species: {f1} and {f2} (cm)"
+    if src == "blobs":
+        k = sb.slider("k classes", 2, MAX_K, key=P + "k", on_change=clear_added)
+        n = sb.slider("n points", k, M.MAX_POINTS, key=P + "n", on_change=clear_added)
+        noise = sb.slider("noise (std)", 0.1, 2.0, step=0.1, key=P + "noise",
+                          on_change=clear_added)
+        seed = sb.number_input("seed", 0, 10_000, step=1, key=P + "seed", on_change=clear_added)
+        X, labels, names = M.blobs(int(k), int(n), float(noise), int(seed))
+        return X, labels, names, f"{k} blobs (n = {n}, noise = {noise:g}, seed = {seed})"
+    sb.file_uploader("CSV / TSV / TXT with a header, or svmlight", key=P + "upload",
+                     type=["csv", "tsv", "txt", "svmlight", "libsvm", "svm", "dat"],
+                     on_change=on_upload, help=f"At most {M.MAX_POINTS} rows, "
+                     f"{M.MAX_CLASSES} classes, {pio.MAX_UPLOAD_BYTES // 1000} kB.")
+    if P + "file_error" in ss:
+        sb.error(pio.markdown_safe(ss.pop(P + "file_error")))
+    if K_FILE not in ss:
+        return np.zeros((0, 2)), np.zeros(0, dtype=str), ("x1", "x2"), "No file yet"
+    name, table = ss[K_FILE]
+    d = pio.default_choice(table)
+    cols, shown = list(range(len(table.columns))), table.columns.__getitem__
+    x1 = sb.selectbox("x1", cols, index=d.x1, format_func=shown, key=P + "col.x1")
+    x2 = sb.selectbox("x2", cols, index=d.x2, format_func=shown, key=P + "col.x2")
+    lab = sb.selectbox("label", cols, index=d.label, format_func=shown, key=P + "col.label")
+    try:
+        X, labels, names = M.table_points(table, x1, x2, lab)
+    except ValueError as exc:
+        sb.error(pio.markdown_safe(f"These columns do not work: {exc}."))
+        return np.zeros((0, 2)), np.zeros(0, dtype=str), ("x1", "x2"), name
+    return X, labels, names, f"Imported: {name}"
+
+
+def model_sidebar() -> dict:
+    sb = st.sidebar
+    sb.header("Model")
+    s = {"strategy": sb.radio("Strategy", tuple(STRATEGY_NAMES), key=P + "strategy",
+                              format_func=STRATEGY_NAMES.get, horizontal=True)}
+    s.update(kernel_widgets.kernel_and_C(ss, P, c_help="The same C for every binary machine."))
+    s["loss"] = sb.radio("Loss", tuple(M.LOSSES), key=P + "loss", format_func=M.LOSSES.get,
+                         horizontal=True)
+    s["solver"] = sb.radio("Solver", tuple(M.SOLVERS), key=P + "solver",
+                           format_func=M.SOLVERS.get, horizontal=True)
+    return s
+
+
+def add_point(x1: float, x2: float, label: str) -> None:
+    ss.setdefault(K_ADDED, []).append((float(x1), float(x2), str(label)))
+    ss[K_CHART] = ss.get(K_CHART, 0) + 1      # a fresh chart: no selection left over
+
+
+def on_chart_click(key: str, layer, xr, yr, n: int, label: str) -> None:
+    xy = click_layer.clicked(ss.get(key), layer, xr, yr)
+    if xy is not None and n < M.MAX_POINTS:
+        add_point(*xy, label)
+
+
+@st.cache_data(max_entries=32, show_spinner="Training the binary machines …")
+def cached_fit(xb: bytes, labels: tuple, skey: tuple) -> M.Answer:
+    X = np.frombuffer(xb).reshape(-1, 2)
+    return budget.run("multiclass", M.run, (X, np.array(labels), dict(skey)), settings=None,
+                      n=len(X), lane="light" if len(X) <= 150 else "heavy")
+
+
+restore_widgets(ss, P)
+kernel_widgets.seed(ss, P, DEFAULTS)
+keep_widgets(ss, P, DEFAULTS)
+X, labels, names, title = data_sidebar()
+s = M.check_settings(model_sidebar())
+added = ss.get(K_ADDED, [])
+if added:
+    X = np.vstack([X, [[p[0], p[1]] for p in added]])
+    labels = np.concatenate([labels.astype(str), [p[2] for p in added]])
+classes = sorted(set(labels.tolist()))
+
+why = M.refusal(X, labels)
+answer = None
+if why is None:
+    try:
+        answer = cached_fit(np.ascontiguousarray(X, dtype=float).tobytes(), tuple(labels),
+                            tuple(sorted(s.items())))
+    except budget.BudgetError as exc:        # stopped at the budget: never cached
+        why = (f"{exc} Try fewer points, a smaller C, the linear kernel, or one-vs-one "
+               "(its machines see only two classes each).")
+    except ValueError as exc:
+        why = f"This fit was refused: {exc}"
+
+st.markdown(f"**{pio.markdown_safe(title)}** — n = {len(X)} points, {len(classes)} classes"
+            + (f" ({len(added)} added by you)" if added else ""))
+c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
+new_label = next(f"class {j}" for j in range(len(classes) + 1, 99)
+                 if f"class {j}" not in classes)
+options = classes + ([NEW] if len(classes) < M.MAX_CLASSES else [])
+choice = c1.selectbox("Class of the next point you click", options, key=P + "click_class")
+label = new_label if choice == NEW else choice
+c2.button("Undo last point", key=P + "undo", disabled=not added,
+          on_click=lambda: ss[K_ADDED].pop(), width="stretch")
+c3.button("Remove my points", key=P + "clear", disabled=not added, on_click=clear_added,
+          width="stretch")
+
+if why is not None:
+    st.error(pio.markdown_safe(why))
+if answer is None:     # no fit: the points alone, still clickable (add another class)
+    lo, hi = (X.min(axis=0) - 1, X.max(axis=0) + 1) if len(X) else ((-3, -3), (3, 3))
+    xr, yr = (float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1]))
+    fig = {"data": [{"type": "scatter", "mode": "markers", "x": X[labels == c, 0].tolist(),
+                     "y": X[labels == c, 1].tolist(), "name": c,
+                     "marker": {"size": 12, "color": F.COLORS[i % 8],
+                                "symbol": F.SYMBOLS[i % 8]}} for i, c in enumerate(classes)]
+            + [click_layer.trace(xr, yr)],
+            "layout": {"xaxis": {"range": list(xr), "title": {"text": names[0]}},
+                       "yaxis": {"range": list(yr), "title": {"text": names[1]}},
+                       "height": 560}}
+    boundaries = ()
+else:
+    mnames = [m["machine"] for m in answer.machines]
+    boundaries = st.multiselect("Show the boundary h(x) = 0 of these binary machines",
+                                range(len(mnames)), format_func=mnames.__getitem__,
+                                key=P + "boundaries")
+    fig = F.regions_figure(answer, X, labels, names, boundaries=boundaries)
+    xr, yr = (float(answer.xs[0]), float(answer.xs[-1])), (float(answer.ys[0]),
+                                                           float(answer.ys[-1]))
+key = f"{P}chart.{ss.get(K_CHART, 0)}"
+st.plotly_chart(fig, key=key, selection_mode="points", config=CHART_CONFIG, theme=None,
+                on_select=partial(on_chart_click, key, click_layer.layer_index(fig), xr, yr,
+                                  len(X), label), width="stretch")
+st.caption(f"Click or tap the plot to add a point of the chosen class there (the nearest cell "
+           f"of a {click_layer.STEPS[0]} × {click_layer.STEPS[1]} grid); at most "
+           f"{M.MAX_POINTS} points. Regions: the class each place of the plane is given.")
+if answer is None:
+    st.stop()
+
+acc = M.accuracy(answer, labels)
+(st.success if answer.converged else st.warning)(
+    f"**{STRATEGY_NAMES[answer.strategy]}**: {len(answer.machines)} binary machines "
+    f"({M.SOLVERS[s['solver']]}, {1000 * answer.time_s:.0f} ms) — {answer.status}. "
+    f"Training accuracy {100 * acc:.1f} %.")
+if answer.strategy == "ovr":
+    st.latex(r"\hat y(\mathbf{x}) = \arg\max_{c} h_c(\mathbf{x}),\qquad h_c:\ "
+             r"\text{class } c\ (+1)\ \text{vs the rest}\ (-1)")
+    st.caption("Each machine sees every point: its own class as +1, all the others as −1. "
+               "Ties go to the first class in the list (as scikit-learn's "
+               "OneVsRestClassifier). A point may be claimed by no machine (every h < 0) or "
+               "by several: the largest h decides.")
+else:
+    st.latex(r"\hat y(\mathbf{x}) = \arg\max_{c}\ \#\{\,\text{machines } (i, j)\ "
+             r"\text{won by } c\,\},\qquad h_{ij} > 0 \Rightarrow i,\ h_{ij} \le 0 "
+             r"\Rightarrow j")
+    st.caption("Each machine sees only the points of its two classes. A tie in votes goes to "
+               "the first class in the list (as LIBSVM and scikit-learn's SVC); a cycle "
+               "(i beats j, j beats l, l beats i) is such a tie.")
+
+st.subheader("The binary machines")
+st.dataframe(pd.DataFrame(answer.machines), hide_index=True, key=P + "machines",
+             column_config={"b": st.column_config.NumberColumn(format="%.4f"),
+                            "converged": st.column_config.CheckboxColumn()})
+st.subheader("Every point: the machines' scores" + (" and votes" if answer.strategy == "ovo"
+                                                     else ""))
+only_wrong = st.toggle("Only the misclassified points", key=P + "only_wrong")
+rows = pd.DataFrame(M.point_rows(answer, X, labels))
+st.dataframe(rows[~rows["right"]] if only_wrong else rows, hide_index=True, key=P + "points",
+             column_config={c: st.column_config.NumberColumn(format="%.4f")
+                            for c in rows.columns if c.startswith(("h:", "x1", "x2"))})

@@ -1,0 +1,185 @@
+"""Regression: ε-SVR (seed 002's dual with a and â) on 1-D points the student generates or
+places: the fitted function, the ε-tube, ξ and ξ̂ drawn and valued per point, the support
+vectors on and outside the tube, the solver and whether it converged, the formulas beside
+the numbers.
+
+Thin: sidebar widgets → one cached fit in a fit worker (``ui.regression.compute.run``, within
+the time budget) → the figures of ``ui.regression.figures``. A click on the plot adds a point
+(``ui.shared.click_layer``: Streamlit's point selection over an invisible grid).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from svm_engine.datasets_regression import FUNCTIONS
+from ui.regression import compute as R
+from ui.regression import figures as F
+from ui.serving import budget
+from ui.shared import click_layer, kernel_widgets
+from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.tables import fmt_num
+
+run_through_app()  # a deep link on a fresh server must still go through app.py
+
+ss = st.session_state
+P = "rg."                      # widget keys of this page
+K_ADDED, K_CHART = "rg.added", "rg.chart_serial"   # placed points [(x, t)]; chart remounts
+EPS_GRID = [0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0]
+SOURCES = {"generate": "Generate: a function + noise", "place": "Place my own points"}
+DEFAULTS = {"source": "generate", "function": "sine", "n": 30, "noise": 0.2, "seed": 0,
+            **{k: v for k, v in R.DEFAULTS.items()}}
+CHART_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
+
+st.title("Regression: ε-SVR")
+st.caption("Support vector regression (seed 002, “the regression case”): a function that "
+           "stays within ε of the targets where it can, paying C per unit of slack ξ above "
+           "the tube and ξ̂ below it. Click the plot to add a point.")
+
+
+def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None]:
+    sb = st.sidebar
+    sb.header("Data")
+    source = sb.radio("Points", tuple(SOURCES), key=P + "source", format_func=SOURCES.get)
+    x, t, function = np.zeros(0), np.zeros(0), None
+    if source == "generate":
+        function = sb.selectbox("Function", tuple(FUNCTIONS), key=P + "function",
+                                format_func=lambda f: FUNCTIONS[f][0])
+        n = sb.slider("n points", 2, R.MAX_POINTS, key=P + "n")
+        noise = sb.slider("noise (std)", 0.0, 1.0, step=0.05, key=P + "noise")
+        seed = sb.number_input("seed", 0, 10_000, step=1, key=P + "seed")
+        x, t = R.generated(function, int(n), float(noise), int(seed))
+    added = ss.get(K_ADDED, [])
+    if added:
+        x = np.concatenate([x, [p[0] for p in added]])
+        t = np.concatenate([t, [p[1] for p in added]])
+        a, b = sb.columns(2)
+        a.button("Undo last point", key=P + "undo", on_click=lambda: ss[K_ADDED].pop(),
+                 width="stretch")
+        b.button(f"Clear my {len(added)} points", key=P + "clear",
+                 on_click=lambda: ss.__setitem__(K_ADDED, []), width="stretch")
+    sb.header("Model")
+    s = kernel_widgets.kernel_and_C(ss, P, c_help="The price of one unit of ξ or ξ̂.")
+    s["epsilon"] = sb.select_slider("ε (tube half-width)", sorted({*EPS_GRID, ss[P + "epsilon"]}),
+                                    key=P + "epsilon", format_func=lambda v: f"{v:g}")
+    s["solver"] = sb.radio("Solver", tuple(R.SOLVERS), key=P + "solver",
+                           format_func=R.SOLVERS.get)
+    return x, t, s, function
+
+
+def add_point(xy) -> None:
+    ss.setdefault(K_ADDED, []).append((float(xy[0]), float(xy[1])))
+    ss[K_CHART] = ss.get(K_CHART, 0) + 1      # a fresh chart: no selection left over
+
+
+def on_chart_click(key: str, layer: int | None, xr, yr, n: int) -> None:
+    xy = click_layer.clicked(ss.get(key), layer, xr, yr)
+    if xy is not None and n < R.MAX_POINTS:
+        add_point(xy)
+
+
+@st.cache_data(max_entries=32, show_spinner="Fitting …")
+def cached_fit(xb: bytes, tb: bytes, skey: tuple, function: str | None) -> R.Answer:
+    x, t = np.frombuffer(xb), np.frombuffer(tb)
+    return budget.run("regression", R.run, (x, t, dict(skey), function), settings=None,
+                      n=len(x), lane="light" if len(x) <= 100 else "heavy")
+
+
+restore_widgets(ss, P)
+kernel_widgets.seed(ss, P, DEFAULTS)
+keep_widgets(ss, P, DEFAULTS)
+x_all, t_all, settings, function = sidebar()
+s = R.check_settings(settings)
+why = R.refusal(len(x_all), s)
+answer = None
+if why is None:
+    try:
+        answer = cached_fit(x_all.tobytes(), t_all.tobytes(), tuple(sorted(s.items())),
+                            function)
+    except budget.BudgetError as exc:       # stopped at the budget: never cached
+        why = f"{exc} Try fewer points, a smaller C or a larger ε, or the other solver."
+    except ValueError as exc:
+        why = f"This fit was refused: {exc}"
+
+left, right = st.columns([3, 2], gap="medium")
+with left:
+    serial = ss.get(K_CHART, 0)
+    key = f"{P}chart.{serial}"
+    if answer is not None:
+        fig = F.fit_figure(answer)
+        xr, yr = F.ranges(answer)
+    else:                                    # no fit: the points alone, still clickable
+        xr = (float(min(x_all, default=-3)) - 1, float(max(x_all, default=3)) + 1)
+        yr = (float(min(t_all, default=-2)) - 1, float(max(t_all, default=2)) + 1)
+        fig = {"data": [{"type": "scatter", "mode": "markers", "x": x_all.tolist(),
+                         "y": t_all.tolist(), "name": "points", "marker": {"size": 12}},
+                        click_layer.trace(xr, yr)],
+               "layout": {"xaxis": {"range": list(xr), "title": {"text": "x"}},
+                          "yaxis": {"range": list(yr), "title": {"text": "t"}}, "height": 520}}
+    st.plotly_chart(fig, key=key, selection_mode="points", config=CHART_CONFIG, theme=None,
+                    on_select=partial(on_chart_click, key, click_layer.layer_index(fig), xr, yr,
+                                      len(x_all)), width="stretch")
+    st.caption(f"{len(x_all)} points (at most {R.MAX_POINTS}). Click or tap anywhere on the "
+               "plot to add a point there (to the nearest cell of a "
+               f"{click_layer.STEPS[0]} × {click_layer.STEPS[1]} grid).")
+    with st.expander("Add a point by its coordinates"):
+        c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+        px = c1.number_input("x", value=0.0, step=0.1, key=P + "add.x")
+        pt = c2.number_input("t", value=0.0, step=0.1, key=P + "add.t")
+        c3.button("Add", key=P + "add.go", on_click=add_point, args=((px, pt),),
+                  disabled=len(x_all) >= R.MAX_POINTS)
+
+with right:
+    if why is not None:
+        st.error(why)
+    else:
+        m = answer.model
+        sm = R.summary(m)
+        (st.success if m.converged else st.warning)(
+            f"**{R.SOLVERS[m.solver]}**, {m.n_iter:,} iterations, {1000 * m.time_s:.1f} ms — "
+            f"{m.status}.")
+        st.markdown("**The fit, the primal and the dual** (seed 002)")
+        st.latex(r"y(\mathbf{x}) = \sum_{i=1}^N (a_i - \hat a_i)\, k(\mathbf{x}, \mathbf{x}_i) + b"
+                 f",\\quad b = {sm['b']:.4f}")
+        st.latex(r"\min_{\mathbf{w},b}\ \tfrac12\|\mathbf{w}\|^2 + C\sum_i (\xi_i + \hat\xi_i)"
+                 f" = {sm['primal']:.6g}")
+        st.latex(r"\begin{aligned}\max_{\mathbf{a},\hat{\mathbf{a}}}\ \tilde L &= \sum_i (a_i -"
+                 r" \hat a_i)t_i - \epsilon\sum_i (a_i + \hat a_i) \\ &\quad - \tfrac12 \sum_{i,l}"
+                 r"(a_i - \hat a_i)(a_l - \hat a_l)\,k(\mathbf{x}_i, \mathbf{x}_l)"
+                 f" = {sm['dual L̃']:.6g}" r"\end{aligned}")
+        st.latex(r"\text{s.t.}\ \sum_i (a_i - \hat a_i) = 0,\quad 0 \le a_i, \hat a_i \le C")
+        rows = [("support vectors: aᵢ > 0 or âᵢ > 0", f"{sm['support vectors']} of {len(m.t)}"),
+                ("on the tube's edge: |tᵢ − y(xᵢ)| = ε", str(sm["on the edge"])),
+                ("outside the tube: aᵢ = C or âᵢ = C", str(sm["outside"])),
+                ("Σ(ξᵢ + ξ̂ᵢ)", fmt_num(sm["Σξ + Σξ̂"])),
+                ("Σ(aᵢ − âᵢ) = 0", fmt_num(sm["Σ(a − â)"], 2)),
+                ("duality gap primal − L̃", fmt_num(sm["gap"], 2)),
+                ("largest KKT violation", fmt_num(sm["KKT violation"], 2)),
+                ("C, ε", f"{fmt_num(m.C)}, {fmt_num(m.epsilon)}"),
+                ("kernel", m.kernel.label)]
+        st.table(pd.DataFrame(rows, columns=["quantity", "value"]).set_index("quantity"))
+        st.caption("ξᵢ = max(0, tᵢ − y(xᵢ) − ε) above the tube, ξ̂ᵢ = max(0, y(xᵢ) − tᵢ − ε) "
+                   "below it. aᵢ > 0 only on or above the upper edge, âᵢ > 0 only on or below "
+                   "the lower edge; a point strictly inside the tube has aᵢ = âᵢ = 0 and does "
+                   "not shape y(x). Converged means the solver stopped by its own rule and an "
+                   "independent check (KKT conditions within 10⁻⁶, duality gap) passed.")
+
+if answer is not None:
+    m = answer.model
+    st.subheader("Every point: its multipliers and slacks")
+    st.dataframe(pd.DataFrame(R.point_rows(m)), hide_index=True, key=P + "table",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                for c in ("x", "t", "y(x)", "t − y(x)", "a", "â", "ξ", "ξ̂")})
+    prog = F.progress_figure(m)
+    if prog is not None:
+        with st.expander("SMO's progress: the stopping gap m(α) − M(α) and L̃ per step"):
+            st.plotly_chart(prog, key=P + "progress", config=CHART_CONFIG, theme=None,
+                            width="stretch")
+            st.caption("SMO works on 2N multipliers (a, â), two at a time (LIBSVM's "
+                       "formulation): it stops when m(α) − M(α), the largest KKT violation of "
+                       f"the pair rule, is ≤ {m.tol:.0e}; L̃ rises at every step.")

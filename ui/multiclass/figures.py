@@ -1,0 +1,95 @@
+"""The More classes page's figure (pure: an `compute.Answer` and the points → a figure dict).
+
+The region of every class (the predicted class on a grid, pale colours), the points in
+their class's colour and shape (Okabe–Ito, colour-blind safe; the shape tells the classes
+apart without colour), misclassified points crossed, the h = 0 boundary of the machines the
+student picks (dashed, one colour per machine), and the click layer (`ui.shared.click_layer`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ui.shared import click_layer
+from ui.shared.figures import FONT_SIZE, POINT_SIZE
+from ui.shared.tables import fmt_num
+
+COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
+          "#000000")
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "triangle-down", "star",
+           "hexagon")
+BOUNDARY_COLORS = ("#000000", "#555555", "#8B4513", "#4B0082", "#006400", "#8B0000")
+BOUNDARY_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
+
+
+def pale(hex_color: str, keep: float = 0.3) -> str:
+    """The colour mixed with white (keep = its share)."""
+    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+    mix = [round(255 - keep * (255 - c)) for c in (r, g, b)]
+    return "#{:02X}{:02X}{:02X}".format(*mix)
+
+
+def _region_trace(a) -> dict:
+    k = len(a.classes)
+    scale = []
+    for i in range(k):
+        c = pale(COLORS[i])
+        scale += [[i / k, c], [(i + 1) / k, c]]
+    return {"type": "heatmap", "x": a.xs.tolist(), "y": a.ys.tolist(),
+            "z": a.region.tolist(), "zmin": -0.5, "zmax": k - 0.5, "colorscale": scale,
+            "showscale": False, "hoverinfo": "skip", "meta": {"role": "regions"}}
+
+
+def _boundary_trace(a, j: int) -> dict:
+    color = BOUNDARY_COLORS[j % len(BOUNDARY_COLORS)]
+    return {"type": "contour", "x": a.xs.tolist(), "y": a.ys.tolist(),
+            "z": a.machine_grid[j].tolist(), "name": f"h = 0 of {a.machines[j]['machine']}",
+            "contours": {"start": 0, "end": 0, "size": 1, "coloring": "lines"},
+            "line": {"width": 3, "dash": BOUNDARY_DASHES[j % len(BOUNDARY_DASHES)]},
+            "colorscale": [[0, color], [1, color]], "showscale": False, "showlegend": True,
+            "hoverinfo": "skip", "meta": {"role": "boundary", "machine": j}}
+
+
+def _hover(a, X, labels, i: int) -> str:
+    lines = [f"x{i + 1} = ({fmt_num(X[i, 0])}, {fmt_num(X[i, 1])})", f"class {labels[i]}",
+             f"predicted {a.classes[a.predicted[i]]}"]
+    for j, m in enumerate(a.machines[:6]):
+        lines.append(f"h[{m['machine']}] = {fmt_num(a.scores[i, j])}")
+    if a.strategy == "ovo":
+        lines.append("votes " + ", ".join(f"{c}: {v}" for c, v in zip(a.classes, a.votes[i])))
+    return "<br>".join(lines)
+
+
+def regions_figure(a, X: np.ndarray, labels: np.ndarray, names=("x1", "x2"),
+                   boundaries=(), clickable: bool = True) -> dict:
+    """The figure dict: regions, the chosen machines' boundaries, the points, the layer."""
+    data = [_region_trace(a)] + [_boundary_trace(a, j) for j in boundaries]
+    labels = labels.astype(str)
+    for ci, c in enumerate(a.classes):
+        idx = np.flatnonzero(labels == c)
+        data.append({"type": "scatter", "mode": "markers", "x": X[idx, 0].tolist(),
+                     "y": X[idx, 1].tolist(), "name": f"{c} ({len(idx)})",
+                     "text": [_hover(a, X, labels, i) for i in idx],
+                     "hovertemplate": "%{text}<extra></extra>",
+                     "marker": {"size": POINT_SIZE, "color": COLORS[ci % len(COLORS)],
+                                "symbol": SYMBOLS[ci % len(SYMBOLS)],
+                                "line": {"color": "#FFFFFF", "width": 1}},
+                     "selected": click_layer.KEEP, "unselected": click_layer.KEEP,
+                     "meta": {"role": "points", "class": c, "index": idx.tolist()}})
+    wrong = np.flatnonzero(np.array(a.classes, dtype=object)[a.predicted] != labels)
+    if len(wrong):
+        data.append({"type": "scatter", "mode": "markers", "x": X[wrong, 0].tolist(),
+                     "y": X[wrong, 1].tolist(), "name": f"misclassified ({len(wrong)})",
+                     "hoverinfo": "skip", "marker": {"symbol": "x-thin", "size": POINT_SIZE + 6,
+                                                     "line": {"color": "#000000", "width": 2}},
+                     "selected": click_layer.KEEP, "unselected": click_layer.KEEP,
+                     "meta": {"role": "misclassified"}})
+    xr, yr = (float(a.xs[0]), float(a.xs[-1])), (float(a.ys[0]), float(a.ys[-1]))
+    if clickable:
+        data.append(click_layer.trace(xr, yr))
+    layout = {"xaxis": {"title": {"text": names[0]}, "range": list(xr), "zeroline": False},
+              "yaxis": {"title": {"text": names[1]}, "range": list(yr), "zeroline": False},
+              "font": {"size": FONT_SIZE - 4}, "height": 560, "hovermode": "closest",
+              "legend": {"orientation": "h", "y": -0.15}, "margin": {"l": 50, "r": 20, "t": 30},
+              "plot_bgcolor": "#FFFFFF", "uirevision": "multiclass"}
+    return {"data": data, "layout": layout}

@@ -1,0 +1,134 @@
+"""The Regression page's figures (pure: an `compute.Answer` → a Plotly figure dict).
+
+`fit_figure`: the points, the fitted y(x), the ε-tube y(x) ± ε (shaded), the true function
+of generated data (dotted), ξ and ξ̂ as vertical segments from a point to the tube's edge
+(the largest labelled), the support vectors ringed (on the edge: black ring; outside: a
+thicker ring), and the click layer (`ui.shared.click_layer`). `progress_figure`: SMO's
+m(α) − M(α) and L̃ per iteration.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ui.shared import click_layer
+from ui.shared.figures import FONT_SIZE, NEG_COLOR, POINT_SIZE, POS_COLOR
+from ui.shared.tables import fmt_num
+
+TUBE_FILL = "rgba(0, 114, 178, 0.12)"
+FIT_COLOR = "#0072B2"
+INSIDE_COLOR = "#777777"
+MAX_LABELS = 8        # the largest ξ, ξ̂ get a label; more would bury the plot
+MIN_LABEL = 0.005     # smaller slacks are drawn but not labelled (their text would be 0.00)
+
+
+def ranges(answer, pad: float = 0.15) -> tuple[tuple, tuple]:
+    """The plot's x and y ranges: the points, the curve and the tube, padded."""
+    m = answer.model
+    x = m.X[:, 0]
+    ys = np.concatenate([m.t, answer.fitted - m.epsilon, answer.fitted + m.epsilon])
+    (x0, x1), (y0, y1) = (float(x.min()), float(x.max())), (float(ys.min()), float(ys.max()))
+    dx, dy = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
+    return (x0 - pad * dx, x1 + pad * dx), (y0 - pad * dy, y1 + pad * dy)
+
+
+def _point_hover(m) -> list[str]:
+    out = []
+    for i in range(len(m.t)):
+        out.append(f"x{i + 1} = {fmt_num(m.X[i, 0])}<br>t = {fmt_num(m.t[i])}<br>"
+                   f"y(x) = {fmt_num(m.f_train[i])}<br>a = {fmt_num(m.a[i])}, "
+                   f"â = {fmt_num(m.a_hat[i])}<br>ξ = {fmt_num(m.xi[i])}, "
+                   f"ξ̂ = {fmt_num(m.xi_hat[i])}")
+    return out
+
+
+def _slack_traces(m) -> list[dict]:
+    """ξᵢ: from tᵢ down to the upper edge y(xᵢ) + ε; ξ̂ᵢ: up to the lower edge."""
+    traces = []
+    for name, values, color, edge in (("ξ (above the tube)", m.xi, POS_COLOR, +1),
+                                      ("ξ̂ (below the tube)", m.xi_hat, NEG_COLOR, -1)):
+        idx = np.flatnonzero(values > 0)
+        if not len(idx):
+            continue
+        xs, ys = [], []
+        for i in idx:
+            xs += [m.X[i, 0], m.X[i, 0], None]
+            ys += [m.t[i], m.f_train[i] + edge * m.epsilon, None]
+        traces.append({"type": "scatter", "mode": "lines", "x": xs, "y": ys, "name": name,
+                       "line": {"color": color, "width": 2}, "hoverinfo": "skip",
+                       "meta": {"role": "slack"}})
+    both = np.flatnonzero(m.xi + m.xi_hat >= MIN_LABEL)
+    top = both[np.argsort(-(m.xi + m.xi_hat)[both])][:MAX_LABELS]
+    if len(top):
+        text = [(f"ξ{i + 1}={m.xi[i]:.2f}" if m.xi[i] > 0 else f"ξ̂{i + 1}={m.xi_hat[i]:.2f}")
+                for i in top]
+        ymid = [(m.t[i] + m.f_train[i] + (m.epsilon if m.xi[i] > 0 else -m.epsilon)) / 2
+                for i in top]
+        traces.append({"type": "scatter", "mode": "text", "x": m.X[top, 0].tolist(), "y": ymid,
+                       "text": text, "textposition": "middle right", "showlegend": False,
+                       "hoverinfo": "skip", "textfont": {"size": 13},
+                       "meta": {"role": "slack_labels"}})
+    return traces
+
+
+def fit_figure(answer, clickable: bool = True) -> dict:
+    m = answer.model
+    g, f, eps = answer.grid, answer.fitted, m.epsilon
+    xr, yr = ranges(answer)
+    data: list[dict] = [
+        {"type": "scatter", "mode": "lines", "x": g.tolist(), "y": (f - eps).tolist(),
+         "line": {"color": FIT_COLOR, "width": 1, "dash": "dash"}, "name": "tube y(x) ± ε",
+         "hoverinfo": "skip", "meta": {"role": "tube_low"}},
+        {"type": "scatter", "mode": "lines", "x": g.tolist(), "y": (f + eps).tolist(),
+         "line": {"color": FIT_COLOR, "width": 1, "dash": "dash"}, "fill": "tonexty",
+         "fillcolor": TUBE_FILL, "showlegend": False, "hoverinfo": "skip",
+         "meta": {"role": "tube_high"}},
+        {"type": "scatter", "mode": "lines", "x": g.tolist(), "y": f.tolist(),
+         "line": {"color": FIT_COLOR, "width": 3}, "name": "fitted y(x)",
+         "meta": {"role": "fit"}},
+    ]
+    if answer.truth is not None:
+        data.append({"type": "scatter", "mode": "lines", "x": g.tolist(),
+                     "y": answer.truth.tolist(), "name": "true function",
+                     "line": {"color": "#009E73", "width": 2, "dash": "dot"},
+                     "hoverinfo": "skip", "meta": {"role": "truth"}})
+    data += _slack_traces(m)
+    cat = m.category
+    hover = np.array(_point_hover(m), dtype=object)
+    for kind, name, color, ring in (("inside", "inside the tube", INSIDE_COLOR, 0),
+                                    ("edge", "SV on the edge", "#000000", 2),
+                                    ("outside", "SV outside (α = C)", "#CC79A7", 4)):
+        idx = np.flatnonzero(cat == kind)
+        data.append({"type": "scatter", "mode": "markers", "x": m.X[idx, 0].tolist(),
+                     "y": m.t[idx].tolist(), "name": f"{name} ({len(idx)})",
+                     "text": hover[idx].tolist(), "hovertemplate": "%{text}<extra></extra>",
+                     "marker": {"size": POINT_SIZE + ring, "color": "#FFFFFF" if ring else color,
+                                "line": {"color": color, "width": 2 + ring}},
+                     "unselected": click_layer.KEEP, "selected": click_layer.KEEP,
+                     "meta": {"role": "points", "kind": kind, "index": idx.tolist()}})
+    if clickable:
+        data.append(click_layer.trace(xr, yr))
+    layout = {"xaxis": {"title": {"text": "x"}, "range": list(xr), "zeroline": False},
+              "yaxis": {"title": {"text": "t"}, "range": list(yr), "zeroline": False},
+              "font": {"size": FONT_SIZE - 4}, "height": 520, "hovermode": "closest",
+              "legend": {"orientation": "h", "y": -0.15}, "margin": {"l": 50, "r": 20, "t": 30},
+              "plot_bgcolor": "#FFFFFF", "uirevision": "regression"}
+    return {"data": data, "layout": layout}
+
+
+def progress_figure(model) -> dict | None:
+    """SMO's gap m(α) − M(α) before each step (log scale) and L̃ after it; None for the QP."""
+    tr = model.trace
+    if not tr or not len(tr["gap"]):
+        return None
+    it = np.arange(1, len(tr["gap"]) + 1)
+    return {"data": [
+        {"type": "scatter", "mode": "lines", "x": it.tolist(), "y": tr["gap"].tolist(),
+         "name": "m(α) − M(α)", "line": {"color": NEG_COLOR}},
+        {"type": "scatter", "mode": "lines", "x": it.tolist(), "y": tr["dual"].tolist(),
+         "name": "L̃(a, â)", "yaxis": "y2", "line": {"color": POS_COLOR}}],
+        "layout": {"xaxis": {"title": {"text": "SMO iteration"}},
+                   "yaxis": {"title": {"text": "m(α) − M(α)"}, "type": "log"},
+                   "yaxis2": {"title": {"text": "L̃"}, "overlaying": "y", "side": "right"},
+                   "height": 320, "legend": {"orientation": "h", "y": -0.3},
+                   "margin": {"l": 60, "r": 60, "t": 20}, "plot_bgcolor": "#FFFFFF"}}
