@@ -201,6 +201,12 @@ st.plotly_chart(fig, key=key, selection_mode="points", config=CHART_CONFIG, them
 st.caption(f"Click or tap the plot to add a point of the chosen class there (the nearest cell "
            f"of a {click_layer.STEPS[0]} × {click_layer.STEPS[1]} grid); at most "
            f"{M.MAX_POINTS} points. Regions: the class each place of the plane is given.")
+with st.expander("Add a point by its coordinates"):
+    a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
+    px = a.number_input(pio.markdown_safe(names[0]), value=float(np.mean(xr)), key=P + "add.x1")
+    py = b.number_input(pio.markdown_safe(names[1]), value=float(np.mean(yr)), key=P + "add.x2")
+    c.button("Add", key=P + "add.go", on_click=add_point, args=(px, py, label),
+             disabled=len(X) >= M.MAX_POINTS)
 if answer is None:
     st.stop()
 
