@@ -4,8 +4,9 @@ region of every class, each binary machine's boundary on request, and the scores
 of every point.
 
 Thin: sidebar widgets → one cached fit in a fit worker (``ui.multiclass.compute.run``, within
-the time budget) → the figure of ``ui.multiclass.figures``. A click on the plot adds a point
-of the chosen class (``ui.shared.click_layer``: the Playground's canvas knows two classes).
+the time budget) → the figure of ``ui.multiclass.figures``. A click or a tap on the plot
+adds a point of the chosen class there (``ui.shared.click_plot``: the Playground's canvas
+knows two classes).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ui.data import io as pio
 from ui.multiclass import compute as M
 from ui.multiclass import figures as F
 from ui.serving import budget
-from ui.shared import click_layer, kernel_widgets
+from ui.shared import click_plot, kernel_widgets
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 
@@ -31,7 +32,7 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 P = "mc."                       # widget keys of this page
-K_ADDED, K_CHART, K_FILE = "mc.added", "mc.chart_serial", "mc.file"   # K_FILE: (name, Table)
+K_ADDED, K_PLOT, K_FILE = "mc.added", "mc.plot", "mc.file"   # K_FILE: (name, Table)
 NEW = "➕ a new class"
 SOURCES = {"iris": "Iris: 3 species (two features)", "blobs": "k blobs (generated)",
            "file": "A file with k classes"}
@@ -120,11 +121,10 @@ def model_sidebar() -> dict:
 
 def add_point(x1: float, x2: float, label: str) -> None:
     ss.setdefault(K_ADDED, []).append((float(x1), float(x2), str(label)))
-    ss[K_CHART] = ss.get(K_CHART, 0) + 1      # a fresh chart: no selection left over
 
 
-def on_chart_click(key: str, layer, xr, yr, n: int, label: str) -> None:
-    xy = click_layer.clicked(ss.get(key), layer, xr, yr)
+def on_plot_click(xr, yr, n: int, label: str) -> None:
+    xy = click_plot.parse_click(ss.get(K_PLOT), xr, yr)
     if xy is not None and n < M.MAX_POINTS:
         add_point(*xy, label)
 
@@ -176,31 +176,25 @@ if why is not None:
     st.error(pio.markdown_safe(why))
 if answer is None:     # no fit: the points alone, still clickable (add another class)
     lo, hi = (X.min(axis=0) - 1, X.max(axis=0) + 1) if len(X) else ((-3, -3), (3, 3))
-    xr, yr = (float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1]))
-    fig = {"data": [{"type": "scatter", "mode": "markers", "x": X[labels == c, 0].tolist(),
-                     "y": X[labels == c, 1].tolist(), "name": c,
+    fig = {"data": [{"type": "scatter", "mode": "markers", "x": X[labels == c, 0],
+                     "y": X[labels == c, 1], "name": c,
                      "marker": {"size": 12, "color": F.COLORS[i % 8],
-                                "symbol": F.SYMBOLS[i % 8]}} for i, c in enumerate(classes)]
-            + [click_layer.trace(xr, yr)],
-            "layout": {"xaxis": {"range": list(xr), "title": {"text": names[0]}},
-                       "yaxis": {"range": list(yr), "title": {"text": names[1]}},
-                       "height": 560}}
-    boundaries = ()
+                                "symbol": F.SYMBOLS[i % 8]}} for i, c in enumerate(classes)],
+           "layout": {"xaxis": {"range": [lo[0], hi[0]], "title": {"text": names[0]}},
+                      "yaxis": {"range": [lo[1], hi[1]], "title": {"text": names[1]}},
+                      "height": 560}}
 else:
     mnames = [m["machine"] for m in answer.machines]
     boundaries = st.multiselect("Show the boundary h(x) = 0 of these binary machines",
                                 range(len(mnames)), format_func=mnames.__getitem__,
                                 key=P + "boundaries")
     fig = F.regions_figure(answer, X, labels, names, boundaries=boundaries)
-    xr, yr = (float(answer.xs[0]), float(answer.xs[-1])), (float(answer.ys[0]),
-                                                           float(answer.ys[-1]))
-key = f"{P}chart.{ss.get(K_CHART, 0)}"
-st.plotly_chart(fig, key=key, selection_mode="points", config=CHART_CONFIG, theme=None,
-                on_select=partial(on_chart_click, key, click_layer.layer_index(fig), xr, yr,
-                                  len(X), label), width="stretch")
-st.caption(f"Click or tap the plot to add a point of the chosen class there (the nearest cell "
-           f"of a {click_layer.STEPS[0]} × {click_layer.STEPS[1]} grid); at most "
-           f"{M.MAX_POINTS} points. Regions: the class each place of the plane is given.")
+xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
+click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
+                      on_click=partial(on_plot_click, xr, yr, len(X), label))
+st.caption(f"Click or tap the plot to add a point of the chosen class there (at most "
+           f"{M.MAX_POINTS} points); drag to zoom. Regions: the class each place of the plane "
+           "is given.")
 with st.expander("Add a point by its coordinates"):
     a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
     px = a.number_input(pio.markdown_safe(names[0]), value=float(np.mean(xr)), key=P + "add.x1")

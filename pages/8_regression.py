@@ -4,8 +4,8 @@ vectors on and outside the tube, the solver and whether it converged, the formul
 the numbers.
 
 Thin: sidebar widgets → one cached fit in a fit worker (``ui.regression.compute.run``, within
-the time budget) → the figures of ``ui.regression.figures``. A click on the plot adds a point
-(``ui.shared.click_layer``: Streamlit's point selection over an invisible grid).
+the time budget) → the figures of ``ui.regression.figures``. A click or a tap on the plot
+adds a point there (``ui.shared.click_plot``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from svm_engine.datasets_regression import FUNCTIONS
 from ui.regression import compute as R
 from ui.regression import figures as F
 from ui.serving import budget
-from ui.shared import click_layer, kernel_widgets
+from ui.shared import click_plot, kernel_widgets
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.tables import fmt_num
@@ -29,7 +29,7 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 P = "rg."                      # widget keys of this page
-K_ADDED, K_CHART = "rg.added", "rg.chart_serial"   # placed points [(x, t)]; chart remounts
+K_ADDED, K_PLOT = "rg.added", "rg.plot"     # the placed points [(x, t)]; the plot's key
 EPS_GRID = [0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0]
 SOURCES = {"generate": "Generate: a function + noise", "place": "Place my own points"}
 DEFAULTS = {"source": "generate", "function": "sine", "n": 30, "noise": 0.2, "seed": 0,
@@ -74,11 +74,10 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None]:
 
 def add_point(xy) -> None:
     ss.setdefault(K_ADDED, []).append((float(xy[0]), float(xy[1])))
-    ss[K_CHART] = ss.get(K_CHART, 0) + 1      # a fresh chart: no selection left over
 
 
-def on_chart_click(key: str, layer: int | None, xr, yr, n: int) -> None:
-    xy = click_layer.clicked(ss.get(key), layer, xr, yr)
+def on_plot_click(xr, yr, n: int) -> None:
+    xy = click_plot.parse_click(ss.get(K_PLOT), xr, yr)
     if xy is not None and n < R.MAX_POINTS:
         add_point(xy)
 
@@ -108,25 +107,20 @@ if why is None:
 
 left, right = st.columns([3, 2], gap="medium")
 with left:
-    serial = ss.get(K_CHART, 0)
-    key = f"{P}chart.{serial}"
     if answer is not None:
         fig = F.fit_figure(answer)
-        xr, yr = F.ranges(answer)
     else:                                    # no fit: the points alone, still clickable
         xr = (float(min(x_all, default=-3)) - 1, float(max(x_all, default=3)) + 1)
         yr = (float(min(t_all, default=-2)) - 1, float(max(t_all, default=2)) + 1)
-        fig = {"data": [{"type": "scatter", "mode": "markers", "x": x_all.tolist(),
-                         "y": t_all.tolist(), "name": "points", "marker": {"size": 12}},
-                        click_layer.trace(xr, yr)],
-               "layout": {"xaxis": {"range": list(xr), "title": {"text": "x"}},
-                          "yaxis": {"range": list(yr), "title": {"text": "t"}}, "height": 520}}
-    st.plotly_chart(fig, key=key, selection_mode="points", config=CHART_CONFIG, theme=None,
-                    on_select=partial(on_chart_click, key, click_layer.layer_index(fig), xr, yr,
-                                      len(x_all)), width="stretch")
-    st.caption(f"{len(x_all)} points (at most {R.MAX_POINTS}). Click or tap anywhere on the "
-               "plot to add a point there (to the nearest cell of a "
-               f"{click_layer.STEPS[0]} × {click_layer.STEPS[1]} grid).")
+        fig = {"data": [{"type": "scatter", "mode": "markers", "x": x_all, "y": t_all,
+                         "name": "points", "marker": {"size": 12}}],
+               "layout": {"xaxis": {"range": xr, "title": {"text": "x"}},
+                          "yaxis": {"range": yr, "title": {"text": "t"}}, "height": 520}}
+    xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
+    click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
+                          on_click=partial(on_plot_click, xr, yr, len(x_all)))
+    st.caption(f"{len(x_all)} points (at most {R.MAX_POINTS}). Click or tap the plot to add a "
+               "point there; drag to zoom (the toolbar's house resets it).")
     with st.expander("Add a point by its coordinates"):
         c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
         px = c1.number_input("x", value=0.0, step=0.1, key=P + "add.x")

@@ -3,7 +3,6 @@ messages show, against the engine's ε-SVR and scikit-learn's SVR recomputed her
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 import svm_engine as se
 from svm_engine.datasets_regression import curve
+from tests.plotly_json import component_figure
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "8_regression.py")
 TIMEOUT = 300
@@ -47,8 +47,8 @@ def latex_value(at: AppTest, marker: str) -> float:
 
 
 def figure(at: AppTest) -> dict:
-    (chart,) = [c for c in at.get("plotly_chart") if "fitted y(x)" in c.proto.spec]
-    return json.loads(chart.proto.spec)
+    """The figure the page sends to its click plot (typed arrays decoded)."""
+    return component_figure(at, "rg.plot")
 
 
 def test_default_fit_is_the_engines_and_scikit_learns():

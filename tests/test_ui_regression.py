@@ -65,7 +65,8 @@ def test_the_figure_draws_tube_fit_slacks_and_support_vectors(answer):
     labels = by_role["slack_labels"][0]["text"]
     top = int(np.argmax(m.xi + m.xi_hat))
     assert any(s.endswith(f"{top + 1}={max(m.xi[top], m.xi_hat[top]):.2f}") for s in labels)
-    assert by_role["click_layer"]
+    x0, x1 = fig["layout"]["xaxis"]["range"]
+    assert x0 < m.X.min() < m.X.max() < x1
 
 
 def test_progress_figure_is_smos_trace(answer):

@@ -3,14 +3,14 @@
 The region of every class (the predicted class on a grid, pale colours), the points in
 their class's colour and shape (Okabe–Ito, colour-blind safe; the shape tells the classes
 apart without colour), misclassified points crossed, the h = 0 boundary of the machines the
-student picks (dashed, one colour per machine), and the click layer (`ui.shared.click_layer`).
+student picks (dashed, one colour per machine). The page draws it with
+`ui.shared.click_plot` (a click adds a point).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ui.shared import click_layer
 from ui.shared.figures import FONT_SIZE, POINT_SIZE
 from ui.shared.tables import fmt_num
 
@@ -61,8 +61,8 @@ def _hover(a, X, labels, i: int) -> str:
 
 
 def regions_figure(a, X: np.ndarray, labels: np.ndarray, names=("x1", "x2"),
-                   boundaries=(), clickable: bool = True) -> dict:
-    """The figure dict: regions, the chosen machines' boundaries, the points, the layer."""
+                   boundaries=()) -> dict:
+    """The figure dict: regions, the chosen machines' boundaries, the points."""
     data = [_region_trace(a)] + [_boundary_trace(a, j) for j in boundaries]
     labels = labels.astype(str)
     for ci, c in enumerate(a.classes):
@@ -74,7 +74,6 @@ def regions_figure(a, X: np.ndarray, labels: np.ndarray, names=("x1", "x2"),
                      "marker": {"size": POINT_SIZE, "color": COLORS[ci % len(COLORS)],
                                 "symbol": SYMBOLS[ci % len(SYMBOLS)],
                                 "line": {"color": "#FFFFFF", "width": 1}},
-                     "selected": click_layer.KEEP, "unselected": click_layer.KEEP,
                      "meta": {"role": "points", "class": c, "index": idx.tolist()}})
     wrong = np.flatnonzero(np.array(a.classes, dtype=object)[a.predicted] != labels)
     if len(wrong):
@@ -82,11 +81,8 @@ def regions_figure(a, X: np.ndarray, labels: np.ndarray, names=("x1", "x2"),
                      "y": X[wrong, 1].tolist(), "name": f"misclassified ({len(wrong)})",
                      "hoverinfo": "skip", "marker": {"symbol": "x-thin", "size": POINT_SIZE + 6,
                                                      "line": {"color": "#000000", "width": 2}},
-                     "selected": click_layer.KEEP, "unselected": click_layer.KEEP,
                      "meta": {"role": "misclassified"}})
     xr, yr = (float(a.xs[0]), float(a.xs[-1])), (float(a.ys[0]), float(a.ys[-1]))
-    if clickable:
-        data.append(click_layer.trace(xr, yr))
     layout = {"xaxis": {"title": {"text": names[0]}, "range": list(xr), "zeroline": False},
               "yaxis": {"title": {"text": names[1]}, "range": list(yr), "zeroline": False},
               "font": {"size": FONT_SIZE - 4}, "height": 560, "hovermode": "closest",

@@ -3,7 +3,8 @@
 `fit_figure`: the points, the fitted y(x), the ε-tube y(x) ± ε (shaded), the true function
 of generated data (dotted), ξ and ξ̂ as vertical segments from a point to the tube's edge
 (the largest labelled), the support vectors ringed (on the edge: black ring; outside: a
-thicker ring), and the click layer (`ui.shared.click_layer`). `progress_figure`: SMO's
+thicker ring); the page draws it with `ui.shared.click_plot` (a click adds a point).
+`progress_figure`: SMO's
 m(α) − M(α) and L̃ per iteration.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ui.shared import click_layer
 from ui.shared.figures import FONT_SIZE, NEG_COLOR, POINT_SIZE, POS_COLOR
 from ui.shared.tables import fmt_num
 
@@ -71,7 +71,7 @@ def _slack_traces(m) -> list[dict]:
     return traces
 
 
-def fit_figure(answer, clickable: bool = True) -> dict:
+def fit_figure(answer) -> dict:
     m = answer.model
     g, f, eps = answer.grid, answer.fitted, m.epsilon
     xr, yr = ranges(answer)
@@ -104,10 +104,7 @@ def fit_figure(answer, clickable: bool = True) -> dict:
                      "text": hover[idx].tolist(), "hovertemplate": "%{text}<extra></extra>",
                      "marker": {"size": POINT_SIZE + ring, "color": "#FFFFFF" if ring else color,
                                 "line": {"color": color, "width": 2 + ring}},
-                     "unselected": click_layer.KEEP, "selected": click_layer.KEEP,
                      "meta": {"role": "points", "kind": kind, "index": idx.tolist()}})
-    if clickable:
-        data.append(click_layer.trace(xr, yr))
     layout = {"xaxis": {"title": {"text": "x"}, "range": list(xr), "zeroline": False},
               "yaxis": {"title": {"text": "t"}, "range": list(yr), "zeroline": False},
               "font": {"size": FONT_SIZE - 4}, "height": 520, "hovermode": "closest",

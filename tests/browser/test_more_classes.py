@@ -1,0 +1,123 @@
+"""The More classes page in Chromium: the figure the browser draws (regions, every class's
+points), the numbers beside it (against the engine, recomputed here), and a click or a tap
+that adds a point of the chosen class where it lands (ui/shared/click_plot.py)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import svm_engine as se
+from svm_engine.datasets_multiclass import iris_species
+
+pytestmark = pytest.mark.browser
+
+PLOT = ".svmlab-clickplot"
+ANSWER_S = 2.0 + 10.0     # the fit's budget, plus slack for a loaded 2-core machine
+
+
+def open_page(page):
+    page.goto(page.app_url + "/more_classes")
+    page.get_by_text("3 binary machines").wait_for(timeout=120_000)
+    page.wait_for_function(f"document.querySelector('{PLOT}') && "
+                           f"document.querySelector('{PLOT}').data")
+
+
+def traces(page) -> list[dict]:
+    """The figure as the browser holds it: role, name and point coordinates of each trace."""
+    return page.evaluate(f"""() => document.querySelector('{PLOT}').data.map(t => ({{
+        role: (t.meta || {{}}).role, name: t.name, type: t.type,
+        x: t.x && t.type === 'scatter' ? Array.from(t.x) : null,
+        y: t.y && t.type === 'scatter' ? Array.from(t.y) : null}}))""")
+
+
+def plot_point(page, fx: float, fy: float) -> tuple[float, float, float, float]:
+    """Screen position (px, py) at fractions (fx, fy) of the plot area, and the data
+    coordinates there."""
+    box = page.locator(f"{PLOT} .nsewdrag").first.bounding_box()
+    px, py = box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+    x, y = page.evaluate(f"""() => {{ const L = document.querySelector('{PLOT}')._fullLayout;
+        return [L.xaxis.range[0] + {fx} * (L.xaxis.range[1] - L.xaxis.range[0]),
+                L.yaxis.range[1] - {fy} * (L.yaxis.range[1] - L.yaxis.range[0])]; }}""")
+    return px, py, x, y
+
+
+def test_the_figure_and_the_numbers(page):
+    t0 = time.monotonic()
+    open_page(page)
+    d = iris_species()
+    m = se.fit_multiclass(d.X, d.y, "ovr", kernel=se.Linear(), C=1.0)
+    acc = np.mean(m.predict(d.X) == d.y)
+    page.get_by_text(f"Training accuracy {100 * acc:.1f} %").wait_for()
+    tr = traces(page)
+    roles = [t["role"] for t in tr]
+    assert roles[0] == "regions" and tr[0]["type"] == "heatmap"
+    pts = {t["name"]: t for t in tr if t["role"] == "points"}
+    assert sorted(pts) == [f"{c} (50)" for c in d.classes]
+    setosa = pts["Iris-setosa (50)"]
+    np.testing.assert_allclose(np.column_stack([setosa["x"], setosa["y"]]), d.X[:50])
+    wrong = [t for t in tr if t["role"] == "misclassified"]
+    assert len(wrong[0]["x"]) == int((m.predict(d.X) != d.y).sum())
+    assert page.locator(f"{PLOT} .heatmaplayer image").count() == 1     # regions drawn
+    assert time.monotonic() - t0 < 120
+    assert not page.js_errors
+
+
+def added_point(page, n: int, klass: str, x: float, y: float) -> None:
+    """The page counts n points and draws the last one of klass where the click was (to a
+    pixel: the plot area is ~800 × 400 px)."""
+    k = 50 + n - 150
+    page.get_by_text(f"n = {n} points").wait_for(timeout=ANSWER_S * 1000)
+    page.wait_for_function(f"""() => {{ const d = document.querySelector('{PLOT}').data;
+        return d.some(t => t.name === '{klass} ({k})'); }}""", timeout=ANSWER_S * 1000)
+    (t,) = [t for t in traces(page) if t["name"] == f"{klass} ({k})"]
+    L = page.evaluate(f"""() => {{ const L = document.querySelector('{PLOT}')._fullLayout;
+        return [L.xaxis.range[1] - L.xaxis.range[0], L.yaxis.range[1] - L.yaxis.range[0]]; }}""")
+    assert abs(t["x"][-1] - x) <= L[0] / 300 and abs(t["y"][-1] - y) <= L[1] / 150
+
+
+def test_a_click_adds_a_point_of_the_chosen_class_where_it_lands(page):
+    open_page(page)
+    page.get_by_text("Class of the next point you click").wait_for()
+    page.locator("[data-testid='stSelectbox']").filter(
+        has_text="Class of the next point").click()
+    page.get_by_role("option", name="Iris-virginica").click()
+    page.wait_for_timeout(1500)                               # the selectbox's rerun
+    px, py, x, y = plot_point(page, 0.1, 0.15)
+    t0 = time.monotonic()
+    page.mouse.click(px, py)
+    added_point(page, 151, "Iris-virginica", x, y)
+    assert time.monotonic() - t0 < ANSWER_S
+    page.get_by_text("(1 added by you)").wait_for()
+    # a drag zooms (Plotly's own) and adds nothing
+    before = page.evaluate(f"document.querySelector('{PLOT}')._fullLayout.xaxis.range.slice()")
+    px, py, _, _ = plot_point(page, 0.3, 0.4)
+    page.mouse.move(px, py)
+    page.mouse.down()
+    page.mouse.move(px + 150, py + 80, steps=8)
+    page.mouse.up()
+    page.wait_for_function(f"document.querySelector('{PLOT}')._fullLayout.xaxis.range[0] "
+                           f"!== {before[0]}")
+    page.wait_for_timeout(2000)
+    assert page.get_by_text("n = 151 points").count() == 1
+    assert page.evaluate(f"document.querySelector('{PLOT}').dataset.clicks") == "1"
+    assert not page.js_errors
+
+
+def test_a_tap_adds_a_point(browser, app_url):
+    from conftest import open_page as new_page
+
+    page = new_page(browser, app_url, viewport={"width": 1100, "height": 900}, has_touch=True)
+    try:
+        open_page(page)
+        px, py, x, y = plot_point(page, 0.85, 0.85)
+        page.touchscreen.tap(px, py)
+        added_point(page, 151, "Iris-setosa", x, y)
+        px, py, x, y = plot_point(page, 0.5, 0.1)              # a second tap: its own place
+        page.touchscreen.tap(px, py)
+        added_point(page, 152, "Iris-setosa", x, y)
+        assert not page.js_errors
+    finally:
+        page.context.close()

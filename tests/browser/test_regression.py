@@ -1,0 +1,78 @@
+"""The Regression page in Chromium: the fitted function, the tube and the numbers the browser
+shows (against the engine's ε-SVR recomputed here), and a click that adds a point."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import numpy as np
+import pytest
+
+import svm_engine as se
+from svm_engine.datasets_regression import curve
+
+pytestmark = pytest.mark.browser
+
+PLOT = ".svmlab-clickplot"
+ANSWER_S = 2.0 + 10.0     # the fit's budget, plus slack for a loaded 2-core machine
+
+
+def open_page(page):
+    page.goto(page.app_url + "/regression")
+    page.get_by_text("converged: KKT conditions hold").wait_for(timeout=120_000)
+    page.wait_for_function(f"document.querySelector('{PLOT}') && "
+                           f"document.querySelector('{PLOT}').data")
+
+
+def trace(page, role: str) -> dict:
+    return page.evaluate(f"""() => {{ const t = document.querySelector('{PLOT}').data
+        .find(t => (t.meta || {{}}).role === '{role}');
+        return {{x: Array.from(t.x), y: Array.from(t.y), name: t.name}}; }}""")
+
+
+def tex(page) -> list[str]:
+    """The TeX source of every formula on the page (KaTeX keeps it in an annotation)."""
+    return page.locator("annotation[encoding='application/x-tex']").all_text_contents()
+
+
+def test_the_fit_the_tube_and_the_formulas(page):
+    open_page(page)
+    d = curve("sine", n=30, noise=0.2, seed=0)
+    m = se.fit_svr(d.x, d.t, se.Gaussian(sigma=1.0), C=10.0, epsilon=0.2)
+    fit = trace(page, "fit")
+    np.testing.assert_allclose(fit["y"], m.predict(np.array(fit["x"])), atol=1e-6)
+    high = trace(page, "tube_high")
+    np.testing.assert_allclose(np.array(high["y"]) - np.array(fit["y"]), 0.2, atol=1e-6)
+    (b_tex,) = [t for t in tex(page) if "+ b" in t]
+    assert float(re.search(r"b = (-?[0-9.]+)", b_tex).group(1)) == pytest.approx(m.b, abs=1e-4)
+    page.get_by_text(f"{len(m.support)} of 30", exact=True).wait_for()
+    pts = page.evaluate(f"""() => document.querySelector('{PLOT}').data
+        .filter(t => (t.meta || {{}}).role === 'points')
+        .map(t => [t.meta.kind, t.x.length])""")
+    assert dict(pts) == {"inside": 30 - len(m.support), "edge": len(m.on_edge),
+                         "outside": len(m.outside)}
+    assert not page.js_errors
+
+
+def test_a_click_adds_a_point_where_it_lands(page):
+    open_page(page)
+    box = page.locator(f"{PLOT} .nsewdrag").first.bounding_box()
+    x, y = page.evaluate(f"""() => {{ const L = document.querySelector('{PLOT}')._fullLayout;
+        return [L.xaxis.range[0] + 0.5 * (L.xaxis.range[1] - L.xaxis.range[0]),
+                L.yaxis.range[1] - 0.1 * (L.yaxis.range[1] - L.yaxis.range[0])]; }}""")
+    t0 = time.monotonic()
+    page.mouse.click(box["x"] + 0.5 * box["width"], box["y"] + 0.1 * box["height"])
+    page.get_by_text("31 points (at most 300)").wait_for(timeout=ANSWER_S * 1000)
+    assert time.monotonic() - t0 < ANSWER_S
+    page.get_by_role("button", name="Undo last point").wait_for()
+    # the new point is drawn where the click was, and lies far above the tube: outside it
+    page.wait_for_function(f"""() => document.querySelector('{PLOT}').data
+        .filter(t => (t.meta || {{}}).role === 'points')
+        .reduce((n, t) => n + t.x.length, 0) === 31""")
+    out = page.evaluate(f"""() => {{
+        const t = document.querySelector('{PLOT}').data.find(t => (t.meta || {{}}).kind ===
+        'outside'); return [Array.from(t.x), Array.from(t.y)]; }}""")
+    near = [abs(a - x) < 0.05 and abs(b - y) < 0.05 for a, b in zip(*out)]
+    assert any(near), (x, y, out)
+    assert not page.js_errors

@@ -1,0 +1,26 @@
+"""Plotly JSON as a page sends it to a Custom Components v2 chart, read back for tests."""
+
+import base64
+import json
+
+import numpy as np
+
+
+def decoded(v):
+    """Typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists, everywhere in v."""
+    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
+        if "shape" in v:
+            a = a.reshape([int(k) for k in v["shape"].split(",")])
+        return a.tolist()
+    if isinstance(v, dict):
+        return {k: decoded(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [decoded(x) for x in v]
+    return v
+
+
+def component_figure(at, key: str) -> dict:
+    """The figure the page sent to its chart element ``key`` (AppTest)."""
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
+    return decoded(json.loads(json.loads(el.proto.json)["fig"]))

@@ -1,0 +1,78 @@
+"""A Plotly chart that reports a click or a tap as data coordinates: a Custom Components v2
+element (browser side ``ui/browser/click_plot.js``), for the pages that add points of k
+classes (More classes) or of a 1-D target (Regression).
+
+Why not the Playground's canvas: it knows two classes (±1) and fits through its own
+endpoint. Why not ``st.plotly_chart(on_select=...)``: it reports only a selected marker, so a
+click on empty space needs a grid of invisible markers, and on a touch screen Plotly selects
+the marker under the *previous* tap. Here the browser sends the place of the click itself.
+
+``payload`` and ``parse_click`` are pure and tested (the browser is not trusted: only finite
+numbers inside the plotted ranges are accepted); ``click_plot`` mounts the element.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ui.playground.canvas import PLOTLY_URL, figure_json
+
+_DIR = Path(__file__).resolve().parents[1] / "browser"
+COMPONENT_NAME = "svmlab_clickplot"
+HTML = ('<div class="svmlab-clickplot" style="width: 100%; min-height: 120px; '
+        'contain: layout style; cursor: crosshair"></div>')
+
+_component: Callable | None = None
+
+
+def payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None) -> dict:
+    """The JSON-ready data of one chart: the figure as plotly JSON text (numpy arrays as
+    typed arrays), the plotly config and the URL of plotly.min.js (served by the app)."""
+    return {"fig": figure_json(fig), "config": dict(config or {}), "plotly_url": PLOTLY_URL}
+
+
+def parse_click(value: Any, x_range, y_range) -> tuple[float, float] | None:
+    """(x, y) of a click the element reported (``st.session_state[key]``), or None when it
+    holds none, or anything but two finite numbers inside the ranges (with a little slack:
+    the edge of the plot area)."""
+    click = value.get("click") if isinstance(value, Mapping) else None
+    if not isinstance(click, Mapping):
+        return None
+    x, y = click.get("x"), click.get("y")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+               for v in (x, y)):
+        return None
+    if not (_within(x, x_range) and _within(y, y_range)):
+        return None
+    return float(x), float(y)
+
+
+def _within(v: float, r) -> bool:
+    lo, hi = sorted((float(r[0]), float(r[1])))
+    slack = 0.01 * (hi - lo)
+    return lo - slack <= v <= hi + slack
+
+
+def _get_component() -> Callable:
+    global _component
+    if _component is None:
+        import streamlit as st
+
+        _component = st.components.v2.component(
+            COMPONENT_NAME,
+            html=HTML,
+            js="\n".join((_DIR / f).read_text(encoding="utf-8")
+                          for f in ("plotly_loader.js", "click_plot.js")),
+            isolate_styles=False,
+        )
+    return _component
+
+
+def click_plot(fig: Mapping[str, Any], *, key: str, on_click: Callable[[], None],
+               config: Mapping[str, Any] | None = None) -> Any:
+    """Draw ``fig`` in the element ``key``; ``on_click`` runs when the student clicks or taps
+    the plot area (it reads ``parse_click(st.session_state[key], ...)``)."""
+    return _get_component()(key=key, data=payload(fig, config), on_click_change=on_click)
