@@ -147,7 +147,7 @@ if added:
     labels = np.concatenate([labels.astype(str), [p[2] for p in added]])
 classes = sorted(set(labels.tolist()))
 
-why = M.refusal(X, labels)
+why = M.refusal(X, labels, s)
 answer = None
 if why is None:
     try:

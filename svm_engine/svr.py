@@ -378,10 +378,10 @@ def _smo(K, t, C, eps, tol, max_iter, deadline, trace):
         status = f"m(α) − M(α) ≤ tol = {tol:.0e}"
     elif it >= max_iter:
         status = (f"stopped at max_iter = {max_iter} iterations with m(α) − M(α) = {gap:.1e}"
-                  f" > tol = {tol:.0e} — try a smaller C or a larger ε")
+                  f" > tol = {tol:.0e} — try a smaller C, a larger ε or the QP solver")
     else:
-        status = (f"stopped at the time budget after {it} iterations with m(α) − M(α) = "
-                  f"{gap:.1e} — try a smaller C, a larger ε or fewer points")
+        status = (f"stopped at the time budget after {it:,} iterations with m(α) − M(α) = "
+                  f"{gap:.1e} — try a smaller C, a larger ε, fewer points or the QP solver")
     out = {"alpha": alpha, "n_iter": it, "converged": converged, "status": status}
     if trace:
         k = min(it, cap)

@@ -102,6 +102,17 @@ def test_refusals_and_bad_settings_name_what_to_change():
     big = np.zeros((M.MAX_POINTS + 1, 2))
     assert "at most 400" in M.refusal(big, np.arange(M.MAX_POINTS + 1) % 2)
     assert M.refusal(X, np.array(["a", "b", "c"])) is None
+    # the QP, which cannot be stopped, is refused where it would outrun the budget
+    X8, l8, _ = M.blobs(8, 400, 1.0, 0)
+    qp = M.check_settings({"solver": "qp"})
+    assert M.qp_work(l8, "ovr") == 8 * 400**2 and M.qp_work(l8, "ovo") == 28 * 100**2
+    assert "choose SMO, one-vs-one" in M.refusal(X8, l8, qp)
+    X8, l8, _ = M.blobs(8, 160, 1.0, 0)       # one-vs-one: 28 machines of 40 points
+    assert M.refusal(X8, l8, {**qp, "strategy": "ovo"}) is None
+    assert "choose SMO" in M.refusal(X8, l8, qp)      # one-vs-rest: 8 machines of 160
+    assert M.refusal(X8, l8, {**qp, "solver": "smo"}) is None
+    with pytest.raises(ValueError, match="choose SMO"):
+        M.run(X8, l8, qp)
     with pytest.raises(ValueError, match="strategy"):
         M.check_settings({"strategy": "all"})
     with pytest.raises(ValueError, match="C must be"):

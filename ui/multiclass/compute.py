@@ -23,6 +23,11 @@ from svm_engine.multiclass import STRATEGY_NAMES, grid, regions
 from ui.data import io as pio
 
 MAX_POINTS = 400          # OvO fits k(k−1)/2 machines, OvR k machines on all the points
+#: The QP (cvxopt, which cannot be stopped) is refused when Σ over the machines of (its
+#: points)² is larger: measured under load (benchmarks/bench_svr_multiclass.py) mostly 1–3 s
+#: per million units, up to ~10 s per million with the linear kernel (one-vs-rest, 8 classes
+#: on 200 points: 320,000 units, 2.5–4 s); the kill at the budget covers the rest
+QP_MAX_WORK = 150_000
 MAX_CLASSES = MAX_K       # the palette's colours
 GRID_STEPS = 90
 SOLVERS = {"smo": "SMO", "qp": "QP (cvxopt)"}
@@ -65,7 +70,17 @@ def check_settings(s: dict) -> dict:
     return out
 
 
-def refusal(X: np.ndarray, labels: np.ndarray) -> str | None:
+def qp_work(labels: np.ndarray, strategy: str) -> int:
+    """Σ over the binary machines of (the points it is trained on)²."""
+    counts = np.unique(labels, return_counts=True)[1] if len(labels) else np.zeros(0, int)
+    if strategy == "ovr" and len(counts) > 2:
+        return len(counts) * len(labels) ** 2
+    if strategy == "ovr":
+        return len(labels) ** 2
+    return int(sum((a + b) ** 2 for i, a in enumerate(counts) for b in counts[i + 1:]))
+
+
+def refusal(X: np.ndarray, labels: np.ndarray, s: dict | None = None) -> str | None:
     """Why these points are not fitted (a message that says what to change), or None."""
     k = len(np.unique(labels)) if len(labels) else 0
     if k < 2:
@@ -75,13 +90,17 @@ def refusal(X: np.ndarray, labels: np.ndarray) -> str | None:
     if len(X) > MAX_POINTS:
         return (f"{len(X)} points are more than this page fits within its time budget (at most "
                 f"{MAX_POINTS}): generate fewer points or remove some.")
+    if s is not None and s["solver"] == "qp" and qp_work(labels, s["strategy"]) > QP_MAX_WORK:
+        return (f"The QP (cvxopt) would take more than the time budget on these "
+                f"{len(X)} points ({STRATEGY_NAMES[s['strategy']]}, {k} classes): choose SMO, "
+                "one-vs-one (its machines see two classes each) or fewer points.")
     return None
 
 
 def run(X: np.ndarray, labels: np.ndarray, settings: dict) -> Answer:
     """Fit every binary machine and evaluate them on the points and a grid (in a worker)."""
     s = check_settings(settings)
-    why = refusal(X, labels)
+    why = refusal(X, labels, s)
     if why:
         raise ValueError(why)
     kernel = se.make_kernel(s["kernel"], degree=int(s["degree"]), coef0=float(s["coef0"]),
