@@ -11,14 +11,18 @@
   per page (``pages/1_…`` to ``pages/4_…``): its logic, its figures, its text;
 - ``ui.kernels``, ``ui.generalisation`` – the Kernels and Generalisation pages (``pages/5_…``,
   ``pages/6_…``): what they compute (in a fit worker), their figures and their words;
+- ``ui.multiclass``, ``ui.regression`` – the More classes and Regression pages (``pages/7_…``,
+  ``pages/8_…``): what they compute (in a fit worker) and their figures;
 - ``ui.losses``          – the Losses & perceptron page (``pages/9_losses_perceptron.py``);
-- ``ui/browser/``        – the browser's code as ES modules (the click canvas, the step player;
-  ``serving.browser_modules`` serves them, ``tests/js`` unit-tests them) and styles;
+- ``ui/browser/``        – the browser's code as ES modules (the click canvas, the step player,
+  the click plot; ``serving.browser_modules`` serves them, ``tests/js`` unit-tests them) and
+  styles;
 - ``ui/assets/``         – the tab icon (served locally: nothing leaves the server).
 
 Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,
 ``data.import_panel``, ``playground.canvas``, ``playground.teacher_panel``,
 ``playground.takeaway_panel``,
-``step_through.player``, ``step_through.plot``, ``serving.warmup`` and
-``serving.st_interrupt``; the rest is plain Python tested without a server.
+``step_through.player``, ``step_through.plot``, ``shared.kernel_widgets``,
+``shared.click_plot``, ``serving.warmup`` and ``serving.st_interrupt``; the rest is plain
+Python tested without a server.
 """
