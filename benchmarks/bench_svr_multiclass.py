@@ -45,7 +45,7 @@ def svr_rows(repeat: int) -> None:
     from sklearn.svm import SVR
 
     print("ε-SVR (sine + noise 0.2, ε = 0.1): SMO vs QP vs scikit-learn")
-    print(f"{'kernel':<12}{'C':>6}{'n':>5}{'smo ms':>9}{'iters':>10}{'conv':>6}{'qp ms':>9}"
+    print(f"{'kernel':<12}{'C':>6}{'n':>5}{'smo ms':>9}{'iters':>12}{'conv':>6}{'qp ms':>9}"
           f"{'conv':>6}{'max|Δf|':>10}{'sklearn ms':>11}")
     kernels = [("linear", se.Linear(), {"kernel": "linear"}),
                ("gauss σ=0.5", se.Gaussian(sigma=0.5), {"kernel": "rbf", "gamma": 2.0}),
@@ -62,7 +62,7 @@ def svr_rows(repeat: int) -> None:
                 _, tk = timed(repeat, SVR(C=C, epsilon=0.1, tol=1e-10, **skp).fit,
                               x[:, None], t)
                 df = float(np.abs(smo.f_train - qp.f_train).max())
-                print(f"{name:<12}{C:>6g}{n:>5}{1e3 * ts:>9.1f}{smo.n_iter:>10,}"
+                print(f"{name:<12}{C:>6g}{n:>5}{1e3 * ts:>9.1f}{smo.n_iter:>12,}"
                       f"{'yes' if smo.converged else 'NO':>6}{1e3 * tq:>9.1f}"
                       f"{'yes' if qp.converged else 'NO':>6}{df:>10.1e}{1e3 * tk:>11.1f}")
 

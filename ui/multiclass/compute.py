@@ -24,9 +24,10 @@ from ui.data import io as pio
 
 MAX_POINTS = 400          # OvO fits k(k−1)/2 machines, OvR k machines on all the points
 #: The QP (cvxopt, which cannot be stopped) is refused when Σ over the machines of (its
-#: points)² is larger: measured under load (benchmarks/bench_svr_multiclass.py) mostly 1–3 s
-#: per million units, up to ~10 s per million with the linear kernel (one-vs-rest, 8 classes
-#: on 200 points: 320,000 units, 2.5–4 s); the kill at the budget covers the rest
+#: points)² is larger: measured under load (benchmarks/bench_svr_multiclass.py) 0.3–2 s per
+#: million units, up to ~10 s per million with the linear kernel on a busier machine
+#: (one-vs-rest, 8 classes on 200 points: 320,000 units, 2.5–4 s); the kill at the budget
+#: covers the rest
 QP_MAX_WORK = 150_000
 MAX_CLASSES = MAX_K       # the palette's colours
 GRID_STEPS = 90
