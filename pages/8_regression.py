@@ -138,8 +138,8 @@ with right:
             f"**{R.SOLVERS[m.solver]}**, {m.n_iter:,} iterations, {1000 * m.time_s:.1f} ms — "
             f"{m.status}.")
         st.markdown("**The fit, the primal and the dual** (seed 002)")
-        st.latex(r"y(\mathbf{x}) = \sum_{i=1}^N (a_i - \hat a_i)\, k(\mathbf{x}, \mathbf{x}_i) + b"
-                 f",\\quad b = {sm['b']:.4f}")
+        st.latex(r"y(\mathbf{x}) = \sum_{i=1}^N (a_i - \hat a_i)\, k(\mathbf{x}, \mathbf{x}_i) + b")
+        st.latex(f"b = {sm['b']:.4f}")
         st.latex(r"\min_{\mathbf{w},b}\ \tfrac12\|\mathbf{w}\|^2 + C\sum_i (\xi_i + \hat\xi_i)"
                  f" = {sm['primal']:.6g}")
         st.latex(r"\begin{aligned}\max_{\mathbf{a},\hat{\mathbf{a}}}\ \tilde L &= \sum_i (a_i -"

@@ -61,7 +61,7 @@ def test_default_fit_is_the_engines_and_scikit_learns():
     np.testing.assert_allclose(df["y(x)"], ref.predict(d.x[:, None]), atol=1e-4)
     np.testing.assert_allclose(df["ξ"], m.xi, atol=1e-12)
     np.testing.assert_allclose(df["ξ̂"], m.xi_hat, atol=1e-12)
-    assert latex_value(at, r"+ b") == pytest.approx(ref.intercept_[0], abs=1e-4)
+    assert latex_value(at, "b = ") == pytest.approx(ref.intercept_[0], abs=1e-4)
     assert latex_value(at, r"\min") == pytest.approx(m.primal_objective, rel=1e-5)
     assert latex_value(at, r"\max") == pytest.approx(m.dual_objective, rel=1e-5)
     nums = numbers(at)

@@ -44,7 +44,7 @@ def test_the_fit_the_tube_and_the_formulas(page):
     np.testing.assert_allclose(fit["y"], m.predict(np.array(fit["x"])), atol=1e-6)
     high = trace(page, "tube_high")
     np.testing.assert_allclose(np.array(high["y"]) - np.array(fit["y"]), 0.2, atol=1e-6)
-    (b_tex,) = [t for t in tex(page) if "+ b" in t]
+    (b_tex,) = [t for t in tex(page) if t.startswith("b = ")]
     assert float(re.search(r"b = (-?[0-9.]+)", b_tex).group(1)) == pytest.approx(m.b, abs=1e-4)
     page.get_by_text(f"{len(m.support)} of 30", exact=True).wait_for()
     pts = page.evaluate(f"""() => document.querySelector('{PLOT}').data
