@@ -121,3 +121,20 @@ def test_a_tap_adds_a_point(browser, app_url):
         assert not page.js_errors
     finally:
         page.context.close()
+
+
+def test_a_file_with_four_classes_is_imported(page, tmp_path):
+    open_page(page)
+    page.get_by_text("A file with k classes").click()
+    uploader = page.locator("[data-testid=stFileUploader]")
+    uploader.wait_for()
+    rows = [(i % 5 + 0.1 * i, (i * 7) % 4, "north south east west".split()[i % 4])
+            for i in range(40)]
+    path = tmp_path / "four.csv"
+    path.write_text("a,b,direction\n" + "".join(f"{a},{b},{c}\n" for a, b, c in rows))
+    uploader.locator("input[type=file]").set_input_files(str(path))
+    page.get_by_text("4 binary machines").wait_for(timeout=ANSWER_S * 1000)
+    page.get_by_text("n = 40 points, 4 classes").wait_for()
+    pts = {t["name"] for t in traces(page) if t["role"] == "points"}
+    assert pts == {"east (10)", "north (10)", "south (10)", "west (10)"}
+    assert not page.js_errors
