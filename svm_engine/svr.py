@@ -67,7 +67,7 @@ TAU = 1e-12           # curvature used when a pair's η ≤ 0 (LIBSVM's TAU)
 TIME_BUDGET = 2.0     # seconds: smo stops there (and says so)
 MAX_ITER = 10_000_000  # smo's default cap: the time budget is the real limit
 MAX_QP_N = 400        # cvxopt cannot be stopped mid-run: the QP refuses larger problems
-MAX_N = 20_000        # smo keeps the n × n kernel matrix
+MAX_N = 5_000         # both keep the n × n kernel matrix (200 MB at 5,000 points)
 TRACE_CAP = 20_000    # iterations recorded by smo's trace
 CATEGORIES = ("inside", "edge", "outside")   # non-SV in the tube, SV on its edge, SV outside
 
