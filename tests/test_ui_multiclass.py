@@ -98,6 +98,7 @@ def test_oversized_uploads_are_refused_before_reading():
 
 def test_refusals_and_bad_settings_name_what_to_change():
     X = np.zeros((3, 2))
+    assert "No points yet" in M.refusal(np.zeros((0, 2)), np.zeros(0, dtype=str))
     assert "two classes" in M.refusal(X, np.array(["a", "a", "a"]))
     big = np.zeros((M.MAX_POINTS + 1, 2))
     assert "at most 400" in M.refusal(big, np.arange(M.MAX_POINTS + 1) % 2)

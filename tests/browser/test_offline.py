@@ -9,7 +9,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 PAGES = ["/", "/worked_examples", "/step_through", "/compare_solvers", "/kernels",
-         "/generalisation", "/losses_perceptron"]
+         "/generalisation", "/more_classes", "/regression", "/losses_perceptron"]
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -84,6 +84,9 @@ def qp_work(labels: np.ndarray, strategy: str) -> int:
 def refusal(X: np.ndarray, labels: np.ndarray, s: dict | None = None) -> str | None:
     """Why these points are not fitted (a message that says what to change), or None."""
     k = len(np.unique(labels)) if len(labels) else 0
+    if len(X) == 0:
+        return ("No points yet: upload a file in the sidebar, choose another source, or click "
+                "the plot to add points (two classes at least).")
     if k < 2:
         return "The points need at least two classes: add points of another class."
     if k > MAX_CLASSES:
