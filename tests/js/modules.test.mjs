@@ -6,8 +6,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
 const DIR = new URL("../../ui/browser/", import.meta.url);
-// the modules the elements mount (ui/playground/canvas.py, ui/step_through/player.py, plot.py)
-const ENTRIES = ["canvas.js", "step_player.js", "step_plot.js", "step_sync.js"];
+// the modules the elements mount (ui/playground/canvas.py, ui/step_through/player.py, plot.py,
+// ui/shared/click_plot.py)
+const ENTRIES = ["canvas.js", "step_player.js", "step_plot.js", "step_sync.js", "click_plot.js"];
 
 const files = Object.fromEntries(
   readdirSync(DIR)

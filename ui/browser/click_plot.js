@@ -12,6 +12,8 @@
 //
 // Data from Python (ui/shared/click_plot.py): fig (plotly JSON text), config, plotly_url.
 
+import { loadPlotly } from "./plotly_loader.js";
+
 const STATES = new WeakMap();
 const MOVE_PX = 6;
 

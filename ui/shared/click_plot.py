@@ -1,5 +1,6 @@
 """A Plotly chart that reports a click or a tap as data coordinates: a Custom Components v2
-element (browser side ``ui/browser/click_plot.js``), for the pages that add points of k
+element (browser side: the module ``ui/browser/click_plot.js``, loaded by
+``ui.serving.browser_modules``), for the pages that add points of k
 classes (More classes) or of a 1-D target (Regression).
 
 Why not the Playground's canvas: it knows two classes (±1) and fits through its own
@@ -15,12 +16,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from ui.playground.canvas import PLOTLY_URL, figure_json
+from ui.serving import browser_modules
 
-_DIR = Path(__file__).resolve().parents[1] / "browser"
 COMPONENT_NAME = "svmlab_clickplot"
 HTML = ('<div class="svmlab-clickplot" style="width: 100%; min-height: 120px; '
         'contain: layout style; cursor: crosshair"></div>')
@@ -64,8 +64,7 @@ def _get_component() -> Callable:
         _component = st.components.v2.component(
             COMPONENT_NAME,
             html=HTML,
-            js="\n".join((_DIR / f).read_text(encoding="utf-8")
-                          for f in ("plotly_loader.js", "click_plot.js")),
+            js=browser_modules.loader_js("click_plot.js"),
             isolate_styles=False,
         )
     return _component
