@@ -1,0 +1,89 @@
+"""numba's cache never serves compiled code older than the engine's sources (issue 17).
+
+numba checks a cached function against its own file only: when `b` (file B) calls `a` (file
+A) and A changes, numba loads `b`'s cached code, with the old `a` compiled into it.
+`svm_engine/jit.py` hashes the engine's sources and removes the cached code when they
+changed. Here, in a copy of the engine (a temporary folder), two probe modules: `b` calls
+`a` across files; after an edit of A only, `b` must return the new value.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from svm_engine.jit import JIT
+
+pytestmark = pytest.mark.skipif(not JIT, reason="numba's cache exists only with numba")
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBE_A = '''from .jit import njit
+
+
+@njit(cache=True)
+def a():
+    return {value}
+'''
+PROBE_B = '''from .jit import njit
+from .probe_a import a
+
+
+@njit(cache=True)
+def b():
+    return a() + 1
+'''
+
+
+def engine_copy(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "svm_engine", tmp_path / "svm_engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=1))
+    (tmp_path / "svm_engine" / "probe_b.py").write_text(PROBE_B)
+    return tmp_path
+
+
+def call_b(root: Path, env: dict) -> int:
+    code = "from svm_engine.probe_b import b; print(b())"
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return int(done.stdout.split()[-1])
+
+
+@pytest.mark.parametrize("where", ["__pycache__", "NUMBA_CACHE_DIR"])
+def test_an_edit_in_another_file_is_compiled_again(tmp_path, where):
+    root = engine_copy(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",
+                                                             "NUMBA_DISABLE_JIT")}
+    if where == "NUMBA_CACHE_DIR":
+        env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba-cache")
+    cache = (tmp_path / "numba-cache" if where == "NUMBA_CACHE_DIR"
+             else root / "svm_engine" / "__pycache__")
+    assert call_b(root, env) == 2
+    cached = sorted(p.name for p in cache.rglob("probe_b.b-*.nbi"))
+    assert cached, "numba cached nothing: the test would prove nothing"
+    assert call_b(root, env) == 2                     # from the cache, unchanged sources
+    (root / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=10))
+    assert call_b(root, env) == 11                    # not 2: b's cached code was removed
+    assert call_b(root, env) == 11
+
+
+def test_the_stamp_is_kept_when_nothing_changed(tmp_path):
+    """The check removes nothing while the sources are the ones the cache was made from."""
+    root = engine_copy(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",
+                                                             "NUMBA_DISABLE_JIT")}
+    call_b(root, env)
+    cache = root / "svm_engine" / "__pycache__"
+    before = {p.name: p.stat().st_mtime_ns for p in cache.glob("*.nb[ic]")}
+    assert before
+    code = ("from svm_engine.jit import clear_stale_cache; "
+            "print(len(clear_stale_cache()))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split()[-1] == "0"
+    after = {p.name: p.stat().st_mtime_ns for p in cache.glob("*.nb[ic]")}
+    assert after == before
