@@ -1,7 +1,9 @@
 # SVM Lab — developer tasks.
 #   make run    start the Streamlit app on http://localhost:$(PORT)
 #   make serve  N app processes behind HAProxy on http://localhost:$(PORT) (N=2; deploy/serve.py)
-#   make test   ruff + the whole pytest suite (installs deps and Debian chromium if needed)
+#   make test   ruff + the whole pytest suite (installs deps and Debian chromium if needed),
+#               then the engine's book and agreement tests without numba's compiler
+#   make test-fast  ruff + every test but the browser ones (engine, unit, AppTest pages)
 #   make bench  run every benchmarks/bench_*.py
 #   make lint   ruff only
 #   make clean  remove caches and install stamps (make distclean also removes .venv)
@@ -24,7 +26,8 @@ PIP        := $(BIN)/python -m pip --disable-pip-version-check
 
 export PIP_NO_INPUT := 1
 
-.PHONY: run serve test lint bench chromium haproxy clean distclean venv deps test-deps
+.PHONY: run serve test test-fast test-nojit lint bench chromium haproxy clean distclean venv \
+	deps test-deps
 
 run: $(RUN_STAMP)
 	$(BIN)/python -m svm_engine.precompile
@@ -34,9 +37,26 @@ run: $(RUN_STAMP)
 serve: $(RUN_STAMP) haproxy
 	$(BIN)/python deploy/serve.py -n $(N) --port $(PORT) --address $(ADDRESS)
 
+# precompile first: after an edit of svm_engine/ the compiled code is made once, here, not by
+# every fit worker the tests start (within their budgets)
 test: $(TEST_STAMP) chromium haproxy
 	$(BIN)/ruff check .
+	$(BIN)/python -m svm_engine.precompile
 	$(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory test-nojit
+
+test-fast: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m svm_engine.precompile
+	$(BIN)/python -m pytest -q -m "not browser"
+
+# numba is optional (svm_engine/jit.py): the book's numbers and the solvers' agreement with
+# every compiled function run as plain Python (SGA's long runs left out: minutes in Python).
+NOJIT_TESTS := tests/test_engine_book.py tests/test_engine_random.py tests/test_kernels.py \
+	tests/test_smo_pair.py tests/test_engine_numba_optional.py
+test-nojit: $(TEST_STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m "not browser" -k "not sga and not 1000" \
+		$(NOJIT_TESTS)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

@@ -195,10 +195,6 @@ def kkt_violation(G: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: float,
                       float(C_box), bool(equality), support_threshold(alpha)))
 
 
-def dual_objective(problem: Problem, alpha: np.ndarray) -> float:
-    return float(alpha.sum() - 0.5 * alpha @ (problem.Q @ alpha))
-
-
 def categorise(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarray:
     """Per point: non-SV / margin SV / bound SV / inside margin / misclassified (slide 17)."""
     return CATEGORIES[category_codes(alpha, xi, C_box)]

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import njit
-from .kernel_values import LINEAR, kernel_column, kernel_value
+from .kernel_values import LINEAR, kernel_column, kernel_eff_column, kernel_value
 
 DEFAULT_CACHE_MB = 200.0                 # scikit-learn's SVC(cache_size=200)
 KEEP_COLUMNS_MB = 8.0                    # a fit hands on its column cache up to this size
@@ -148,9 +148,7 @@ def full_column(c, row, kp, X, XT, cache):
         for t in range(p, n - s):          # added points (never c: c is kept)
             row[t] = kernel_value(kp, X, t, X, c)
         return
-    kernel_column(kp, XT, n, X[c], row)
-    if kp.diag != 0.0:
-        row[c] = row[c] + kp.diag
+    kernel_eff_column(kp, XT, n, X[c], c, row)
 
 
 @njit(cache=True, nogil=True)
@@ -172,17 +170,13 @@ def fetch(c, pc, buf, lay, kp, X, cache, use_cache, epoch):
             full_column(c, row, kp, X, XTa, cache)
             cache.slot_full[s] = 1
             return row
-        kernel_column(kp, XTa, na, X[c], buf)
-        if kp.diag != 0.0:
-            buf[pc] = buf[pc] + kp.diag
+        kernel_eff_column(kp, XTa, na, X[c], pc, buf)
         for p in range(na):
             row[act[p]] = buf[p]
         cache.slot_full[s] = 0
         cache.slot_epoch[s] = epoch
         return buf
-    kernel_column(kp, XTa, na, X[c], buf)
-    if kp.diag != 0.0:
-        buf[pc] = buf[pc] + kp.diag
+    kernel_eff_column(kp, XTa, na, X[c], pc, buf)
     return buf
 
 
@@ -206,9 +200,7 @@ def fetch_full(c, buf, lay, kp, X, XT, cache, use_cache, epoch):
             full_column(c, row, kp, X, XT, cache)
         cache.slot_full[s] = 1
         return row
-    kernel_column(kp, XT, n, X[c], buf)
-    if kp.diag != 0.0:
-        buf[c] = buf[c] + kp.diag
+    kernel_eff_column(kp, XT, n, X[c], c, buf)
     return buf
 
 

@@ -151,6 +151,15 @@ def kernel_column(kp, XT, na, xc, out):
             out[p] = out[p] + 1.0
 
 
+@njit(cache=True, nogil=True)
+def kernel_eff_column(kp, XT, na, xc, pc, out):
+    """out[p] = K_eff(x_p, x_c) for the first na columns p of XT, where x_c is at position pc
+    (< 0: not among them): `kernel_column` plus the diagonal term at pc."""
+    kernel_column(kp, XT, na, xc, out)
+    if kp.diag != 0.0 and pc >= 0:
+        out[pc] = out[pc] + kp.diag
+
+
 @njit(cache=True, nogil=True, inline="always")
 def kernel_value(kp, A, t, B, c):
     """K(A[t], B[c]) (+ 1 if augmented) for one pair of rows: the same operations as
@@ -225,5 +234,5 @@ def kernel_sources_dot(kp, XT, Z, coef, out):
 
 
 __all__ = ["GAUSSIAN", "LINEAR", "POLYNOMIAL", "KernelNumbers", "bits_as_float",
-           "exp_nonpositive", "kernel_axpy", "kernel_column", "kernel_diag", "kernel_matrix",
-           "kernel_numbers", "kernel_sources_dot", "kernel_value", "poly_power"]
+           "exp_nonpositive", "kernel_axpy", "kernel_column", "kernel_diag", "kernel_eff_column",
+           "kernel_matrix", "kernel_numbers", "kernel_sources_dot", "kernel_value", "poly_power"]

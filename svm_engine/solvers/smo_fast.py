@@ -48,7 +48,7 @@ from ..kernel_cache import (
     lru_unlink,
     new_cache,
 )
-from ..kernel_values import kernel_column, kernel_diag
+from ..kernel_values import kernel_column, kernel_diag, kernel_eff_column
 from . import face as _face
 from .smo import TAU, clip_pair, default_max_iter, status_text
 
@@ -381,9 +381,7 @@ def smo_loop(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking,
                 lru_front(s, prv, nxt)
                 Ki = data[s]
             elif not use_cache and na == n:             # no cache: the column on all points
-                kernel_column(kp, XT, n, X[c], bufI)
-                if kp.diag != 0.0:
-                    bufI[c] = bufI[c] + kp.diag
+                kernel_eff_column(kp, XT, n, X[c], c, bufI)
                 Ki = bufI
             else:
                 Ki = fetch(c, pi, bufI, lay, kp, X, cache, use_cache, epoch)
@@ -435,9 +433,7 @@ def smo_loop(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking,
             lru_front(s, prv, nxt)
             Kj = data[s]
         elif not use_cache and na == n:
-            kernel_column(kp, XT, n, X[c], bufJ)
-            if kp.diag != 0.0:
-                bufJ[c] = bufJ[c] + kp.diag
+            kernel_eff_column(kp, XT, n, X[c], c, bufJ)
             Kj = bufJ
         else:
             Kj = fetch(c, pj, bufJ, lay, kp, X, cache, use_cache, epoch)
