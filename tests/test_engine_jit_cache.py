@@ -38,8 +38,11 @@ def b():
 
 
 def engine_copy(tmp_path: Path) -> Path:
+    """The engine's sources in tmp_path/svm_engine, with the probes; its __init__ emptied
+    (jit.py checks the sources of its own folder: the package need not load the solvers)."""
     shutil.copytree(ROOT / "svm_engine", tmp_path / "svm_engine",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "svm_engine" / "__init__.py").write_text("")
     (tmp_path / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=1))
     (tmp_path / "svm_engine" / "probe_b.py").write_text(PROBE_B)
     return tmp_path
@@ -65,10 +68,8 @@ def test_an_edit_in_another_file_is_compiled_again(tmp_path, where):
     assert call_b(root, env) == 2
     cached = sorted(p.name for p in cache.rglob("probe_b.b-*.nbi"))
     assert cached, "numba cached nothing: the test would prove nothing"
-    assert call_b(root, env) == 2                     # from the cache, unchanged sources
     (root / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=10))
     assert call_b(root, env) == 11                    # not 2: b's cached code was removed
-    assert call_b(root, env) == 11
 
 
 def test_the_stamp_is_kept_when_nothing_changed(tmp_path):
