@@ -66,25 +66,11 @@ def test_an_edit_in_another_file_is_compiled_again(tmp_path, where):
     cache = (tmp_path / "numba-cache" if where == "NUMBA_CACHE_DIR"
              else root / "svm_engine" / "__pycache__")
     assert call_b(root, env) == 2
-    cached = sorted(p.name for p in cache.rglob("probe_b.b-*.nbi"))
-    assert cached, "numba cached nothing: the test would prove nothing"
+    cached = {p: p.stat().st_mtime_ns for p in cache.rglob("*.nb[ic]")}
+    assert any(p.name.startswith("probe_b.b-") for p in cached), "numba cached nothing"
+    if where == "__pycache__":
+        # unchanged sources: the check keeps the cache (b is loaded, not compiled again)
+        assert call_b(root, env) == 2
+        assert {p: p.stat().st_mtime_ns for p in cache.rglob("*.nb[ic]")} == cached
     (root / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=10))
     assert call_b(root, env) == 11                    # not 2: b's cached code was removed
-
-
-def test_the_stamp_is_kept_when_nothing_changed(tmp_path):
-    """The check removes nothing while the sources are the ones the cache was made from."""
-    root = engine_copy(tmp_path)
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",
-                                                             "NUMBA_DISABLE_JIT")}
-    call_b(root, env)
-    cache = root / "svm_engine" / "__pycache__"
-    before = {p.name: p.stat().st_mtime_ns for p in cache.glob("*.nb[ic]")}
-    assert before
-    code = ("from svm_engine.jit import clear_stale_cache; "
-            "print(len(clear_stale_cache()))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=120, check=True)
-    assert done.stdout.split()[-1] == "0"
-    after = {p.name: p.stat().st_mtime_ns for p in cache.glob("*.nb[ic]")}
-    assert after == before
