@@ -7,6 +7,7 @@ checkout runs in its own fresh process, alternately (A B A B …), so that the m
 falls on both; it prints the median per click of each and their ratio.
 
     .venv/bin/python benchmarks/bench_click_engine.py --other /work/main [--rounds 6]
+    (--this <checkout> measures another one than this; each needs its numba cache filled)
 
 (Made for the engine's layers of issue 17: named tuples instead of positional ones through
 the compiled code must not slow a click.)
@@ -71,10 +72,11 @@ def run(root: str, clicks: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--other", required=True, help="the checkout to compare with (e.g. main)")
+    ap.add_argument("--this", default=str(HERE), help="the checkout measured (default: this)")
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--clicks", type=int, default=600)
     args = ap.parse_args()
-    roots = {"this": str(HERE), "other": str(Path(args.other).resolve())}
+    roots = {"this": str(Path(args.this).resolve()), "other": str(Path(args.other).resolve())}
     for root in roots.values():                   # compile each once (numba's cache)
         run(root, 3)
     got = {k: [] for k in roots}

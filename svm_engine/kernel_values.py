@@ -54,9 +54,9 @@ def kernel_numbers(code, degree, coef0, gamma, augmented, diag) -> KernelNumbers
 
 # -- exp without libm ------------------------------------------------------------------------
 # Why: a loop that calls libm's exp does not vectorise. A Gaussian column of 1,000 points is
-# 3.6× faster with it than with math.exp in the same compiled loop (1.3 against 4.7 µs), and
-# it is within 1.00 ulp of numpy's exp over 250,001 arguments in [−708, 0]
-# (benchmarks/bench_numerics.py --only exp, under load, 2026-11-25;
+# 3.0× faster with it than with math.exp in the same compiled loop (1.56 against 4.66 µs;
+# 3.6× under load), and it is within 1.00 ulp of numpy's exp over 250,001 arguments in
+# [−708, 0] (benchmarks/bench_numerics.py --only exp, 2026-11-25;
 # tests/test_kernels.py::test_compiled_exp_is_within_an_ulp_of_libm).
 
 LN2_HI = 6.93147180369123816490e-01     # fdlibm's split of ln 2

@@ -222,7 +222,9 @@ def _solve(H, g):
     Beyond that (C·tr S ≳ 1e13 with nearly collinear points), H is singular to rounding:
     least squares with lstsq's cutoff (LAPACK's gelsd, as numpy's).
     (LAPACK, not the hand-written Cholesky and Jacobi this replaced: +0.16 µs per solve at
-    p = 3, ~1.3 µs on a 70 µs fit; benchmarks/bench_numerics.py --only solve.)"""
+    p = 3 (0.10 → 0.26 µs), ~1.3 µs on a 100 µs fit of 200 points; the least squares are
+    slower at p = 3 (0.6 → 2.4 µs) and faster from p = 11 on (1.3 → 0.24 ms at p = 51);
+    benchmarks/bench_numerics.py --only solve, 2026-11-25.)"""
     p = H.shape[0]
     trace = 0.0
     for a in range(p):
