@@ -1,7 +1,9 @@
 # SVM Lab — developer tasks.
 #   make run    start the Streamlit app on http://localhost:$(PORT)
 #   make serve  N app processes behind HAProxy on http://localhost:$(PORT) (N=2; deploy/serve.py)
-#   make test   ruff, make js, the whole pytest suite (installs deps and Debian chromium if needed)
+#   make test   ruff, make js, the whole pytest suite (installs deps and Debian chromium if needed),
+#               then the engine's book and agreement tests without numba's compiler
+#   make test-fast  ruff, make js, every test but the browser ones (engine, unit, AppTest pages)
 #   make js     the browser code's lint (eslint) and unit tests (node --test tests/js)
 #   make bench  run every benchmarks/bench_*.py
 #   make lint   ruff only
@@ -27,7 +29,8 @@ NPM_STAMP  := node_modules/.package-lock.json
 
 export PIP_NO_INPUT := 1
 
-.PHONY: run serve test lint js bench chromium haproxy node clean distclean venv deps test-deps
+.PHONY: run serve test test-fast test-nojit lint js bench chromium haproxy node clean \
+	distclean venv deps test-deps
 
 run: $(RUN_STAMP)
 	$(BIN)/python -m svm_engine.precompile
@@ -37,9 +40,26 @@ run: $(RUN_STAMP)
 serve: $(RUN_STAMP) haproxy
 	$(BIN)/python deploy/serve.py -n $(N) --port $(PORT) --address $(ADDRESS)
 
+# precompile first: after an edit of svm_engine/ the compiled code is made once, here, not by
+# every fit worker the tests start (within their budgets)
 test: $(TEST_STAMP) chromium haproxy js
 	$(BIN)/ruff check .
+	$(BIN)/python -m svm_engine.precompile
 	$(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory test-nojit
+
+test-fast: $(TEST_STAMP) js
+	$(BIN)/ruff check .
+	$(BIN)/python -m svm_engine.precompile
+	$(BIN)/python -m pytest -q -m "not browser"
+
+# numba is optional (svm_engine/jit.py): the book's numbers and the solvers' agreement with
+# every compiled function run as plain Python (SGA's long runs left out: minutes in Python).
+NOJIT_TESTS := tests/test_engine_book.py tests/test_engine_random.py tests/test_kernels.py \
+	tests/test_smo_pair.py tests/test_engine_numba_optional.py
+test-nojit: $(TEST_STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m "not browser" -k "not sga and not 1000" \
+		$(NOJIT_TESTS)
 
 # The browser modules (ui/browser/*.js): eslint (eslint.config.js) and the unit tests of what
 # needs no DOM (tests/js/*.test.mjs, node's own test runner); Playwright tests the rest.

@@ -30,6 +30,7 @@ from .certify import (
     status_text,
 )
 from .finalize import finalize, finalize_proximal, support_threshold, without_residues
+from .jit import JIT
 from .kernels import Linear
 from .model import ConvergenceWarning, SVMModel
 from .problem import build_problem, kernel_matrix
@@ -82,7 +83,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             raise ValueError(f"alpha0 must be {len(X)} finite numbers, got shape {alpha0.shape}")
     v.check_warm_start(warm_start, alpha0, solver)
 
-    lazy = ((solver == "smo" and not trace and _smo_fast.NUMBA)
+    lazy = ((solver == "smo" and not trace and JIT)
             or (solver in ("newton", "psvm") and isinstance(kernel, Linear)))
     problem = build_problem(X, y_pm, kernel, C, loss, bias, materialize=not lazy)
     if math.isinf(C) and not _separable(problem, kernel):
@@ -98,7 +99,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         why = _warm.compatible(problem, warm_start)
         if why is not None:
             raise ValueError(f"warm_start does not fit this problem: {why}")
-        if trace or not _smo_fast.NUMBA:    # the readable solver: from α₀, G computed from it
+        if trace or not JIT:    # the readable solver: from α₀, G computed from it
             state = _warm.warm_state(problem, warm_start)
             alpha0 = None if state is None else state[0]
         else:
@@ -123,7 +124,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             # too many free SVs to polish, or a wrong active set: SMO itself goes on, from
             # its α, to a tolerance below the certificate's
             more = _smo_fast.solve(problem, tol=REFINE_TOL, wss=wss, alpha0=sol["alpha"],
-                                   max_iter=max(1, (max_iter or _smo_fast.default_max_iter(
+                                   max_iter=max(1, (max_iter or _smo.default_max_iter(
                                        problem.n)) - run["n_iter"]))
             extra["refined_iter"] = more["n_iter"]
             run = {**run, "n_iter": run["n_iter"] + more["n_iter"],
@@ -213,7 +214,7 @@ def _separable(problem, kernel) -> bool:
     h/(1 − tol) separates the data. Only when a short run does not converge is the linear
     program of `separability.py` solved (scipy.optimize, ~0.5 s to import: a first fit on
     the separable book data must not pay for it)."""
-    if problem.equality and _smo_fast.NUMBA:
+    if problem.equality and JIT:
         run = _smo_fast.solve(problem, tol=0.5, max_iter=100 * problem.n + 1000)
         if run["converged"]:
             return True

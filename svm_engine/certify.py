@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import kernel_values as kv
 from .jit import njit
-from .solvers import smo_fast as _fast
 
 TOL = 1e-6          # KKT conditions, categories, hard-margin slack, what is shown as 0
 GAP_RTOL = 1e-6     # |primal − dual| ≤ GAP_RTOL · max(|primal|, |dual|)
@@ -76,7 +76,7 @@ class Columns:
 
     def get_abs(self, idx) -> np.ndarray:
         """The rounding bounds' columns of idx, n × len(idx)."""
-        if self.problem.spec.code == _fast.GAUSSIAN:        # |k| + 0.4, from k's own columns
+        if self.problem.spec.code == kv.GAUSSIAN:        # |k| + 0.4, from k's own columns
             return np.abs(self.get(idx)) + 0.4
         return self._abs.get(idx, lambda miss: _abs_columns(self.problem, miss))
 
@@ -106,25 +106,25 @@ class _Store:
         return self.data[:, self.slot[idx]]
 
 
-def _kernel_numbers(problem) -> tuple:
+def _kernel_numbers(problem) -> kv.KernelNumbers:
     """The compiled kernel's numbers without the +1 and the diagonal term: k alone."""
     s = problem.spec
-    return _fast.kernel_spec_numbers(s.code, s.degree, s.coef0, s.gamma, False, 0.0)
+    return kv.kernel_numbers(s.code, s.degree, s.coef0, s.gamma, False, 0.0)
 
 
-def _abs_numbers(problem) -> tuple[tuple, bool]:
+def _abs_numbers(problem) -> tuple[kv.KernelNumbers, bool]:
     """(numbers, use them): the polynomial kernel of |x|, |z| with |c| (its value bounds the
     rounding of k(x, z), cancellation in xᵀz included); for the others `abs_kernel` is made
     from k itself."""
     s = problem.spec
-    if s.code == _fast.POLYNOMIAL:
-        return _fast.kernel_spec_numbers(s.code, s.degree, abs(s.coef0), 0.0, False, 0.0), True
+    if s.code == kv.POLYNOMIAL:
+        return kv.kernel_numbers(s.code, s.degree, abs(s.coef0), 0.0, False, 0.0), True
     return _kernel_numbers(problem), False
 
 
 def _columns(problem, idx: np.ndarray) -> np.ndarray:
     X = problem.X
-    if problem.spec.code == _fast.LINEAR:
+    if problem.spec.code == kv.LINEAR:
         return X @ X[idx].T
     if problem.K is not None and problem.bias != "augmented":
         return np.array(problem.K[:, idx])       # exact kernel values (no +1 to take off)
@@ -136,10 +136,10 @@ def _abs_columns(problem, idx: np.ndarray) -> np.ndarray:
     (Gaussian: its rounding is K·(1 + γ‖x − z‖²)·ε ≤ (K + 0.4)·ε, as t·e⁻ᵗ ≤ 1/e)."""
     X = problem.X
     code = problem.spec.code
-    if code == _fast.LINEAR:
+    if code == kv.LINEAR:
         A = np.abs(X)
         return A @ A[idx].T
-    if code == _fast.GAUSSIAN:
+    if code == kv.GAUSSIAN:
         return np.abs(_columns(problem, idx)) + 0.4
     A = np.abs(X)
     return _compiled_columns(_abs_numbers(problem)[0], np.ascontiguousarray(A.T), A, idx)
@@ -151,7 +151,7 @@ def _compiled_columns(kp, XT, X, idx):
     out = np.empty((n, len(idx)))
     col = np.empty(n)
     for q in range(len(idx)):
-        _fast.kernel_column(kp, XT, X[idx[q]], col)
+        kv.kernel_column(kp, XT, n, X[idx[q]], col)
         for t in range(n):
             out[t, q] = col[t]
     return out
@@ -160,9 +160,9 @@ def _compiled_columns(kp, XT, X, idx):
 @njit(cache=True, nogil=True, inline="always")
 def _both(kp, kp_abs, use_abs, XT, absXT, x, absx, col, col_abs):
     """k(·, x) into col and abs_kernel(·, x) into col_abs (Gaussian: |k| + 0.4)."""
-    _fast.kernel_column(kp, XT, x, col)
+    kv.kernel_column(kp, XT, XT.shape[1], x, col)
     if use_abs:
-        _fast.kernel_column(kp_abs, absXT, absx, col_abs)
+        kv.kernel_column(kp_abs, absXT, absXT.shape[1], absx, col_abs)
     else:
         for t in range(len(col)):
             col_abs[t] = abs(col[t]) + 0.4
@@ -202,7 +202,7 @@ def expansion(problem, alpha: np.ndarray, columns: Columns | None = None,
     X, y = problem.X, problem.y
     ay = alpha * y
     absX = np.abs(X)
-    if problem.spec.code == _fast.LINEAR:
+    if problem.spec.code == kv.LINEAR:
         g = X @ (X.T @ ay)
         mag = absX @ (absX.T @ np.abs(alpha))   # Σⱼ αⱼ|xᵢ|ᵀ|xⱼ|, in one pass
         return Expansion(g, mag)
@@ -316,7 +316,7 @@ def round_unit(problem, n_terms: int) -> float:
     """Relative rounding of a sum of n_terms kernel values: each value is a product of
     ~(degree + d) roundings (the bound on a sum of k terms is k·ε; generous twice over)."""
     s = problem.spec
-    q = s.degree if s.code == _fast.POLYNOMIAL else 1
+    q = s.degree if s.code == kv.POLYNOMIAL else 1
     return EPS * (4.0 * (q + problem.X.shape[1]) + 2.0 * n_terms + 16.0)
 
 
@@ -338,7 +338,7 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
     alpha = np.ascontiguousarray(alpha, dtype=float)
     n = len(y)
     spec = problem.spec
-    q = spec.degree if spec.code == _fast.POLYNOMIAL else 1
+    q = spec.degree if spec.code == kv.POLYNOMIAL else 1
     (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad, above,
      r_worst) = _sums(y, alpha, ex.g, ex.mag, float(b), C_box, float(spec.diag), quad,
                       problem.equality, 4.0 * (q + problem.X.shape[1]) + 16.0)
@@ -439,10 +439,10 @@ def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
 def _kmax(problem) -> float:
     """The largest |k(xᵢ, xⱼ)| bound (Cauchy–Schwarz; 1 for the Gaussian)."""
     s = problem.spec
-    if s.code == _fast.GAUSSIAN:
+    if s.code == kv.GAUSSIAN:
         return 1.0
     m = float(np.max(np.einsum("ij,ij->i", problem.X, problem.X), initial=0.0))
-    return (abs(s.coef0) + m) ** s.degree if s.code == _fast.POLYNOMIAL else m
+    return (abs(s.coef0) + m) ** s.degree if s.code == kv.POLYNOMIAL else m
 
 
 def _kkt_text(i: int, a: float, yh_minus_1: float, zero: bool, at_C: bool, quad: bool) -> str:
@@ -485,7 +485,7 @@ def certify_proximal(problem, sol: dict) -> Certificate:
     y, X, C = problem.y, problem.X, float(problem.C)
     alpha, b = np.asarray(sol["alpha"], dtype=float), float(sol["b"])
     ay = alpha * y
-    if problem.spec.code == _fast.LINEAR:
+    if problem.spec.code == kv.LINEAR:
         Phi, theta = X, X.T @ ay                  # w = Σ αᵢyᵢxᵢ
     else:
         Phi, theta = problem.K - 1.0, ay          # K without the augmented +1; θ = ū

@@ -27,8 +27,8 @@ import numpy as np
 
 from .certify import TOL
 from .jit import njit
+from .kernel_values import LINEAR, kernel_axpy, kernel_sources_dot
 from .problem import Problem
-from .solvers import smo_fast as _fast
 
 CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misclassified"])
 
@@ -195,10 +195,6 @@ def kkt_violation(G: np.ndarray, alpha: np.ndarray, y: np.ndarray, C_box: float,
                       float(C_box), bool(equality), support_threshold(alpha)))
 
 
-def dual_objective(problem: Problem, alpha: np.ndarray) -> float:
-    return float(alpha.sum() - 0.5 * alpha @ (problem.Q @ alpha))
-
-
 def categorise(alpha: np.ndarray, xi: np.ndarray, C_box: float) -> np.ndarray:
     """Per point: non-SV / margin SV / bound SV / inside margin / misclassified (slide 17)."""
     return CATEGORIES[category_codes(alpha, xi, C_box)]
@@ -217,12 +213,12 @@ def _lazy_products(problem: Problem, alpha: np.ndarray):
     columns only."""
     spec, X, y = problem.spec, problem.X, problem.y
     ay = alpha * y
-    if spec.code == _fast.LINEAR:
+    if spec.code == LINEAR:
         Kay = X @ (X.T @ ay) + (ay.sum() if spec.augmented else 0.0)
     else:
         sv = np.flatnonzero(alpha)
         Kay = np.zeros(len(y))
-        _fast.kernel_sources_dot(spec.numbers(), problem.XT, np.ascontiguousarray(X[sv]),
+        kernel_sources_dot(spec.numbers(), problem.XT, np.ascontiguousarray(X[sv]),
                                  ay[sv], Kay)
     Qa = y * (Kay + spec.diag * ay)
     if spec.augmented:
@@ -231,12 +227,12 @@ def _lazy_products(problem: Problem, alpha: np.ndarray):
 
 
 @njit(cache=True, nogil=True)
-def _derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
+def derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
     """`finalize` for a lazy problem with the solver's G = Qα − 1 at alpha_raw, in one
     compiled call (it runs after every Playground click): Qα = G + 1, less the columns of the
     rounding residues set to 0, and K_in(α∘y) = y∘Qα − δ·α∘y (less Σαᵢyᵢ, the augmented +1).
     Returns (α, then what `_derive` returns)."""
-    n, diag, augmented = len(y), kp[5], kp[4]
+    n, diag, augmented = len(y), kp.diag, kp.augmented
     alpha, eps, zeroed = _without_residues(alpha_raw)
     Qa = G + 1.0
     if zeroed:
@@ -244,7 +240,7 @@ def _derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
         for q in range(n):
             dz = alpha_raw[q] - alpha[q]
             if dz != 0.0:
-                _fast.kernel_axpy(kp, XT, X[q], dz * y[q], col, corr)
+                kernel_axpy(kp, XT, X[q], dz * y[q], col, corr)
                 corr[q] += diag * (dz * y[q])       # K_eff's δ term
         for t in range(n):
             Qa[t] -= y[t] * corr[t]
@@ -321,7 +317,7 @@ def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None,
         return solution(alpha, *_derive(alpha, Qa, Kay, y, C, C_box, problem.equality, aug,
                                         k, eps))
     if problem.Q is None and G is not None:
-        return solution(*_derive_from_gradient(
+        return solution(*derive_from_gradient(
             alpha_raw, np.asarray(G, dtype=float), y, problem.spec.numbers(), problem.X,
             problem.XT, C, C_box, problem.equality, k))
     alpha, eps, _ = _without_residues(alpha_raw)
@@ -371,7 +367,7 @@ def finalize_proximal(problem: Problem, alpha: np.ndarray, b: float) -> dict:
     y, X, C = problem.y, problem.X, problem.C
     alpha = np.asarray(alpha, dtype=float).copy()
     ay = alpha * y
-    if problem.spec.code == _fast.LINEAR:
+    if problem.spec.code == LINEAR:
         Phi, theta = X, X.T @ ay          # w = Σ αᵢyᵢxᵢ
         f = Phi @ theta
         w_norm2 = float(theta @ theta)

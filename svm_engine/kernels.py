@@ -33,10 +33,6 @@ class Linear:
     def __call__(self, X, Z) -> np.ndarray:
         return _as_2d(X) @ _as_2d(Z).T
 
-    def diag(self, X) -> np.ndarray:
-        X = _as_2d(X)
-        return np.einsum("ij,ij->i", X, X)
-
     @property
     def params(self) -> dict:
         return {}
@@ -68,10 +64,6 @@ class Polynomial:
 
     def __call__(self, X, Z) -> np.ndarray:
         return (self.coef0 + _as_2d(X) @ _as_2d(Z).T) ** self.degree
-
-    def diag(self, X) -> np.ndarray:
-        X = _as_2d(X)
-        return (self.coef0 + np.einsum("ij,ij->i", X, X)) ** self.degree
 
     @property
     def params(self) -> dict:
@@ -113,9 +105,6 @@ class Gaussian:
         sq = cdist(_as_2d(X), _as_2d(Z), "sqeuclidean")
         sq *= -self.gamma
         return np.exp(sq, out=sq)
-
-    def diag(self, X) -> np.ndarray:
-        return np.ones(len(_as_2d(X)))
 
     @property
     def params(self) -> dict:

@@ -18,7 +18,7 @@ Lazy problems (`build_problem(..., materialize=False)`) hold no matrix at all, o
 and a `KernelSpec`: the kernel as numbers (code, degree, coef0, γ, +1 for the augmented bias,
 δ/(2C) on the diagonal for quadratic loss). The fast SMO computes the columns it needs from
 them; `finalize` needs only the support vectors' columns. Every kernel value, lazy or
-materialised, comes from the same compiled code (`solvers.smo_fast`), so a lazy solver and a
+materialised, comes from the same compiled code (`kernel_values.py`), so a lazy solver and a
 solver on the materialised Q see the same numbers to the last bit.
 """
 
@@ -30,8 +30,8 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from . import kernel_values as kv
 from .kernels import Gaussian, Linear, Polynomial
-from .solvers import smo_fast as _fast
 
 
 @dataclass(frozen=True)
@@ -49,14 +49,14 @@ class KernelSpec:
     def of(cls, kernel, C: float, loss: str, bias: str) -> KernelSpec:
         return _spec_of(kernel, C, loss, bias)
 
-    def numbers(self) -> tuple:
-        """The tuple the compiled kernel routines take (made once: a refit asks ~4 times)."""
+    def numbers(self) -> kv.KernelNumbers:
+        """What the compiled kernel routines take (made once: a refit asks ~4 times)."""
         return self._numbers
 
     @cached_property
-    def _numbers(self) -> tuple:
-        return _fast.kernel_spec_numbers(self.code, self.degree, self.coef0, self.gamma,
-                                         self.augmented, self.diag)
+    def _numbers(self) -> kv.KernelNumbers:
+        return kv.kernel_numbers(self.code, self.degree, self.coef0, self.gamma,
+                                 self.augmented, self.diag)
 
 
 @lru_cache(maxsize=256)   # pure and immutable (kernels are frozen dataclasses): every refit asks
@@ -64,12 +64,12 @@ def _spec_of(kernel, C: float, loss: str, bias: str) -> KernelSpec:
     diag = 1.0 / (2.0 * C) if loss == "quadratic" else 0.0
     aug = bias == "augmented"
     if isinstance(kernel, Linear):
-        return KernelSpec(_fast.LINEAR, augmented=aug, diag=diag)
+        return KernelSpec(kv.LINEAR, augmented=aug, diag=diag)
     if isinstance(kernel, Polynomial):
-        return KernelSpec(_fast.POLYNOMIAL, degree=int(kernel.degree),
+        return KernelSpec(kv.POLYNOMIAL, degree=int(kernel.degree),
                           coef0=float(kernel.coef0), augmented=aug, diag=diag)
     if isinstance(kernel, Gaussian):
-        return KernelSpec(_fast.GAUSSIAN, gamma=float(kernel.gamma), augmented=aug, diag=diag)
+        return KernelSpec(kv.GAUSSIAN, gamma=float(kernel.gamma), augmented=aug, diag=diag)
     raise ValueError(f"no numeric form for kernel {kernel!r}")
 
 
@@ -107,13 +107,10 @@ class Problem:
 
 
 def kernel_matrix(kernel, X: np.ndarray) -> np.ndarray:
-    """K(X, X) from the compiled kernel code (exactly symmetric), or numpy without numba."""
+    """K(X, X) from the compiled kernel code (exactly symmetric)."""
     X = np.ascontiguousarray(X, dtype=float)
-    if not _fast.NUMBA:  # pragma: no cover
-        K = kernel(X, X)
-        return 0.5 * (K + K.T)
     spec = KernelSpec.of(kernel, 1.0, "hinge", "free")
-    return _fast.kernel_matrix(spec.numbers(), X, np.ascontiguousarray(X.T))
+    return kv.kernel_matrix(spec.numbers(), X, np.ascontiguousarray(X.T))
 
 
 def build_problem(X: np.ndarray, y: np.ndarray, kernel, C: float, loss: str, bias: str,

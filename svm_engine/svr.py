@@ -55,8 +55,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .kernels import Gaussian, Linear, Polynomial
 
 SOLVERS = ("smo", "qp")

@@ -17,7 +17,7 @@ one. `fit(..., warm_start=previous_model)` starts there:
    G from α costs O(n · #SV) — most of a refit after one click.
 4. the SMO steps need kernel columns; the previous fit's cache holds many of them, equal
    on the kept points: a column is copied from it and only the added points' entries are
-   computed (`smo_fast._full_column`).
+   computed (`kernel_cache.full_column`).
 
 `refit` is what `fit` runs: steps 1–3 (`warm_state`), `smo_fast.solve` from there and
 `finalize`, in two compiled calls. The Playground refits on every click, and at n = 1,000
@@ -34,10 +34,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .finalize import _derive_from_gradient, loss_power, solution
+from . import kernel_cache as kc
+from .finalize import derive_from_gradient, loss_power, solution
 from .jit import njit
-from .solvers import smo_fast as _fast
-from .solvers.smo import _feasible
+from .kernel_values import kernel_axpy, kernel_column, kernel_diag
+from .solvers.smo import default_max_iter, feasible_start, status_text
+from .solvers.smo_fast import newton_period, smo_loop
 
 #: More changed rows than this and a cold start is as good (the update's cost grows with them).
 MAX_CHANGES = 8
@@ -92,7 +94,7 @@ def _updated_gradient(kp, XT, X, y, old_X, old_y, old_alpha, old_G, mapped, alph
     """Step 3 of the module docstring: G₀ = Qα₀ − 1 from the previous G, one kernel column
     per changed source (a removed support vector, an α lowered by `feasible_start`) and per
     added point."""
-    n, n_old, diag = X.shape[0], old_X.shape[0], kp[5]
+    n, n_old, diag = X.shape[0], old_X.shape[0], kp.diag
     G0 = np.empty(n)
     for t in range(p):
         G0[t] = old_G[t]
@@ -101,17 +103,17 @@ def _updated_gradient(kp, XT, X, y, old_X, old_y, old_alpha, old_G, mapped, alph
     col, corr = np.empty(n), np.zeros(n)
     for q in range(p, n_old - s):                 # removed points: Δ = −αₛyₛ at their old x
         if old_alpha[q] != 0.0:
-            _fast.kernel_axpy(kp, XT, old_X[q], -old_alpha[q] * old_y[q], col, corr)
+            kernel_axpy(kp, XT, old_X[q], -old_alpha[q] * old_y[q], col, corr)
     for q in range(n):                            # lowered αₛ: Δ = (αₛ′ − αₛ)yₛ
         if alpha0[q] != mapped[q]:
-            _fast.kernel_axpy(kp, XT, X[q], (alpha0[q] - mapped[q]) * y[q], col, corr)
+            kernel_axpy(kp, XT, X[q], (alpha0[q] - mapped[q]) * y[q], col, corr)
     for t in range(n):
         if t < p or t >= n - s:                   # kept: Gₜ += yₜ Σ Δ_s K_eff(xₜ, z_s)
             G0[t] += y[t] * corr[t]
             if alpha0[t] != mapped[t]:
                 G0[t] += (alpha0[t] - mapped[t]) * diag       # K_eff's δ term
     for t in range(p, n - s):                     # added: Gₜ = yₜ Σⱼ αⱼyⱼK_eff(xₜ, xⱼ) − 1
-        _fast.kernel_column(kp, XT, X[t], col)
+        kernel_column(kp, XT, n, X[t], col)
         acc = 0.0
         for j in range(n):
             if alpha0[j] != 0.0:
@@ -139,13 +141,14 @@ def compatible(problem, model) -> str | None:
 def warm_state(problem, model, max_changes: int = MAX_CHANGES):
     """(alpha0, G0, columns) for `problem` from `model`, fit on the points before the edit,
     or None when more than max_changes rows changed (then a cold start). columns: the
-    model's kernel column cache with (p, s), for `smo_fast.solve` to copy from (or None)."""
+    model's kernel column cache with (p, s) (`kernel_cache.PreviousColumns`), for
+    `smo_fast.solve` to copy from (or None)."""
     ok, p, s, alpha0, G0 = _warm_start(
         problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
         model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes)
     if not ok:
         return None
-    columns = None if model.columns is None else (*model.columns, p, s)
+    columns = None if model.columns is None else kc.previous_columns(model.columns, p, s)
     return alpha0, G0, columns
 
 
@@ -160,7 +163,7 @@ def _warm_start(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes
     mapped = np.zeros(n)                                                  # step 1
     mapped[:p] = old_alpha[:p]
     mapped[n - s:] = old_alpha[n_old - s:]
-    alpha0 = _feasible(mapped, y, C_box)                                  # step 2
+    alpha0 = feasible_start(mapped, y, C_box)                             # step 2
     G0 = _updated_gradient(kp, XT, X, y, old_X, old_y, old_alpha, old_G,  # step 3
                            mapped, alpha0, p, s)
     return True, p, s, alpha0, G0
@@ -178,17 +181,17 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
         return None
     alpha0, G0, columns = state
     X, XT, y, n = problem.X, problem.XT, problem.y, len(problem.y)
-    use_cache = _fast.caches_columns(problem)
-    previous = _fast.previous_columns(columns if use_cache else None)
-    max_iter = _fast.default_max_iter(n) if max_iter is None else max_iter
-    n_slots = _fast.column_slots(n, use_cache, warm=True)
+    use_cache = kc.caches_columns(problem)
+    previous = columns if use_cache and columns is not None else kc.NO_COLUMNS
+    max_iter = default_max_iter(n) if max_iter is None else max_iter
+    n_slots = kc.column_slots(n, use_cache, warm=True)
     it, converged, gap, cache, derived = _solve_and_derive(
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
         problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),
-        wss == "max_violating_pair", n_slots, *_fast.newton_period(n))
+        wss == "max_violating_pair", n_slots, *newton_period(n))
     run = {"n_iter": int(it), "converged": bool(converged), "trace": None,
-           "trace_truncated": False, "status": _fast.status_text(converged, max_iter, gap),
-           "columns": _fast.kept_columns(cache, use_cache), "alpha0": alpha0}
+           "trace_truncated": False, "status": status_text(converged, max_iter, gap),
+           "columns": kc.kept_columns(cache, use_cache), "alpha0": alpha0}
     return run, solution(*derived)
 
 
@@ -197,10 +200,10 @@ def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous,
                       max_iter, mvp, n_slots, newton_base, newton_first):
     """`smo_fast.solve`'s warm run (no shrinking: see there; Newton steps on the free set
     as a cold fit's, `smo_fast.newton_period`) from (α₀, G₀), then `finalize`'s
-    `_derive_from_gradient`, in one call. G0 is overwritten."""
+    `derive_from_gradient`, in one call. G0 is overwritten."""
     alpha = alpha0.copy()
-    it, converged, gap, G, cache = _fast._smo(
-        X, XT, y, alpha, G0, np.zeros(0), _fast.kernel_diag(kp, X), kp, C_box, tol,
-        max_iter, mvp, False, n_slots, True, previous, newton_base, newton_first)
-    return it, converged, gap, cache, _derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
-                                                            equality, k)
+    it, converged, gap, G, cache = smo_loop(
+        X, XT, y, alpha, G0, np.zeros(0), kernel_diag(kp, X), kp, C_box, tol, max_iter, mvp,
+        False, n_slots, True, previous, newton_base, newton_first)
+    return it, converged, gap, cache, derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
+                                                           equality, k)

@@ -10,6 +10,16 @@ if ROOT not in sys.path:
 # limits explicitly (tests/test_budget.py, tests/browser/test_budget_server.py).
 os.environ.setdefault("SVMLAB_BUDGET_SLACK", "10")
 
+# Hypothesis draws the same examples on every run and every machine (profile "ci", the
+# default): derandomized (seeded from each test's own code) and without the example database
+# (a failure found once would otherwise be replayed only where it was found).
+# HYPOTHESIS_PROFILE=dev draws new examples on every run, to search further.
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", derandomize=True, database=None)
+settings.register_profile("dev", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False,

@@ -269,7 +269,7 @@ def test_a_pickled_model_drops_its_column_cache():
 
 
 def test_a_model_holds_at_most_keep_columns_mb_of_columns():
-    from svm_engine.solvers import smo_fast
+    from svm_engine.kernel_cache import KEEP_COLUMNS_MB
 
     d = se.datasets.moons(n=1500, noise=0.25, seed=2)
     k = se.Gaussian(sigma=0.5)
@@ -278,4 +278,4 @@ def test_a_model_holds_at_most_keep_columns_mb_of_columns():
     X2, y2 = np.vstack([d.X, [[0.5, 0.0]]]), np.append(d.y, d.y[0])
     warm = se.fit(X2, y2, kernel=k, C=1.0, warm_start=cold)
     assert warm.columns is not None
-    assert warm.columns[0].nbytes <= smo_fast.KEEP_COLUMNS_MB * 2**20
+    assert warm.columns.rows.nbytes <= KEEP_COLUMNS_MB * 2**20

@@ -24,7 +24,6 @@ from svm_engine import datasets as ds
 from svm_engine.problem import build_problem
 from svm_engine.solvers.newton import (
     _kernel_direction,
-    _lstsq_symmetric,
     _solve,
     newton,
     newton_linear,
@@ -136,32 +135,26 @@ def test_zero_tolerance_ends_on_the_settled_violator_set():
     assert fast["converged"] and fast["status"].startswith("exact:")
 
 
-def random_symmetric(rng, p, eigenvalues):
-    Q, _ = np.linalg.qr(rng.normal(size=(p, p)))
-    return (Q * eigenvalues) @ Q.T
-
-
 @pytest.mark.parametrize("seed", range(20))
 def test_small_solves_agree_with_lstsq(seed):
+    """`_solve` is `newton`'s np.linalg.lstsq(H, g, rcond=None) on H = I + 2CS: an LU solve
+    while no eigenvalue falls under lstsq's cutoff, least squares with that cutoff beyond."""
     rng = np.random.default_rng(seed)
     p = int(rng.integers(1, 7))
     g = rng.normal(size=p)
-    # H = I + 2CS of a random problem, moderate C: Cholesky
+    # H = I + 2CS of a random problem, moderate C: tr H < 0.01/(p·ε), the LU branch
     B = rng.normal(size=(p, int(rng.integers(0, p + 1))))
     H = np.eye(p) + 2.0 * 10.0 ** rng.uniform(-2, 4) * (B @ B.T)
     np.testing.assert_allclose(_solve(H, g), np.linalg.lstsq(H, g, rcond=None)[0], rtol=1e-9)
-    # symmetric, indefinite, eigenvalues 1e-3..1e3 in size: the eigen-decomposition
-    lam = rng.choice([-1.0, 1.0], size=p) * 10.0 ** rng.uniform(-3, 3, size=p)
-    A = random_symmetric(rng, p, lam)
-    np.testing.assert_allclose(_lstsq_symmetric(A, g), np.linalg.lstsq(A, g, rcond=None)[0],
-                               rtol=1e-7, atol=1e-7 * np.linalg.norm(g) / np.abs(lam).min())
-    # singular: eigenvalues far under lstsq's cutoff p·ε·max|λ| are dropped, as lstsq drops them
-    lam[rng.random(p) < 0.5] = 1e-25 * np.abs(lam).max()
-    A = random_symmetric(rng, p, lam)
-    kept = np.abs(lam) > 1e-20 * np.abs(lam).max()
-    scale = np.linalg.norm(g) / np.abs(lam[kept]).min() if kept.any() else 1.0
-    np.testing.assert_allclose(_lstsq_symmetric(A, g), np.linalg.lstsq(A, g, rcond=None)[0],
-                               rtol=0, atol=1e-7 * scale)
+    # S of rank < p and C·tr S ~ 1e17: the eigenvalues 1 of H fall under the cutoff p·ε·σ_max
+    # and are dropped, as lstsq drops them (an LU solve would keep them)
+    p = int(rng.integers(2, 7))
+    B = rng.normal(size=(p, int(rng.integers(1, p))))
+    S, g = B @ B.T, rng.normal(size=p)
+    H = np.eye(p) + 1e17 / np.trace(S) * S
+    want = np.linalg.lstsq(H, g, rcond=None)[0]
+    np.testing.assert_allclose(_solve(H, g), want, rtol=0,
+                               atol=1e-7 * np.linalg.norm(g) / np.linalg.norm(H, 2))
 
 
 @pytest.mark.parametrize("C", [1e13, 1e15, 1e18])

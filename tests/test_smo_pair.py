@@ -1,4 +1,4 @@
-"""Platt's two-variable step (`solvers.pair.clip_pair`) and the stall it used to cause."""
+"""Platt's two-variable step (`solvers.smo.clip_pair`) and the stall it used to cause."""
 
 import math
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine import datasets as ds
-from svm_engine.solvers.pair import clip_pair
+from svm_engine.solvers.smo import clip_pair
 
 finite = st.floats(0.0, 10.0, allow_nan=False)
 label = st.sampled_from([-1.0, 1.0])

@@ -147,7 +147,11 @@ def _project(v, y, act, m, out):
 def _matvec(H, v, out):
     """out = H v, column by column (H is symmetric; zero entries of v are skipped): a loop
     without a reduction, so that it vectorises, and the same sums in the same order on every
-    call."""
+    call, in every process (BLAS's order may follow its threads), so that a fit in a worker
+    and the same fit in the server take the same Newton steps to the bit. Kept for that: numpy's
+    H @ v (BLAS, compiled) is only 6–23 % faster at k = 50 … 2,000 (0.78× at 50, 0.94× at
+    1,000, 0.91× at 2,000), and 0.6–1.15× under load; benchmarks/bench_numerics.py --only
+    matvec, 2026-11-25."""
     k = len(v)
     for c in range(k):
         out[c] = 0.0

@@ -162,7 +162,7 @@ def _status(t, max_iter, step_norm, tol, converged, stalled) -> str:
 #    steps few points cross the margin: a pass costs ~3 ns a point (0.3 ms for n = 100,000
 #    in 2-D) plus ~10–30 ns a point that crossed, against ~2 ms of numpy temporaries
 #    (X′, X′[viol], X′w) per iteration.
-#  * H⁻¹∇ by Cholesky (`_solve`): H = I + 2CS is symmetric with eigenvalues ≥ 1 (but for a
+#  * H⁻¹∇ by LAPACK (`_solve`): H = I + 2CS is symmetric with eigenvalues ≥ 1 (but for a
 #    huge C·tr S, where H is singular to rounding and lstsq's cutoff is applied instead).
 #  * α = 2Cξ from the kept margins. The trace is data: the loop fills per-iteration rows that
 #    `newton_linear` turns into the records of `newton`, so traced and untraced runs take the
@@ -218,116 +218,20 @@ EPS = float(np.finfo(float).eps)
 def _solve(H, g):
     """H⁻¹g for H = I + 2CS, as `np.linalg.lstsq(H, g, rcond=None)` in `newton` computes it.
     H's eigenvalues lie in [1, tr H]: while tr H < 0.01/(p·ε), none falls under lstsq's cutoff
-    (singular values ≤ p·ε·σ_max count as 0) and Cholesky solves H exactly (to rounding).
-    Beyond that (C·tr S ≳ 1e13 with nearly collinear points), H is singular to rounding, and
-    its eigen-decomposition drops what lstsq drops."""
+    (singular values ≤ p·ε·σ_max count as 0) and an LU solve (LAPACK's gesv) is as exact.
+    Beyond that (C·tr S ≳ 1e13 with nearly collinear points), H is singular to rounding:
+    least squares with lstsq's cutoff (LAPACK's gelsd, as numpy's).
+    (LAPACK, not the hand-written Cholesky and Jacobi this replaced: +0.16 µs per solve at
+    p = 3 (0.10 → 0.26 µs), ~1.3 µs on a 100 µs fit of 200 points; the least squares are
+    slower at p = 3 (0.6 → 2.4 µs) and faster from p = 11 on (1.3 → 0.24 ms at p = 51);
+    benchmarks/bench_numerics.py --only solve, 2026-11-25.)"""
     p = H.shape[0]
     trace = 0.0
     for a in range(p):
         trace += H[a, a]
     if trace < 0.01 / (p * EPS):
-        x, ok = _cholesky_solve(H, g)
-        if ok:
-            return x
-    return _lstsq_symmetric(H, g)
-
-
-@njit(cache=True, nogil=True)
-def _cholesky_solve(H, g):
-    """(H⁻¹g, True) for a symmetric positive definite H = LLᵀ; (0, False) when a pivot is
-    not > 0."""
-    p = H.shape[0]
-    L = np.zeros((p, p))
-    x = np.zeros(p)
-    for j in range(p):
-        s = H[j, j]
-        for k in range(j):
-            s -= L[j, k] * L[j, k]
-        if not s > 0.0:
-            return x, False
-        L[j, j] = math.sqrt(s)
-        for i in range(j + 1, p):
-            s = H[i, j]
-            for k in range(j):
-                s -= L[i, k] * L[j, k]
-            L[i, j] = s / L[j, j]
-    for i in range(p):                                     # L z = g
-        s = g[i]
-        for k in range(i):
-            s -= L[i, k] * x[k]
-        x[i] = s / L[i, i]
-    for i in range(p - 1, -1, -1):                         # Lᵀ x = z
-        s = x[i]
-        for k in range(i + 1, p):
-            s -= L[k, i] * x[k]
-        x[i] = s / L[i, i]
-    return x, True
-
-
-@njit(cache=True, nogil=True)
-def _lstsq_symmetric(H, g):
-    """np.linalg.lstsq(H, g, rcond=None)[0] for a symmetric H: H = QΛQᵀ by cyclic Jacobi
-    rotations, then x = Σₖ (qₖᵀg / λₖ) qₖ over the |λₖ| > p·ε·max|λ| (lstsq's cutoff)."""
-    p = H.shape[0]
-    A = np.empty((p, p))
-    Q = np.zeros((p, p))
-    total = 0.0
-    for a in range(p):
-        Q[a, a] = 1.0
-        for b in range(p):
-            A[a, b] = H[a, b]
-            total += H[a, b] * H[a, b]
-    for _sweep in range(64):
-        off = 0.0
-        for a in range(p):
-            for b in range(p):
-                if a != b:
-                    off += A[a, b] * A[a, b]
-        if off <= 1e-36 * total:                           # off-diagonal below rounding
-            break
-        for a in range(p - 1):
-            for b in range(a + 1, p):
-                if A[a, b] == 0.0:
-                    continue
-                theta = (A[b, b] - A[a, a]) / (2.0 * A[a, b])
-                t = 1.0 / (abs(theta) + math.sqrt(theta * theta + 1.0))
-                if abs(theta) > 1e150:                     # θ² would overflow
-                    t = 0.5 / abs(theta)
-                if theta < 0.0:
-                    t = -t
-                c = 1.0 / math.sqrt(t * t + 1.0)           # the rotation J zeroing A[a, b]
-                s = t * c
-                for k in range(p):                         # A ← AJ, Q ← QJ
-                    ka, kb = A[k, a], A[k, b]
-                    A[k, a], A[k, b] = c * ka - s * kb, s * ka + c * kb
-                    qa, qb = Q[k, a], Q[k, b]
-                    Q[k, a], Q[k, b] = c * qa - s * qb, s * qa + c * qb
-                for k in range(p):                         # A ← JᵀA
-                    ak, bk = A[a, k], A[b, k]
-                    A[a, k], A[b, k] = c * ak - s * bk, s * ak + c * bk
-                A[a, b] = A[b, a] = 0.0
-    top = 0.0
-    for k in range(p):
-        top = max(top, abs(A[k, k]))
-    x = np.zeros(p)
-    for k in range(p):
-        if abs(A[k, k]) > p * EPS * top:
-            qg = 0.0
-            for a in range(p):
-                qg += Q[a, k] * g[a]
-            for a in range(p):
-                x[a] += qg / A[k, k] * Q[a, k]
-    return x
-
-
-@njit(cache=True, nogil=True)
-def _grow(A):
-    """A with twice the rows (the first rows copied): trace rows for a longer run."""
-    B = np.empty((2 * A.shape[0], A.shape[1]))
-    for k in range(A.shape[0]):
-        for a in range(A.shape[1]):
-            B[k, a] = A[k, a]
-    return B
+        return np.linalg.solve(H, g)
+    return np.linalg.lstsq(H, g, rcond=p * EPS)[0]
 
 
 @njit(cache=True, nogil=True)
@@ -384,7 +288,8 @@ def _newton_linear_run(X, y, C, tol, max_iter, v, S, trace):
         step_norm = math.sqrt(dw2)                         # ‖w_t − w_{t−1}‖
         if trace:
             if t == W.shape[0]:
-                W, stats = _grow(W), _grow(stats)
+                W = np.concatenate((W, np.empty_like(W)))       # twice the rows
+                stats = np.concatenate((stats, np.empty_like(stats)))
             gg = 0.0
             for a in range(p):
                 W[t, a] = w_new[a]
@@ -422,7 +327,8 @@ def newton_linear(X, y, C, *, tol=1e-8, max_iter=None, trace=False):
     v[:d], v[d] = X.T @ y, y.sum()
     S = np.empty((d + 1, d + 1))
     S[:d, :d] = X.T @ X
-    S[:d, d] = S[d, :d] = np.ones(n) @ X                 # Σ xᵢ (~30× faster than X.sum(0))
+    S[:d, d] = S[d, :d] = np.ones(n) @ X                 # Σ xᵢ: 33× faster than X.sum(0)
+    # at n = 100,000 in 2-D (45 µs against 1.5 ms; timeit, under load, 2026-11-25)
     S[d, d] = n
     w, alpha, t, converged, stalled, step_norm, W, stats = _newton_linear_run(
         X, y, float(C), float(tol), int(max_iter), v, S, bool(trace))

@@ -38,12 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is in requirements; plain Python still works
-    def njit(*a, **k):
-        return (lambda f: f) if not (a and callable(a[0])) else a[0]
-
+from ..jit import njit
 
 #: What a stop at the sweep cap means, and what to try (module docstring, "Limits").
 CRAWL = ("coordinate ascent crawls when C·K(x, x) is large and the classes overlap; try a "

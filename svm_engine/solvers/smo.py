@@ -11,30 +11,34 @@ Sources: Platt (1998), "Sequential Minimal Optimization" — the analytic two-va
 with L/H clipping (seed 004); Keerthi et al. (2001) — the maximal violating pair;
 Fan, Chen & Lin (JMLR 2005) — LIBSVM's second-order working-set selection (WSS 2).
 
-| symbol | code            | meaning                                                       |
-|--------|-----------------|---------------------------------------------------------------|
-| α      | `alpha`         | Lagrange multipliers                                          |
-| C      | `C`             | box bound (∞ for the hard margin and for quadratic loss)      |
-| G      | `G`             | ∇f(α) = Qα − 1; note yᵢGᵢ = Eᵢ − b                            |
-| E      | `E_i`, `E_j`    | Platt's error Eᵢ = h(xᵢ) − yᵢ                                 |
-| η      | `eta`           | Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ, curvature along the constraint line        |
-| L, H   | `L`, `H`        | ends of the feasible segment for αⱼ (the box ∩ the line)      |
-| I_up   | `I_up`          | {t: αₜ < C, yₜ = +1} ∪ {t: αₜ > 0, yₜ = −1}: yₜαₜ may grow   |
-| I_low  | `I_low`         | {t: αₜ < C, yₜ = −1} ∪ {t: αₜ > 0, yₜ = +1}: yₜαₜ may shrink |
-| m, M   | `m`, `M`        | max over I_up and min over I_low of −yₜGₜ; stop at m − M ≤ tol |
+| symbol | code         | seed 004 | meaning                                                |
+|--------|--------------|----------|--------------------------------------------------------|
+| α      | `alpha`      | λ        | Lagrange multipliers                                   |
+| αᵢ, αⱼ | `a_i`, `a_j` | λ₁, λ₂   | the pair of a step: αⱼ is moved, αᵢ follows            |
+| C      | `C`          | C        | box bound (∞ for the hard margin and quadratic loss)   |
+| G      | `G`          |          | ∇f(α) = Qα − 1; note yᵢGᵢ = Eᵢ − b                     |
+| E      | `E_i`, `E_j` | E(i)     | Platt's error Eᵢ = h(xᵢ) − yᵢ                          |
+| η      | `eta`        | −η       | Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ ≥ 0, the curvature along the line     |
+| L, H   | `L`, `H`     | U, V     | ends of the feasible segment for αⱼ (box ∩ line)       |
+| I_up   | `I_up`       |          | {t: αₜ < C, yₜ = +1} ∪ {t: αₜ > 0, yₜ = −1}: yₜαₜ may grow   |
+| I_low  | `I_low`      |          | {t: αₜ < C, yₜ = −1} ∪ {t: αₜ > 0, yₜ = +1}: yₜαₜ may shrink |
+| m, M   | `m`, `M`     |          | max over I_up, min over I_low of −yₜGₜ; stop at m − M ≤ tol |
+
+Seed 004 writes the same update with λ for α and U, V for L, H, and with η of the opposite
+sign: η = −K₁₁ − K₂₂ + 2K₁₂ ≤ 0, so its λ₂ + y₂(E₂ − E₁)/η is line 4 (`take_step`).
 
 One iteration (the numbered comments below point to these lines):
   1. i ← argmax_{t ∈ I_up} −yₜGₜ                                   (the most violating "up" index)
   2. j ← argmin_{t ∈ I_low} −yₜGₜ   (max violating pair) or
      j ← argmax_{t ∈ I_low, −yₜGₜ < m} bₜ²/aₜ, bₜ = m + yₜGₜ, aₜ = Kᵢᵢ + Kₜₜ − 2Kᵢₜ  (WSS 2)
-  3. η ← Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ (τ = 1e-12 if η ≤ 0)
+  3. η ← Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ (τ = 1e-12 if η ≤ 0)           (the seed's η is −η: see above)
   4. αⱼ_unc ← αⱼ + yⱼ(Eᵢ − Eⱼ)/η                                   (Platt eq. 16)
   5. L, H ← max(0, αⱼ − αᵢ), min(C, C + αⱼ − αᵢ)   if yᵢ ≠ yⱼ
             max(0, αᵢ + αⱼ − C), min(C, αᵢ + αⱼ)   if yᵢ = yⱼ       (Platt eqs. 13–14)
   6. αⱼ_new ← clip(αⱼ_unc, L, H)                                   (Platt eq. 17)
   7. αᵢ_new ← αᵢ + yᵢyⱼ(αⱼ − αⱼ_new)                               (Platt eq. 18)
-     (lines 5–7 are `pair.clip_pair`, shared with the compiled solver; when αⱼ stops at an
-     end set by αᵢ's bound, αᵢ is put on that bound exactly)
+     (lines 5–7 are `clip_pair` below, compiled, which both solvers call; when αⱼ stops at
+     an end set by αᵢ's bound, αᵢ is put on that bound exactly)
   8. G ← G + Q[:, i]Δαᵢ + Q[:, j]Δαⱼ
 
 Newton steps on the free set (`face.py`, not Platt's): pair steps crawl when C·K is large
@@ -68,8 +72,8 @@ import numpy as np
 from ..finalize import bias_from_gradient, kkt_violation
 from ..jit import njit
 from . import face
-from .pair import TAU, clip_pair
 
+TAU = 1e-12  # LIBSVM's replacement for a non-positive η
 TRACE_CAP = face.PAIR_ONLY   # records kept when trace=True (the run itself goes on): all of
                              # them pair steps, as the Newton steps come after them
 TOP_CANDIDATES = 5   # second-order gains listed per step in the trace
@@ -115,11 +119,51 @@ def select_pair(Q, y, alpha, G, C, wss, QD):
     return i, j, m, M, why, candidates
 
 
+def default_max_iter(n: int) -> int:
+    return max(10_000_000, 100 * n)            # LIBSVM's default
+
+
+def status_text(converged: bool, max_iter: int, gap: float) -> str:
+    return ("optimal: m(α) − M(α) ≤ tol" if converged
+            else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
+
+
+@njit(cache=True, nogil=True)
+def clip_pair(a_i, a_j, aj_unc, y_i, y_j, C):
+    """Lines 5–7: L, H, then αⱼ ← clip(αⱼ_unc, L, H) and αᵢ ← αᵢ + yᵢyⱼ(αⱼ − αⱼ_new).
+    Returns (L, H, αᵢ_new, αⱼ_new).
+
+    When αⱼ stops at an end of [L, H] that comes from αᵢ's own bound (L > 0 or H < C: the
+    line leaves the box where αᵢ reaches 0 or C), αᵢ is set to that bound exactly (as LIBSVM
+    does): computed as αᵢ + yᵢyⱼ(αⱼ − αⱼ_new) it can miss 0 by a rounding residue like
+    3e-18, and a residue keeps αᵢ in the working set with a step of zero length, so SMO
+    would pick the same pair for ever. Plain float arithmetic: `take_step` runs it as
+    Python, `smo_fast` compiled, so the readable and the fast solver clip identically."""
+    if y_i != y_j:                                       # line 5, αᵢ − αⱼ = const
+        L, H = max(0.0, a_j - a_i), min(C, C + a_j - a_i)
+        ai_at_L, ai_at_H = 0.0, C                        # αᵢ where αⱼ = L > 0, = H < C
+    else:                                                # αᵢ + αⱼ = const
+        L, H = max(0.0, a_i + a_j - C), min(C, a_i + a_j)
+        ai_at_L, ai_at_H = C, 0.0
+    aj_new = min(max(aj_unc, L), H)                      # line 6
+    if aj_new == L and L > 0.0:
+        ai_new = ai_at_L                                 # αᵢ lands exactly on its bound
+    elif aj_new == H and H < C:
+        ai_new = ai_at_H
+    else:
+        ai_new = a_i + y_i * y_j * (a_j - aj_new)        # line 7 (Platt eq. 18)
+        ai_new = min(max(ai_new, 0.0), C)                # guard the box against rounding
+    return L, H, ai_new, aj_new
+
+
 def take_step(Q, y, alpha, G, C, i, j, QD):
     """Lines 3–8 on α and G in place. Returns the step's record (Platt's quantities)."""
     y_i, y_j = y[i], y[j]
     a_i, a_j = alpha[i], alpha[j]
-    eta = QD[i] + QD[j] - 2.0 * y_i * y_j * Q[i, j]             # line 3: Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ
+    # line 3: η = Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ = ‖φ(xᵢ) − φ(xⱼ)‖² ≥ 0, the curvature along the line.
+    # Seed 004 defines η = −K₁₁ − K₂₂ + 2K₁₂ ≤ 0, the opposite sign: its update
+    # λ₂ + y₂(E₂ − E₁)/η is line 4's αⱼ + yⱼ(Eᵢ − Eⱼ)/η with both signs flipped.
+    eta = QD[i] + QD[j] - 2.0 * y_i * y_j * Q[i, j]
     eta_used = eta if eta > 0 else TAU
     E_i, E_j = y_i * G[i], y_j * G[j]                           # Eₜ − b (b cancels in Eᵢ − Eⱼ)
     aj_unc = a_j + y_j * (E_i - E_j) / eta_used                 # line 4
@@ -171,7 +215,7 @@ def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, tr
     for j in np.flatnonzero(alpha):     # G = Qα − 1, summed column by column in index order
         G += Q[:, j] * alpha[j]         # as smo_fast does: the same bits, so the same steps
     if max_iter is None:
-        max_iter = max(10_000_000, 100 * n)   # LIBSVM's default
+        max_iter = default_max_iter(n)
     records = [] if trace else None
     truncated = False
     it = 0
@@ -209,10 +253,8 @@ def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, tr
                 records.append(rec)
             else:
                 truncated = True
-    status = ("optimal: m(α) − M(α) ≤ tol" if converged
-              else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {m - M:.3g} > tol")
     return {"alpha": alpha, "n_iter": it, "converged": converged, "trace": records,
-            "trace_truncated": truncated, "status": status}
+            "trace_truncated": truncated, "status": status_text(converged, max_iter, m - M)}
 
 
 def replay(trace, n, alpha0=None):
@@ -228,17 +270,14 @@ def replay(trace, n, alpha0=None):
     return alpha
 
 
+@njit(cache=True, nogil=True)
 def feasible_start(alpha0, y, C):
     """Make a warm-start α feasible: clip to [0, C], then restore Σαᵢyᵢ = 0 by lowering the
     largest αᵢ of the heavier class, largest first, until the sums balance. Lowering few αᵢ
     (after one edit, e.g. a deleted support vector, one or two) keeps the start close to the
     previous optimum and lets `svm_engine.warmstart` update G instead of rebuilding it.
-    Compiled: the Playground calls it on every click. Each lowered αᵢ costs a pass over α."""
-    return _feasible(np.asarray(alpha0, dtype=float), np.asarray(y, dtype=float), float(C))
-
-
-@njit(cache=True, nogil=True)
-def _feasible(alpha0, y, C):
+    Compiled: the Playground calls it on every click. Each lowered αᵢ costs a pass over α.
+    alpha0 and y: float arrays; C: a float."""
     n = len(alpha0)
     a = np.empty(n)
     s, top = 0.0, 0.0

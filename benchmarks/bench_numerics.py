@@ -1,0 +1,327 @@
+"""The engine's hand-written numerics against numpy / scipy (a script, not a test).
+
+Issue 17: every hand-written numeric routine of svm_engine/ carries its measured reason beside
+it, or is replaced by the library. This measures each against its library alternative, in
+the setting the engine uses it in, and prints the figures the comments beside the code cite:
+
+  exp        the Gaussian kernel column (compiled, n = 1,000 points, 2-D) with the engine's
+             own exp against math.exp in the same loop; and its largest error in ulp
+  solve      SVM-Primal's Newton system H⁻¹g (H = I + 2CS, p = d + 1): the former
+             hand-written Cholesky / Jacobi pair against numba's np.linalg.solve and
+             np.linalg.lstsq (LAPACK), per call and per Newton fit
+  validation check_data on float64 input (n = 200, the Playground; n = 100,000): the former
+             compiled passes against the numpy ones that replaced them
+  matvec     face.py's H·v (the Newton step on the free set, CG) against numpy's H @ v
+             (BLAS) compiled, k = 50, 500, 1,000, 2,000
+
+    .venv/bin/python benchmarks/bench_numerics.py [--only exp,solve,validation,matvec]
+
+Run under load it is noisy: each figure is the best of several repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import timeit
+from pathlib import Path
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")       # as the fit workers (ui/fit_pool.py)
+
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import svm_engine as se  # noqa: E402
+from svm_engine import datasets as ds  # noqa: E402
+from svm_engine.kernel_values import exp_nonpositive  # noqa: E402
+
+
+def best(f, number: int, repeat: int = 7) -> float:
+    """Seconds per call, the best of `repeat` runs of `number` calls."""
+    f()
+    return min(timeit.repeat(f, number=number, repeat=repeat)) / number
+
+
+# -- exp ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _gauss_columns_own(XT, ngamma, cols, out):
+    d, n = XT.shape
+    for c in range(cols):
+        for p in range(n):
+            out[p] = 0.0
+        for k in range(d):
+            v = XT[k, c]
+            for p in range(n):
+                z = XT[k, p] - v
+                out[p] += z * z
+        for p in range(n):
+            out[p] = exp_nonpositive(ngamma * out[p])
+
+
+@njit(cache=True)
+def _gauss_columns_libm(XT, ngamma, cols, out):
+    d, n = XT.shape
+    for c in range(cols):
+        for p in range(n):
+            out[p] = 0.0
+        for k in range(d):
+            v = XT[k, c]
+            for p in range(n):
+                z = XT[k, p] - v
+                out[p] += z * z
+        for p in range(n):
+            out[p] = math.exp(ngamma * out[p])
+
+
+@njit(cache=True)
+def _exp_all(t, out):
+    for p in range(len(t)):
+        out[p] = exp_nonpositive(t[p])
+
+
+def bench_exp() -> None:
+    X = np.random.default_rng(0).normal(size=(1000, 2))
+    XT, out = np.ascontiguousarray(X.T), np.empty(1000)
+    own = best(lambda: _gauss_columns_own(XT, -0.5, 100, out), 20)
+    libm = best(lambda: _gauss_columns_libm(XT, -0.5, 100, out), 20)
+    t = -np.concatenate([np.linspace(0.0, 50.0, 200001), np.geomspace(1e-12, 708.0, 50000)])
+    got = np.empty(len(t))
+    _exp_all(t, got)
+    ref = np.exp(t)
+    ulps = float((np.abs(got - ref) / np.spacing(ref)).max())
+    print(f"exp: a Gaussian column of 1,000 points: own exp {1e6 * own / 100:.2f} µs, "
+          f"math.exp {1e6 * libm / 100:.2f} µs: {libm / own:.1f}× faster; "
+          f"largest error {ulps:.2f} ulp over {len(t):,} arguments in [−708, 0]")
+
+
+# -- SVM-Primal's Newton solve -------------------------------------------------------------------
+# The hand-written pair that newton.py used until issue 17, kept here to be compared.
+
+EPS = float(np.finfo(float).eps)
+
+
+@njit(cache=True)
+def _cholesky_solve(H, g):
+    p = H.shape[0]
+    L = np.zeros((p, p))
+    x = np.zeros(p)
+    for j in range(p):
+        s = H[j, j]
+        for k in range(j):
+            s -= L[j, k] * L[j, k]
+        if not s > 0.0:
+            return x, False
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, p):
+            s = H[i, j]
+            for k in range(j):
+                s -= L[i, k] * L[j, k]
+            L[i, j] = s / L[j, j]
+    for i in range(p):
+        s = g[i]
+        for k in range(i):
+            s -= L[i, k] * x[k]
+        x[i] = s / L[i, i]
+    for i in range(p - 1, -1, -1):
+        s = x[i]
+        for k in range(i + 1, p):
+            s -= L[k, i] * x[k]
+        x[i] = s / L[i, i]
+    return x, True
+
+
+@njit(cache=True)
+def _lstsq_jacobi(H, g):
+    p = H.shape[0]
+    A = H.copy()
+    Q = np.eye(p)
+    total = (H * H).sum()
+    for _sweep in range(64):
+        off = 0.0
+        for a in range(p):
+            for b in range(p):
+                if a != b:
+                    off += A[a, b] * A[a, b]
+        if off <= 1e-36 * total:
+            break
+        for a in range(p - 1):
+            for b in range(a + 1, p):
+                if A[a, b] == 0.0:
+                    continue
+                theta = (A[b, b] - A[a, a]) / (2.0 * A[a, b])
+                t = 1.0 / (abs(theta) + math.sqrt(theta * theta + 1.0))
+                if abs(theta) > 1e150:
+                    t = 0.5 / abs(theta)
+                if theta < 0.0:
+                    t = -t
+                c = 1.0 / math.sqrt(t * t + 1.0)
+                s = t * c
+                for k in range(p):
+                    ka, kb = A[k, a], A[k, b]
+                    A[k, a], A[k, b] = c * ka - s * kb, s * ka + c * kb
+                    qa, qb = Q[k, a], Q[k, b]
+                    Q[k, a], Q[k, b] = c * qa - s * qb, s * qa + c * qb
+                for k in range(p):
+                    ak, bk = A[a, k], A[b, k]
+                    A[a, k], A[b, k] = c * ak - s * bk, s * ak + c * bk
+                A[a, b] = A[b, a] = 0.0
+    top = 0.0
+    for k in range(p):
+        top = max(top, abs(A[k, k]))
+    x = np.zeros(p)
+    for k in range(p):
+        if abs(A[k, k]) > p * EPS * top:
+            qg = 0.0
+            for a in range(p):
+                qg += Q[a, k] * g[a]
+            for a in range(p):
+                x[a] += qg / A[k, k] * Q[a, k]
+    return x
+
+
+@njit(cache=True)
+def _hand(H, g, calls):
+    acc = 0.0
+    for _ in range(calls):
+        x, ok = _cholesky_solve(H, g)
+        acc += x[0]
+    return acc
+
+
+@njit(cache=True)
+def _lapack(H, g, calls):
+    acc = 0.0
+    for _ in range(calls):
+        x = np.linalg.solve(H, g)
+        acc += x[0]
+    return acc
+
+
+@njit(cache=True)
+def _hand_lstsq(H, g, calls):
+    acc = 0.0
+    for _ in range(calls):
+        acc += _lstsq_jacobi(H, g)[0]
+    return acc
+
+
+@njit(cache=True)
+def _lapack_lstsq(H, g, calls):
+    acc = 0.0
+    p = H.shape[0]
+    for _ in range(calls):
+        acc += np.linalg.lstsq(H, g, rcond=p * EPS)[0][0]
+    return acc
+
+
+def bench_solve() -> None:
+    rng = np.random.default_rng(1)
+    for p in (3, 11, 51):
+        B = rng.normal(size=(p, p))
+        H, g = np.eye(p) + 2.0 * (B @ B.T), rng.normal(size=p)
+        calls = 2000 if p < 20 else 200
+        rows = [(name, best(lambda f=f, H=H, g=g, calls=calls: f(H, g, calls), 1) / calls)
+                for name, f in (("Cholesky, hand-written", _hand),
+                                ("np.linalg.solve (LAPACK)", _lapack),
+                                ("Jacobi, hand-written", _hand_lstsq),
+                                ("np.linalg.lstsq (LAPACK)", _lapack_lstsq))]
+        print(f"solve p = {p:2d}: " + ", ".join(f"{n} {1e6 * t:.2f} µs" for n, t in rows))
+    for n in (200, 100_000):
+        d = ds.blobs(n=n, seed=2) if hasattr(ds, "blobs") else ds.moons(n=n, seed=2)
+        X, y = d.X, np.where(d.y == d.y.max(), 1.0, -1.0)
+        fit = best(lambda X=X, y=y: se.fit(X, y, C=1.0, loss="quadratic", bias="augmented",
+                                           solver="newton"), 1 if n > 1000 else 20, 5)
+        m = se.fit(X, y, C=1.0, loss="quadratic", bias="augmented", solver="newton")
+        print(f"solve: a Newton fit (linear kernel, n = {n:,}): {1e3 * fit:.2f} ms, "
+              f"{m.n_iter} Newton iterations (one p = 3 solve each)")
+
+
+# -- validation --------------------------------------------------------------------------------
+# The compiled fast path of check_data until issue 17 (max ‖xᵢ‖² and the two labels in one
+# pass), kept here to be compared with the numpy one that replaced it.
+
+@njit(cache=True)
+def _scan(X, Y, y_pm):
+    n, d = X.shape
+    m, good = 0.0, True
+    for t in range(n):
+        a = 0.0
+        for k in range(d):
+            a += X[t, k] * X[t, k]
+        good &= a < np.inf
+        m = a if a > m else m
+    lo, hi = np.inf, -np.inf
+    for t in range(n):
+        v = Y[t]
+        lo, hi = (v if v < lo else lo), (v if v > hi else hi)
+    others = 0
+    for t in range(n):
+        v = Y[t]
+        y_pm[t] = 1.0 if v == hi else -1.0
+        others += (v != hi) & (v != lo)
+    return good and -np.inf < lo and lo < hi and hi < np.inf and others == 0, m, lo, hi
+
+
+def bench_validation() -> None:
+    from svm_engine.validation import check_data
+
+    for n in (200, 100_000):
+        d = ds.moons(n=n, seed=2)
+        X, y = np.ascontiguousarray(d.X), d.y.astype(float)
+        now = best(lambda X=X, y=y: check_data(X, y), 2000 if n < 1000 else 20)
+
+        def compiled(X=X, y=y):
+            y_pm = np.empty(len(y))
+            _scan(X, y, y_pm)
+            return np.array(X, order="C"), y_pm
+
+        before = best(compiled, 2000 if n < 1000 else 20)
+        print(f"validation n = {n:,}: check_data (numpy) {1e6 * now:.1f} µs, the former "
+              f"compiled pass {1e6 * before:.1f} µs (+ {1e6 * (now - before):.1f} µs)")
+
+
+# -- H·v in face.py ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def _blas(H, v, out, calls):
+    for _ in range(calls):
+        out[:] = H @ v
+
+
+def bench_matvec() -> None:
+    from svm_engine.solvers.face import _matvec
+
+    @njit(cache=False)
+    def hand(H, v, out, calls):
+        for _ in range(calls):
+            _matvec(H, v, out)
+
+    rng = np.random.default_rng(3)
+    for k in (50, 500, 1000, 2000):
+        B = rng.normal(size=(k, 3))
+        H, v, out = B @ B.T + np.eye(k), rng.normal(size=k), np.empty(k)
+        calls = max(1, 200_000 // k)
+        args = (H, v, out, calls)
+        t_hand = best(lambda args=args: hand(*args), 1, 5) / calls
+        t_blas = best(lambda args=args: _blas(*args), 1, 5) / calls
+        print(f"matvec k = {k:4d}: hand-written {1e6 * t_hand:8.2f} µs, H @ v (BLAS) "
+              f"{1e6 * t_blas:8.2f} µs: ratio {t_blas / t_hand:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="exp,solve,validation,matvec")
+    args = ap.parse_args()
+    for name in args.only.split(","):
+        {"exp": bench_exp, "solve": bench_solve, "validation": bench_validation,
+         "matvec": bench_matvec}[name]()
+
+
+if __name__ == "__main__":
+    main()

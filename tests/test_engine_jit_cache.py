@@ -1,0 +1,76 @@
+"""numba's cache never serves compiled code older than the engine's sources (issue 17).
+
+numba checks a cached function against its own file only: when `b` (file B) calls `a` (file
+A) and A changes, numba loads `b`'s cached code, with the old `a` compiled into it.
+`svm_engine/jit.py` hashes the engine's sources and removes the cached code when they
+changed. Here, in a copy of the engine (a temporary folder), two probe modules: `b` calls
+`a` across files; after an edit of A only, `b` must return the new value.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from svm_engine.jit import JIT
+
+pytestmark = pytest.mark.skipif(not JIT, reason="numba's cache exists only with numba")
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBE_A = '''from .jit import njit
+
+
+@njit(cache=True)
+def a():
+    return {value}
+'''
+PROBE_B = '''from .jit import njit
+from .probe_a import a
+
+
+@njit(cache=True)
+def b():
+    return a() + 1
+'''
+
+
+def engine_copy(tmp_path: Path) -> Path:
+    """The engine's sources in tmp_path/svm_engine, with the probes; its __init__ emptied
+    (jit.py checks the sources of its own folder: the package need not load the solvers)."""
+    shutil.copytree(ROOT / "svm_engine", tmp_path / "svm_engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "svm_engine" / "__init__.py").write_text("")
+    (tmp_path / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=1))
+    (tmp_path / "svm_engine" / "probe_b.py").write_text(PROBE_B)
+    return tmp_path
+
+
+def call_b(root: Path, env: dict) -> int:
+    code = "from svm_engine.probe_b import b; print(b())"
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return int(done.stdout.split()[-1])
+
+
+@pytest.mark.parametrize("where", ["__pycache__", "NUMBA_CACHE_DIR"])
+def test_an_edit_in_another_file_is_compiled_again(tmp_path, where):
+    root = engine_copy(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",
+                                                             "NUMBA_DISABLE_JIT")}
+    if where == "NUMBA_CACHE_DIR":
+        env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba-cache")
+    cache = (tmp_path / "numba-cache" if where == "NUMBA_CACHE_DIR"
+             else root / "svm_engine" / "__pycache__")
+    assert call_b(root, env) == 2
+    cached = {p: p.stat().st_mtime_ns for p in cache.rglob("*.nb[ic]")}
+    assert any(p.name.startswith("probe_b.b-") for p in cached), "numba cached nothing"
+    if where == "__pycache__":
+        # unchanged sources: the check keeps the cache (b is loaded, not compiled again)
+        assert call_b(root, env) == 2
+        assert {p: p.stat().st_mtime_ns for p in cache.rglob("*.nb[ic]")} == cached
+    (root / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=10))
+    assert call_b(root, env) == 11                    # not 2: b's cached code was removed
