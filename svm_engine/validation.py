@@ -146,6 +146,13 @@ def check_choice(name: str, value, choices) -> str:
 
 
 def check_kernel(kernel):
+    if isinstance(kernel, Polynomial) and kernel.coef0 < 0:
+        # (xᵀz + c)^q with c < 0 is not a kernel (x = 0 and a short z give a negative
+        # eigenvalue): the dual is not concave, a KKT point need not be the optimum, and the
+        # certificate (KKT, primal = dual) could not tell — so fit refuses it (gram.py and
+        # precomputed.py study such functions on purpose)
+        raise ValueError(f"Polynomial with c = {kernel.coef0!r} < 0 is not a kernel (its Gram "
+                         "matrix can have negative eigenvalues); use c ≥ 0")
     if isinstance(kernel, Linear | Polynomial | Gaussian):
         return kernel
     raise ValueError(f"kernel must be se.Linear(), se.Polynomial(...) or se.Gaussian(...), "

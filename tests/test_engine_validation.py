@@ -376,3 +376,14 @@ def test_a_C_so_large_that_the_numbers_overflow_is_a_value_error(solver, kw):
     with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"C = 1e\+300 is too large"):
         se.fit(d.X, d.y, C=1e300, solver=solver, **kw)
     assert se.fit(d.X, d.y, C=10.0, solver=solver, **kw).converged   # a sane C still fits
+
+
+def test_a_polynomial_with_negative_c_is_refused_by_fit():
+    # not a kernel: SMO and cvxopt stop at a KKT point the certificate would call optimal
+    import svm_engine as se
+    from svm_engine import datasets
+
+    d = datasets.circles(n=20, noise=0.1, seed=0)
+    with pytest.raises(ValueError, match=r"c = -1.0 < 0 is not a kernel"):
+        se.fit(d.X, d.y, kernel=se.Polynomial(2, -1.0))
+    se.fit(d.X, d.y, kernel=se.Polynomial(2, 0.0), C=1.0)  # c = 0 (homogeneous) is one
