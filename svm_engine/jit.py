@@ -19,10 +19,10 @@ the engine does the check: `make run`, `streamlit run app.py`, the fit workers, 
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 
 try:
@@ -42,27 +42,35 @@ ENGINE = Path(os.path.abspath(os.path.dirname(__file__)))
 STAMP = "svm_engine-sources.json"      # beside the cached code: {module: hash it was made from}
 
 
-def _imports(path: Path, root: Path) -> set[Path]:
-    """The engine files that `path` imports: `from .x import y` (x, or y if it is a module),
-    `from . import y`, and the same written absolutely (`from svm_engine.x import y`)."""
+#: `from <dots><module> import <names>` (names in parentheses may span lines)
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)",
+                   re.MULTILINE)
+
+
+def _imports(text: str, rel: str, package: str, known: set[str]) -> set[str]:
+    """The engine modules (of `known`, paths relative to the engine like "solvers/smo.py")
+    that the source `text` of `rel` imports: `from .x import y` (x, or y if it is a module),
+    `from . import y`, and the same written absolutely (`from svm_engine.x import y`). Read
+    as text, not parsed: an import written in a string can only add a dependency, which
+    costs a compile, never a stale one."""
     out = set()
-    for node in ast.walk(ast.parse(path.read_bytes())):
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        if node.level:
-            base = path.parent
-            for _ in range(node.level - 1):
-                base = base.parent
-            parts = node.module.split(".") if node.module else []
-        elif node.module and node.module.split(".")[0] == root.name:
-            base, parts = root, node.module.split(".")[1:]
+    here = rel.split("/")[:-1]
+    for dots, module, names in _FROM.findall(text):
+        parts = module.split(".") if module else []
+        if dots:
+            if len(dots) - 1 > len(here):
+                continue
+            base = here[:len(here) - (len(dots) - 1)]
+        elif parts and parts[0] == package:
+            base, parts = [], parts[1:]
         else:
             continue
-        base = base.joinpath(*parts)
-        found = [base / a.name for a in node.names] + ([base] if parts else [])
+        base = base + parts
+        words = re.sub(r"#[^\n]*", "", names).strip("()").split(",")
+        found = [base + [w.split()[0]] for w in words if w.split()] + ([base] if parts else [])
         for p in found:
-            for f in (p.with_suffix(".py"), p / "__init__.py"):
-                if f.is_file() and root in f.parents:
+            for f in ("/".join(p) + ".py", "/".join([*p, "__init__.py"])):
+                if f in known:
                     out.add(f)
     return out
 
@@ -70,19 +78,20 @@ def _imports(path: Path, root: Path) -> set[Path]:
 def module_hashes(root: Path = ENGINE) -> dict[Path, str]:
     """For every .py file under root: sha256 of its source and of the sources of every engine
     module it imports, directly or not (names and contents, in sorted order)."""
-    files = sorted(root.rglob("*.py"))
-    direct = {f: _imports(f, root) for f in files}
+    files = {p.relative_to(root).as_posix(): p for p in root.rglob("*.py")}
+    text = {r: p.read_bytes() for r, p in files.items()}
+    digest = {r: hashlib.sha256(t).hexdigest() for r, t in text.items()}
+    direct = {r: _imports(t.decode("utf-8", "replace"), r, root.name, set(files))
+              for r, t in text.items()}
     out = {}
-    for f in files:
-        seen, todo = {f}, [f]
+    for r in sorted(files):
+        seen, todo = {r}, [r]
         while todo:
             for g in direct[todo.pop()] - seen:
                 seen.add(g)
                 todo.append(g)
-        h = hashlib.sha256()
-        for g in sorted(seen):
-            h.update(g.relative_to(root).as_posix().encode() + b"\0" + g.read_bytes() + b"\0")
-        out[f] = h.hexdigest()
+        joined = "".join(f"{g} {digest[g]}\n" for g in sorted(seen))
+        out[files[r]] = hashlib.sha256(joined.encode()).hexdigest()
     return out
 
 
