@@ -8,16 +8,21 @@ materialised matrix).
 numba's cache (`cache=True`: the compiled code in `__pycache__`, or under NUMBA_CACHE_DIR) is
 checked against the file that defines each function only, not the files whose compiled code
 it calls: after an edit of `face.py`, `smo_fast`'s cached code would still run the old one.
-So this module, which the engine imports before it defines any compiled function, hashes
-every source file of the engine and, when the hash differs from the stamp it left beside the
-cache, removes the engine's cached code first (`clear_stale_cache`). Every process that
-imports the engine does it: `make run`, `streamlit run app.py`, the fit workers, the tests.
+So this module, which the engine imports before it defines any compiled function, checks
+more (`clear_stale_cache`): for each module, the hash of its source and of every engine
+module it imports, directly or not (compiled code can only call, or read constants from,
+what its module imports); when that hash differs from the one stamped beside the cache, the
+module's cached code is removed first. An edit of `face.py` so recompiles `face`, `smo`,
+`smo_fast`, `warmstart`, …, not `kernel_values` or `certify`. Every process that imports
+the engine does the check: `make run`, `streamlit run app.py`, the fit workers, the tests.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 from pathlib import Path
 
 try:
@@ -34,79 +39,111 @@ except ImportError:
 JIT = numba is not None and not numba.config.DISABLE_JIT
 
 ENGINE = Path(os.path.abspath(os.path.dirname(__file__)))
-STAMP = "svm_engine-sources.sha256"     # beside the cached code: the hash it was compiled from
+STAMP = "svm_engine-sources.json"      # beside the cached code: {module: hash it was made from}
 
 
-def sources_hash(root: Path = ENGINE) -> str:
-    """sha256 of every .py file under root (names and contents, in sorted order)."""
-    h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0")
-        h.update(path.read_bytes() + b"\0")
-    return h.hexdigest()
+#: `from <dots><module> import <names>` (names in parentheses may span lines)
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)",
+                   re.MULTILINE)
 
 
-def cache_dirs(root: Path = ENGINE, preferred: bool = False) -> list[Path]:
-    """Where numba may keep the cached code of root's source folders, in its own order of
-    preference: under NUMBA_CACHE_DIR if set, else `__pycache__` beside the sources, else the
-    user-wide cache (when `__pycache__` is not writable). numba names a folder of the first
-    and last kind after the source folder: its name, '_' and the sha1 of its path.
-    preferred: only the first of these per source folder (the one numba will write to)."""
-    folders = sorted({p.parent for p in root.rglob("*.py")})
-    user = Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")) / "numba"
-    base = os.environ.get("NUMBA_CACHE_DIR")
-    out = []
-    for folder in folders:
-        sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
-        found = ([Path(base) / sub] if base else []) + [folder / "__pycache__", user / sub]
-        out += found[:1] if preferred else found
+def _imports(text: str, rel: str, package: str, known: set[str]) -> set[str]:
+    """The engine modules (of `known`, paths relative to the engine like "solvers/smo.py")
+    that the source `text` of `rel` imports: `from .x import y` (x, or y if it is a module),
+    `from . import y`, and the same written absolutely (`from svm_engine.x import y`). Read
+    as text, not parsed: an import written in a string can only add a dependency, which
+    costs a compile, never a stale one."""
+    out = set()
+    here = rel.split("/")[:-1]
+    for dots, module, names in _FROM.findall(text):
+        parts = module.split(".") if module else []
+        if dots:
+            if len(dots) - 1 > len(here):
+                continue
+            base = here[:len(here) - (len(dots) - 1)]
+        elif parts and parts[0] == package:
+            base, parts = [], parts[1:]
+        else:
+            continue
+        base = base + parts
+        words = re.sub(r"#[^\n]*", "", names).strip("()").split(",")
+        found = [base + [w.split()[0]] for w in words if w.split()] + ([base] if parts else [])
+        for p in found:
+            for f in ("/".join(p) + ".py", "/".join([*p, "__init__.py"])):
+                if f in known:
+                    out.add(f)
     return out
 
 
+def module_hashes(root: Path = ENGINE) -> dict[Path, str]:
+    """For every .py file under root: sha256 of its source and of the sources of every engine
+    module it imports, directly or not (names and contents, in sorted order)."""
+    files = {p.relative_to(root).as_posix(): p for p in root.rglob("*.py")}
+    text = {r: p.read_bytes() for r, p in files.items()}
+    digest = {r: hashlib.sha256(t).hexdigest() for r, t in text.items()}
+    direct = {r: _imports(t.decode("utf-8", "replace"), r, root.name, set(files))
+              for r, t in text.items()}
+    out = {}
+    for r in sorted(files):
+        seen, todo = {r}, [r]
+        while todo:
+            for g in direct[todo.pop()] - seen:
+                seen.add(g)
+                todo.append(g)
+        joined = "".join(f"{g} {digest[g]}\n" for g in sorted(seen))
+        out[files[r]] = hashlib.sha256(joined.encode()).hexdigest()
+    return out
+
+
+def cache_dirs(folder: Path) -> list[Path]:
+    """Where numba may keep the cached code of a source folder's modules, in its own order of
+    preference: under NUMBA_CACHE_DIR if set, else `__pycache__` beside the sources, else the
+    user-wide cache (when `__pycache__` is not writable). numba names a folder of the first
+    and last kind after the source folder: its name, '_' and the sha1 of its path."""
+    sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    user = Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")) / "numba"
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    return ([Path(base) / sub] if base else []) + [folder / "__pycache__", user / sub]
+
+
 def clear_stale_cache(root: Path = ENGINE) -> list[Path]:
-    """Remove the compiled code (*.nbi, *.nbc) cached from root's sources when they changed
-    since it was compiled, then stamp every cache folder with the sources' hash. Returns the
-    files removed. A folder it cannot write to is left as it is (numba skips it too)."""
-    digest = sources_hash(root)
+    """Remove the cached compiled code (*.nbi, *.nbc) of every module whose sources (its own
+    and its imports') changed since it was compiled, then stamp the cache folders with the
+    current hashes. The folder numba will write to is made first, so that it is stamped
+    before anything is compiled into it. Returns the files removed. A folder it cannot write
+    to is left as it is (numba skips it too)."""
+    hashes = module_hashes(root)
     removed = []
-    for folder in cache_dirs(root):
-        stamp = folder / STAMP
-        try:
-            if stamp.read_text() == digest:
-                continue
-        except OSError:                      # no stamp (or no folder): compiled before this
-            pass
-        if not folder.is_dir():
-            continue
-        for path in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+    for folder in sorted({f.parent for f in hashes}):
+        modules = {f.stem: h for f, h in hashes.items() if f.parent == folder}
+        for k, cache in enumerate(cache_dirs(folder)):
             try:
-                path.unlink()
-                removed.append(path)
-            except OSError:                  # gone already (another process), or read-only
+                if k == 0:
+                    cache.mkdir(parents=True, exist_ok=True)
+                stamped = json.loads((cache / STAMP).read_text())
+            except (OSError, ValueError):    # no folder, or no stamp: compiled before this
+                stamped = {}
+            if not cache.is_dir() or stamped == modules:
+                continue
+            for stem, digest in modules.items():
+                if stamped.get(stem) == digest:
+                    continue
+                for path in [*cache.glob(f"{stem}.*.nbi"), *cache.glob(f"{stem}.*.nbc")]:
+                    try:
+                        path.unlink()
+                        removed.append(path)
+                    except OSError:          # gone already (another process), or read-only
+                        pass
+            try:                             # written whole, then renamed: never half a stamp
+                tmp = cache / f"{STAMP}.{os.getpid()}"
+                tmp.write_text(json.dumps(modules, sort_keys=True))
+                os.replace(tmp, cache / STAMP)
+            except OSError:
                 pass
-        try:                                 # written whole, then renamed: never half a stamp
-            tmp = folder / f"{STAMP}.{os.getpid()}"
-            tmp.write_text(digest)
-            os.replace(tmp, stamp)
-        except OSError:
-            pass
     return removed
 
 
-def _prepare_cache() -> None:
-    """The folders numba will write to made now, so that the stamp check stamps them: else
-    a first compile would create one unstamped, and the next process would throw its code
-    away. Then the check."""
-    if not JIT:
-        return
-    for folder in cache_dirs(preferred=True):
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            pass
+if JIT:
     clear_stale_cache()
 
-
-_prepare_cache()
-
-__all__ = ["JIT", "clear_stale_cache", "njit", "sources_hash"]
+__all__ = ["JIT", "clear_stale_cache", "module_hashes", "njit"]

@@ -1,9 +1,9 @@
 """Fill numba's on-disk cache before the app starts: `python -m svm_engine.precompile`.
 
 The compiled solvers are cached in `__pycache__` (`cache=True`), but on a fresh machine, or
-after their source changed, the first fit compiles them (~10 s) and the first refit after a
-click compiles the warm start (~6 s). `make run` runs this first, so that neither happens in
-front of a class. With a warm cache it takes well under a second.
+after their sources changed (`jit.py`), the first fit compiles them (~10 s) and the first
+refit after a click compiles the warm start (~6 s). `make run` runs this first, so that
+neither happens in front of a class. With a warm cache it takes well under a second.
 """
 
 from __future__ import annotations

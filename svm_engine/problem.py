@@ -113,9 +113,17 @@ def kernel_matrix(kernel, X: np.ndarray) -> np.ndarray:
     return kv.kernel_matrix(spec.numbers(), X, np.ascontiguousarray(X.T))
 
 
+def _writable(A) -> np.ndarray:
+    """A as a float array, copied if it is read-only (the datasets' are): numba compiles
+    another version of every routine for read-only arrays, which `precompile` (fit's own,
+    writable copies) does not make."""
+    A = np.asarray(A, dtype=float)
+    return A if A.flags.writeable else A.copy()
+
+
 def build_problem(X: np.ndarray, y: np.ndarray, kernel, C: float, loss: str, bias: str,
                   materialize: bool = True) -> Problem:
-    X = np.asarray(X, dtype=float)
+    X, y = _writable(X), _writable(y)
     spec = KernelSpec.of(kernel, C, loss, bias)
     C_box = math.inf if loss == "quadratic" else C
     if not materialize:

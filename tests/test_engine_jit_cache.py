@@ -2,9 +2,10 @@
 
 numba checks a cached function against its own file only: when `b` (file B) calls `a` (file
 A) and A changes, numba loads `b`'s cached code, with the old `a` compiled into it.
-`svm_engine/jit.py` hashes the engine's sources and removes the cached code when they
-changed. Here, in a copy of the engine (a temporary folder), two probe modules: `b` calls
-`a` across files; after an edit of A only, `b` must return the new value.
+`svm_engine/jit.py` hashes each module's sources with those of the engine modules it
+imports, and removes a module's cached code when that hash changed. Here, in a copy of the
+engine (a temporary folder), three probe modules: `b` calls `a` across files, `c` imports
+neither. After an edit of A only, `b` must return the new value, and `c`'s cached code stays.
 """
 
 import os
@@ -35,6 +36,13 @@ from .probe_a import a
 def b():
     return a() + 1
 '''
+PROBE_C = '''from .jit import njit
+
+
+@njit(cache=True)
+def c():
+    return 7
+'''
 
 
 def engine_copy(tmp_path: Path) -> Path:
@@ -45,15 +53,22 @@ def engine_copy(tmp_path: Path) -> Path:
     (tmp_path / "svm_engine" / "__init__.py").write_text("")
     (tmp_path / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=1))
     (tmp_path / "svm_engine" / "probe_b.py").write_text(PROBE_B)
+    (tmp_path / "svm_engine" / "probe_c.py").write_text(PROBE_C)
     return tmp_path
 
 
-def call_b(root: Path, env: dict) -> int:
-    code = "from svm_engine.probe_b import b; print(b())"
+def call_b_and_c(root: Path, env: dict) -> list[int]:
+    code = ("from svm_engine.probe_b import b; from svm_engine.probe_c import c; "
+            "print(b(), c())")
     done = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    return int(done.stdout.split()[-1])
+    return [int(v) for v in done.stdout.split()[-2:]]
+
+
+def stamps(cache: Path, prefix: str) -> dict:
+    """The cached files of one module, with their modification times."""
+    return {p: p.stat().st_mtime_ns for p in cache.rglob(f"{prefix}.*.nb[ic]")}
 
 
 @pytest.mark.parametrize("where", ["__pycache__", "NUMBA_CACHE_DIR"])
@@ -65,12 +80,13 @@ def test_an_edit_in_another_file_is_compiled_again(tmp_path, where):
         env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba-cache")
     cache = (tmp_path / "numba-cache" if where == "NUMBA_CACHE_DIR"
              else root / "svm_engine" / "__pycache__")
-    assert call_b(root, env) == 2
-    cached = {p: p.stat().st_mtime_ns for p in cache.rglob("*.nb[ic]")}
-    assert any(p.name.startswith("probe_b.b-") for p in cached), "numba cached nothing"
+    assert call_b_and_c(root, env) == [2, 7]
+    b_cached, c_cached = stamps(cache, "probe_b"), stamps(cache, "probe_c")
+    assert b_cached and c_cached, "numba cached nothing: the test would prove nothing"
     if where == "__pycache__":
-        # unchanged sources: the check keeps the cache (b is loaded, not compiled again)
-        assert call_b(root, env) == 2
-        assert {p: p.stat().st_mtime_ns for p in cache.rglob("*.nb[ic]")} == cached
+        # unchanged sources: the check keeps the cache (nothing compiled again)
+        assert call_b_and_c(root, env) == [2, 7]
+        assert stamps(cache, "probe_b") == b_cached
     (root / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=10))
-    assert call_b(root, env) == 11                    # not 2: b's cached code was removed
+    assert call_b_and_c(root, env) == [11, 7]         # not 2: b's cached code was removed
+    assert stamps(cache, "probe_c") == c_cached       # c imports neither: kept as it was
