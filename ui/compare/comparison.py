@@ -34,6 +34,7 @@ from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers.smo import TRACE_CAP
 from ui.shared.fitting import smo_max_iter
+from ui.shared.numbers import fmt_num
 from ui.shared.state import effective_C, settings_to_kernel
 
 TOL_MODES = ("tight", "default")
@@ -254,9 +255,10 @@ def agreement(spec: RowSpec, run: Run, ref: Run | None, *, is_reference: bool = 
     if not m.converged:
         return Agreement("not_converged", f"{DISAGREE} not converged", rel, dh)
     if not rel <= OBJECTIVE_RTOL:
-        return Agreement("differs", f"{DISAGREE} objective off by {rel:.1e} (rel.)", rel, dh)
+        return Agreement("differs", f"{DISAGREE} objective off by {fmt_num(rel, 2)} (rel.)",
+                         rel, dh)
     if not dh <= DECISION_ATOL:
-        return Agreement("differs", f"{DISAGREE} h(x) off by {dh:.1e}", rel, dh)
+        return Agreement("differs", f"{DISAGREE} h(x) off by {fmt_num(dh, 2)}", rel, dh)
     return Agreement("agrees", AGREE, rel, dh)
 
 
@@ -438,9 +440,9 @@ def bias_forms_note(comp: Comparison) -> str | None:
         return None
     dh = decision_max_error(free.model, aug.model)
     if dh <= DECISION_ATOL:
-        return (f"Here they coincide: max |h_free(xᵢ) − h_augmented(xᵢ)| = {dh:.1e} on the "
+        return (f"Here they coincide: max |h_free(xᵢ) − h_augmented(xᵢ)| = {fmt_num(dh, 2)} on the "
                 "data (the margin constraints pin both to the same hyperplane).")
-    return f"Here their h(xᵢ) differ by up to {dh:.3g} on the data."
+    return f"Here their h(xᵢ) differ by up to {fmt_num(dh, 3)} on the data."
 
 
 # ------------------------------------------------------------------------------ the table

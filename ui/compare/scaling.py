@@ -35,6 +35,7 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.serving.costs import BUDGET_S
+from ui.shared.numbers import fmt_setting
 from ui.shared.state import settings_to_kernel
 
 N_MIN, N_MAX = 50, 2000
@@ -174,10 +175,10 @@ def run_scaling(
     sizes = tuple(sorted(int(n) for n in (size_range() if sizes is None else sizes)))
     specs = list(specs)
     labels = {s.key: s.full_label for s in specs}
-    extra = {"gaussian": f" σ = {settings['sigma']:g}",
-             "polynomial": f" q = {settings['degree']}, c = {settings['coef0']:g}"}
+    extra = {"gaussian": f" σ = {fmt_setting(settings['sigma'])}",
+             "polynomial": f" q = {settings['degree']}, c = {fmt_setting(settings['coef0'])}"}
     problem = (f"{settings['kernel']}{extra.get(settings['kernel'], '')}, "
-               f"{settings['loss']} loss, C = {C:g}")
+               f"{settings['loss']} loss, C = {fmt_setting(C)}")
     res = ScalingResult(sizes, labels, planned=len(sizes) * len(specs), generator=generator,
                         problem=problem)
     t_start = clock()

@@ -29,9 +29,10 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
+from ui.shared.numbers import MINUS, hyperplane_equation
+from ui.shared.numbers import fmt_fixed as fixed  # a short name: it is used fifty times
 
 TICK, CROSS = "✓", "✗"
-MINUS = "\u2212"
 EXACT_RTOL = 1e-6
 ON_MARGIN_TOL = 1e-6  # |yᵢh(xᵢ) − 1| below this: the point lies on its margin
 
@@ -91,15 +92,6 @@ class Row:
 def show(text: str) -> str:
     """Printed text with a real minus sign."""
     return str(text).replace("-", MINUS)
-
-
-def fixed(value: float, digits: int) -> str:
-    if not math.isfinite(value):
-        return "∞" if value > 0 else "–"
-    s = f"{value:.{digits}f}"
-    if float(s) == 0:
-        s = s.lstrip("-")
-    return show(s)
 
 
 def number_row(quantity: str, value: float, book: Printed) -> Row:
@@ -254,7 +246,7 @@ def alpha_comparison(d, C: float, columns: Mapping[str, tuple[np.ndarray, float]
 
 
 def _coef_text(m) -> str:
-    return show(m.hyperplane_equation(3)) if m.w is not None else "–"
+    return hyperplane_equation(m.w, m.b) if m.w is not None else "–"
 
 
 def _pct(v: float) -> str:
