@@ -43,6 +43,12 @@ DEFAULT_COUNT = 6
 REPEAT_BELOW_S = 0.05
 REPEATS = 3
 WARMUP_N = 20
+SCALING_TEXT = (
+    "Each solver above fits generated data for n from the range below (soft margin, the "
+    "kernel, loss and C chosen here, the tolerance chosen in the sidebar). A solver is "
+    f"skipped at a size where it would take more than {fmt_setting(BUDGET_S)} s (cvxopt beyond "
+    "n ≈ 1,000), and stopped if a fit runs longer. The run belongs to this session only; "
+    "Stop ends it at once.")
 
 
 def size_range(n_min: int = N_MIN, n_max: int = N_MAX,
