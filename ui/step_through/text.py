@@ -7,7 +7,13 @@ Symbols as on the slides and in seed 004 (α, C, η, L, H, Eₜ = h(xₜ) − y�
 
 from __future__ import annotations
 
-from ui.shared.numbers import fmt_num, fmt_tex, fmt_tex_factor
+import math
+
+import numpy as np
+
+from ui.shared.labels import WSS_LABELS
+from ui.shared.numbers import fmt_num, fmt_tex, fmt_tex_factor, hyperplane_equation
+from ui.step_through.state import KKT_TOL, TRACE_CAP
 
 #: separates the lines of ``latex_block`` (a line break with a little space)
 LATEX_LINE_SEP = r" \\[6pt] "
@@ -24,10 +30,11 @@ def sign(v: float) -> str:
 
 def pt(i: int) -> str:
     """x₄-style name (1-based) for markdown."""
-    return f"x{_subscript(int(i) + 1)}"
+    return f"x{subscript(int(i) + 1)}"
 
 
-def _subscript(n: int) -> str:
+def subscript(n: int) -> str:
+    """4 → "₄"."""
     return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
@@ -133,8 +140,8 @@ def smo_summary(rec: dict) -> str:
     """One line for the status: 'pair (4, 13): α₄ 0 → 0.0437, α₁₃ 0 → 0.0437 (clipped)'."""
     i, j = rec["i"], rec["j"]
     return (
-        f"pair (i, j) = ({i + 1}, {j + 1}): α{_subscript(i + 1)} {fmt_num(rec['ai_old'])} → "
-        f"{fmt_num(rec['ai_new'])}, α{_subscript(j + 1)} {fmt_num(rec['aj_old'])} → "
+        f"pair (i, j) = ({i + 1}, {j + 1}): α{subscript(i + 1)} {fmt_num(rec['ai_old'])} → "
+        f"{fmt_num(rec['ai_new'])}, α{subscript(j + 1)} {fmt_num(rec['aj_old'])} → "
         f"{fmt_num(rec['aj_new'])}" + (" (clipped to [L, H])" if rec.get("clipped") else "")
     )
 
@@ -197,3 +204,65 @@ def polish_text(run_model, final) -> str:
             "solves the KKT conditions exactly on these support vectors and shows the result: "
             f"b = {fmt_num(final.b)}, primal = dual = {fmt_num(final.dual_objective)}, certified "
             "(KKT to 1e-6, primal = dual to 1e-6).")
+
+
+# ------------------------------------------------------------------ the page's panels
+
+def run_summary(run) -> str:
+    """"The run took **17** steps (working-set rule: second order (LIBSVM)): converged."."""
+    rule = f" (working-set rule: {WSS_LABELS.get(run.wss, run.wss)})" if run.wss else ""
+    return (f"The run took **{run.n_iter:,}** {run.step_name}s{rule}"
+            + (": converged." if run.model.converged else "."))
+
+
+def truncation_text(run) -> str:
+    """The warning of a run longer than the trace."""
+    return (f"This run took {run.n_iter:,} {run.step_name}s; the trace keeps the first "
+            f"{TRACE_CAP:,}, so stepping stops at {run.step_name} {run.n_steps:,}. The final "
+            "model (after every step) is the one the Playground shows.")
+
+
+def numbers_rows(run, stt) -> list[tuple[str, str]]:
+    """The numbers panel: (quantity, value) of the state after a step."""
+    rows = [("b", fmt_num(stt.b, 6))]
+    if stt.w is not None:
+        rows.insert(0, ("w", "(" + ", ".join(fmt_num(v) for v in np.asarray(stt.w)) + ")"))
+        rows.append(("hyperplane", hyperplane_equation(stt.w, stt.b)))
+    newton = run.solver == "newton"
+    rows += [
+        ("dual objective", fmt_num(stt.dual, 8)),
+        ("primal objective", fmt_num(stt.primal, 8) if math.isfinite(stt.primal) else "∞"),
+        ("‖∇J(w)‖" if newton else "max KKT violation", fmt_num(stt.kkt)),
+        ("violators yᵢh(xᵢ) < 1" if newton else f"points violating KKT (> {fmt_num(KKT_TOL)})",
+         str(len(stt.violators))),
+        ("support vectors (α > 0)", str(len(stt.model.support))),
+    ]
+    return rows
+
+
+def headline(view, unit: str) -> str:
+    """What step k did, for the heading above the plots (``view``: ``view.step_view``)."""
+    if view.coord is not None and view.k > 0:
+        rec = view.coord
+        return (f"sweep {view.sweep}, k = {view.index + 1}: α{subscript(view.index + 1)} "
+                f"{fmt_num(rec['a_old'])} → {fmt_num(rec['a_new'])}"
+                + (" (clipped)" if rec["clipped"] else ""))
+    if view.k > 0:
+        return f"{len(view.state.changed)} α changed in this {unit}"
+    return "the start: α = 0. Press **Next** (or the → key) to take a step."
+
+
+def sga_sweep_numbers(run, k: int) -> str:
+    """‖αₜ − αₜ₋₁‖ of sweep k and the stopping tolerance."""
+    return (f"‖αₜ − αₜ₋₁‖ = **{fmt_num(run.detail['delta_norm'][k])}** "
+            f"(ε = {fmt_num(run.model.tol)})")
+
+
+def jump_texts(solver: str, unit: str) -> tuple[str, str, str]:
+    """The jump button's (label, help, what it looks for)."""
+    if solver == "newton":
+        what = "change of the violator set"
+        return ("Next violator change",
+                f"Jump to the next {unit} where the violators yᵢh(xᵢ) < 1 change", what)
+    what = "α hitting 0 or C"
+    return "Next bound change", f"Jump to the next {unit} where an {what}", what
