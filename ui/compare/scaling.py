@@ -235,7 +235,7 @@ def _measure(spec, n, X, y, kernel, C, tol_mode, budget_s, last, capped, fit) ->
         if guess > budget_s:
             capped.add(key)
             return Measurement(key, label, n, note=f"skipped: would take ≈ {guess:.0f} s "
-                               f"(> {budget_s:g} s budget)")
+                               f"(> {fmt_setting(budget_s)} s budget)")
     tol = cmp.tolerance(spec, tol_mode)
     cap = cmp.default_max_iter(spec, n, kernel)
     run, t = fit(X, y, kernel, C, spec, tol, cap)
