@@ -218,8 +218,6 @@ class Agreement:
 
     status: str
     text: str
-    objective_rel: float | None = None
-    decision_max: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -258,13 +256,12 @@ def agreement(spec: RowSpec, run: Run, ref: Run | None, *, is_reference: bool = 
     m = run.model
     rel, dh = objective_rel_error(m, ref.model), decision_max_error(m, ref.model)
     if not m.converged:
-        return Agreement("not_converged", f"{DISAGREE} not converged", rel, dh)
+        return Agreement("not_converged", f"{DISAGREE} not converged")
     if not rel <= OBJECTIVE_RTOL:
-        return Agreement("differs", f"{DISAGREE} objective off by {fmt_num(rel, 2)} (rel.)",
-                         rel, dh)
+        return Agreement("differs", f"{DISAGREE} objective off by {fmt_num(rel, 2)} (rel.)")
     if not dh <= DECISION_ATOL:
-        return Agreement("differs", f"{DISAGREE} h(x) off by {fmt_num(dh, 2)}", rel, dh)
-    return Agreement("agrees", AGREE, rel, dh)
+        return Agreement("differs", f"{DISAGREE} h(x) off by {fmt_num(dh, 2)}")
+    return Agreement("agrees", AGREE)
 
 
 # ------------------------------------------------------------------- convergence curves
@@ -368,7 +365,6 @@ class RowResult:
 class Comparison:
     rows: list[RowResult]
     references: dict[str, Run] = field(default_factory=dict)  # bias → reference run
-    kernel_label: str = ""
     linear: bool = True
     n: int = 0
     elapsed_s: float = 0.0
@@ -434,7 +430,7 @@ def compare(X, y, settings: Mapping[str, Any], biases: Sequence[str] = ("free", 
     for r in rows:  # traces are big (SGA keeps α per sweep); the curves hold what we need
         if r.run.model is not None:
             r.run.model.trace = None
-    return Comparison(rows, refs, kernel.label, isinstance(kernel, se.Linear), n,
+    return Comparison(rows, refs, isinstance(kernel, se.Linear), n,
                       time.perf_counter() - t0)
 
 
