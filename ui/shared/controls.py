@@ -1,10 +1,11 @@
-"""Streamlit widgets and panels of the Playground (thin: every decision is in a tested
-pure module — ``ui.shared.state``, ``ui.shared.fitting``, ``ui.shared.tables``, ``ui.data.io``,
-``ui.playground.canvas``).
+"""The sidebar blocks every page shares (``points_sidebar``, ``model_sidebar``,
+``limits_caption``), and the Playground's widgets and panels (thin: every decision is in a
+tested pure module — ``ui.shared.state``, ``ui.shared.fitting``, ``ui.shared.tables``,
+``ui.data.io``, ``ui.playground.canvas``).
 
-Widget keys start with ``state.WIDGET_PREFIX`` and are seeded from the canonical settings in
-``st.session_state`` (widget values are dropped by Streamlit on pages where the widget is not
-drawn; the canonical settings are not).
+The Playground's widget keys start with ``state.WIDGET_PREFIX`` and are seeded from the
+canonical settings in ``st.session_state`` (widget values are dropped by Streamlit on pages
+where the widget is not drawn; the canonical settings are not).
 """
 
 from __future__ import annotations
