@@ -1,6 +1,9 @@
-"""Words and formulas for one step of the Step-through page (pure; no streamlit).
+"""Words and formulas of the Step-through page (pure; no streamlit): for one step (why this
+pair, the update's formulas, the numbers panel, the heading) and for the run (its summary,
+the trace's cap, the jump button).
 
-Markdown strings, and LaTeX strings for ``st.latex``, with the step's numbers filled in.
+Markdown strings, and LaTeX strings for ``st.latex``, with the step's numbers filled in
+(printed by ``ui.shared.numbers``).
 Symbols as on the slides and in seed 004 (α, C, η, L, H, Eₜ = h(xₜ) − yₜ); point indices
 1-based (x₁ … xₙ).
 """
