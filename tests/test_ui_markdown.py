@@ -9,11 +9,14 @@ EVIL = "Imported: ![x](http://evil.example/a.png) [link](http://e.x) **b** $x$ :
 
 
 def test_user_text_is_shown_as_typed():
-    out = M.plain(EVIL + "\nsecond line")
-    # every markdown character is escaped: no link, image, emphasis, LaTeX, icon or tag left
-    assert not re.search(r"(?<!\\)[\[\]()*$:<>!]", out), out
+    out = M.markdown_safe(EVIL + "\nsecond line")
+    # no link, image, emphasis, code, LaTeX or tag is left: each such character is escaped
+    assert not re.search(r"(?<!\\)[\[\]*_`$<>~]", out), out
     assert re.sub(r"\\(.)", r"\1", out) == EVIL + " second line"  # unescaped: the text itself
-    assert M.plain("Book D1") == "Book D1"
+    assert M.markdown_safe("Book D1: separable (slide 15)") == "Book D1: separable (slide 15)"
+    # nor a heading, a list or a rule at the start
+    for start in ("# big", "- item", "+ item", "=== x", "| a | b |"):
+        assert M.markdown_safe(start) == "\\" + start
 
 
 def test_points_and_model_line():
