@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from svm_engine import datasets
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import state
@@ -51,8 +52,11 @@ def seed_model_widgets(settings: dict) -> None:
 
 
 def on_source_change() -> None:
+    name = ss[P + "source"]
+    if name in datasets.GENERATORS:  # each generator's own default noise
+        ss[P + "gen.noise"] = float(ctl.generator_default(name, "noise"))
     try:
-        seed_model_widgets(ctl.source_settings(ss, P, ss[P + "source"], **GEN_DEFAULTS))
+        seed_model_widgets(ctl.source_settings(ss, P, name, **GEN_DEFAULTS))
     except ValueError as exc:
         ss[K_MSG] = f"Could not load the dataset: {exc}"
 

@@ -197,18 +197,21 @@ def _unlocked(name: str, *, disabled: bool = False, help: str | None = None) -> 
 
 
 def model_sidebar(ss, prefix: str, settings: Mapping[str, Any], *, lock: Callable = _unlocked,
-                  fixed_loss: tuple[str, str] | None = None) -> dict:
+                  fixed_loss: tuple[str, str] | None = None, loss: bool = True,
+                  hard_margin: bool = True, c_help: str = C_HELP) -> dict:
     """The model block of every page's sidebar: kernel (with q and c, or σ), loss, hard
     margin, C; call it under the page's own ``st.sidebar.header``.
 
     Widget keys: ``prefix`` + each of ``MODEL_KEYS``, seeded by the page before the call
-    (``seed_widget``, or ``ss.setdefault`` from ``state.DEFAULT_SETTINGS``); keep them across
-    page visits with ``nav.keep_widgets``. ``settings`` holds the values of the widgets this
-    run does not draw (σ when the kernel is linear). ``lock(name, disabled=, help=)`` gives a
-    widget's ``disabled`` and ``help`` (the Playground's teacher locks, by the names
-    "kernel", "loss", "C"). ``fixed_loss``: (loss, a caption saying why) when the solver
-    decides the loss, e.g. Newton's quadratic. Returns ``settings`` with the widgets' values;
-    the hard margin is switched off unless the loss is hinge."""
+    (``seed_widget``, or ``default_widgets``); keep them across page visits with
+    ``nav.keep_widgets``. ``settings`` holds the values of the widgets this run does not draw
+    (σ when the kernel is linear). ``lock(name, disabled=, help=)`` gives a widget's
+    ``disabled`` and ``help`` (the Playground's teacher locks, by the names "kernel",
+    "loss", "C"). ``fixed_loss``: (loss, a caption saying why) when the solver decides the
+    loss, e.g. Newton's quadratic; ``loss=False``: a page with no such choice (ε-SVR);
+    ``hard_margin=False``: a page without the hard margin (no toggle, no key). Returns
+    ``settings`` with the widgets' values; the hard margin is switched off unless the loss
+    is hinge."""
     sb = st.sidebar
     s = dict(settings)
     s["kernel"] = sb.radio("Kernel", state.KERNELS, key=prefix + "kernel", horizontal=True,
@@ -227,21 +230,29 @@ def model_sidebar(ss, prefix: str, settings: Mapping[str, Any], *, lock: Callabl
     if fixed_loss is not None:
         s["loss"] = fixed_loss[0]
         sb.caption(fixed_loss[1])
-    else:
+    elif loss:
         s["loss"] = sb.radio("Loss", state.LOSSES, key=prefix + "loss", horizontal=True,
                              format_func=LOSS_LABELS.get, **lock("loss"))
-    no_hard = s["loss"] != "hinge"
-    if no_hard and ss.get(prefix + "hard_margin"):
-        ss[prefix + "hard_margin"] = False
-    s["hard_margin"] = sb.toggle(
-        "Hard margin (C = ∞)", key=prefix + "hard_margin",
-        **lock("C", disabled=no_hard,
-               help="Needs the hinge loss." if no_hard else HARD_MARGIN_HELP))
+    if hard_margin and loss:
+        no_hard = s["loss"] != "hinge"
+        if no_hard and ss.get(prefix + "hard_margin"):
+            ss[prefix + "hard_margin"] = False
+        s["hard_margin"] = sb.toggle(
+            "Hard margin (C = ∞)", key=prefix + "hard_margin",
+            **lock("C", disabled=no_hard,
+                   help="Needs the hinge loss." if no_hard else HARD_MARGIN_HELP))
     s["C"] = sb.select_slider(
         "C (log scale)", tables.option_values(C_GRID, ss.get(prefix + "C", s["C"])),
         key=prefix + "C", format_func=fmt_setting,
-        **lock("C", disabled=bool(s["hard_margin"]), help=C_HELP))
+        **lock("C", disabled=bool(s.get("hard_margin")), help=c_help))
     return s
+
+
+def default_widgets(ss, prefix: str, defaults: Mapping[str, Any]) -> None:
+    """Give each widget ``prefix + name`` its default the first time the page runs in this
+    session (and again after Streamlit dropped the value of a widget a run did not draw)."""
+    for k, v in defaults.items():
+        ss.setdefault(prefix + k, v)
 
 
 def sidebar_model(ss) -> dict:
@@ -553,23 +564,14 @@ def points_sidebar(ss, prefix: str, *, n: int, noise: float, labels: dict,
                    help: str | None = None) -> tuple[np.ndarray, np.ndarray, str]:
     """The data-source block of a page that works on points it does not edit: "Data", a
     source select box (``prefix`` + "source"; the Playground's points by default, a book
-    dataset or a generator) and, for a generator, n / noise / seed (``generator_widgets``;
-    the page's defaults ``n`` and ``noise``; a newly chosen generator starts at its own
-    noise). ``on_change`` runs after a new source is chosen (e.g. to seed the page's model
-    widgets from ``source_settings``). Returns (X, y, title); a generator's ValueError
-    propagates to the page's st.error."""
+    dataset or a generator) and, for a generator, n / noise / seed (``generator_widgets``,
+    starting at the page's defaults ``n`` and ``noise``). ``on_change`` runs when another
+    source is chosen (e.g. to seed the page's model widgets from ``source_settings``).
+    Returns (X, y, title); a generator's ValueError propagates to the page's st.error."""
     sb = st.sidebar
     sb.header("Data")
     ss.setdefault(prefix + "source", "playground")
-
-    def changed() -> None:
-        name = ss[prefix + "source"]
-        if name in datasets.GENERATORS:
-            ss[prefix + "gen.noise"] = float(generator_default(name, "noise"))
-        if on_change is not None:
-            on_change()
-
-    name = sb.selectbox("Points", POINT_SOURCES, key=prefix + "source", on_change=changed,
+    name = sb.selectbox("Points", POINT_SOURCES, key=prefix + "source", on_change=on_change,
                         format_func=lambda s: labels.get(s, s), help=help)
     if name in datasets.GENERATORS:
         ss.setdefault(prefix + "gen.n", n)
