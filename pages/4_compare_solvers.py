@@ -24,11 +24,12 @@ from ui.compare import scaling as sc
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
 from ui.shared import state
-from ui.shared.controls import C_GRID, DATASET_LABELS, KERNEL_LABELS, LOSS_LABELS, SIGMA_GRID
+from ui.shared.controls import DATASET_LABELS
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.solver_docs import anchor, doc_sections, solver_doc
-from ui.shared.tables import option_values
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -40,7 +41,6 @@ BIAS_CHOICES = {"both": ("free", "augmented"), "free": ("free",), "augmented": (
 BIAS_CHOICE_LABELS = {"both": "both forms", "free": "free b only", "augmented": "augmented only"}
 TOL_LABELS = {"tight": "tight (smo 1e-8, cvxopt 1e-10, sga 1e-7, newton 1e-8)",
               "default": "each solver's default (smo 1e-3, sga 1e-4, …)"}
-MODEL_KEYS = ("kernel", "degree", "coef0", "sigma", "loss", "C", "hard_margin")
 
 st.title("Compare solvers")
 st.caption(
@@ -64,7 +64,7 @@ def seed_model_widgets() -> None:
         s = source_settings(ss.get(P + "source", "playground"))
     except ValueError:
         s = dict(state.DEFAULT_SETTINGS)
-    for k in MODEL_KEYS:
+    for k in ctl.MODEL_KEYS:
         ss[P + k] = s[k]
 
 
@@ -75,24 +75,7 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     if P + "kernel" not in ss:
         seed_model_widgets()
     sb.header("Model")
-    s = {k: ss[P + k] for k in MODEL_KEYS}
-    s["kernel"] = sb.radio("Kernel", state.KERNELS, key=P + "kernel", horizontal=True,
-                           format_func=KERNEL_LABELS.get)
-    if s["kernel"] == "polynomial":
-        s["degree"] = sb.slider("degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree")
-        s["coef0"] = sb.radio("K(x, z) = (c + xᵀz)^q", sorted({0.0, 1.0, float(s["coef0"])}),
-                              key=P + "coef0", horizontal=True, format_func=lambda c: f"c = {c:g}")
-    elif s["kernel"] == "gaussian":
-        s["sigma"] = sb.select_slider("σ (width)", option_values(SIGMA_GRID, s["sigma"]),
-                                      key=P + "sigma", format_func=lambda v: f"{v:g}")
-    s["loss"] = sb.radio("Loss", state.LOSSES, key=P + "loss", horizontal=True,
-                         format_func=LOSS_LABELS.get)
-    if s["loss"] == "quadratic" and ss[P + "hard_margin"]:
-        ss[P + "hard_margin"] = False
-    s["hard_margin"] = sb.toggle("Hard margin (C = ∞)", key=P + "hard_margin",
-                                 disabled=s["loss"] == "quadratic", help="Needs the hinge loss.")
-    s["C"] = sb.select_slider("C (log scale)", option_values(C_GRID, s["C"]), key=P + "C",
-                              format_func=lambda v: f"{v:g}", disabled=bool(s["hard_margin"]))
+    s = ctl.model_sidebar(ss, P, {k: ss[P + k] for k in ctl.MODEL_KEYS})
     sb.header("Comparison")
     sb.radio("Bias forms", tuple(BIAS_CHOICES), key=P + "biases",
              format_func=BIAS_CHOICE_LABELS.get)
@@ -102,7 +85,7 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     sb.number_input("Max iterations (0 = each solver's own cap)", 0, 10_000_000, step=1,
                     key=P + "max_iter",
                     help="A small number shows what a stopped, non-converged run looks like.")
-    sb.caption(f"Within the {costs.BUDGET_S:g} s budget: at most "
+    sb.caption(f"Within the {fmt_setting(costs.BUDGET_S)} s budget: at most "
                f"{costs.max_points('compare', s):,} points with these settings.")
     return np.asarray(X, dtype=float), np.asarray(y), str(title), state.normalize_settings(s)
 
@@ -142,13 +125,7 @@ def on_scaling_stop() -> None:
 
 def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
     st.header("Scaling: time against n")
-    st.caption(
-        "Each solver above fits generated data for n from the range below (soft margin, the "
-        "kernel, loss and C chosen here, the tolerance chosen in the sidebar). A solver is "
-        f"skipped at a size where it would take more than {sc.BUDGET_S:g} s (cvxopt beyond "
-        "n ≈ 1,000), and stopped if a fit runs longer. The run belongs to this session only; "
-        "Stop ends it at once."
-    )
+    st.caption(sc.SCALING_TEXT)
     res = ss.get(K_SCALE)
     if res is not None and res.status == "running" and not ss.get(K_SCALE_REQUEST):
         res.status = "cancelled"  # the run was interrupted (Stop or another widget)
@@ -177,7 +154,7 @@ def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
         return
     done = sum(m.time_s is not None for m in res.measurements)
     msg = (f"{res.status}: {done} fits timed of {res.planned} planned, sizes "
-           f"{', '.join(map(str, res.sizes))}, {res.elapsed_s:.1f} s in all.")
+           f"{', '.join(map(str, res.sizes))}, {fmt_num(res.elapsed_s, 3)} s in all.")
     (st.warning if res.status == "cancelled" else st.caption)(msg)
     chart(F.scaling_figure(res), key=P + "fig.scaling")
     notes = res.notes()
@@ -189,7 +166,7 @@ def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
 
 # -------------------------------------------------------------------------------- page
 
-KEPT = ("source", "gen.n", "gen.noise", "gen.seed", *MODEL_KEYS, "biases", "tol", "max_iter",
+KEPT = ("source", "gen.n", "gen.noise", "gen.seed", *ctl.MODEL_KEYS, "biases", "tol", "max_iter",
         "scale.count", "scale.gen", "scale.range")  # what a visit to another page must not reset
 restore_widgets(ss, P)
 keep_widgets(ss, P, KEPT)
@@ -197,7 +174,7 @@ X, y, title, settings = sidebar()
 biases = BIAS_CHOICES[ss.get(P + "biases", "both")]
 tol_mode = ss.get(P + "tol", "tight")
 max_iter = int(ss.get(P + "max_iter", 0) or 0)
-st.markdown(f"**{title}** — n = {len(X)} points · {state.settings_to_kernel(settings).label}")
+st.markdown(points_and_model(title, len(X), settings))
 
 if len(X) == 0 or len(np.unique(y)) < 2:
     st.error("The points need at least one point of each class (+1 and −1). Add points in the "
@@ -237,13 +214,8 @@ st.dataframe(
         "converged": st.column_config.CheckboxColumn(),
     },
 )
-st.caption(
-    f"**Agrees with cvxopt** (✓): converged, dual objective within {cmp.OBJECTIVE_RTOL:g} "
-    f"(relative) and h(xᵢ) on every point within {cmp.DECISION_ATOL:g} of the cvxopt dual QP "
-    f"of the same formulation solved at tolerance {cmp.REFERENCE_TOL:g} (that row shows "
-    "“= reference”). Time: the solver alone. Solver notes: "
-    + " · ".join(f"[{t}](#{anchor(t)})" for t in notes)
-)
+st.caption(cmp.AGREEMENT_TEXT + " Solver notes: "
+           + " · ".join(f"[{t}](#{anchor(t)})" for t in notes))
 if len({r.spec.bias for r in comp.rows}) > 1:
     st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, cmp.bias_forms_note(comp)))),
             icon=":material/info:")

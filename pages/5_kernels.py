@@ -20,7 +20,9 @@ from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared.controls import C_GRID, DATASET_LABELS, SIGMA_GRID
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.tables import option_values
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
@@ -83,14 +85,14 @@ X, y, title = ctl.points_sidebar(ss, P, n=100, noise=0.1, labels=SOURCE_LABELS, 
 st.sidebar.header("Model")
 ss.setdefault(P + "C", 4.0)
 C = st.sidebar.select_slider("C", option_values(sorted({*C_GRID, *C_VALUES}), ss[P + "C"]),
-                             key=P + "C", format_func=lambda v: f"{v:g}",
+                             key=P + "C", format_func=fmt_setting,
                              help="Slide 29 uses C = 4 with (1 + xᵀz)².")
 
 st.title("Kernels you can see")
 st.caption("A kernel is a dot product in a feature space, K(x, z) = φ(x)ᵀφ(z) (slide 26). "
            "For the quadratic kernel φ can be written down and drawn; for any function, the "
            "Gram matrix of the points tells whether it can be a kernel at all (Mercer).")
-st.markdown(f"**{title}**: n = {len(X)} points, C = {C:g}")
+st.markdown(f"**{markdown_safe(title)}**: n = {len(X)} points, C = {fmt_setting(C)}")
 y = np.asarray(y, dtype=np.int64)
 if len(X) == 0 or len(np.unique(y)) < 2:
     st.error("The points need at least one point of each class (+1 and −1). Add points in the "
@@ -110,7 +112,8 @@ st.latex(r"(x^\top z + c)^2 = \varphi_c(x)^\top\varphi_c(z),\quad \varphi_c(x) =
          r"(x_1^2,\ \sqrt2\,x_1x_2,\ x_2^2,\ \sqrt{2c}\,x_1,\ \sqrt{2c}\,x_2,\ c)")
 ss.setdefault(P + "c", 0.0)
 c = st.radio("c", [0.0, 0.5, 1.0, 2.0], key=P + "c", horizontal=True,
-             format_func=lambda v: "c = 0 (homogeneous, 3-D)" if v == 0 else f"c = {v:g}")
+             format_func=lambda v: "c = 0 (homogeneous, 3-D)" if v == 0
+             else f"c = {fmt_setting(v)}")
 fv = guarded(feature_view, xb, yb, float(c), float(C))
 if fv is not None:
     if fv.warning:
@@ -127,7 +130,7 @@ if fv is not None:
     st.dataframe(pd.DataFrame(KT.plane_rows(fv)).set_index("feature").T, key=P + "plane")
 
 st.subheader("K(x, z) = φ(x)ᵀφ(z), checked for two points")
-names = [f"x{k + 1} = ({X[k, 0]:.3g}, {X[k, 1]:.3g})" for k in range(len(X))]
+names = [f"x{k + 1} = ({fmt_num(X[k, 0], 3)}, {fmt_num(X[k, 1], 3)})" for k in range(len(X))]
 ss.setdefault(P + "i", 0)
 ss.setdefault(P + "j", min(1, len(X) - 1))
 for key in ("i", "j"):
@@ -153,7 +156,7 @@ cols = st.columns(3)
 if fn == "gaussian":
     ss.setdefault(P + "sigma", 1.0)
     params = {"sigma": cols[0].select_slider("σ", option_values(SIGMA_GRID, ss[P + "sigma"]),
-                                             key=P + "sigma", format_func=lambda v: f"{v:g}")}
+                                             key=P + "sigma", format_func=fmt_setting)}
 elif fn in ("polynomial", "negative_c"):
     ss.setdefault(P + "degree", 2)
     params = {"degree": cols[0].slider("degree q", 1, 6, key=P + "degree")}
@@ -180,10 +183,11 @@ if study is not None:
         chart(KF.eigen_figure(study), "eigen")
     chk_m = study.check
     lam = chk_m.eigenvalues
-    st.markdown(f"λ_min = **{lam[0]:.6g}**, λ_max = **{lam[-1]:.6g}**; eigenvalues below "
-                f"−{chk_m.tolerance:.2g} count as negative: **{chk_m.n_negative}**. The "
-                f"tolerance is 100·n·ε·‖K‖₂: a computed Gram matrix and its computed "
-                "eigenvalues are exact only to a few ulps of the largest one.")
+    st.markdown(f"λ_min = **{fmt_num(lam[0], 6)}**, λ_max = **{fmt_num(lam[-1], 6)}**; eigenvalues "
+                f"below {fmt_num(-chk_m.tolerance, 2)} count as negative: "
+                f"**{chk_m.n_negative}**. The tolerance is 100·n·ε·‖K‖₂: a computed Gram "
+                "matrix and its computed eigenvalues are exact only to a few ulps of the largest "
+                "one.")
     (st.success if chk_m.psd else st.warning)(f"Mercer check: {chk_m.verdict}.")
     st.markdown(KT.curvature_sentence(study))
     st.subheader("What the solvers do with it (hinge loss, free b, C as in the sidebar)")

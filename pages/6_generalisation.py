@@ -19,7 +19,9 @@ from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared.controls import DATASET_LABELS
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.numbers import fmt_setting
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -87,7 +89,7 @@ st.title("Generalisation")
 st.caption("A model is trained to fit its points; what matters is how it does on points it has "
            "never seen. Hold some out (a test set), or let every point be held out once "
            "(k-fold cross-validation), and compare.")
-st.markdown(f"**{title}**: n = {len(X)} points")
+st.markdown(f"**{markdown_safe(title)}**: n = {len(X)} points")
 y = np.asarray(y, dtype=np.int64)
 if len(X) == 0 or len(np.unique(y)) < 2:
     st.error("The points need at least one point of each class (+1 and −1). Add points in the "
@@ -100,11 +102,11 @@ xb, yb = np.ascontiguousarray(X, dtype=np.float64).tobytes(), y.tobytes()
 st.header("1. Training and test accuracy")
 cols = st.columns(3)
 ss.setdefault(P + "C", 1000.0)
-C = cols[0].select_slider("C", GC.C_OPTIONS, key=P + "C", format_func=lambda v: f"{v:g}")
+C = cols[0].select_slider("C", GC.C_OPTIONS, key=P + "C", format_func=fmt_setting)
 if family == "gaussian":
     ss.setdefault(P + "sigma", 0.05)
     value = cols[1].select_slider("σ", GC.SIGMA_OPTIONS, key=P + "sigma",
-                                  format_func=lambda v: f"{v:g}")
+                                  format_func=fmt_setting)
 else:
     ss.setdefault(P + "degree", 6)
     value = cols[1].select_slider("degree q", GC.DEGREE_OPTIONS, key=P + "degree")
@@ -133,11 +135,11 @@ st.markdown("Every point is held out once: the points are dealt into k folds (ea
             "scored on the fold it did not see.")
 cols = st.columns([3, 3, 1])
 ss.setdefault(P + "Cs", list(GC.DEFAULT_CS))
-Cs = cols[0].multiselect("C values", GC.C_OPTIONS, key=P + "Cs", format_func=lambda v: f"{v:g}")
+Cs = cols[0].multiselect("C values", GC.C_OPTIONS, key=P + "Cs", format_func=fmt_setting)
 if family == "gaussian":
     ss.setdefault(P + "sigmas", list(GC.DEFAULT_SIGMAS))
     values = cols[1].multiselect("σ values", GC.SIGMA_OPTIONS, key=P + "sigmas",
-                                 format_func=lambda v: f"{v:g}")
+                                 format_func=fmt_setting)
 else:
     ss.setdefault(P + "degrees", list(GC.DEFAULT_DEGREES))
     values = cols[1].multiselect("degrees", GC.DEGREE_OPTIONS, key=P + "degrees")
@@ -161,6 +163,6 @@ if cv is not None:
         p = grid.best_params
         if cv.warning:
             st.warning(cv.warning)
-        best = f"C = {p['C']:g}, {GT.param_text(grid.param, p[grid.param])}"
+        best = f"C = {fmt_setting(p['C'])}, {GT.param_text(grid.param, p[grid.param])}"
         chart(GF.chosen_figure(cv.model, f"The chosen model, on all {len(X)} points: {best}"),
               "chosen")

@@ -24,9 +24,11 @@ from ui.data import io as pio
 from ui.multiclass import compute as M
 from ui.multiclass import figures as F
 from ui.serving import budget
-from ui.shared import click_plot, kernel_widgets
+from ui.shared import click_plot
+from ui.shared import controls as ctl
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.numbers import fmt_setting
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -39,6 +41,7 @@ SOURCES = {"iris": "Iris: 3 species (two features)", "blobs": "k blobs (generate
 DEFAULTS = {"source": "iris", "f1": "sepal_length", "f2": "sepal_width", "k": 4, "n": 80,
             "noise": 0.8, "seed": 0, **M.DEFAULTS}
 CHART_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
+MODEL_KEYS = ("kernel", "degree", "coef0", "sigma", "loss", "C")  # ctl.model_sidebar's here
 
 st.title("More classes")
 st.caption("An SVM separates two classes. For k classes, train several binary machines and "
@@ -83,7 +86,7 @@ def data_sidebar() -> tuple[np.ndarray, np.ndarray, tuple, str]:
                           on_change=clear_added)
         seed = sb.number_input("seed", 0, 10_000, step=1, key=P + "seed", on_change=clear_added)
         X, labels, names = M.blobs(int(k), int(n), float(noise), int(seed))
-        return X, labels, names, f"{k} blobs (n = {n}, noise = {noise:g}, seed = {seed})"
+        return X, labels, names, f"{k} blobs (n = {n}, noise = {fmt_setting(noise)}, seed = {seed})"
     sb.file_uploader("CSV / TSV / TXT with a header, or svmlight", key=P + "upload",
                      type=["csv", "tsv", "txt", "svmlight", "libsvm", "svm", "dat"],
                      on_change=on_upload, help=f"At most {M.MAX_POINTS} rows, "
@@ -111,9 +114,8 @@ def model_sidebar() -> dict:
     sb.header("Model")
     s = {"strategy": sb.radio("Strategy", tuple(STRATEGY_NAMES), key=P + "strategy",
                               format_func=STRATEGY_NAMES.get, horizontal=True)}
-    s.update(kernel_widgets.kernel_and_C(ss, P, c_help="The same C for every binary machine."))
-    s["loss"] = sb.radio("Loss", tuple(M.LOSSES), key=P + "loss", format_func=M.LOSSES.get,
-                         horizontal=True)
+    s.update(ctl.model_sidebar(ss, P, {k: ss[P + k] for k in MODEL_KEYS}, hard_margin=False,
+                               c_help="The same C for every binary machine."))
     s["solver"] = sb.radio("Solver", tuple(M.SOLVERS), key=P + "solver",
                            format_func=M.SOLVERS.get, horizontal=True)
     return s
@@ -137,7 +139,7 @@ def cached_fit(xb: bytes, labels: tuple, skey: tuple) -> M.Answer:
 
 
 restore_widgets(ss, P)
-kernel_widgets.seed(ss, P, DEFAULTS)
+ctl.default_widgets(ss, P, DEFAULTS)
 keep_widgets(ss, P, DEFAULTS)
 X, labels, names, title = data_sidebar()
 s = M.check_settings(model_sidebar())

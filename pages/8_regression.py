@@ -20,10 +20,11 @@ from svm_engine.datasets_regression import FUNCTIONS
 from ui.regression import compute as R
 from ui.regression import figures as F
 from ui.serving import budget
-from ui.shared import click_plot, kernel_widgets
+from ui.shared import click_plot
+from ui.shared import controls as ctl
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
-from ui.shared.tables import fmt_num
+from ui.shared.numbers import fmt_num, fmt_setting, fmt_tex
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -64,9 +65,11 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None]:
         b.button(f"Clear my {len(added)} points", key=P + "clear",
                  on_click=lambda: ss.__setitem__(K_ADDED, []), width="stretch")
     sb.header("Model")
-    s = kernel_widgets.kernel_and_C(ss, P, c_help="The price of one unit of ξ or ξ̂.")
+    s = ctl.model_sidebar(ss, P,
+                          {k: ss[P + k] for k in ("kernel", "degree", "coef0", "sigma", "C")},
+                          loss=False, hard_margin=False, c_help="The price of one unit of ξ or ξ̂.")
     s["epsilon"] = sb.select_slider("ε (tube half-width)", sorted({*EPS_GRID, ss[P + "epsilon"]}),
-                                    key=P + "epsilon", format_func=lambda v: f"{v:g}")
+                                    key=P + "epsilon", format_func=fmt_setting)
     s["solver"] = sb.radio("Solver", tuple(R.SOLVERS), key=P + "solver",
                            format_func=R.SOLVERS.get)
     return x, t, s, function
@@ -90,7 +93,7 @@ def cached_fit(xb: bytes, tb: bytes, skey: tuple, function: str | None) -> R.Ans
 
 
 restore_widgets(ss, P)
-kernel_widgets.seed(ss, P, DEFAULTS)
+ctl.default_widgets(ss, P, DEFAULTS)
 keep_widgets(ss, P, DEFAULTS)
 x_all, t_all, settings, function = sidebar()
 s = R.check_settings(settings)
@@ -139,13 +142,13 @@ with right:
             f"{m.status}.")
         st.markdown("**The fit, the primal and the dual** (seed 002)")
         st.latex(r"y(\mathbf{x}) = \sum_{i=1}^N (a_i - \hat a_i)\, k(\mathbf{x}, \mathbf{x}_i) + b")
-        st.latex(f"b = {sm['b']:.4f}")
+        st.latex(f"b = {fmt_tex(sm['b'], 6)}")
         st.latex(r"\min_{\mathbf{w},b}\ \tfrac12\|\mathbf{w}\|^2 + C\sum_i (\xi_i + \hat\xi_i)"
-                 f" = {sm['primal']:.6g}")
+                 f" = {fmt_tex(sm['primal'], 6)}")
         st.latex(r"\begin{aligned}\max_{\mathbf{a},\hat{\mathbf{a}}}\ \tilde L &= \sum_i (a_i -"
                  r" \hat a_i)t_i - \epsilon\sum_i (a_i + \hat a_i) \\ &\quad - \tfrac12 \sum_{i,l}"
                  r"(a_i - \hat a_i)(a_l - \hat a_l)\,k(\mathbf{x}_i, \mathbf{x}_l)"
-                 f" = {sm['dual L̃']:.6g}" r"\end{aligned}")
+                 f" = {fmt_tex(sm['dual L̃'], 6)}" r"\end{aligned}")
         st.latex(r"\text{s.t.}\ \sum_i (a_i - \hat a_i) = 0,\quad 0 \le a_i, \hat a_i \le C")
         rows = [("support vectors: aᵢ > 0 or âᵢ > 0", f"{sm['support vectors']} of {len(m.t)}"),
                 ("on the tube's edge: |tᵢ − y(xᵢ)| = ε", str(sm["on the edge"])),
@@ -176,4 +179,4 @@ if answer is not None:
                             width="stretch")
             st.caption("SMO works on 2N multipliers (a, â), two at a time (LIBSVM's "
                        "formulation): it stops when m(α) − M(α), the largest KKT violation of "
-                       f"the pair rule, is ≤ {m.tol:.0e}; L̃ rises at every step.")
+                       f"the pair rule, is ≤ {fmt_num(m.tol, 2)}; L̃ rises at every step.")

@@ -21,7 +21,9 @@ from ui.shared import controls as ctl
 from ui.shared import state
 from ui.shared.controls import DATASET_LABELS
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.numbers import fmt_setting
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -122,7 +124,7 @@ except ValueError as exc:  # a generator's parameters
     st.error(f"Could not make the points: {exc}")
     st.stop()
 
-st.markdown(f"**{title}** — n = {len(X)} points")
+st.markdown(f"**{markdown_safe(title)}** — n = {len(X)} points")
 if len(X) == 0 or len(np.unique(y)) < 2:
     st.error("The points need at least one point of each class (+1 and −1). Add points in the "
              "Playground or choose a dataset in the sidebar.")
@@ -176,7 +178,8 @@ if m is not None:
     lo, hi = F.m_range(m)
     away = C.outside(m, lo, hi)
     if away:
-        st.caption(f"{away} point(s) have |m| beyond {F.M_LIMIT:g} and are off the plot.")
+        st.caption(f"{away} point(s) have |m| beyond {fmt_setting(F.M_LIMIT)} and are off the "
+                   "plot.")
     st.dataframe(pd.DataFrame(C.loss_rows(m)), hide_index=True, key=P + "table.losses")
 st.caption(
     "Conventions: the 0-1 loss counts m = 0 (a point on the line) as a mistake, as the "

@@ -124,20 +124,3 @@ class SVMModel:
     def predict(self, Z) -> np.ndarray:
         h = self.decision_function(Z)
         return np.where(h > 0, self.classes[1], self.classes[0])
-
-    def hyperplane_equation(self, digits: int = 3, names=("x1", "x2")) -> str | None:
-        """'2.746·x1 − 3.748·x2 − 3.087 = 0' for the linear kernel, else None."""
-        w = self.w
-        if w is None:
-            return None
-        parts = []
-        for k, wk in enumerate(w):
-            name = names[k] if k < len(names) else f"x{k + 1}"
-            sign = "−" if wk < 0 else "+"
-            mag = f"{abs(wk):.{digits}f}·{name}"
-            if k == 0:
-                parts.append(mag if wk >= 0 else f"−{mag}")
-            else:
-                parts.append(f" {sign} {mag}")
-        sign = "−" if self.b < 0 else "+"
-        return "".join(parts) + f" {sign} {abs(self.b):.{digits}f} = 0"

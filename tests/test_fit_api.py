@@ -14,7 +14,7 @@ import pytest
 from svm_engine import datasets
 from ui.playground import canvas
 from ui.serving import fit_api
-from ui.shared import figures, fitting
+from ui.shared import figures, fitting, numbers
 from ui.shared import state as S
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,7 +94,7 @@ def test_draw_data_is_the_figures_rings_slack_and_styles():
     labels = ans["slack"]["labels"]
     assert len(labels) == min(canvas.MAX_SLACK_LABELS, len(idx))
     worst = int(idx[np.argmax(m.xi[idx])])
-    assert any(t == f"ξ={figures._fmt(m.xi[worst], 2)}" for _, _, t in labels)
+    assert any(t == f"ξ={numbers.fmt_num(m.xi[worst], 3)}" for _, _, t in labels)
     assert ans["boundary"] == {"color": "#000000", "width": 3.5, "dash": "solid"}
     assert ans["margins"]["dash"] == "dash"
     assert ans["regions"]["colorscale"] == figures.REGION_COLORSCALE

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import svm_engine as se
 from svm_engine import datasets
+from ui.shared.numbers import fmt_num
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_compare_solvers.py")
 TIMEOUT = 300
@@ -100,7 +101,7 @@ def test_d2_free_rows_match_the_book_and_augmented_rows_the_engine():
     (note,) = [str(i.value) for i in at.info]
     h_free = se.fit(ds.X, ds.y, C=1.0, solver="qp", tol=1e-10).decision_function(ds.X)
     gap = np.max(np.abs(h_free - m.decision_function(ds.X)))
-    assert f"differ by up to {gap:.3g}" in note
+    assert f"differ by up to {fmt_num(gap, 3)}" in note
 
 
 def test_iris_setosa_linear_both_forms():

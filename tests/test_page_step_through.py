@@ -23,6 +23,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
 from ui.shared.fitting import SMO_TOL
+from ui.shared.numbers import fmt_num
 from ui.shared.state import effective_C, settings_from_dataset, settings_to_kernel
 from ui.step_through import player as SP
 from ui.step_through import state as S
@@ -303,7 +304,7 @@ def test_one_step_shows_the_formulas_and_sends_the_box_numbers():
     # the state after the step: the numbers table
     shown = table(at)
     assert parse_num(shown["dual objective"]) == pytest.approx(run.dual[2], rel=1e-6)
-    assert shown["b"] == W.num(run.b[2], 6)
+    assert shown["b"] == fmt_num(run.b[2], 6)
 
 
 def test_why_this_pair_shows_the_rules_numbers():
@@ -566,5 +567,5 @@ def test_the_step_through_replays_the_run_the_playground_shows():
     assert steps == int(shown["iterations"])
     caption = " ".join(c.value for c in app.caption)
     b_shown = float(shown["b"].replace("−", "-"))
-    assert f"b = {W.num(b_shown)}" in caption and "certified" in caption
+    assert f"b = {fmt_num(b_shown)}" in caption and "certified" in caption
     assert not any("onverged" in str(w.value) for w in app.warning)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from svm_engine import datasets
+from ui.shared.numbers import fmt_tex
 from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
 from ui.step_through import figures as F
 from ui.step_through import state as S
@@ -141,9 +142,9 @@ def test_curves_mark_the_step_and_use_a_log_scale_for_the_violation():
 def test_smo_formulas_carry_the_steps_numbers(d2_run):
     r = S.step_record(d2_run, 1)
     lines = W.smo_formulas(r)
-    assert lines[0].endswith(f"= {W.tex(r['eta'])}")
-    assert f"= {W.tex(r['aj_unclipped'])}" in lines[2]
-    assert lines[-1].endswith(f"= {W.tex(r['ai_new'])}")
+    assert lines[0].endswith(f"= {fmt_tex(r['eta'])}")
+    assert f"= {fmt_tex(r['aj_unclipped'])}" in lines[2]
+    assert lines[-1].endswith(f"= {fmt_tex(r['ai_new'])}")
     block = W.latex_block(lines)
     assert block.startswith(r"\begin{gathered}") and block.endswith(r"\end{gathered}")
     inner = block.removeprefix(r"\begin{gathered}").removesuffix(r"\end{gathered}")
@@ -155,12 +156,6 @@ def test_decision_key_names_the_marks_of_each_solver():
     assert "yᵢh(xᵢ) < 1" in W.decision_key("newton")
     assert "updated point" in W.decision_key("sga", coordinate=True)
     assert "green" not in W.decision_key("sga", coordinate=False)
-
-
-def test_numbers_are_printed_with_real_minus_signs():
-    assert W.num(-0.5) == "−0.5" and W.num(1.5e-7) == "1.5·10⁻⁷"
-    assert W.num(math.inf) == "∞" and W.num(math.nan) == "–"
-    assert W.tex(-2.5) == "-2.5" and W.ptex(-2.5) == "(-2.5)"
 
 
 # ---------------------------------------------------------------------- payload

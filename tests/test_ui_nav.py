@@ -1,6 +1,7 @@
 """ui.shared.nav (which pages exist) and ui.serving.startup (Plotly.js copy, gc freeze)."""
 
 import gc
+import importlib
 from pathlib import Path
 
 from ui.serving import startup
@@ -45,12 +46,14 @@ def test_plotly_js_is_copied_once(tmp_path):
     assert dst.stat().st_size == src.stat().st_size  # a broken copy is replaced
 
 
-def test_gc_freeze_happens_once(monkeypatch):
-    monkeypatch.setattr(startup, "_frozen", False)
+def test_gc_freeze_happens_once_per_process():
+    gc.unfreeze()  # an AppTest of app.py in this process froze already
     try:
         assert startup.freeze_gc_once() is True
         assert gc.get_freeze_count() > 0
         assert startup.freeze_gc_once() is False
+        importlib.reload(startup)  # what Streamlit does when the file changed
+        assert startup.freeze_gc_once() is False  # still once for the process
     finally:
         gc.unfreeze()
 

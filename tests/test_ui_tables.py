@@ -50,15 +50,6 @@ def test_model_summary_for_a_kernel_has_no_w():
     assert "w" not in rows and "hyperplane" not in rows and "margin 1/‖w‖" in rows
 
 
-def test_hyperplane_equation_and_number_format():
-    assert tables.hyperplane_equation([0.8333, -0.3333], -3.3333) == (
-        "0.833·x1 − 0.333·x2 − 3.333 = 0"
-    )
-    assert tables.hyperplane_equation([-1, 2], 0.5) == "−1.000·x1 + 2.000·x2 + 0.500 = 0"
-    assert tables.fmt_num(float("inf")) == "∞" and tables.fmt_num(float("nan")) == "–"
-    assert tables.fmt_num(-0.25) == "−0.25" and tables.fmt_num(1.5e-7) == "1.5·10⁻⁷"
-
-
 def test_editor_changes_apply_edits_deletions_and_additions():
     X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
     y = np.array([1, -1, 1])

@@ -1,10 +1,12 @@
 """SVM Lab's user interface: one package per page, the pieces they share, and the server side.
 
-- ``ui.shared``          – what every page uses: session state and its URL encoding, the model
-  sidebar (``controls``), number formatting and tables, figures (pure), undo history,
-  navigation (``nav.PAGES``), the cached engine call (``fitting``), the solvers' descriptions;
-- ``ui.data``            – the data-source block: files in and out, the import panel, the table
-  editor;
+- ``ui.shared``          – what every page uses (its ``__init__`` lists it for a new page):
+  session state and its URL encoding, the data-source and model sidebar blocks
+  (``controls``), number formatting (``numbers``) and tables, figures (pure), undo history,
+  navigation (``nav.PAGES``), the cached engine call (``fitting``), the solvers' descriptions,
+  Streamlit's internals (``st_private``, only there);
+- ``ui.data``            – files in and out: reading and writing points, the import panel,
+  the table editor;
 - ``ui.serving``         – the fit endpoint (``POST /api/refit``), the fit workers and every
   fit's time budget, start-up and warm-up, the route of the browser's modules;
 - ``ui.playground``, ``ui.worked_examples``, ``ui.step_through``, ``ui.compare`` – one package
@@ -21,8 +23,8 @@
 
 Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,
 ``data.import_panel``, ``playground.canvas``, ``playground.teacher_panel``,
-``playground.takeaway_panel``,
-``step_through.player``, ``step_through.plot``, ``shared.kernel_widgets``,
-``shared.click_plot``, ``serving.warmup`` and ``serving.st_interrupt``; the rest is plain
-Python tested without a server.
+``playground.takeaway_panel``, ``step_through.panels``, ``step_through.player``,
+``step_through.plot``, ``shared.click_plot`` and ``serving.warmup``;
+Streamlit's internals in ``shared.st_private``; the rest is plain Python tested without a
+server.
 """

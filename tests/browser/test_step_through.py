@@ -18,6 +18,7 @@ from svm_engine import datasets
 from svm_engine.finalize import support_threshold
 from ui.shared import figures as FIG
 from ui.shared.fitting import SMO_TOL
+from ui.shared.numbers import fmt_num
 from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
 from ui.step_through import figures as F
 from ui.step_through import state as S
@@ -174,7 +175,7 @@ def test_the_server_panels_follow_the_player(page):
     assert W.smo_summary(S.step_record(run, 3)) in heading.inner_text()
     # the numbers table of step 3 (server) and the player agree on the step
     b_row = page.locator('[data-testid="stTable"] tr', has_text="b").first
-    assert W.num(run.b[3], 6) in b_row.inner_text()
+    assert fmt_num(run.b[3], 6) in b_row.inner_text()
     button(page, "prev").click()
     page.get_by_text(f"Numbers of step 2 / {run.n_steps}:").wait_for()
     assert counter(page)[0] == 2

@@ -1,13 +1,13 @@
 // format.js: numbers as the pages print them. The expected texts are what the Python side
-// prints for the same numbers (ui/shared/tables.py fmt_num, ui/shared/figures.py _fmt).
+// prints for the same numbers (ui/shared/numbers.py fmt_num).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  escapeHtml, fixed, fmt, fmt2, MINUS, niceTicks, short, stripZeros, sub, tickText,
+  escapeHtml, fixed, fmt, MINUS, niceTicks, short, stripZeros, sub, tickText,
 } from "../../ui/browser/format.js";
 
-test("fmt prints as ui/shared/tables.py fmt_num does (4 significant digits)", () => {
+test("fmt prints as ui/shared/numbers.py fmt_num does (4 significant digits)", () => {
   const python = [
     [0.5, "0.5"],
     [1234, "1234"],
@@ -28,12 +28,12 @@ test("fmt prints as ui/shared/tables.py fmt_num does (4 significant digits)", ()
   for (const none of [null, undefined, NaN]) assert.equal(fmt(none), "–");
 });
 
-test("fmt2 keeps two decimals and drops trailing zeros; −0 prints as 0", () => {
-  assert.equal(fmt2(0.5), "0.5");
-  assert.equal(fmt2(2), "2");
-  assert.equal(fmt2(-1.25), "−1.25");
-  assert.equal(fmt2(0.1234), "0.12");
-  assert.equal(fmt2(-0.001), "0");
+test("fmt(v, 3) writes the plots' ξ labels as ui/shared/figures.py does (fmt_num(v, 3))", () => {
+  assert.equal(fmt(1.667, 3), "1.67");
+  assert.equal(fmt(2.834, 3), "2.83");
+  assert.equal(fmt(0.1234, 3), "0.123");
+  assert.equal(fmt(2, 3), "2");
+  assert.equal(fmt(-0.001, 3), MINUS + "0.001");
 });
 
 test("fixed keeps its decimals, with a real minus and no negative zero", () => {

@@ -1,9 +1,9 @@
-// Numbers and text as the pages print them (ui/shared/tables.py, ui/shared/figures.py): a
+// Numbers and text as the pages print them (ui/shared/numbers.py, ui/shared/figures.py): a
 // real minus sign, exponents as superscripts, subscript indices. No DOM.
 
 export const MINUS = "\u2212";
 const SUB = "₀₁₂₃₄₅₆₇₈₉";
-// superscripts for exponents, as ui/shared/tables.py fmt_num writes them (1.162·10⁻⁵)
+// superscripts for exponents, as ui/shared/numbers.py fmt_num writes them (1.162·10⁻⁵)
 const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
 export function sub(n) {
@@ -17,7 +17,7 @@ export function stripZeros(s) {
 
 export function fmt(v, digits = 4) {
   // Python's f"{v:.4g}" with a real minus sign and ·10 with a superscript exponent
-  // (ui/shared/tables.py fmt_num)
+  // (ui/shared/numbers.py fmt_num)
   if (v === null || v === undefined || Number.isNaN(v)) return "–";
   if (!Number.isFinite(v)) return v > 0 ? "∞" : MINUS + "∞";
   if (v === 0) return "0";
@@ -30,12 +30,6 @@ export function fmt(v, digits = 4) {
     s = stripZeros(v.toFixed(Math.max(0, digits - 1 - e)));
   }
   return s.replace(/-/g, MINUS);
-}
-
-export function fmt2(v) {
-  // ui/shared/figures.py _fmt(v, 2): two decimals, trailing zeros dropped
-  const s = stripZeros(v.toFixed(2));
-  return (s === "-0" ? "0" : s).replace(/-/g, MINUS);
 }
 
 export function fixed(v, digits) {

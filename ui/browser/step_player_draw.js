@@ -9,7 +9,7 @@
 
 import { ring, shadeScale, sizeCanvas } from "./canvas2d.js";
 import { isolines } from "./contours.js";
-import { escapeHtml, fmt, fmt2, MINUS, niceTicks, sub, tickText } from "./format.js";
+import { escapeHtml, fmt, MINUS, niceTicks, sub, tickText } from "./format.js";
 import { boxSVG } from "./step_box.js";
 import { gridBefore, stepRecord } from "./step_player_state.js";
 import { COL, FONT, MAX_SLACK_LABELS } from "./step_style.js";
@@ -183,7 +183,7 @@ export function drawDecision(st, P) {
       const f = feet[s] || [X[2 * q], X[2 * q + 1]];
       const mxp = (A.px(X[2 * q]) + A.px(f[0])) / 2;
       const myp = (A.py(X[2 * q + 1]) + A.py(f[1])) / 2;
-      over.fillText("ξ=" + fmt2(P.xi[q]), mxp + 4, myp);
+      over.fillText("ξ=" + fmt(P.xi[q], 3), mxp + 4, myp); // as ui/shared/figures.py
     });
   }
   // support-vector rings (ui.figures.ring_sizes), under the points like Plotly's traces

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ui.compare.comparison import BIAS_NAMES, Comparison
-from ui.compare.scaling import ScalingResult, fit_slope
+from ui.compare.scaling import ScalingResult
 from ui.shared.figures import FONT_SIZE, Overlay, decision_figure_dict
+from ui.shared.numbers import fmt_fixed
 
 #: Okabe–Ito (without yellow) then Tol's muted colours: distinct for up to 10 rows.
 ROW_COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00",
@@ -191,8 +192,8 @@ def scaling_figure(result: ScalingResult, height: int = 520) -> dict:
         if not ns:
             continue
         conv = [m.converged for m in result.measurements if m.key == key and m.time_s is not None]
-        p = fit_slope(ns, ts)
-        name = f"{label}: slope {p:.2f}" if p is not None else f"{label}: slope —"
+        p = result.slope(key)
+        name = f"{label}: slope {fmt_fixed(p, 2)}" if p is not None else f"{label}: slope —"
         color = colors[key]
         traces.append({
             "type": "scatter", "mode": "lines+markers", "x": ns, "y": [1e3 * t for t in ts],

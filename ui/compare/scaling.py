@@ -35,6 +35,7 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.serving.costs import BUDGET_S
+from ui.shared.numbers import fmt_setting
 from ui.shared.state import settings_to_kernel
 
 N_MIN, N_MAX = 50, 2000
@@ -42,6 +43,12 @@ DEFAULT_COUNT = 6
 REPEAT_BELOW_S = 0.05
 REPEATS = 3
 WARMUP_N = 20
+SCALING_TEXT = (
+    "Each solver above fits generated data for n from the range below (soft margin, the "
+    "kernel, loss and C chosen here, the tolerance chosen in the sidebar). A solver is "
+    f"skipped at a size where it would take more than {fmt_setting(BUDGET_S)} s (cvxopt beyond "
+    "n ≈ 1,000), and stopped if a fit runs longer. The run belongs to this session only; "
+    "Stop ends it at once.")
 
 
 def size_range(n_min: int = N_MIN, n_max: int = N_MAX,
@@ -174,10 +181,10 @@ def run_scaling(
     sizes = tuple(sorted(int(n) for n in (size_range() if sizes is None else sizes)))
     specs = list(specs)
     labels = {s.key: s.full_label for s in specs}
-    extra = {"gaussian": f" σ = {settings['sigma']:g}",
-             "polynomial": f" q = {settings['degree']}, c = {settings['coef0']:g}"}
+    extra = {"gaussian": f" σ = {fmt_setting(settings['sigma'])}",
+             "polynomial": f" q = {settings['degree']}, c = {fmt_setting(settings['coef0'])}"}
     problem = (f"{settings['kernel']}{extra.get(settings['kernel'], '')}, "
-               f"{settings['loss']} loss, C = {C:g}")
+               f"{settings['loss']} loss, C = {fmt_setting(C)}")
     res = ScalingResult(sizes, labels, planned=len(sizes) * len(specs), generator=generator,
                         problem=problem)
     t_start = clock()
@@ -228,7 +235,7 @@ def _measure(spec, n, X, y, kernel, C, tol_mode, budget_s, last, capped, fit) ->
         if guess > budget_s:
             capped.add(key)
             return Measurement(key, label, n, note=f"skipped: would take ≈ {guess:.0f} s "
-                               f"(> {budget_s:g} s budget)")
+                               f"(> {fmt_setting(budget_s)} s budget)")
     tol = cmp.tolerance(spec, tol_mode)
     cap = cmp.default_max_iter(spec, n, kernel)
     run, t = fit(X, y, kernel, C, spec, tol, cap)

@@ -22,21 +22,13 @@ from ui.data.io_table import (
     points_from,
     show_class,
 )
+from ui.shared.markdown import markdown_safe  # a file's names in messages: not Markdown
 
 __all__ = [
     "MAX_UPLOAD_BYTES", "Choice", "PointsFileError", "Table", "default_choice", "describe",
     "label_classes", "markdown_safe", "needs_choice", "parse_csv", "parse_libsvm",
     "parse_points", "points_from", "read_upload", "show_class", "to_csv", "to_libsvm",
 ]
-
-
-_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>~$"})
-
-
-def markdown_safe(text: str) -> str:
-    """A message holding a file's names or cells, made literal for st.error / st.success
-    (which read Markdown): no link, image, emphasis, code, HTML or formula; one line."""
-    return " ".join(str(text).split()).translate(_MARKDOWN)
 
 
 def _two_classes(table: Table) -> tuple[np.ndarray, np.ndarray]:

@@ -357,7 +357,3 @@ def canvas_figure_json(fig: Any, grid_from: str | None = None) -> str:
             for k in "xyz":
                 regions.pop(k)
     return figure_json({"data": data, "layout": fig["layout"]})
-
-
-def loads_figure(text: str) -> dict:
-    return json.loads(text)

@@ -113,11 +113,6 @@ def header(ss) -> None:
                       icon=":material/close_fullscreen:", width="stretch")  # fmt: skip
 
 
-def hidden_note(name: str) -> None:
-    """What stands where the teacher hid a part."""
-    st.caption(f"Hidden by your teacher ({T.HIDES[name]}): predict first.")
-
-
 # --------------------------------------------------------------- the teacher's panel
 
 

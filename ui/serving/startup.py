@@ -6,18 +6,21 @@
   after each fragment rerun triggered by a click. With numpy/pandas/plotly/scipy/numba loaded
   that scans ~1.6 million objects (~80 ms, holding the GIL, so finished output waits). Freezing
   the objects that exist after start-up (``gc.freeze()``, once per process) leaves the
-  collection only the objects made since: ~1 ms.
+  collection only the objects made since: ~1 ms. "Once" is the process's own record
+  (``gc.get_freeze_count()``), not a flag of this module: Streamlit re-imports a module whose
+  file changed, and sessions run app.py in parallel threads.
 """
 
 from __future__ import annotations
 
 import gc
 import shutil
+import threading
 from pathlib import Path
 
 import plotly
 
-_frozen = False
+_freeze_lock = threading.Lock()
 
 
 def plotly_js_source() -> Path:
@@ -40,10 +43,9 @@ def ensure_plotly_js(static_dir: str | Path) -> Path:
 
 def freeze_gc_once() -> bool:
     """``gc.freeze()`` the start-up objects, once per process. Returns True the first time."""
-    global _frozen
-    if _frozen:
-        return False
-    gc.collect()
-    gc.freeze()
-    _frozen = True
+    with _freeze_lock:
+        if gc.get_freeze_count():  # frozen already in this process
+            return False
+        gc.collect()
+        gc.freeze()
     return True

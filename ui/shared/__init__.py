@@ -1,2 +1,21 @@
-"""Pieces every page uses: session state, the model sidebar, number formatting, figures,
-undo history, navigation, the fit call and the solvers' descriptions."""
+"""Pieces every page uses. A new page starts here (read pages/3_step_through.py for one that
+uses them all):
+
+- ``nav.run_through_app()``: a page's first call; register the page in ``nav.PAGES``.
+  ``nav.restore_widgets(ss, P)`` then ``nav.keep_widgets(ss, P, names)`` keep the page's
+  widget values (keys ``P + name``) across visits to other pages.
+- ``controls.points_sidebar(ss, P, n=, noise=, labels=, on_change=)``: the data-source block
+  (the Playground's points, a book dataset or a generator) → (X, y, title);
+  ``controls.source_settings`` gives the chosen source's suggested settings.
+- ``controls.model_sidebar(ss, P, settings, lock=, fixed_loss=)``: the model block (kernel
+  with q and c or σ, loss, hard margin, C; keys ``P`` + ``controls.MODEL_KEYS``) → settings;
+  ``controls.limits_caption`` the solvers' point limits within the time budget.
+- ``numbers``: how every number is printed (``fmt_num``, ``fmt_setting``, ``fmt_fixed``,
+  ``fmt_tex``, ``hyperplane_equation``); ``markdown``: user text inside st.markdown
+  (``plain``) and the line naming the points and the model (``points_and_model``);
+  ``labels``: the settings' words.
+- ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
+  cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
+  Playground's picture, pure), ``history`` (undo), ``solver_docs`` (the solvers' notes).
+- ``st_private``: every non-public Streamlit API the app uses, and only there.
+"""

@@ -1,18 +1,22 @@
-"""Streamlit widgets and panels of the Playground (thin: every decision is in a tested
-pure module — ``ui.shared.state``, ``ui.shared.fitting``, ``ui.shared.tables``, ``ui.data.io``,
-``ui.playground.canvas``).
+"""The sidebar blocks every page shares (``points_sidebar``, ``model_sidebar``,
+``limits_caption``), and the Playground's widgets and panels (thin: every decision is in a
+tested pure module — ``ui.shared.state``, ``ui.shared.fitting``, ``ui.shared.tables``,
+``ui.data.io``, ``ui.playground.canvas``).
 
-Widget keys start with ``state.WIDGET_PREFIX`` and are seeded from the canonical settings in
-``st.session_state`` (widget values are dropped by Streamlit on pages where the widget is not
-drawn; the canonical settings are not).
+The Playground's widget keys start with ``state.WIDGET_PREFIX`` and are seeded from the
+canonical settings in ``st.session_state`` (widget values are dropped by Streamlit on pages
+where the widget is not drawn; the canonical settings are not).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import math
 import secrets
+from collections.abc import Callable, Mapping
+from typing import Any
 from urllib.parse import urlencode
 
 import numpy as np
@@ -26,32 +30,27 @@ from ui.playground import canvas, takeaway_panel, teacher, teacher_panel
 from ui.serving import budget, costs, fit_api
 from ui.shared import fitting, history, nav, state, tables
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.labels import (
+    BIAS_LABELS,
+    COEF0_LABELS,
+    DATASET_LABELS,
+    KERNEL_LABELS,
+    LOSS_LABELS,
+    WSS_LABELS,
+)
+from ui.shared.numbers import fmt_setting
 
 P = state.WIDGET_PREFIX
 CANVAS_KEY = "svmlab_canvas"
 
-DATASET_LABELS = {
-    "d1": "Book D1: separable (slide 15)",
-    "d2": "Book D2: not separable (slide 21)",
-    "iris_setosa": "Iris: setosa vs others (slide 34)",
-    "iris_versicolor_pca": "Iris: versicolor vs others, PCA (slide 35)",
-    "nonlinear": "Nonlinear bump (slide 25)",
-    "two_point": "Two points: KKT by hand",
-    "blobs": "Generator: two blobs",
-    "moons": "Generator: moons",
-    "circles": "Generator: circles",
-    "xor": "Generator: XOR",
-}
-KERNEL_LABELS = {"linear": "linear", "polynomial": "polynomial", "gaussian": "Gaussian (RBF)"}
-LOSS_LABELS = {"hinge": "hinge (k = 1)", "quadratic": "quadratic (k = 2)"}
-BIAS_LABELS = {"free": "free b", "augmented": "augmented (b in w, as in the book)"}
-WSS_LABELS = {"second_order": "second order (LIBSVM)", "max_violating_pair": "max violating pair"}
 C_GRID = tables.log_grid(-3, 4)
 SIGMA_GRID = tables.log_grid(-2, 2)
-
-
-def _fmt_option(v: float) -> str:
-    return f"{v:g}"
+SIGMA_HELP = "K(x, z) = exp(−‖x − z‖² / (2σ²))"
+C_HELP = "Cost of slack: small C = wide margin with more slack, large C = narrow margin."
+HARD_MARGIN_HELP = ("No slack allowed: every point on or outside its margin. Fails when no "
+                    "separating boundary exists.")
+#: the widget keys (after the page's prefix) of ``model_sidebar``
+MODEL_KEYS = ("kernel", "degree", "coef0", "sigma", "loss", "hard_margin", "C")
 
 
 # ------------------------------------------------------------------------------ start
@@ -162,11 +161,8 @@ def sidebar_data(ss) -> None:
         noise = params.get("noise", generator_default(name, "noise"))
         seed_widget(ss, P + "gen.noise", float(noise))
         seed_widget(ss, P + "gen.seed", int(params.get("seed", 0)))
-        lk = teacher.lock_kwargs(ss, "points")
-        st.sidebar.slider("n (points)", 10, state.MAX_POINTS, step=10, key=P + "gen.n", **lk)
+        generator_widgets(P, **teacher.lock_kwargs(ss, "points"))
         limits_caption(state.current_settings(ss))
-        st.sidebar.slider("noise", 0.0, 2.0, step=0.05, key=P + "gen.noise", **lk)
-        st.sidebar.number_input("seed", 0, 1_000_000, step=1, key=P + "gen.seed", **lk)
     st.sidebar.button(
         "Load dataset",
         key=P + "load",
@@ -195,73 +191,79 @@ def _set_solver_cb(solver: str) -> None:
     state.set_settings(ss, s)
 
 
+def _unlocked(name: str, *, disabled: bool = False, help: str | None = None) -> dict:
+    """``model_sidebar``'s default ``lock``: nothing is locked."""
+    return {"disabled": bool(disabled), **({"help": help} if help is not None else {})}
+
+
+def model_sidebar(ss, prefix: str, settings: Mapping[str, Any], *, lock: Callable = _unlocked,
+                  fixed_loss: tuple[str, str] | None = None, loss: bool = True,
+                  hard_margin: bool = True, c_help: str = C_HELP) -> dict:
+    """The model block of every page's sidebar: kernel (with q and c, or σ), loss, hard
+    margin, C; call it under the page's own ``st.sidebar.header``.
+
+    Widget keys: ``prefix`` + each of ``MODEL_KEYS``, seeded by the page before the call
+    (``seed_widget``, or ``default_widgets``); keep them across page visits with
+    ``nav.keep_widgets``. ``settings`` holds the values of the widgets this run does not draw
+    (σ when the kernel is linear). ``lock(name, disabled=, help=)`` gives a widget's
+    ``disabled`` and ``help`` (the Playground's teacher locks, by the names "kernel",
+    "loss", "C"). ``fixed_loss``: (loss, a caption saying why) when the solver decides the
+    loss, e.g. Newton's quadratic; ``loss=False``: a page with no such choice (ε-SVR);
+    ``hard_margin=False``: a page without the hard margin (no toggle, no key). Returns
+    ``settings`` with the widgets' values; the hard margin is switched off unless the loss
+    is hinge."""
+    sb = st.sidebar
+    s = dict(settings)
+    s["kernel"] = sb.radio("Kernel", state.KERNELS, key=prefix + "kernel", horizontal=True,
+                           format_func=KERNEL_LABELS.get, **lock("kernel"))
+    if s["kernel"] == "polynomial":
+        s["degree"] = sb.slider("degree q", state.DEGREE_MIN, state.DEGREE_MAX,
+                                key=prefix + "degree", **lock("kernel"))
+        s["coef0"] = sb.radio(
+            "K(x, z) = (c + xᵀz)^q", sorted({0.0, 1.0, float(ss.get(prefix + "coef0", 1.0))}),
+            key=prefix + "coef0", horizontal=True,
+            format_func=lambda c: COEF0_LABELS.get(c, f"c = {fmt_setting(c)}"), **lock("kernel"))
+    elif s["kernel"] == "gaussian":
+        s["sigma"] = sb.select_slider(
+            "σ (width)", tables.option_values(SIGMA_GRID, ss.get(prefix + "sigma", s["sigma"])),
+            key=prefix + "sigma", format_func=fmt_setting, **lock("kernel", help=SIGMA_HELP))
+    if fixed_loss is not None:
+        s["loss"] = fixed_loss[0]
+        sb.caption(fixed_loss[1])
+    elif loss:
+        s["loss"] = sb.radio("Loss", state.LOSSES, key=prefix + "loss", horizontal=True,
+                             format_func=LOSS_LABELS.get, **lock("loss"))
+    if hard_margin and loss:
+        no_hard = s["loss"] != "hinge"
+        if no_hard and ss.get(prefix + "hard_margin"):
+            ss[prefix + "hard_margin"] = False
+        s["hard_margin"] = sb.toggle(
+            "Hard margin (C = ∞)", key=prefix + "hard_margin",
+            **lock("C", disabled=no_hard,
+                   help="Needs the hinge loss." if no_hard else HARD_MARGIN_HELP))
+    s["C"] = sb.select_slider(
+        "C (log scale)", tables.option_values(C_GRID, ss.get(prefix + "C", s["C"])),
+        key=prefix + "C", format_func=fmt_setting,
+        **lock("C", disabled=bool(s.get("hard_margin")), help=c_help))
+    return s
+
+
+def default_widgets(ss, prefix: str, defaults: Mapping[str, Any]) -> None:
+    """Give each widget ``prefix + name`` its default the first time the page runs in this
+    session (and again after Streamlit dropped the value of a widget a run did not draw)."""
+    for k, v in defaults.items():
+        ss.setdefault(prefix + k, v)
+
+
 def sidebar_model(ss) -> dict:
-    """Kernel, loss, C, bias, solver widgets → the (validated, stored) settings."""
+    """The Playground's model widgets (``model_sidebar``, bias, solver) → the (validated,
+    stored) settings."""
     s = state.current_settings(ss)
     sb = st.sidebar
     sb.header("Model")
-    seeds = {
-        "kernel": s["kernel"], "degree": s["degree"], "coef0": s["coef0"], "sigma": s["sigma"],
-        "loss": s["loss"], "C": s["C"], "hard_margin": s["hard_margin"], "bias": s["bias"],
-        "wss": s["wss"],
-    }  # fmt: skip
-    for k, v in seeds.items():
-        seed_widget(ss, P + k, v)
-    new = dict(s)
-    lk = teacher.lock_kwargs(ss, "kernel")
-    new["kernel"] = sb.radio(
-        "Kernel", state.KERNELS, key=P + "kernel", format_func=KERNEL_LABELS.get, horizontal=True,
-        **lk,
-    )
-    if new["kernel"] == "polynomial":
-        new["degree"] = sb.slider(
-            "degree q", state.DEGREE_MIN, state.DEGREE_MAX, key=P + "degree", **lk
-        )
-        coef_opts = sorted({0.0, 1.0, float(ss[P + "coef0"])})
-        new["coef0"] = sb.radio(
-            "K(x, z) = (c + xᵀz)^q",
-            coef_opts,
-            key=P + "coef0",
-            horizontal=True,
-            format_func=lambda c: {0.0: "homogeneous c = 0", 1.0: "inhomogeneous c = 1"}.get(
-                c, f"c = {c:g}"
-            ),
-            **lk,
-        )
-    elif new["kernel"] == "gaussian":
-        new["sigma"] = sb.select_slider(
-            "σ (width)",
-            tables.option_values(SIGMA_GRID, ss[P + "sigma"]),
-            key=P + "sigma",
-            format_func=_fmt_option,
-            **teacher.lock_kwargs(ss, "kernel", help="K(x, z) = exp(−‖x − z‖² / (2σ²))"),
-        )
-    new["loss"] = sb.radio(
-        "Loss", state.LOSSES, key=P + "loss", format_func=LOSS_LABELS.get, horizontal=True,
-        **teacher.lock_kwargs(ss, "loss"),
-    )
-    quad = new["loss"] == "quadratic"
-    if quad and ss[P + "hard_margin"]:
-        ss[P + "hard_margin"] = False
-    new["hard_margin"] = sb.toggle(
-        "Hard margin (C = ∞)",
-        key=P + "hard_margin",
-        **teacher.lock_kwargs(
-            ss, "C", disabled=quad,
-            help="Needs the hinge loss." if quad else "No slack allowed: every point on or "
-            "outside its margin. Fails when no separating boundary exists.",
-        ),
-    )
-    new["C"] = sb.select_slider(
-        "C (log scale)",
-        tables.option_values(C_GRID, ss[P + "C"]),
-        key=P + "C",
-        format_func=_fmt_option,
-        **teacher.lock_kwargs(
-            ss, "C", disabled=bool(new["hard_margin"]),
-            help="Cost of slack: small C = wide margin with more slack, large C = narrow margin.",
-        ),
-    )
+    for k in (*MODEL_KEYS, "bias", "wss"):
+        seed_widget(ss, P + k, s[k])
+    new = model_sidebar(ss, P, s, lock=functools.partial(teacher.lock_kwargs, ss))
     new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get,
                            **teacher.lock_kwargs(ss, "bias"))
 
@@ -548,11 +550,24 @@ def source_settings(ss, prefix: str, name: str, n: int, noise: float) -> dict:
     return state.settings_from_dataset(datasets.load(name, **params).settings)
 
 
-def points_sidebar(ss, prefix: str, *, n: int, noise: float, labels: dict, on_change,
+def generator_widgets(prefix: str, **kwargs) -> None:
+    """A generator's n / noise / seed (keys ``prefix`` + "gen.n", "gen.noise", "gen.seed")
+    in the sidebar; ``kwargs`` (e.g. a teacher lock's ``disabled``) go to each widget."""
+    sb = st.sidebar
+    sb.slider("n (points)", 10, state.MAX_POINTS, step=10, key=prefix + "gen.n", **kwargs)
+    sb.slider("noise", 0.0, 2.0, step=0.05, key=prefix + "gen.noise", **kwargs)
+    sb.number_input("seed", 0, 1_000_000, step=1, key=prefix + "gen.seed", **kwargs)
+
+
+def points_sidebar(ss, prefix: str, *, n: int, noise: float, labels: dict,
+                   on_change: Callable[[], None] | None = None,
                    help: str | None = None) -> tuple[np.ndarray, np.ndarray, str]:
-    """The sidebar's "Data" block: a source select box (``prefix`` + "source"; the
-    Playground's points by default) and, for a generator, n / noise / seed. Returns
-    (X, y, title); a generator's ValueError propagates to the page's st.error."""
+    """The data-source block of a page that works on points it does not edit: "Data", a
+    source select box (``prefix`` + "source"; the Playground's points by default, a book
+    dataset or a generator) and, for a generator, n / noise / seed (``generator_widgets``,
+    starting at the page's defaults ``n`` and ``noise``). ``on_change`` runs when another
+    source is chosen (e.g. to seed the page's model widgets from ``source_settings``).
+    Returns (X, y, title); a generator's ValueError propagates to the page's st.error."""
     sb = st.sidebar
     sb.header("Data")
     ss.setdefault(prefix + "source", "playground")
@@ -562,9 +577,7 @@ def points_sidebar(ss, prefix: str, *, n: int, noise: float, labels: dict, on_ch
         ss.setdefault(prefix + "gen.n", n)
         ss.setdefault(prefix + "gen.noise", noise)
         ss.setdefault(prefix + "gen.seed", 0)
-        sb.slider("n (points)", 10, state.MAX_POINTS, step=10, key=prefix + "gen.n")
-        sb.slider("noise", 0.0, 2.0, step=0.05, key=prefix + "gen.noise")
-        sb.number_input("seed", 0, 1_000_000, step=1, key=prefix + "gen.seed")
+        generator_widgets(prefix)
     if name == "playground":
         X, y, title = state.current_dataset(ss)
     else:

@@ -24,6 +24,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ui.shared.fitting import decision_grid
+from ui.shared.numbers import MINUS, fmt_num
 from ui.shared.state import default_range as padded_range
 
 POS_COLOR = "#0072B2"  # Okabe–Ito blue: class +1
@@ -44,7 +45,6 @@ REGION_COLORSCALE = [
 REGION_ZMAX = 2.0  # |h| at which the shading saturates
 FONT_SIZE = 18
 POINT_SIZE = 12
-MINUS = "\u2212"
 
 #: plotly config for ``st.plotly_chart(config=...)`` and the canvas: PNG export at 2x. The
 #: canvas lets only ctrl/⌘ + wheel reach scrollZoom (a plain wheel scrolls the page, see
@@ -153,11 +153,6 @@ def slack_segments(model, idx: Sequence[int] | None = None, max_iter: int = 30):
     ok &= np.linalg.norm(P - X[idx], axis=1) < 3 * span
     feet = [P[k] if ok[k] else None for k in range(len(idx))]
     return idx, feet
-
-
-def _fmt(v: float, digits: int = 3) -> str:
-    s = f"{v:.{digits}f}".rstrip("0").rstrip(".")
-    return s.replace("-", MINUS) if s not in ("-0", "") else "0"
 
 
 # ------------------------------------------------------------------------------ traces
@@ -289,7 +284,7 @@ def _slack_traces(model, max_labels: int, scale: float = 1.0) -> list[dict]:
         if k in labelled:
             tx.append(float(mid[0]))
             ty.append(float(mid[1]))
-            text.append(f"ξ={_fmt(xi[i], 2)}")
+            text.append(f"ξ={fmt_num(xi[i], 3)}")
     traces = [
         {
             "type": "scatter",

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ui.shared import state
+from ui.shared.numbers import fmt_setting
 
 K_HISTORY = "svmlab.history"
 DEPTH = 20
@@ -87,5 +88,5 @@ def _show(v: Any) -> str:
     if isinstance(v, bool):
         return "on" if v else "off"
     if isinstance(v, float):
-        return "∞" if v == float("inf") else f"{v:g}"
+        return fmt_setting(v)
     return str(v)

@@ -50,10 +50,10 @@ def run_through_app() -> None:
     rerun goes through ``app.py``, whose ``st.navigation`` opens the same page.
     """
     import streamlit as st
-    from streamlit.runtime.pages_manager import PagesManager
 
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
+    from ui.shared.st_private import leave_pages_folder_mode
+
+    if leave_pages_folder_mode():
         st.rerun()
 
 

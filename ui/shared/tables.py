@@ -1,4 +1,5 @@
-"""The per-point table and the numbers panel (pure: model → pandas / text)."""
+"""The per-point table and the numbers panel (pure: model → pandas / text; every number
+printed by ``ui.shared.numbers``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-MINUS = "\u2212"
+from ui.shared.numbers import MINUS, fmt_num, hyperplane_equation
 
 POINT_COLUMNS = ["i", "x1", "x2", "y", "α", "h(x)", "y·h(x)", "ξ", "category"]
 
@@ -54,38 +55,6 @@ def point_table(
             df[c] = np.nan
         df["category"] = ""
     return df[POINT_COLUMNS]
-
-
-def fmt_num(v: float, digits: int = 4) -> str:
-    """Compact number text with a real minus sign; ∞ for infinity."""
-    if v is None:
-        return "–"
-    v = float(v)
-    if math.isnan(v):
-        return "–"
-    if math.isinf(v):
-        return "∞" if v > 0 else f"{MINUS}∞"
-    s = f"{v:.{digits}g}"
-    if "e" in s:  # 1.162·10⁻⁵, as a slide writes it (not 1.162·10^−5)
-        mant, exp = s.split("e")
-        s = f"{mant}·10{str(int(exp)).translate(_SUPERSCRIPT)}"
-    return s.replace("-", MINUS)
-
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def hyperplane_equation(w, b: float, names=("x1", "x2"), digits: int = 3) -> str:
-    """'0.833·x1 + 0.334·x2 − 3.332 = 0'."""
-    parts = []
-    for k, wk in enumerate(np.asarray(w, dtype=float)):
-        mag = f"{abs(wk):.{digits}f}·{names[k]}"
-        if k == 0:
-            parts.append(f"{MINUS}{mag}" if wk < 0 else mag)
-        else:
-            parts.append(f" {MINUS if wk < 0 else '+'} {mag}")
-    parts.append(f" {MINUS if b < 0 else '+'} {abs(b):.{digits}f} = 0")
-    return "".join(parts)
 
 
 def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:

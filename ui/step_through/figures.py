@@ -34,9 +34,9 @@ from ui.shared.figures import (
     Overlay,
     decision_figure_dict,
 )
+from ui.shared.numbers import MINUS, fmt_num
 from ui.shared.state import default_range
 
-MINUS = "\u2212"
 VIOLATOR_COLOR = "#E69F00"  # Okabe–Ito orange
 OLD_COLOR = "#555555"
 UNCLIPPED_COLOR = "#CC79A7"  # Okabe–Ito reddish purple
@@ -48,15 +48,6 @@ PRIMAL_COLOR = "#D55E00"
 KKT_COLOR = "#000000"
 EXTRA_COLOR = "#CC79A7"
 MAX_CURVE_POINTS = 1500  # longer curves are thinned (every m-th step, plus the last)
-
-
-def _fmt(v: float, digits: int = 4) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "–"
-    if math.isinf(v):
-        return "∞" if v > 0 else f"{MINUS}∞"
-    s = f"{v:.{digits}g}"
-    return s.replace("-", MINUS)
 
 
 def sub(i: int) -> str:
@@ -405,7 +396,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
                 "arrowhead": 2,
                 "arrowwidth": 2,
                 "arrowcolor": UNCLIPPED_COLOR,
-                "text": f"unclipped αⱼ = {_fmt(unc[1])} (off the chart)",
+                "text": f"unclipped αⱼ = {fmt_num(unc[1])} (off the chart)",
                 "font": {"size": 15, "color": UNCLIPPED_COLOR},
                 "xanchor": "left",
             }
@@ -479,7 +470,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
                 "text": "",
             }
         )
-    box_text = f"box [0, {_fmt(C)}]²" if finite else "C = ∞: the box is open"
+    box_text = f"box [0, {fmt_num(C)}]²" if finite else "C = ∞: the box is open"
     layout = _base_layout(height, f"Step {rec['it']}: the pair (α{sub(i)}, α{sub(j)}) · {box_text}")
     layout["margin"]["b"] = 70
     layout["xaxis"] = _axis(
@@ -536,7 +527,7 @@ def coordinate_figure(rec: dict, *, height: int = 300) -> dict:
                 "mode": "markers+text",
                 "x": [v],
                 "y": [yy],
-                "text": [f"{label} = {_fmt(v)}"],
+                "text": [f"{label} = {fmt_num(v)}"],
                 "textposition": "middle right" if v < lo + 0.6 * (hi - lo) else "middle left",
                 "textfont": {"size": 17, "color": color if role != "new" else "#004D38"},
                 "name": label,
@@ -709,7 +700,7 @@ def alpha_bars_figure(
                 "xref": "paper",
                 "x": 1,
                 "y": C,
-                "text": f"C = {_fmt(C)}",
+                "text": f"C = {fmt_num(C)}",
                 "showarrow": False,
                 "xanchor": "right",
                 "yanchor": "bottom",

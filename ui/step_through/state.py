@@ -425,7 +425,7 @@ def _pack_smo(trace, model, X, y, kernel, C, C_box, s) -> dict:
     # b, dual, kkt after each step come from the trace; the start (α₀) is computed here
     cols = np.unique(np.concatenate([det["i"][1:], det["j"][1:], np.flatnonzero(alpha0)]))
     walk = _Walker(kernel, X, y, alpha0, cols)
-    p0, d0, G0 = _objectives(alpha0, y, walk.u, 0.0, C, C_box, s["loss"], s["bias"])
+    _, d0, G0 = _objectives(alpha0, y, walk.u, 0.0, C, C_box, s["loss"], s["bias"])
     b0 = bias_from_gradient(y * G0, alpha0, y, C_box)
     b = np.array([b0] + [r["b"] for r in trace], dtype=float)
     dual = np.array([d0] + [r["dual"] for r in trace], dtype=float)

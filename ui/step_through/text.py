@@ -1,6 +1,9 @@
-"""Words and formulas for one step of the Step-through page (pure; no streamlit).
+"""Words and formulas of the Step-through page (pure; no streamlit): for one step (why this
+pair, the update's formulas, the numbers panel, the heading) and for the run (its summary,
+the trace's cap, the jump button).
 
-Markdown strings, and LaTeX strings for ``st.latex``, with the step's numbers filled in.
+Markdown strings, and LaTeX strings for ``st.latex``, with the step's numbers filled in
+(printed by ``ui.shared.numbers``).
 Symbols as on the slides and in seed 004 (α, C, η, L, H, Eₜ = h(xₜ) − yₜ); point indices
 1-based (x₁ … xₙ).
 """
@@ -9,35 +12,11 @@ from __future__ import annotations
 
 import math
 
-from ui.shared.tables import fmt_num
+import numpy as np
 
-MINUS = "\u2212"
-
-
-def num(v, digits: int = 4) -> str:
-    """A number for markdown: the numbers panel's own format (``tables.fmt_num``)."""
-    return fmt_num(v, digits)
-
-
-def tex(v, digits: int = 4) -> str:
-    """A number for LaTeX."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return r"\text{–}"
-    v = float(v)
-    if math.isinf(v):
-        return r"\infty" if v > 0 else r"-\infty"
-    s = f"{v:.{digits}g}"
-    if "e" in s:
-        mant, exp = s.split("e")
-        return rf"{mant}\cdot 10^{{{int(exp)}}}"
-    return s
-
-
-def ptex(v, digits: int = 4) -> str:
-    """A number for LaTeX, in parentheses when negative (for '+ (−0.5)')."""
-    s = tex(v, digits)
-    return f"({s})" if s.startswith("-") else s
-
+from ui.shared.labels import WSS_LABELS
+from ui.shared.numbers import fmt_num, fmt_tex, fmt_tex_factor, hyperplane_equation
+from ui.step_through.state import KKT_TOL, TRACE_CAP
 
 #: separates the lines of ``latex_block`` (a line break with a little space)
 LATEX_LINE_SEP = r" \\[6pt] "
@@ -54,10 +33,11 @@ def sign(v: float) -> str:
 
 def pt(i: int) -> str:
     """x₄-style name (1-based) for markdown."""
-    return f"x{_subscript(int(i) + 1)}"
+    return f"x{subscript(int(i) + 1)}"
 
 
-def _subscript(n: int) -> str:
+def subscript(n: int) -> str:
+    """4 → "₄"."""
     return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
@@ -83,12 +63,12 @@ def smo_why(sel: dict, rec: dict, tol: float) -> str:
     i, j = sel["i"], sel["j"]
     head = (
         f"**i = {i + 1}** ({pt(i)}): the largest −yₜ∇ₜf over I_up, "
-        f"−yᵢ∇ᵢf = **{num(sel['minus_yG_i'])}** = m(α).  \n"
+        f"−yᵢ∇ᵢf = **{fmt_num(sel['minus_yG_i'])}** = m(α).  \n"
     )
     if sel["rule"] == "max_violating_pair":
         body = (
             f"**j = {j + 1}** ({pt(j)}): the smallest −yₜ∇ₜf over I_low, "
-            f"−yⱼ∇ⱼf = **{num(sel['minus_yG_j'])}** = M(α).  \n"
+            f"−yⱼ∇ⱼf = **{fmt_num(sel['minus_yG_j'])}** = M(α).  \n"
         )
         rule = (
             "Rule: **maximal violating pair** (Keerthi et al. 2001; the lecture's "
@@ -98,12 +78,13 @@ def smo_why(sel: dict, rec: dict, tol: float) -> str:
         body = (
             f"**j = {j + 1}** ({pt(j)}): among t ∈ I_low with −yₜ∇ₜf < m, the largest gain "
             f"bₜ²/aₜ (bₜ = m + yₜ∇ₜf, aₜ = Kᵢᵢ + Kₜₜ − 2Kᵢₜ); −yⱼ∇ⱼf = "
-            f"{num(sel['minus_yG_j'])}.  \n"
+            f"{fmt_num(sel['minus_yG_j'])}.  \n"
         )
         rule = "Rule: **second order** (LIBSVM; Fan, Chen & Lin 2005): the pair that lowers f most."
     gap = (
-        f"Gap m(α) − M(α) = {num(sel['m'])} − ({num(sel['M'])}) = **{num(sel['gap'])}** "
-        f"> tol = {num(tol)}: not optimal yet, so SMO takes this step.  \n"
+        f"Gap m(α) − M(α) = {fmt_num(sel['m'])} − ({fmt_num(sel['M'])}) = "
+        f"**{fmt_num(sel['gap'])}** > tol = {fmt_num(tol)}: not optimal yet, so SMO takes this "
+        "step.  \n"
     )
     return rule + "  \n" + head + body + gap
 
@@ -121,38 +102,39 @@ def smo_formulas(rec: dict) -> list[str]:
     i, j = rec["i"] + 1, rec["j"] + 1
     yi, yj = rec["yi"], rec["yj"]
     C = rec["C"]
-    Cs = tex(C)
+    Cs = fmt_tex(C)
     lines = [
         rf"\eta = K(x_{{{i}}},x_{{{i}}}) + K(x_{{{j}}},x_{{{j}}}) - 2K(x_{{{i}}},x_{{{j}}})"
-        rf" = {tex(rec['eta'])}",
-        rf"E_{{{i}}} = h(x_{{{i}}}) - y_{{{i}}} = {tex(rec['Ei'])},\qquad "
-        rf"E_{{{j}}} = h(x_{{{j}}}) - y_{{{j}}} = {tex(rec['Ej'])}",
+        rf" = {fmt_tex(rec['eta'])}",
+        rf"E_{{{i}}} = h(x_{{{i}}}) - y_{{{i}}} = {fmt_tex(rec['Ei'])},\qquad "
+        rf"E_{{{j}}} = h(x_{{{j}}}) - y_{{{j}}} = {fmt_tex(rec['Ej'])}",
         rf"\alpha_{{{j}}}^{{\text{{unc}}}} = \alpha_{{{j}}} + \frac{{y_{{{j}}}"
-        rf"(E_{{{i}}} - E_{{{j}}})}}{{\eta}} = {tex(rec['aj_old'])} + "
-        rf"\frac{{({sign(yj)})({tex(rec['Ei'])} - {ptex(rec['Ej'])})}}{{{tex(rec['eta'])}}}"
-        rf" = {tex(rec['aj_unclipped'])}",
+        rf"(E_{{{i}}} - E_{{{j}}})}}{{\eta}} = {fmt_tex(rec['aj_old'])} + "
+        rf"\frac{{({sign(yj)})({fmt_tex(rec['Ei'])} - {fmt_tex_factor(rec['Ej'])})}}"
+        rf"{{{fmt_tex(rec['eta'])}}}"
+        rf" = {fmt_tex(rec['aj_unclipped'])}",
     ]
     if yi != yj:
         lines += [
             rf"y_{{{i}}} \ne y_{{{j}}}:\quad L = \max(0,\ \alpha_{{{j}}} - \alpha_{{{i}}}) = "
-            rf"{tex(rec['L'])}",
-            rf"H = \min(C,\ C + \alpha_{{{j}}} - \alpha_{{{i}}}) = {tex(rec['H'])}"
+            rf"{fmt_tex(rec['L'])}",
+            rf"H = \min(C,\ C + \alpha_{{{j}}} - \alpha_{{{i}}}) = {fmt_tex(rec['H'])}"
             rf"\qquad (C = {Cs})",
         ]
     else:
         lines += [
             rf"y_{{{i}}} = y_{{{j}}}:\quad L = \max(0,\ \alpha_{{{i}}} + \alpha_{{{j}}} - C) = "
-            rf"{tex(rec['L'])}",
-            rf"H = \min(C,\ \alpha_{{{i}}} + \alpha_{{{j}}}) = {tex(rec['H'])}"
+            rf"{fmt_tex(rec['L'])}",
+            rf"H = \min(C,\ \alpha_{{{i}}} + \alpha_{{{j}}}) = {fmt_tex(rec['H'])}"
             rf"\qquad (C = {Cs})",
         ]
     clip = r"\text{clipped}" if rec.get("clipped") else r"\text{inside }[L, H]"
     lines += [
         rf"\alpha_{{{j}}}^{{\text{{new}}}} = \operatorname{{clip}}(\alpha_{{{j}}}^{{\text{{unc}}}},"
-        rf" L, H) = {tex(rec['aj_new'])}\quad ({clip})",
+        rf" L, H) = {fmt_tex(rec['aj_new'])}\quad ({clip})",
         rf"\alpha_{{{i}}}^{{\text{{new}}}} = \alpha_{{{i}}} + y_{{{i}}}y_{{{j}}}(\alpha_{{{j}}}"
-        rf" - \alpha_{{{j}}}^{{\text{{new}}}}) = {tex(rec['ai_old'])} + ({sign(yi * yj)})"
-        rf"({tex(rec['aj_old'])} - {ptex(rec['aj_new'])}) = {tex(rec['ai_new'])}",
+        rf" - \alpha_{{{j}}}^{{\text{{new}}}}) = {fmt_tex(rec['ai_old'])} + ({sign(yi * yj)})"
+        rf"({fmt_tex(rec['aj_old'])} - {fmt_tex_factor(rec['aj_new'])}) = {fmt_tex(rec['ai_new'])}",
     ]
     return lines
 
@@ -161,9 +143,9 @@ def smo_summary(rec: dict) -> str:
     """One line for the status: 'pair (4, 13): α₄ 0 → 0.0437, α₁₃ 0 → 0.0437 (clipped)'."""
     i, j = rec["i"], rec["j"]
     return (
-        f"pair (i, j) = ({i + 1}, {j + 1}): α{_subscript(i + 1)} {num(rec['ai_old'])} → "
-        f"{num(rec['ai_new'])}, α{_subscript(j + 1)} {num(rec['aj_old'])} → "
-        f"{num(rec['aj_new'])}" + (" (clipped to [L, H])" if rec.get("clipped") else "")
+        f"pair (i, j) = ({i + 1}, {j + 1}): α{subscript(i + 1)} {fmt_num(rec['ai_old'])} → "
+        f"{fmt_num(rec['ai_new'])}, α{subscript(j + 1)} {fmt_num(rec['aj_old'])} → "
+        f"{fmt_num(rec['aj_new'])}" + (" (clipped to [L, H])" if rec.get("clipped") else "")
     )
 
 
@@ -175,14 +157,15 @@ def sga_coordinate_formulas(rec: dict) -> list[str]:
     k = rec["k"] + 1
     C = rec["C"]
     lines = [
-        rf"\eta_{{{k}}} = \frac{{1}}{{K(x_{{{k}}}, x_{{{k}}})}} = {tex(rec['eta'])}",
+        rf"\eta_{{{k}}} = \frac{{1}}{{K(x_{{{k}}}, x_{{{k}}})}} = {fmt_tex(rec['eta'])}",
         rf"\frac{{\partial J}}{{\partial \alpha_{{{k}}}}} = 1 - y_{{{k}}}\sum_i \alpha_i y_i"
-        rf" K(x_i, x_{{{k}}}) = 1 - ({sign(rec['y'])})({tex(rec['g_before'])})"
-        rf" = {tex(rec['grad'])}",
+        rf" K(x_i, x_{{{k}}}) = 1 - ({sign(rec['y'])})({fmt_tex(rec['g_before'])})"
+        rf" = {fmt_tex(rec['grad'])}",
         rf"\alpha_{{{k}}} \leftarrow \alpha_{{{k}}} + \eta_{{{k}}}\frac{{\partial J}}"
-        rf"{{\partial \alpha_{{{k}}}}} = {tex(rec['a_old'])} + {tex(rec['eta'])}\cdot"
-        rf"{ptex(rec['grad'])} = {tex(rec['a_unclipped'])}",
-        rf"\text{{clip to }}[0, C],\ C = {tex(C)}:\quad \alpha_{{{k}}} = {tex(rec['a_new'])}"
+        rf"{{\partial \alpha_{{{k}}}}} = {fmt_tex(rec['a_old'])} + {fmt_tex(rec['eta'])}\cdot"
+        rf"{fmt_tex_factor(rec['grad'])} = {fmt_tex(rec['a_unclipped'])}",
+        rf"\text{{clip to }}[0, C],\ C = {fmt_tex(C)}:\quad "
+        rf"\alpha_{{{k}}} = {fmt_tex(rec['a_new'])}"
         + (r"\quad(\text{clipped})" if rec.get("clipped") else ""),
     ]
     return lines
@@ -210,17 +193,79 @@ NEWTON_TEXT = (
 def newton_lines(rec: dict) -> list[tuple[str, str]]:
     return [
         ("violators yᵢh(xᵢ) < 1 used by this step", str(rec["n_violators"])),
-        ("‖∇J(w)‖ before the step", num(rec["grad_norm"])),
-        ("step size η", num(rec["step"])),
-        ("‖wₜ − wₜ₋₁‖ (stop when ≤ ε)", num(rec["step_norm"])),
-        ("J(w) after the step", num(rec["primal_trace"], 8)),
+        ("‖∇J(w)‖ before the step", fmt_num(rec["grad_norm"])),
+        ("step size η", fmt_num(rec["step"])),
+        ("‖wₜ − wₜ₋₁‖ (stop when ≤ ε)", fmt_num(rec["step_norm"])),
+        ("J(w) after the step", fmt_num(rec["primal_trace"], 8)),
     ]
 
 
 def polish_text(run_model, final) -> str:
     """What happens after the last step when the run's own α is not exact to the digits the
     certificate asks for (issue 16 item 3: the Playground shows that final model)."""
-    return (f"The run stops at its tolerance (b = {num(run_model.b)}). The Playground then solves "
-            "the KKT conditions exactly on these support vectors and shows the result: "
-            f"b = {num(final.b)}, primal = dual = {num(final.dual_objective)}, certified "
+    return (f"The run stops at its tolerance (b = {fmt_num(run_model.b)}). The Playground then "
+            "solves the KKT conditions exactly on these support vectors and shows the result: "
+            f"b = {fmt_num(final.b)}, primal = dual = {fmt_num(final.dual_objective)}, certified "
             "(KKT to 1e-6, primal = dual to 1e-6).")
+
+
+# ------------------------------------------------------------------ the page's panels
+
+def run_summary(run) -> str:
+    """"The run took **17** steps (working-set rule: second order (LIBSVM)): converged."."""
+    rule = f" (working-set rule: {WSS_LABELS.get(run.wss, run.wss)})" if run.wss else ""
+    return (f"The run took **{run.n_iter:,}** {run.step_name}s{rule}"
+            + (": converged." if run.model.converged else "."))
+
+
+def truncation_text(run) -> str:
+    """The warning of a run longer than the trace."""
+    return (f"This run took {run.n_iter:,} {run.step_name}s; the trace keeps the first "
+            f"{TRACE_CAP:,}, so stepping stops at {run.step_name} {run.n_steps:,}. The final "
+            "model (after every step) is the one the Playground shows.")
+
+
+def numbers_rows(run, stt) -> list[tuple[str, str]]:
+    """The numbers panel: (quantity, value) of the state after a step."""
+    rows = [("b", fmt_num(stt.b, 6))]
+    if stt.w is not None:
+        rows.insert(0, ("w", "(" + ", ".join(fmt_num(v) for v in np.asarray(stt.w)) + ")"))
+        rows.append(("hyperplane", hyperplane_equation(stt.w, stt.b)))
+    newton = run.solver == "newton"
+    rows += [
+        ("dual objective", fmt_num(stt.dual, 8)),
+        ("primal objective", fmt_num(stt.primal, 8) if math.isfinite(stt.primal) else "∞"),
+        ("‖∇J(w)‖" if newton else "max KKT violation", fmt_num(stt.kkt)),
+        ("violators yᵢh(xᵢ) < 1" if newton else f"points violating KKT (> {fmt_num(KKT_TOL)})",
+         str(len(stt.violators))),
+        ("support vectors (α > 0)", str(len(stt.model.support))),
+    ]
+    return rows
+
+
+def headline(view, unit: str) -> str:
+    """What step k did, for the heading above the plots (``view``: ``view.step_view``)."""
+    if view.coord is not None and view.k > 0:
+        rec = view.coord
+        return (f"sweep {view.sweep}, k = {view.index + 1}: α{subscript(view.index + 1)} "
+                f"{fmt_num(rec['a_old'])} → {fmt_num(rec['a_new'])}"
+                + (" (clipped)" if rec["clipped"] else ""))
+    if view.k > 0:
+        return f"{len(view.state.changed)} α changed in this {unit}"
+    return "the start: α = 0. Press **Next** (or the → key) to take a step."
+
+
+def sga_sweep_numbers(run, k: int) -> str:
+    """‖αₜ − αₜ₋₁‖ of sweep k and the stopping tolerance."""
+    return (f"‖αₜ − αₜ₋₁‖ = **{fmt_num(run.detail['delta_norm'][k])}** "
+            f"(ε = {fmt_num(run.model.tol)})")
+
+
+def jump_texts(solver: str, unit: str) -> tuple[str, str, str]:
+    """The jump button's (label, help, what it looks for)."""
+    if solver == "newton":
+        what = "change of the violator set"
+        return ("Next violator change",
+                f"Jump to the next {unit} where the violators yᵢh(xᵢ) < 1 change", what)
+    what = "α hitting 0 or C"
+    return "Next bound change", f"Jump to the next {unit} where an {what}", what

@@ -29,9 +29,10 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
+from ui.shared.numbers import MINUS, fmt_num, fmt_setting, hyperplane_equation
+from ui.shared.numbers import fmt_fixed as fixed  # a short name: it is used fifty times
 
 TICK, CROSS = "✓", "✗"
-MINUS = "\u2212"
 EXACT_RTOL = 1e-6
 ON_MARGIN_TOL = 1e-6  # |yᵢh(xᵢ) − 1| below this: the point lies on its margin
 
@@ -91,15 +92,6 @@ class Row:
 def show(text: str) -> str:
     """Printed text with a real minus sign."""
     return str(text).replace("-", MINUS)
-
-
-def fixed(value: float, digits: int) -> str:
-    if not math.isfinite(value):
-        return "∞" if value > 0 else "–"
-    s = f"{value:.{digits}f}"
-    if float(s) == 0:
-        s = s.lstrip("-")
-    return show(s)
 
 
 def number_row(quantity: str, value: float, book: Printed) -> Row:
@@ -238,7 +230,7 @@ def alpha_comparison(d, C: float, columns: Mapping[str, tuple[np.ndarray, float]
         dual = dual_value(X, y, a)
         optimal = math.isfinite(optimum) and abs(dual - optimum) <= tol_opt
         stats[k] = (a @ y, a.min(), a.max(), w, dual, feas, optimal)
-    box = "0 ≤ αᵢ" if not math.isfinite(C) else f"0 ≤ αᵢ ≤ C = {C:g}"
+    box = "0 ≤ αᵢ" if not math.isfinite(C) else f"0 ≤ αᵢ ≤ C = {fmt_setting(C)}"
     rows += [
         {"": "Σ αᵢyᵢ  (must be 0)", **{k: fixed(s[0], 4) for k, s in stats.items()}},
         {"": "smallest αᵢ", **{k: fixed(s[1], 4) for k, s in stats.items()}},
@@ -254,7 +246,7 @@ def alpha_comparison(d, C: float, columns: Mapping[str, tuple[np.ndarray, float]
 
 
 def _coef_text(m) -> str:
-    return show(m.hyperplane_equation(3)) if m.w is not None else "–"
+    return hyperplane_equation(m.w, m.b) if m.w is not None else "–"
 
 
 def _pct(v: float) -> str:
@@ -640,11 +632,11 @@ def ex_psvm() -> Result:
                   f"{M.shape[0]} × {M.shape[1]}, solved once (iterations: {prox.n_iter})",
                   M.shape == (d.X.shape[1] + 1,) * 2 and prox.n_iter == 1),
         claim_row("[w; γ] = (I/ν + HᵀH)⁻¹ HᵀDe, H = [A −e]", "the formula", src,
-                  f"residual max |(I/ν + HᵀH)[w; γ] − HᵀDe| = {res:.1e} (test: ≤ 1e-9)",
+                  f"residual max |(I/ν + HᵀH)[w; γ] − HᵀDe| = {fmt_num(res, 2)} (test: ≤ 10⁻⁹)",
                   res <= 1e-9 * max(1.0, float(np.abs(v).max()))),
         claim_row("strongly convex: the solution is unique (gradient 0)", "the objective", src,
-                  f"max |∇| = {prox.kkt_violation:.1e}; primal − dual = "
-                  f"{prox.primal_objective - prox.dual_objective:.1e} (test: both ≤ 1e-8)",
+                  f"max |∇| = {fmt_num(prox.kkt_violation, 2)}; primal − dual = "
+                  f"{fmt_num(prox.primal_objective - prox.dual_objective, 2)} (test: both ≤ 10⁻⁸)",
                   prox.kkt_violation <= 1e-8
                   and abs(prox.primal_objective - prox.dual_objective) <= 1e-8),
     ]

@@ -1,0 +1,55 @@
+"""ui.shared.numbers: how every page prints a number."""
+
+import math
+
+import pytest
+
+from ui.shared import numbers as N
+
+
+@pytest.mark.parametrize("v, digits, text", [
+    (-0.25, 4, "−0.25"),
+    (1.5e-7, 4, "1.5·10⁻⁷"),
+    (123456.0, 4, "1.235·10⁵"),
+    (-3.33333333, 6, "−3.33333"),
+    (0.0, 4, "0"),
+    (math.inf, 4, "∞"),
+    (-math.inf, 4, "−∞"),
+    (math.nan, 4, "–"),
+    (None, 4, "–"),
+])
+def test_significant_digits(v, digits, text):
+    assert N.fmt_num(v, digits) == text
+
+
+def test_a_setting_prints_as_chosen():
+    # the C and σ grids, a book's C = 4, a link's σ = 0.015: in full, no exponent
+    assert [N.fmt_setting(v) for v in (0.001, 0.015, 4.0, 10000.0, 1.5)] == [
+        "0.001", "0.015", "4", "10000", "1.5"]
+    assert N.fmt_setting(math.inf) == "∞" and N.fmt_setting(-1.0) == "−1"
+
+
+def test_fixed_decimals_have_no_signed_zero():
+    assert N.fmt_fixed(-3.33274, 3) == "−3.333"
+    assert N.fmt_fixed(-0.0001, 3) == "0.000"  # not "−0.000"
+    assert N.fmt_fixed(2.0, 0) == "2" and N.fmt_fixed(math.nan, 2) == "–"
+
+
+def test_latex_numbers_have_the_same_digits():
+    assert N.fmt_tex(-0.25) == "-0.25"
+    assert N.fmt_tex(1.5e-7) == r"1.5\cdot 10^{-7}"
+    assert N.fmt_tex(math.inf) == r"\infty" and N.fmt_tex(None) == r"\text{–}"
+    assert N.fmt_tex_factor(-0.5) == "(-0.5)" and N.fmt_tex_factor(0.5) == "0.5"
+    for v in (0.123456, -98.7654, 3e-9):  # the digits fmt_num prints
+        plain = N.fmt_num(v).replace(N.MINUS, "-")
+        assert N.fmt_tex(v).split(r"\cdot")[0] == plain.split("·")[0]
+
+
+def test_hyperplane_equation_as_the_book_writes_it():
+    assert N.hyperplane_equation([0.8333, -0.3333], -3.3333) == (
+        "0.833·x1 − 0.333·x2 − 3.333 = 0"
+    )
+    assert N.hyperplane_equation([-1, 2], 0.5) == "−1.000·x1 + 2.000·x2 + 0.500 = 0"
+    assert N.hyperplane_equation([1, 2, 3], 0, decimals=1) == (
+        "1.0·x1 + 2.0·x2 + 3.0·x3 + 0.0 = 0"
+    )

@@ -1,0 +1,67 @@
+"""Every non-public Streamlit API SVM Lab uses, and only here (written for Streamlit 1.67).
+
+Streamlit may change its internals in any release. An upgrade that changes one of these
+breaks this module only, and ``tests/test_st_private.py`` says which one and in which
+version; no other module of ``ui/``, ``pages/`` or ``app.py`` imports from ``streamlit.*``
+(that test checks it too).
+
+- ``PagesManager.uses_pages_directory`` (``streamlit.runtime.pages_manager``): a class
+  attribute, True while Streamlit runs in its old pages/-folder mode (a ``pages/`` folder
+  exists and no script has called ``st.navigation`` yet, which sets it False).
+  ``leave_pages_folder_mode`` (for ``ui.shared.nav.run_through_app``).
+- ``get_run_yield_check()`` (``streamlit.runtime.scriptrunner_utils.script_run_context``):
+  this thread's stop/rerun check, or None outside a script run; the check returns while the
+  run may go on and raises a ``ScriptControlException`` (``RerunException``,
+  ``StopException``; ``...scriptrunner_utils.exceptions``) when it must end, consuming the
+  request as a yield point does. Streamlit's own cache waits poll it
+  (``caching/cache_utils._hold_compute_lock``). ``yield_check`` and ``control_exception``
+  (for ``ui.serving.st_interrupt``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+#: The Streamlit version these were checked against (the contract test names it).
+WRITTEN_FOR = "1.67"
+
+#: (module, name) of each private API, for the contract test.
+APIS = (
+    ("streamlit.runtime.pages_manager", "PagesManager.uses_pages_directory"),
+    ("streamlit.runtime.scriptrunner_utils.script_run_context", "get_run_yield_check"),
+    ("streamlit.runtime.scriptrunner_utils.exceptions", "ScriptControlException"),
+)
+
+_control_exception: type[BaseException] | None = None
+
+
+def leave_pages_folder_mode() -> bool:
+    """Leave Streamlit's pages/-folder mode for good, as ``st.navigation`` does. True when
+    the process was in it (the running page was started alone, not through app.py)."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        return True
+    return False
+
+
+def control_exception() -> type[BaseException]:
+    """Streamlit's base class of the stop / rerun exceptions."""
+    global _control_exception
+    if _control_exception is None:
+        from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
+
+        _control_exception = ScriptControlException
+    return _control_exception
+
+
+def yield_check() -> Callable[[], None] | None:
+    """This thread's stop/rerun check, or None outside a Streamlit script run."""
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import (
+            get_run_yield_check,
+        )
+    except ImportError:  # no streamlit: nothing can ask us to stop
+        return None
+    return get_run_yield_check()

@@ -1,0 +1,249 @@
+"""The Step-through page's panels (streamlit): what ``pages/3_step_through.py`` draws below
+its summary, for a recorded run.
+
+SMO steps in the browser: ``smo_player`` mounts the step player (``ui.step_through.player``),
+which keeps the controls and redraws a step itself; ``smo_panels`` (a fragment) shows the
+numbers, why this pair, the formulas and the α table of the step it reports. SGA and Newton
+step on the server: ``server_stepper`` (a fragment that ticks while playing) draws the
+controls and the charts (``ui.step_through.figures`` through ``ui.step_through.plot``).
+What to show is decided in ``ui.step_through.view`` and ``.text`` (pure, tested); the page's
+AppTests (tests/test_page_step_through.py) read what these panels show.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ui.shared.figures import PLOTLY_CONFIG
+from ui.step_through import figures as F
+from ui.step_through import player as SP
+from ui.step_through import state as S
+from ui.step_through import text as W
+from ui.step_through import view as V
+from ui.step_through.plot import step_plot
+
+P = "stp."  # widget keys of the page
+K_CURSOR = "step.cursor"
+K_PLAY = "step.playing"
+K_TICK = "step.last_tick"
+K_MSG = "step.message"
+K_SENT = "step.payload_sent"  # the run whose player payload this session has sent
+K_NEED = "step.need_seen"  # the player's last request for the payload (its counter)
+PLOT_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
+
+
+def chart(fig: dict, key: str) -> None:
+    # redrawn in place with Plotly.react (st.plotly_chart would remount it on every step)
+    step_plot(fig, key=key, config=PLOT_CONFIG)
+
+
+def numbers_panel(run, stt) -> None:
+    st.table(pd.DataFrame(W.numbers_rows(run, stt), columns=["quantity", "value"])
+             .set_index("quantity"))
+
+
+def alpha_table(run, stt) -> None:
+    # built only on request: a table of n rows on every step slows stepping down
+    label = f"Show every α after this {run.step_name} (with h(x), category) as a table"
+    if st.toggle(label, key=P + "show_alpha"):
+        st.dataframe(V.alpha_frame(run, stt), key=P + "alpha_table", height=300)
+
+
+# ------------------------------------------------------------- SGA and Newton: the server
+
+
+def _on_nav(action: str, total: int) -> None:
+    ss = st.session_state
+    ss[K_CURSOR] = S.move(ss.get(K_CURSOR, 0), action, total)
+    ss[K_PLAY] = False
+
+
+def _on_play(total: int) -> None:
+    ss = st.session_state
+    if ss.get(K_PLAY):
+        ss[K_PLAY] = False
+        return
+    if S.clamp(ss.get(K_CURSOR, 0), total) >= total:
+        ss[K_CURSOR] = 0
+    ss[K_PLAY] = True
+    ss[K_TICK] = None  # the clock starts on the first run: the press itself takes no step
+
+
+def _on_jump(events: np.ndarray, what: str) -> None:
+    ss = st.session_state
+    nxt = S.next_event(events, ss.get(K_CURSOR, 0))
+    ss[K_PLAY] = False
+    if nxt is None:
+        ss[K_MSG] = f"No further {what} in the recorded run."
+    else:
+        ss[K_CURSOR] = nxt
+
+
+NAV_BUTTONS = (("first", "first_page", None), ("prev", "navigate_before", "Left"),
+               ("next", "navigate_next", "Right"), ("last", "last_page", None))
+
+
+def controls(run, total: int, coordinate: bool, unit: str) -> None:
+    ss = st.session_state
+    events = S.event_steps(run, coordinate)
+    jump, jump_help, what = W.jump_texts(run.solver, unit)
+    playing = bool(ss.get(K_PLAY))
+    cols = st.columns([1, 1, 1, 1, 1.1, 1.4, 2.2], vertical_alignment="bottom")
+    for col, (action, icon, shortcut) in zip(cols[:4], NAV_BUTTONS, strict=True):
+        col.button(action.capitalize(), key=P + action, icon=f":material/{icon}:",
+                   shortcut=shortcut, on_click=_on_nav, args=(action, total), width="stretch",
+                   type="primary" if action == "next" else "secondary")
+    cols[4].button("Pause" if playing else "Play", key=P + "play", shortcut="P",
+                   icon=":material/pause:" if playing else ":material/play_arrow:",
+                   on_click=_on_play, args=(total,), width="stretch", disabled=total == 0)
+    cols[5].selectbox("Speed", list(V.SPEEDS), key=P + "speed")
+    cols[6].button(jump, key=P + "jump", icon=":material/redo:", shortcut="J", on_click=_on_jump,
+                   args=(events, what), width="stretch", help=jump_help,
+                   disabled=S.next_event(events, ss.get(K_CURSOR, 0)) is None)
+    if total > 0:
+        # No key, value = the cursor: the widget is a new one whenever the cursor moved, so a
+        # value the browser sends for an older position (a play tick or a quick click racing
+        # the redraw) is dropped instead of pulling the cursor back.
+        k = S.clamp(ss.get(K_CURSOR, 0), total)
+        picked = st.slider(f"{unit} k", 0, total, value=k)
+        if picked != k:
+            ss[K_CURSOR] = picked
+            ss[K_PLAY] = False
+            st.rerun()  # the buttons above were drawn for the old step; a playing timer stops
+
+
+def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
+    """SGA and Newton: step k drawn on the server."""
+    v = V.step_view(run, k, coordinate)
+    stt = v.state
+    top = st.columns([1.0, 4.0], vertical_alignment="center")
+    top[0].metric(unit.capitalize(), f"{k} / {V.total_steps(run, coordinate)}")
+    top[1].markdown(f"### {W.headline(v, unit)}")
+    left, right = st.columns([1.15, 1.0], gap="medium")
+    with left:
+        chart(F.step_decision_figure(
+            stt, v.prev, pair=v.pair, pair_labels=v.pair_labels, x_range=ranges[0],
+            y_range=ranges[1], show_slack=bool(st.session_state.get(P + "show_slack")),
+            height=560, uirevision=uirev, step=k, resolution=V.DECISION_GRID, legend=False,
+            violator_label="yᵢh(xᵢ) < 1" if run.solver == "newton" else "violates KKT",
+        ), P + "fig.decision")
+        st.caption(W.decision_key(run.solver, coordinate))
+    with right:
+        if coordinate and k > 0:
+            chart(F.coordinate_figure(v.coord, height=260), P + "fig.coord")
+            st.latex(W.latex_block(W.sga_coordinate_formulas(v.coord)))
+        elif coordinate:
+            st.info("Each step updates one αₖ (slide 33, lines 12–14). Press **Next**.")
+        elif run.solver == "sga":
+            st.markdown(W.SGA_SWEEP_TEXT)
+            if k > 0:
+                st.markdown(W.sga_sweep_numbers(run, k))
+        else:
+            st.markdown(W.NEWTON_TEXT)
+            if k > 0:
+                st.table(pd.DataFrame(W.newton_lines(stt.record), columns=["quantity", "value"])
+                         .set_index("quantity"))
+        numbers_panel(run, stt)
+    title = f"α after this {unit}" + (
+        " (changed entries in green, old value marked)" if len(stt.changed) else "")
+    chart(F.alpha_bars_figure(stt.alpha, run.y, stt.changed, alpha_before=stt.alpha_before,
+                              C=run.C_box, title=title, height=320, step=k), P + "fig.alpha")
+    chart(F.curves_figure(run.dual, run.primal, run.kkt, v.xpos, step_name=run.step_name,
+                          current=(stt.dual, stt.primal, stt.kkt) if coordinate else None,
+                          height=440, **V.curves_names(run)), P + "fig.curves")
+    alpha_table(run, stt)
+
+
+def server_stepper(run, coordinate: bool, unit: str, ranges, rid: str) -> None:
+    """The controls and charts of SGA and Newton in a fragment that ticks while playing."""
+    ss = st.session_state
+    playing = bool(ss.get(K_PLAY))
+    speed = ss.get(P + "speed", V.DEFAULT_SPEED)
+    interval, stride = V.SPEEDS.get(speed, V.SPEEDS[V.DEFAULT_SPEED])
+
+    @st.fragment(run_every=interval if playing else None)
+    def stepper() -> None:
+        # play/pause and the speed are fixed when the fragment is defined: rerun the page
+        # when they changed so the timer starts, stops or changes pace
+        if bool(ss.get(K_PLAY)) != playing or (
+                playing and ss.get(P + "speed", V.DEFAULT_SPEED) != speed):
+            st.rerun()
+        total = V.total_steps(run, coordinate)
+        if playing:
+            ss[K_CURSOR], ss[K_TICK], keep = V.timer_tick(
+                ss.get(K_CURSOR, 0), ss.get(K_TICK), time.monotonic(), interval, total, stride)
+            if not keep:
+                ss[K_PLAY] = False
+                st.rerun()
+        msg = ss.pop(K_MSG, None)
+        if msg:
+            st.toast(msg)
+        controls(run, total, coordinate, unit)
+        k = S.clamp(ss.get(K_CURSOR, 0), total)
+        ss[K_CURSOR] = k
+        draw(run, k, coordinate, unit, ranges, rid)
+
+    stepper()
+
+
+# ------------------------------------------------------------- SMO: the step player
+
+
+def smo_player(run, rid: str, payload: Callable[[], dict]) -> None:
+    """Mount the player; ``payload()`` (cached) travels only when this session has not sent
+    it for this run (or the element asked for it again)."""
+    ss = st.session_state
+    need = (ss.get(P + "player") or {}).get("need")
+    send, ss[K_NEED] = SP.must_send(ss.get(K_SENT), rid, need, int(ss.get(K_NEED, 0)))
+    data = SP.player_data(rid, payload() if send else None,
+                          start=S.clamp(ss.get(K_CURSOR, 0), run.n_steps),
+                          show_slack=bool(ss.get(P + "show_slack")), need_seen=int(ss[K_NEED]))
+    SP.step_player(data, key=P + "player")
+    if send:
+        ss[K_SENT] = rid
+
+
+@st.fragment
+def smo_panels(run, rid: str) -> None:
+    """The server's panels for the step the player reported (they follow it)."""
+    ss = st.session_state
+    T = run.n_steps
+    k = SP.parse_step((ss.get(P + "sync") or {}).get("step"), rid, T)
+    if k is None:  # no report for this run yet
+        k = S.clamp(ss.get(K_CURSOR, 0), T)
+    ss[K_CURSOR] = k
+    SP.step_listener(key=P + "sync", run_id=rid, k=k)
+    stt = S.state_at(run, k)
+    head = W.smo_summary(stt.record) if k > 0 else "the start, α = 0"
+    st.markdown(f"#### Numbers of step {k:,} / {T:,}: {head}")
+    st.caption("These panels follow the player a moment after each step (while it plays fast, "
+               "when it pauses).")
+    if k == 0:
+        left, right = st.columns([1, 1.4], gap="medium")
+        with left:
+            numbers_panel(run, stt)
+        right.info("Each step shows here why SMO chose its pair (i, j) and the two-variable "
+                   "update with this step's numbers (η, Eᵢ, Eⱼ, L, H, the clipping).")
+    else:
+        nums, why = st.columns([1, 1.25], gap="medium")
+        with nums:
+            st.subheader("The state after this step")
+            numbers_panel(run, stt)
+        with why:
+            st.subheader("Why this pair")
+            st.markdown(W.smo_why(S.selection_numbers(run, k), stt.record, run.model.tol))
+            cands = W.candidates_rows(stt.record)
+            if cands:
+                st.caption("Second-order gains of the best candidates j (LIBSVM's WSS 2):")
+                st.table(pd.DataFrame(cands).set_index("j"))
+        # the formulas are wide: the whole width
+        st.subheader("The two-variable update")
+        st.latex(W.latex_block(W.smo_formulas(stt.record)))
+        st.caption("Platt (1998), as in seed 004 (which writes η = 2K₁₂ − K₁₁ − K₂₂ and "
+                   "E₂ − E₁: the same update). Eₜ uses h before the step.")
+    alpha_table(run, stt)
