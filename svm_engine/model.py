@@ -54,7 +54,7 @@ class SVMModel:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state["columns"] = None       # a cache (up to smo_fast.KEEP_COLUMNS_MB), not a result
+        state["columns"] = None       # a cache (up to kernel_cache.KEEP_COLUMNS_MB), not a result
         return state
 
     # -- derived quantities -------------------------------------------------------------
