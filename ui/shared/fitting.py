@@ -187,7 +187,7 @@ class RecentModels:
     the edit (`svm_engine.warmstart`). A cache of pure results: the key is the whole input
     (the points themselves), so it holds nothing one user could learn about another; bounded
     (``size`` models of ≤ 2,000 points, ~100 KB each plus at most 8 MB of SMO's kernel
-    columns, ``smo_fast.KEEP_COLUMNS_MB``), thread-safe."""
+    columns, ``kernel_cache.KEEP_COLUMNS_MB``), thread-safe."""
 
     def __init__(self, size: int = 32):
         self._size = size
