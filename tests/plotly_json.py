@@ -1,4 +1,5 @@
-"""Plotly JSON as a page sends it to a Custom Components v2 chart, read back for tests."""
+"""Plotly JSON as a page sends it to a chart (st.plotly_chart or a Custom Components v2
+element), read back for the page tests; and the check every page test makes first."""
 
 import base64
 import json
@@ -24,3 +25,11 @@ def component_figure(at, key: str) -> dict:
     """The figure the page sent to its chart element ``key`` (AppTest)."""
     (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
     return decoded(json.loads(json.loads(el.proto.json)["fig"]))
+
+
+def page_ok(at):
+    """The page ran without an exception and shows no traceback; returns ``at``."""
+    assert not at.exception, [e.value for e in at.exception]
+    for el in (*at.error, *at.warning, *at.markdown):
+        assert "Traceback" not in str(el.value)
+    return at

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import svm_engine as se
 from svm_engine import datasets
+from tests.plotly_json import page_ok as ok
 from ui.shared.numbers import fmt_num
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_compare_solvers.py")
@@ -28,11 +29,6 @@ def start(source: str | None = None) -> AppTest:
         ok(at)
     return at
 
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    for el in (*at.error, *at.warning, *at.markdown):
-        assert "Traceback" not in str(el.value)
 
 
 def table(at: AppTest) -> pd.DataFrame:

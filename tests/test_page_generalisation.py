@@ -3,7 +3,6 @@ engine's own split and cross-validation."""
 
 from __future__ import annotations
 
-import base64
 import json
 import warnings
 from pathlib import Path
@@ -15,6 +14,8 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine import model_selection as ms
+from tests.plotly_json import decoded
+from tests.plotly_json import page_ok as ok
 from ui.generalisation import compute as GC
 from ui.serving import budget
 
@@ -31,24 +32,6 @@ def start(**gen) -> AppTest:
     return at
 
 
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    for el in (*at.error, *at.warning, *at.markdown):
-        assert "Traceback" not in str(el.value)
-
-
-def decoded(v):
-    """Plotly JSON with typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists."""
-    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
-        if "shape" in v:
-            a = a.reshape([int(k) for k in v["shape"].split(",")])
-        return a.tolist()
-    if isinstance(v, dict):
-        return {k: decoded(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [decoded(x) for x in v]
-    return v
 
 
 def specs(at: AppTest) -> list[dict]:

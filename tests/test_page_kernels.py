@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from pathlib import Path
@@ -14,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets, gram
 from svm_engine import feature_maps as fm
+from tests.plotly_json import decoded
+from tests.plotly_json import page_ok as ok
 from ui.serving import budget
 from ui.shared.fitting import SMO_TOL, smo_max_iter
 
@@ -32,24 +33,6 @@ def start(source: str | None = None, **gen) -> AppTest:
     return at
 
 
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    for el in (*at.error, *at.warning, *at.markdown):
-        assert "Traceback" not in str(el.value)
-
-
-def decoded(v):
-    """Plotly JSON with typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists."""
-    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
-        if "shape" in v:
-            a = a.reshape([int(k) for k in v["shape"].split(",")])
-        return a.tolist()
-    if isinstance(v, dict):
-        return {k: decoded(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [decoded(x) for x in v]
-    return v
 
 
 def specs(at: AppTest) -> list[dict]:

@@ -2,7 +2,6 @@
 margins, the perceptron stepped update by update beside the maximum-margin line, and what the
 page says about them — checked against the engine run here on the same points."""
 
-import base64
 import json
 import math
 
@@ -14,6 +13,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine import losses as L
 from svm_engine import perceptron as P
+from tests.plotly_json import decoded
 from ui.shared import state
 
 PAGE = "../pages/9_losses_perceptron.py"
@@ -46,25 +46,12 @@ def press(at, key):
     assert not at.exception, [e.value for e in at.exception]
 
 
-def _decoded(v):
-    """Plotly JSON with typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists."""
-    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
-        if "shape" in v:
-            a = a.reshape([int(k) for k in v["shape"].split(",")])
-        return a.tolist()
-    if isinstance(v, dict):
-        return {k: _decoded(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_decoded(x) for x in v]
-    return v
-
 
 def charts(at) -> dict:
     out = {}
     for c in at.get("plotly_chart"):
         key = c.proto.id.rsplit("los.fig.", 1)[-1]
-        out[key] = _decoded(json.loads(c.proto.spec))
+        out[key] = decoded(json.loads(c.proto.spec))
     return out
 
 

@@ -14,17 +14,12 @@ from streamlit.testing.v1 import AppTest
 
 from svm_engine.datasets_multiclass import blobs_k, iris_species
 from tests.plotly_json import component_figure
+from tests.plotly_json import page_ok as ok
 from ui.multiclass import compute as M
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "7_more_classes.py")
 TIMEOUT = 300
 
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    for el in (*at.error, *at.warning, *at.markdown):
-        assert "Traceback" not in str(el.value)
-    return at
 
 
 def start() -> AppTest:

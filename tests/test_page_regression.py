@@ -15,16 +15,11 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine.datasets_regression import curve
 from tests.plotly_json import component_figure
+from tests.plotly_json import page_ok as ok
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "8_regression.py")
 TIMEOUT = 300
 
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    for el in (*at.error, *at.warning, *at.markdown):
-        assert "Traceback" not in str(el.value)
-    return at
 
 
 def start() -> AppTest:

@@ -11,7 +11,6 @@ are stepped on the server: their buttons are pressed and their charts (``ui.step
 elements, the figure sent to the browser) read as they are.
 """
 
-import base64
 import json
 import re
 
@@ -22,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
+from tests.plotly_json import decoded
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_num
 from ui.shared.state import effective_C, settings_from_dataset, settings_to_kernel
@@ -106,26 +106,13 @@ def shown_alpha(at) -> np.ndarray:
     return tables[0]["α"].to_numpy(dtype=float)
 
 
-def _decoded(v):
-    """Plotly JSON with typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists."""
-    if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
-        if "shape" in v:
-            a = a.reshape([int(k) for k in v["shape"].split(",")])
-        return a.tolist()
-    if isinstance(v, dict):
-        return {k: _decoded(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_decoded(x) for x in v]
-    return v
-
 
 def charts(at) -> dict:
     """The figures the page sends to its charts, by key ('decision', 'box', 'alpha', …)."""
     out = {}
     for el in at.get("bidi_component"):
         name = el.proto.id.rsplit("stp.fig.", 1)[-1]
-        out[name] = _decoded(json.loads(json.loads(el.proto.json)["fig"]))
+        out[name] = decoded(json.loads(json.loads(el.proto.json)["fig"]))
     return out
 
 
