@@ -15,6 +15,7 @@ tested; ``point_canvas`` mounts the component.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -36,6 +37,7 @@ class CanvasError(ValueError):
     """The browser sent something that is not a valid point list."""
 
 
+@functools.cache  # the element is looked up on every rerun: read its files once
 def _read(name: str) -> str:
     return (_DIR / name).read_text(encoding="utf-8")
 
@@ -263,22 +265,6 @@ def apply_canvas_view(ss, value: Any) -> bool:
     return True
 
 
-_component: Callable | None = None
-
-
-def _get_component() -> Callable:
-    global _component
-    if _component is None:
-        import streamlit as st
-
-        _component = st.components.v2.component(
-            COMPONENT_NAME,
-            html=_read("canvas.html"),
-            css=_read("canvas.css"),
-            js=browser_modules.loader_js("canvas.js"),
-            isolate_styles=False,
-        )
-    return _component
 
 
 def point_canvas(
@@ -289,7 +275,9 @@ def point_canvas(
     on_view: Callable[[], None],
 ) -> Any:
     """Mount the canvas. The callbacks read ``st.session_state[key]["points"|"view"]``."""
-    return _get_component()(
+    element = browser_modules.element(COMPONENT_NAME, "canvas.js", _read("canvas.html"),
+                                      _read("canvas.css"))
+    return element(
         key=key,
         data=payload_text(payload),
         default={"points": None, "view": None},

@@ -15,6 +15,7 @@ not cached (``route``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -107,3 +108,14 @@ def route(base_url_path: str = ""):
     base = "/".join(p for p in str(base_url_path or "").split("/") if p)
     path = f"/{PREFIX}/{{version}}/{{name}}"
     return Route(f"/{base}{path}" if base else path, serve, methods=["GET"])
+
+
+@functools.cache
+def element(name: str, entry: str, html: str = "", css: str = ""):
+    """The Custom Components v2 element ``name`` whose script is module ``entry`` (its
+    loader, ``loader_js``): registered with Streamlit once per process, on first use."""
+    import streamlit as st
+
+    extra = {"css": css} if css else {}
+    return st.components.v2.component(name, html=html, js=loader_js(entry),
+                                      isolate_styles=False, **extra)

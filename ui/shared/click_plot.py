@@ -25,7 +25,6 @@ COMPONENT_NAME = "svmlab_clickplot"
 HTML = ('<div class="svmlab-clickplot" style="width: 100%; min-height: 120px; '
         'contain: layout style; cursor: crosshair"></div>')
 
-_component: Callable | None = None
 
 
 def payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None) -> dict:
@@ -56,22 +55,9 @@ def _within(v: float, r) -> bool:
     return lo - slack <= v <= hi + slack
 
 
-def _get_component() -> Callable:
-    global _component
-    if _component is None:
-        import streamlit as st
-
-        _component = st.components.v2.component(
-            COMPONENT_NAME,
-            html=HTML,
-            js=browser_modules.loader_js("click_plot.js"),
-            isolate_styles=False,
-        )
-    return _component
-
-
 def click_plot(fig: Mapping[str, Any], *, key: str, on_click: Callable[[], None],
                config: Mapping[str, Any] | None = None) -> Any:
     """Draw ``fig`` in the element ``key``; ``on_click`` runs when the student clicks or taps
     the plot area (it reads ``parse_click(st.session_state[key], ...)``)."""
-    return _get_component()(key=key, data=payload(fig, config), on_click_change=on_click)
+    element = browser_modules.element(COMPONENT_NAME, "click_plot.js", HTML)
+    return element(key=key, data=payload(fig, config), on_click_change=on_click)

@@ -31,8 +31,9 @@ Indices 0-based here; the browser shows them 1-based.
 from __future__ import annotations
 
 import base64
+import functools
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -343,10 +344,8 @@ def player_data(
 
 # --------------------------------------------------------------------------- mounting
 
-_player: Callable | None = None
-_sync: Callable | None = None
 
-
+@functools.cache  # the element is looked up on every rerun: read its files once
 def _read(name: str) -> str:
     return (_DIR / name).read_text(encoding="utf-8")
 
@@ -354,32 +353,15 @@ def _read(name: str) -> str:
 def step_player(data: dict, *, key: str) -> Any:
     """Mount the player. ``st.session_state[key]["need"]`` is {"run", "n"} when the element
     lacks the run's payload (the rerun that follows sends it: ``must_send``)."""
-    global _player
-    if _player is None:
-        import streamlit as st
-
-        _player = st.components.v2.component(
-            COMPONENT_NAME,
-            html=HTML,
-            css=_read("step_player.css"),
-            js=browser_modules.loader_js("step_player.js"),
-            isolate_styles=False,
-        )
-    return _player(key=key, data=data, default={"need": None}, on_need_change=lambda: None)
+    player = browser_modules.element(COMPONENT_NAME, "step_player.js", HTML,
+                                     _read("step_player.css"))
+    return player(key=key, data=data, default={"need": None}, on_need_change=lambda: None)
 
 
 def step_listener(*, key: str, run_id: str, k: int) -> Any:
     """Invisible: turns the player's step reports into the state ``{"run", "k"}`` of ``key``
     (and so reruns the fragment it is mounted in). ``k`` is the step the server shows."""
-    global _sync
-    if _sync is None:
-        import streamlit as st
-
-        _sync = st.components.v2.component(
-            SYNC_NAME, html="", js=browser_modules.loader_js("step_sync.js"),
-            isolate_styles=False,
-        )
-    return _sync(
+    return browser_modules.element(SYNC_NAME, "step_sync.js")(
         key=key,
         data={"run": str(run_id), "k": int(k)},
         default={"step": None},

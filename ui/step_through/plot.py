@@ -14,7 +14,7 @@ calls ``Plotly.react`` on the same plot div: no new plot per step, and a zoom su
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ui.playground.canvas import PLOTLY_URL, canvas_figure_json
@@ -26,7 +26,6 @@ HTML = (
     "</div>"
 )
 
-_component: Callable | None = None
 
 
 def _json_safe(v: Any) -> Any:
@@ -52,20 +51,7 @@ def plot_payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None
     }
 
 
-def _get_component() -> Callable:
-    global _component
-    if _component is None:
-        import streamlit as st
-
-        _component = st.components.v2.component(
-            COMPONENT_NAME,
-            html=HTML,
-            js=browser_modules.loader_js("step_plot.js"),
-            isolate_styles=False,
-        )
-    return _component
-
-
 def step_plot(fig: Mapping[str, Any], *, key: str, config: Mapping[str, Any] | None = None):
     """Draw ``fig`` in the element ``key`` (the same key keeps the same plot div)."""
-    return _get_component()(key=key, data=plot_payload(fig, config))
+    element = browser_modules.element(COMPONENT_NAME, "step_plot.js", HTML)
+    return element(key=key, data=plot_payload(fig, config))
