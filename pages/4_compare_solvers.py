@@ -176,10 +176,7 @@ tol_mode = ss.get(P + "tol", "tight")
 max_iter = int(ss.get(P + "max_iter", 0) or 0)
 st.markdown(points_and_model(title, len(X), settings))
 
-if len(X) == 0 or len(np.unique(y)) < 2:
-    st.error("The points need at least one point of each class (+1 and −1). Add points in the "
-             "Playground or choose a dataset in the sidebar.")
-    st.stop()
+ctl.stop_unless_two_classes(y)
 
 skey = tuple(sorted(settings.items()))
 try:

@@ -94,10 +94,7 @@ st.caption("A kernel is a dot product in a feature space, K(x, z) = φ(x)ᵀφ(z
            "Gram matrix of the points tells whether it can be a kernel at all (Mercer).")
 st.markdown(f"**{markdown_safe(title)}**: n = {len(X)} points, C = {fmt_setting(C)}")
 y = np.asarray(y, dtype=np.int64)
-if len(X) == 0 or len(np.unique(y)) < 2:
-    st.error("The points need at least one point of each class (+1 and −1). Add points in the "
-             "Playground or choose a dataset in the sidebar.")
-    st.stop()
+ctl.stop_unless_two_classes(y)
 if (why := KC.too_many(len(X))) is not None:
     st.error(why)
     st.stop()

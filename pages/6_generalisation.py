@@ -91,10 +91,7 @@ st.caption("A model is trained to fit its points; what matters is how it does on
            "(k-fold cross-validation), and compare.")
 st.markdown(f"**{markdown_safe(title)}**: n = {len(X)} points")
 y = np.asarray(y, dtype=np.int64)
-if len(X) == 0 or len(np.unique(y)) < 2:
-    st.error("The points need at least one point of each class (+1 and −1). Add points in the "
-             "Playground or choose a dataset in the sidebar.")
-    st.stop()
+ctl.stop_unless_two_classes(y)
 xb, yb = np.ascontiguousarray(X, dtype=np.float64).tobytes(), y.tobytes()
 
 # ----------------------------------------------------------------- 1. train and test

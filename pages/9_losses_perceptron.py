@@ -125,10 +125,7 @@ except ValueError as exc:  # a generator's parameters
     st.stop()
 
 st.markdown(f"**{markdown_safe(title)}** — n = {len(X)} points")
-if len(X) == 0 or len(np.unique(y)) < 2:
-    st.error("The points need at least one point of each class (+1 and −1). Add points in the "
-             "Playground or choose a dataset in the sidebar.")
-    st.stop()
+ctl.stop_unless_two_classes(y)
 
 xb = np.ascontiguousarray(X, dtype=np.float64).tobytes()
 yb = np.ascontiguousarray(y, dtype=np.int64).tobytes()

@@ -584,3 +584,15 @@ def points_sidebar(ss, prefix: str, *, n: int, noise: float, labels: dict,
         ds = datasets.load(name, **generator_params(ss, prefix, name, n, noise))
         X, y, title = ds.X, ds.y, ds.title
     return np.asarray(X, dtype=float), np.asarray(y), str(title)
+
+
+#: what a page says when its points cannot train a binary SVM
+NEED_TWO_CLASSES = ("The points need at least one point of each class (+1 and −1). Add points "
+                    "in the Playground or choose a dataset in the sidebar.")
+
+
+def stop_unless_two_classes(y) -> None:
+    """End the page's run with ``NEED_TWO_CLASSES`` when ``y`` lacks a class (or a point)."""
+    if len(y) == 0 or len(np.unique(y)) < 2:
+        st.error(NEED_TWO_CLASSES)
+        st.stop()
