@@ -728,6 +728,15 @@ def _finite_or_none(v: np.ndarray) -> list:
     return [float(x) if math.isfinite(x) else None for x in np.asarray(v, dtype=float)]
 
 
+
+def _curve(xs, y, name: str, color: str, width: float, panel: str, role: str, *,
+           mode: str = "lines", dash: str | None = None, marker: dict | None = None) -> dict:
+    """One curve of the convergence panels (``panel`` "" the objectives, "2" the KKT)."""
+    line = {"color": color, "width": width, **({"dash": dash} if dash else {})}
+    return {"type": "scatter", "mode": mode, **({"marker": marker} if marker else {}),
+            "x": xs, "y": _finite_or_none(y), "name": name, "line": line,
+            "xaxis": "x" + panel, "yaxis": "y" + panel, "meta": {"role": role}}
+
 def curves_figure(
     dual: np.ndarray,
     primal: np.ndarray,
@@ -760,57 +769,17 @@ def curves_figure(
     pos_kkt = np.where(kkt > 0, kkt, np.nan)
     gaps = bool(np.isnan(primal).any())  # hard margin: primal = ∞ while a margin is violated
     data = [
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "x": xs,
-            "y": _finite_or_none(dual[sel]),
-            "name": "dual objective",
-            "line": {"color": DUAL_COLOR, "width": 3},
-            "xaxis": "x",
-            "yaxis": "y",
-            "meta": {"role": "dual"},
-        },
-        {
-            "type": "scatter",
-            "mode": "lines+markers" if gaps and T1 <= 300 else "lines",
-            "marker": {"size": 5, "color": PRIMAL_COLOR},
-            "x": xs,
-            "y": _finite_or_none(primal[sel]),
-            "name": "primal objective",
-            "line": {"color": PRIMAL_COLOR, "width": 3},
-            "xaxis": "x",
-            "yaxis": "y",
-            "meta": {"role": "primal"},
-        },
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "x": xs,
-            "y": _finite_or_none(pos_kkt[sel]),
-            "name": kkt_name,
-            "line": {"color": KKT_COLOR, "width": 2.5},
-            "xaxis": "x2",
-            "yaxis": "y2",
-            "meta": {"role": "kkt"},
-        },
+        _curve(xs, dual[sel], "dual objective", DUAL_COLOR, 3, "", "dual"),
+        _curve(xs, primal[sel], "primal objective", PRIMAL_COLOR, 3, "", "primal",
+               mode="lines+markers" if gaps and T1 <= 300 else "lines",
+               marker={"size": 5, "color": PRIMAL_COLOR}),
+        _curve(xs, pos_kkt[sel], kkt_name, KKT_COLOR, 2.5, "2", "kkt"),
     ]
     if extra is not None:
         ex = np.asarray(extra, dtype=float)
         ex = np.where(ex > 0, ex, np.nan)
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "x": xs,
-                "y": _finite_or_none(ex[sel]),
-                "name": extra_name or "",
-                "line": {"color": EXTRA_COLOR, "width": 2.5, "dash": "dot"},
-                "xaxis": "x2",
-                "yaxis": "y2",
-                "meta": {"role": "extra"},
-            }
-        )
+        data.append(_curve(xs, ex[sel], extra_name or "", EXTRA_COLOR, 2.5, "2", "extra",
+                           dash="dot"))
     cd, cp, ck = current if current is not None else (dual[ki], primal[ki], kkt[ki])
     marker_traces = [
         {
