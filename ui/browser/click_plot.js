@@ -12,7 +12,7 @@
 //
 // Data from Python (ui/shared/click_plot.py): fig (plotly JSON text), config, plotly_url.
 
-import { loadPlotly } from "./plotly_loader.js";
+import { drawLatest, loadInto } from "./plot_in_place.js";
 
 const STATES = new WeakMap();
 const MOVE_PX = 6;
@@ -64,33 +64,6 @@ function listen(st) {
   };
 }
 
-async function drawLatest(st) {
-  if (st.busy) return; // one draw at a time; only the newest figure is drawn next
-  st.busy = true;
-  try {
-    while (st.latest && st.latest !== st.drawnData) {
-      const d = st.latest;
-      st.drawnData = d;
-      let fig;
-      try {
-        fig = JSON.parse(d.fig);
-      } catch (e) {
-        st.plot.textContent = "Could not read the figure: " + e.message;
-        continue;
-      }
-      const layout = Object.assign({}, fig.layout, { autosize: true });
-      delete layout.width;
-      st.plot.style.height = (layout.height || 450) + "px";
-      const config = Object.assign({ responsive: true }, d.config || {});
-      await st.Plotly.react(st.plot, fig.data, layout, config);
-      st.draws += 1;
-      st.plot.dataset.draws = String(st.draws);
-    }
-  } finally {
-    st.busy = false;
-  }
-}
-
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   const plot = parentElement.querySelector(".svmlab-clickplot");
@@ -100,14 +73,7 @@ export default function (component) {
     st = { plot, latest: null, drawnData: null, busy: false, draws: 0, seq: 0, down: null };
     STATES.set(parentElement, st);
     listen(st);
-    st.ready = loadPlotly((data && data.plotly_url) || "app/static/plotly.min.js").then(
-      (P) => {
-        st.Plotly = P;
-      },
-      (err) => {
-        plot.textContent = "The plot library could not be loaded: " + err.message;
-      }
-    );
+    st.ready = loadInto(st, data);
   }
   st.setTriggerValue = setTriggerValue;
   if (data && data.fig) st.latest = data;

@@ -12,7 +12,7 @@
 // finished draw, for the browser test and the latency benchmark; window.__svmlabStepReact
 // keeps [chart, ms] of the recent Plotly.react calls (benchmarks/bench_latency.py).
 
-import { loadPlotly } from "./plotly_loader.js";
+import { drawLatest, loadInto } from "./plot_in_place.js";
 
 const STATES = new WeakMap();
 // [chart name, ms] of every Plotly.react, for benchmarks/bench_latency.py
@@ -33,38 +33,12 @@ function resolveSharedGrids(fig) {
   });
 }
 
-async function drawLatest(st) {
-  // one draw at a time; a figure that arrives meanwhile is drawn next (only the newest)
-  if (st.busy) return;
-  st.busy = true;
-  try {
-    while (st.latest && st.latest !== st.drawnData) {
-      const d = st.latest;
-      st.drawnData = d;
-      let fig;
-      try {
-        fig = JSON.parse(d.fig);
-        resolveSharedGrids(fig);
-      } catch (e) {
-        st.plot.textContent = "Could not read the figure: " + e.message;
-        continue;
-      }
-      const layout = Object.assign({}, fig.layout, { autosize: true });
-      delete layout.width;
-      st.plot.style.height = (layout.height || 450) + "px";
-      const config = Object.assign({ responsive: true }, d.config || {});
-      const t0 = performance.now();
-      await st.Plotly.react(st.plot, fig.data, layout, config);
-      PERF.push([st.name, performance.now() - t0]);
-      if (PERF.length > 2000) PERF.splice(0, 1000); // a long play must not grow it for ever
-      const meta = layout.meta || {};
-      st.plot.dataset.step = String(meta.step !== undefined ? meta.step : meta.k);
-      st.draws += 1;
-      st.plot.dataset.draws = String(st.draws);
-    }
-  } finally {
-    st.busy = false;
-  }
+// a finished draw: its time for the benchmark, its step for the browser test
+function noteDraw(st, layout, ms) {
+  PERF.push([st.name, ms]);
+  if (PERF.length > 2000) PERF.splice(0, 1000); // a long play must not grow it for ever
+  const meta = layout.meta || {};
+  st.plot.dataset.step = String(meta.step !== undefined ? meta.step : meta.k);
 }
 
 export default function (component) {
@@ -77,18 +51,16 @@ export default function (component) {
     const name = keyed ? (keyed.className.match(/st-key-(\S+)/) || [])[1] : "";
     st = { plot, name, latest: null, drawnData: null, busy: false, draws: 0, Plotly: null };
     STATES.set(parentElement, st);
-    st.ready = loadPlotly((data && data.plotly_url) || "app/static/plotly.min.js").then(
-      (P) => {
-        st.Plotly = P;
-      },
-      (err) => {
-        plot.textContent = "The plot library could not be loaded: " + err.message;
-      }
-    );
+    st.ready = loadInto(st, data);
   }
   if (data && data.fig) st.latest = data;
   st.ready.then(() => {
-    if (st.Plotly) drawLatest(st);
+    if (st.Plotly) {
+      drawLatest(st, {
+        prepare: resolveSharedGrids,
+        drawn: (layout, ms) => noteDraw(st, layout, ms),
+      });
+    }
   });
   return () => {
     if (!parentElement.isConnected && st.Plotly) st.Plotly.purge(plot);

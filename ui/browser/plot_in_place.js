@@ -1,0 +1,50 @@
+// A Plotly chart redrawn in place (Plotly.react on one plot div), shared by the Step-through's
+// charts (step_plot.js) and the click plot (click_plot.js): the plot library loaded once per
+// element, and only the newest figure drawn, one draw at a time.
+
+import { loadPlotly } from "./plotly_loader.js";
+
+// st.Plotly once the library is there; on failure the plot div says so
+export function loadInto(st, data) {
+  return loadPlotly((data && data.plotly_url) || "app/static/plotly.min.js").then(
+    (P) => {
+      st.Plotly = P;
+    },
+    (err) => {
+      st.plot.textContent = "The plot library could not be loaded: " + err.message;
+    }
+  );
+}
+
+// Draws st.latest ({fig: plotly JSON text, config}) unless it is drawn already; a figure that
+// arrives meanwhile is drawn next (only the newest). `prepare(fig)` may rewrite the parsed
+// figure; `drawn(layout, ms)` hears of each finished draw. The plot div's data-draws counts.
+export async function drawLatest(st, { prepare, drawn } = {}) {
+  if (st.busy) return;
+  st.busy = true;
+  try {
+    while (st.latest && st.latest !== st.drawnData) {
+      const d = st.latest;
+      st.drawnData = d;
+      let fig;
+      try {
+        fig = JSON.parse(d.fig);
+        if (prepare) prepare(fig);
+      } catch (e) {
+        st.plot.textContent = "Could not read the figure: " + e.message;
+        continue;
+      }
+      const layout = Object.assign({}, fig.layout, { autosize: true });
+      delete layout.width;
+      st.plot.style.height = (layout.height || 450) + "px";
+      const config = Object.assign({ responsive: true }, d.config || {});
+      const t0 = performance.now();
+      await st.Plotly.react(st.plot, fig.data, layout, config);
+      if (drawn) drawn(layout, performance.now() - t0);
+      st.draws += 1;
+      st.plot.dataset.draws = String(st.draws);
+    }
+  } finally {
+    st.busy = false;
+  }
+}
