@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+from widgets import choose
 
 import svm_engine as se
 from svm_engine import datasets, gram
@@ -52,8 +53,7 @@ def test_a_non_kernel_shows_its_negative_eigenvalue(page):
     X = datasets.nonlinear().X
     lam = np.linalg.eigvalsh(gram.gram_matrix(se.Polynomial(2, -1.0), X))
     t0 = time.monotonic()
-    page.locator("[data-testid=stSelectbox]").filter(has_text="Function").click()
-    page.get_by_role("option", name="polynomial (xᵀz + c)^q with c < 0 — not a kernel").click()
+    choose(page, "Function", "polynomial (xᵀz + c)^q with c < 0 — not a kernel")
     warn = page.get_by_text(f"Mercer check: not positive semi-definite: λ_min = {lam[0]:.4g}")
     warn.wait_for(timeout=ANSWER_S * 1000)
     assert time.monotonic() - t0 < ANSWER_S

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from widgets import choose
 
 import svm_engine as se
 from svm_engine.datasets_multiclass import iris_species
@@ -81,9 +82,7 @@ def added_point(page, n: int, klass: str, x: float, y: float) -> None:
 def test_a_click_adds_a_point_of_the_chosen_class_where_it_lands(page):
     open_page(page)
     page.get_by_text("Class of the next point you click").wait_for()
-    page.locator("[data-testid='stSelectbox']").filter(
-        has_text="Class of the next point").click()
-    page.get_by_role("option", name="Iris-virginica").click()
+    choose(page, "Class of the next point", "Iris-virginica")
     page.wait_for_timeout(1500)                               # the selectbox's rerun
     px, py, x, y = plot_point(page, 0.1, 0.15)
     t0 = time.monotonic()

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from canvas_page import CANVAS, open_app, st, to_pixel, wait_refit
+from widgets import choose
 
 pytestmark = pytest.mark.browser
 
@@ -367,8 +368,7 @@ def test_undo_after_loading_a_dataset_brings_back_points_and_settings(page):
     n0 = int(data(page)["nPoints"])
     sidebar.get_by_text("Gaussian (RBF)", exact=True).click()
     page.wait_for_function("location.search.includes('k=gaussian')")
-    sidebar.locator("[data-testid=stSelectbox]").filter(has_text="Dataset").click()
-    page.get_by_role("option", name="Book D1: separable (slide 15)").click()
+    choose(page, "Dataset", "Book D1: separable (slide 15)", scope=sidebar)
     sidebar.get_by_role("button", name="Load dataset").click()
     page.get_by_text("kernel gaussian → linear").wait_for()
     page.wait_for_function(f"Number(document.querySelector('{CANVAS}').dataset.nPoints) === 14")
