@@ -1,6 +1,7 @@
 // format.js: numbers as the pages print them. The expected texts are what the Python side
 // prints for the same numbers (ui/shared/numbers.py fmt_num).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
@@ -28,6 +29,53 @@ test("fmt prints as ui/shared/numbers.py fmt_num does (4 significant digits)", (
   for (const none of [null, undefined, NaN]) assert.equal(fmt(none), "–");
 });
 
+// what Python prints for the same values (tests/js/format_cases.py writes the file; pytest
+// tests/test_js_format_cases.py checks it is up to date): ties, ±0, ulps beside ties, exponent
+// switches, huge and subnormal values, seeded random ones
+const CASES = JSON.parse(readFileSync(new URL("format_cases.json", import.meta.url), "utf8"));
+const value = (t) => (t === null ? null : Number(t));
+
+function mismatches(print, key, column) {
+  // "value, digits: got … want …" for every case where the browser prints differently
+  const bad = [];
+  for (const row of CASES.cases) {
+    if (!row[column]) continue;
+    CASES[key].forEach((d, k) => {
+      const got = print(value(row[0]), d);
+      if (got !== row[column][k]) bad.push(`${row[0]}, ${d}: got ${got}, want ${row[column][k]}`);
+    });
+  }
+  return bad;
+}
+
+test("fmt prints every generated case as Python's fmt_num does", () => {
+  assert.ok(CASES.cases.length > 400);
+  assert.deepEqual(mismatches(fmt, "fmt_digits", 1), []);
+});
+
+test("fixed prints every generated case as Python's fmt_fixed does", () => {
+  assert.deepEqual(mismatches(fixed, "fixed_decimals", 2), []);
+});
+
+test("short prints a coordinate as fmt_num(v) does, −0 as the 0 the server receives", () => {
+  const col = CASES.fmt_digits.indexOf(4);
+  const bad = CASES.cases.filter((r) => r[0] !== "-0.0" && short(value(r[0])) !== r[1][col]);
+  assert.deepEqual(bad.map((r) => r[0]), []);
+  assert.equal(short(-0), "0");
+  assert.equal(JSON.stringify([-0]), "[0]");
+});
+
+test("exact ties round half to even, as Python's format does", () => {
+  assert.equal(fmt(1234.5), "1234");
+  assert.equal(fmt(1235.5), "1236");
+  assert.equal(fmt(2.5, 1), "2");
+  assert.equal(fmt(9999.5), "1·10⁴");
+  assert.equal(fixed(0.125, 2), "0.12");
+  assert.equal(fixed(-0.125, 2), "−0.12");
+  assert.equal(fixed(0.5, 0), "0");
+  assert.equal(fixed(-0.5, 0), "0");
+});
+
 test("fmt(v, 3) writes the plots' ξ labels as ui/shared/figures.py does (fmt_num(v, 3))", () => {
   assert.equal(fmt(1.667, 3), "1.67");
   assert.equal(fmt(2.834, 3), "2.83");
@@ -47,6 +95,7 @@ test("short prints coordinates with 4 significant digits", () => {
   assert.equal(short(-3.14159), "−3.142");
   assert.equal(short(2), "2");
   assert.equal(short(0.000123456), "0.0001235");
+  assert.equal(short(123456), "1.235·10⁵");
 });
 
 test("subscripts, trailing zeros, tick labels", () => {
