@@ -3,7 +3,8 @@
 #   make serve  N app processes behind HAProxy on http://localhost:$(PORT) (N=2; deploy/serve.py)
 #   make test   ruff, make js, the whole pytest suite (installs deps and Debian chromium if needed),
 #               then the engine's book and agreement tests without numba's compiler
-#   make test-fast  ruff, make js, every test but the browser ones (engine, unit, AppTest pages)
+#   make test-fast  ruff, make js, every test but the browser ones (engine, unit, AppTest pages),
+#               in $(JOBS) processes (JOBS=2)
 #   make js     the browser code's lint (eslint) and unit tests (node --test tests/js)
 #   make bench  run every benchmarks/bench_*.py
 #   make lint   ruff only
@@ -28,6 +29,11 @@ PIP        := $(BIN)/python -m pip --disable-pip-version-check
 NPM_STAMP  := node_modules/.package-lock.json
 
 export PIP_NO_INPUT := 1
+# Python may write its bytecode here even where the environment says not to: pytest's
+# rewritten test modules are then compiled once, not on every run (8 s of each test-fast)
+unexport PYTHONDONTWRITEBYTECODE
+# the tests without a browser run in this many processes (pytest-xdist); 1 runs them in one
+JOBS    ?= 2
 
 .PHONY: run serve test test-fast test-nojit lint js bench chromium haproxy node clean \
 	distclean venv deps test-deps
@@ -45,13 +51,14 @@ serve: $(RUN_STAMP) haproxy
 test: $(TEST_STAMP) chromium haproxy js
 	$(BIN)/ruff check .
 	$(BIN)/python -m svm_engine.precompile
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(JOBS) -m "not browser"
+	$(BIN)/python -m pytest -q -m browser
 	$(MAKE) --no-print-directory test-nojit
 
 test-fast: $(TEST_STAMP) js
 	$(BIN)/ruff check .
 	$(BIN)/python -m svm_engine.precompile
-	$(BIN)/python -m pytest -q -m "not browser"
+	$(BIN)/python -m pytest -q -n $(JOBS) -m "not browser"
 
 # numba is optional (svm_engine/jit.py): the book's numbers and the solvers' agreement with
 # every compiled function run as plain Python (SGA's long runs left out: minutes in Python).

@@ -16,7 +16,7 @@ DEV = [ROOT / "tests", ROOT / "benchmarks"]
 OURS = {"ui", "svm_engine", "pages", "tests", "benchmarks", "deploy", "app", "conftest"}
 # pinned for what they do, not imported: the cvxopt QP is imported as cvxopt (listed); ruff and
 # pytest run as commands; playwright's module is imported by the browser tests (listed).
-NOT_IMPORTED = {"ruff"}
+NOT_IMPORTED = {"ruff", "pytest-xdist"}   # xdist: the -n option of make test
 
 
 def _files(paths):

@@ -13,6 +13,7 @@ from ui.shared import numbers as N
     (123456.0, 4, "1.235·10⁵"),
     (-3.33333333, 6, "−3.33333"),
     (0.0, 4, "0"),
+    (-0.0, 4, "0"),            # a zero has no sign (fmt_fixed neither)
     (math.inf, 4, "∞"),
     (-math.inf, 4, "−∞"),
     (math.nan, 4, "–"),

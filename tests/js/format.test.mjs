@@ -59,7 +59,7 @@ test("fixed prints every generated case as Python's fmt_fixed does", () => {
 
 test("short prints a coordinate as fmt_num(v) does, −0 as the 0 the server receives", () => {
   const col = CASES.fmt_digits.indexOf(4);
-  const bad = CASES.cases.filter((r) => r[0] !== "-0.0" && short(value(r[0])) !== r[1][col]);
+  const bad = CASES.cases.filter((r) => short(value(r[0])) !== r[1][col]);
   assert.deepEqual(bad.map((r) => r[0]), []);
   assert.equal(short(-0), "0");
   assert.equal(JSON.stringify([-0]), "[0]");

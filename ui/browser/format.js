@@ -56,11 +56,12 @@ function sigDigits(x, p) {
 
 export function fmt(v, digits = 4) {
   // Python's f"{v:.4g}" with a real minus sign and ·10 with a superscript exponent
-  // (ui/shared/numbers.py fmt_num; −0 prints as "−0" there too)
+  // (ui/shared/numbers.py fmt_num; a zero has no sign there, −0 prints as "0")
   if (v === null || v === undefined || Number.isNaN(v)) return "–";
   if (!Number.isFinite(v)) return v > 0 ? "∞" : MINUS + "∞";
   const p = Math.max(1, digits);
-  const sign = v < 0 || Object.is(v, -0) ? MINUS : "";
+  if (v === 0) return "0";
+  const sign = v < 0 ? MINUS : "";
   const [d, e] = sigDigits(Math.abs(v), p);
   let s;
   if (e < -4 || e >= p) {
@@ -90,9 +91,8 @@ export function fixed(v, digits) {
 }
 
 export function short(v) {
-  // a coordinate in the canvas's points table: fmt_num's 4 digits, as the server's numbers;
-  // −0 (a click rounded to 0) as 0, the value JSON.stringify sends the server
-  return fmt(v === 0 ? 0 : v);
+  // a coordinate in the canvas's points table: fmt_num's 4 digits, as the server's numbers
+  return fmt(v);
 }
 
 export function tickText(v) {

@@ -40,6 +40,8 @@ def fmt_num(v, digits: int = 4) -> str:
     special = _special(v)
     if special is not None:
         return special
+    if v == 0:  # −0.0 too: a zero has no sign (as in fmt_fixed)
+        return "0"
     s = f"{float(v):.{digits}g}"
     if "e" in s:  # 1.162·10⁻⁵, as a slide writes it (not 1.162·10^−5)
         mant, exp = s.split("e")
