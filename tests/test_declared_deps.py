@@ -5,6 +5,7 @@ nothing is pinned that nothing imports (issue 18: pandas was imported but not de
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 from importlib.metadata import packages_distributions
@@ -28,7 +29,7 @@ def imported_top_modules(paths) -> set[str]:
     """Top-level names of every absolute import in the files (function-level imports too)."""
     found = set()
     for f in _files(paths):
-        for node in ast.walk(ast.parse(f.read_text(), filename=str(f))):
+        for node in _tree(f):
             if isinstance(node, ast.Import):
                 found |= {a.name.split(".")[0] for a in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -37,10 +38,20 @@ def imported_top_modules(paths) -> set[str]:
     return {m for m in found if m not in sys.stdlib_module_names and m not in OURS | local}
 
 
+@functools.cache   # each file is read by several tests: parsed once per run
+def _tree(f: Path) -> list[ast.AST]:
+    return list(ast.walk(ast.parse(f.read_text(), filename=str(f))))
+
+
 def distributions(modules: set[str]) -> set[str]:
     """The distribution (PyPI name, normalised) of each module; unknown ones as themselves."""
-    dist = packages_distributions()
+    dist = _packages()
     return {_norm(dist.get(m, [m])[0]) for m in modules}
+
+
+@functools.cache   # reads the metadata of every installed distribution
+def _packages() -> dict:
+    return packages_distributions()
 
 
 def pinned(req: Path) -> set[str]:
