@@ -21,6 +21,13 @@ settings.register_profile("dev", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+# AppTest scans every installed package for Streamlit components each time it starts an app
+# (0.15 s a page test); the packages do not change within a session: scan once per process.
+from ui.shared.st_private import memoize_component_scan  # noqa: E402
+
+memoize_component_scan()
+
+
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False,
                      help="also run the tests marked slow (e.g. the 5,000-case property runs)")

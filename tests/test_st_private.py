@@ -103,3 +103,21 @@ def test_no_other_module_reaches_into_streamlit():
     offenders = {p: found for p, found in offenders.items() if found}
     assert not offenders, ("Streamlit internals outside ui/shared/st_private.py (move them "
                            f"there, with a contract test here): {offenders}")
+
+
+def test_the_component_scan_runs_once_and_gives_the_same_manifests(monkeypatch):
+    from streamlit.components.v2 import manifest_scanner
+
+    calls = []
+
+    def scan(max_workers=None):
+        calls.append(max_workers)
+        return [("manifest", "root")]
+
+    monkeypatch.setattr(manifest_scanner, "scan_component_manifests", scan)
+    st_private.memoize_component_scan()
+    memoized = manifest_scanner.scan_component_manifests
+    assert memoized is not scan
+    assert memoized() == memoized() == [("manifest", "root")] and len(calls) == 1
+    st_private.memoize_component_scan()                 # idempotent: not wrapped twice
+    assert manifest_scanner.scan_component_manifests is memoized

@@ -16,10 +16,16 @@ version; no other module of ``ui/``, ``pages/`` or ``app.py`` imports from ``str
   request as a yield point does. Streamlit's own cache waits poll it
   (``caching/cache_utils._hold_compute_lock``). ``yield_check`` and ``control_exception``
   (for ``ui.serving.st_interrupt``).
+- ``scan_component_manifests`` (``streamlit.components.v2.manifest_scanner``): reads the
+  metadata of every installed distribution, looking for Custom Components v2 manifests. A
+  server calls it once at its start; ``AppTest`` calls it for every app it starts (0.15 s
+  each, 30 s of CPU over the page tests). ``memoize_component_scan`` (for tests/conftest.py):
+  the installed packages do not change within one test session.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 #: The Streamlit version these were checked against (the contract test names it).
@@ -30,6 +36,7 @@ APIS = (
     ("streamlit.runtime.pages_manager", "PagesManager.uses_pages_directory"),
     ("streamlit.runtime.scriptrunner_utils.script_run_context", "get_run_yield_check"),
     ("streamlit.runtime.scriptrunner_utils.exceptions", "ScriptControlException"),
+    ("streamlit.components.v2.manifest_scanner", "scan_component_manifests"),
 )
 
 _control_exception: type[BaseException] | None = None
@@ -65,3 +72,19 @@ def yield_check() -> Callable[[], None] | None:
     except ImportError:  # no streamlit: nothing can ask us to stop
         return None
     return get_run_yield_check()
+
+
+def memoize_component_scan() -> None:
+    """Scan the installed packages for components once per process (test sessions only)."""
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    if getattr(scan, "memoized", False):
+        return
+    once = functools.cache(lambda: tuple(scan()))
+
+    def memoized(max_workers: int | None = None) -> list:
+        return list(once())
+
+    memoized.memoized = True
+    manifest_scanner.scan_component_manifests = memoized
