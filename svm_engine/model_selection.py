@@ -31,6 +31,7 @@ import numpy as np
 from .api import fit
 from .kernels import Gaussian, Polynomial
 from .model import ConvergenceWarning
+from .validation import check_y
 
 #: cells × folds × training points above which a grid is refused before it starts: 5 × 5 cells
 #: × 5 folds × 320 points. Measured (benchmarks/bench_model_selection.py): ~0.5 s for such a
@@ -50,13 +51,9 @@ def fit_max_iter(n: int) -> int:
 
 
 def _labels(y) -> np.ndarray:
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y.shape}")
-    classes = np.unique(y)
-    if len(classes) != 2:
-        raise ValueError(f"y must hold exactly two classes, got {classes.tolist()}")
-    return y
+    """y as given (one label per point), after the engine's own check of two classes."""
+    check_y(y, np.size(y))
+    return np.asarray(y).reshape(-1)
 
 
 def _int(name: str, v, lo: int, hi: int | None = None) -> int:

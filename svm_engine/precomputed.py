@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .solvers import smo as _smo
+from .validation import check_y
 
 SOLVERS = ("smo", "qp")
 
@@ -51,17 +52,7 @@ class GramFit:
         """h(z) = Σ αᵢyᵢK(xᵢ, z) + b, from the rows K_new[m, i] = K(z_m, xᵢ)."""
         if self.alpha is None:
             raise ValueError(f"{self.solver} gave no solution: {self.message}")
-        return np.asarray(K_new, float) @ (self.alpha * _labels(y)[0]) + self.b
-
-
-def _labels(y) -> tuple[np.ndarray, np.ndarray]:
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y.shape}")
-    classes = np.unique(y)
-    if len(classes) != 2:
-        raise ValueError(f"y must hold exactly two classes, got {classes.tolist()}")
-    return np.where(y == classes[1], 1.0, -1.0), classes
+        return np.asarray(K_new, float) @ (self.alpha * check_y(y, np.size(y))[0]) + self.b
 
 
 def _check(K, y, C) -> tuple[np.ndarray, np.ndarray, float]:
@@ -70,9 +61,9 @@ def _check(K, y, C) -> tuple[np.ndarray, np.ndarray, float]:
         raise ValueError(f"K must be a square matrix, got shape {K.shape}")
     if not np.isfinite(K).all():
         raise ValueError("K holds a value that is not a finite number")
-    y_pm, _ = _labels(y)
-    if len(y_pm) != len(K):
-        raise ValueError(f"y has {len(y_pm)} labels for a {len(K)} × {len(K)} matrix K")
+    if np.size(y) != len(K):
+        raise ValueError(f"y has {np.size(y)} labels for a {len(K)} × {len(K)} matrix K")
+    y_pm, _ = check_y(y, len(K))
     if isinstance(C, bool) or not isinstance(C, numbers.Real) or not (0 < C < math.inf):
         raise ValueError(f"C must be a finite number > 0, got {C!r}")
     return K, y_pm, float(C)

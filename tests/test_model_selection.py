@@ -225,7 +225,7 @@ def test_bad_input_is_named():
         ms.train_test_split(y, 1.5)
     with pytest.raises(ValueError, match="class 1 has 1 point"):
         ms.train_test_split(np.array([0, 0, 0, 1]))
-    with pytest.raises(ValueError, match=r"exactly two classes, got \[0, 1, 2\]"):
+    with pytest.raises(ValueError, match=r"y has 3 classes \[0, 1, 2\]; expected exactly two"):
         ms.stratified_folds(np.array([0, 1, 2] * 5))
     with pytest.raises(ValueError, match="X has 29 rows and y 30 labels"):
         ms.split_and_fit(X[:-1], y, se.Gaussian(1.0), 1.0)

@@ -62,7 +62,7 @@ def test_bad_input_is_named():
         pc.fit_gram(np.ones((3, 2)), [1, -1, 1])
     with pytest.raises(ValueError, match="y has 2 labels for a 3 × 3 matrix K"):
         pc.fit_gram(K, [1, -1])
-    with pytest.raises(ValueError, match=r"exactly two classes, got \[0, 1, 2\]"):
+    with pytest.raises(ValueError, match=r"y has 3 classes \[0, 1, 2\]; expected exactly two"):
         pc.fit_gram(K, [0, 1, 2])
     with pytest.raises(ValueError, match="C must be a finite number > 0, got inf"):
         pc.fit_gram(K, [1, -1, 1], C=math.inf)
