@@ -237,6 +237,25 @@ def box_view(rec: dict) -> tuple[float, float, bool]:
     return float(lo), float(hi), bool(visible)
 
 
+def _labelled_point(xy, label: str, name: str, colour: str, text_colour: str, position: str,
+                    role: str, marker: dict, text: bool = True, **meta) -> dict:
+    """One (αᵢ, αⱼ) of the pair chart: a marker with its label and hover, and its role."""
+    hover = name.split(" ")[0]
+    return {
+        "type": "scatter",
+        "mode": "markers+text" if text else "markers",
+        "x": [xy[0]],
+        "y": [xy[1]],
+        "text": [label],
+        "textposition": position,
+        "textfont": {"size": 18, "color": text_colour},
+        "name": name,
+        "marker": {"color": colour, **marker},
+        "hovertemplate": f"{hover}: (%{{x:.4g}}, %{{y:.4g}})<extra></extra>",
+        "meta": {"role": role, **meta},
+    }
+
+
 def box_figure(rec: dict, *, height: int = 520) -> dict:
     """SMO step ``rec`` (ui.step_through.state.step_record) in the (αᵢ, αⱼ) plane."""
     i, j = int(rec["i"]), int(rec["j"])
@@ -356,26 +375,11 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     new = (rec["ai_new"], rec["aj_new"])
     same = math.hypot(unc[0] - new[0], unc[1] - new[1]) <= 1e-9 * max(1.0, hi - lo)
     if unc_visible:
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "markers" if same else "markers+text",
-                "x": [unc[0]],
-                "y": [unc[1]],
-                "text": ["unclipped"],
-                "textposition": place(unc[0], unc[1], True),
-                "textfont": {"size": 18, "color": UNCLIPPED_COLOR},
-                "name": "unclipped optimum",
-                "marker": {
-                    "symbol": "diamond-open",
-                    "size": 22,
-                    "color": UNCLIPPED_COLOR,
-                    "line": {"width": 4, "color": UNCLIPPED_COLOR},
-                },
-                "hovertemplate": "unclipped: (%{x:.4g}, %{y:.4g})<extra></extra>",
-                "meta": {"role": "unclipped"},
-            }
-        )
+        data.append(_labelled_point(unc, "unclipped", "unclipped optimum", UNCLIPPED_COLOR,
+                                    UNCLIPPED_COLOR, place(*unc, True), "unclipped",
+                                    {"symbol": "diamond-open", "size": 22,
+                                     "line": {"width": 4, "color": UNCLIPPED_COLOR}},
+                                    text=not same))
     else:
         # off the chart: an arrow at the edge pointing towards it
         dx, dy = unc[0] - old[0], unc[1] - old[1]
@@ -411,46 +415,17 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
                 "meta": {"role": "unclipped", "off_chart": True},
             }
         )
-    data.append(
-        {
-            "type": "scatter",
-            "mode": "markers+text",
-            "x": [old[0]],
-            "y": [old[1]],
-            "text": ["old"],
-            "textposition": place(old[0], old[1], True),
-            "textfont": {"size": 18, "color": OLD_COLOR},
-            "name": "old (αᵢ, αⱼ)",
-            "marker": {
-                "symbol": "circle",
-                "size": 16,
-                "color": OLD_COLOR,
-                "line": {"width": 2, "color": "#FFFFFF"},
-            },
-            "hovertemplate": "old: (%{x:.4g}, %{y:.4g})<extra></extra>",
-            "meta": {"role": "old"},
-        }
-    )
-    data.append(
-        {
-            "type": "scatter",
-            "mode": "markers+text",
-            "x": [new[0]],
-            "y": [new[1]],
-            "text": ["new (clipped)" if rec.get("clipped") else "new = unclipped"],
-            "textposition": place(new[0], new[1], False),
-            "textfont": {"size": 18, "color": "#004D38"},
-            "name": "new (clipped)" if rec.get("clipped") else "new",
-            "marker": {
-                "symbol": "star",
-                "size": 24,
-                "color": NEW_COLOR,
-                "line": {"width": 1.5, "color": "#003B2A"},
-            },
-            "hovertemplate": "new: (%{x:.4g}, %{y:.4g})<extra></extra>",
-            "meta": {"role": "new", "pair": [i + 1, j + 1]},
-        }
-    )
+    data.append(_labelled_point(old, "old", "old (αᵢ, αⱼ)", OLD_COLOR, OLD_COLOR,
+                                place(*old, True), "old",
+                                {"symbol": "circle", "size": 16,
+                                 "line": {"width": 2, "color": "#FFFFFF"}}))
+    clipped = bool(rec.get("clipped"))
+    data.append(_labelled_point(new, "new (clipped)" if clipped else "new = unclipped",
+                                "new (clipped)" if clipped else "new", NEW_COLOR, "#004D38",
+                                place(*new, False), "new",
+                                {"symbol": "star", "size": 24,
+                                 "line": {"width": 1.5, "color": "#003B2A"}},
+                                pair=[i + 1, j + 1]))
     if math.hypot(new[0] - old[0], new[1] - old[1]) > 1e-9 * max(1.0, hi - lo):
         annotations.append(
             {
