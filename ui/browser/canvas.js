@@ -50,7 +50,7 @@ import { setStatus, updateAttrs } from "./canvas_status.js";
 import {
   adoptedBy, flushSync, holdPageSwitch, keepPoints, mirrorUrl, reportView, sendPoints, useEndpoint,
 } from "./canvas_sync.js";
-import { loadPlotly } from "./plotly_loader.js";
+import { mountState } from "./plotly_loader.js";
 
 const STATES = new WeakMap();
 
@@ -284,32 +284,25 @@ export default function (component) {
   const { parentElement, setStateValue } = component;
   // the page sends its data as JSON text, encoded once (ui/playground/canvas.py payload_text)
   const data = typeof component.data === "string" ? JSON.parse(component.data) : component.data;
-  const root = parentElement.querySelector(".svmlab-canvas");
-  if (!root) return undefined;
-  let st = STATES.get(parentElement);
-  if (!st) {
-    st = createState(root, parentElement);
-    STATES.set(parentElement, st);
-    st.ready = loadPlotly((data && data.plotly_url) || "app/static/plotly.min.js").then(
-      (P) => {
-        st.Plotly = P;
-        st.plot.on || P.newPlot(st.plot, [], {}, { responsive: true });
-        st.plot.on("plotly_relayout", (ev) => {
-          if (st.refitOn) drawRefit(st);
-          refreshView(st);
-          showHighlight(st);
-          if (ev && Object.keys(ev).some((k) => k.startsWith("xaxis") || k.startsWith("yaxis"))) {
-            reportView(st);
-          }
-        });
-        st.plot.on("plotly_relayouting", () => {
-          if (st.refitOn) drawRefit(st);
-          showHighlight(st);
-        });
-      },
-      (err) => setStatus(st, "The plot library could not be loaded: " + err.message, true)
-    );
-  }
+  const st = mountState(parentElement, ".svmlab-canvas", STATES, createState, data,
+    (st, P) => {
+      st.plot.on || P.newPlot(st.plot, [], {}, { responsive: true });
+      st.plot.on("plotly_relayout", (ev) => {
+        if (st.refitOn) drawRefit(st);
+        refreshView(st);
+        showHighlight(st);
+        if (ev && Object.keys(ev).some((k) => k.startsWith("xaxis") || k.startsWith("yaxis"))) {
+          reportView(st);
+        }
+      });
+      st.plot.on("plotly_relayouting", () => {
+        if (st.refitOn) drawRefit(st);
+        showHighlight(st);
+      });
+    },
+    (st, err) => setStatus(st, "The plot library could not be loaded: " + err.message, true)
+  );
+  if (!st) return undefined;
   st.setStateValue = setStateValue;
   st.ready.then(() => {
     if (st.Plotly && data) update(st, data);

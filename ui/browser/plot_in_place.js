@@ -2,11 +2,11 @@
 // charts (step_plot.js) and the click plot (click_plot.js): the plot library loaded once per
 // element, and only the newest figure drawn, one draw at a time.
 
-import { loadPlotly } from "./plotly_loader.js";
+import { loadPlotlyFor } from "./plotly_loader.js";
 
 // st.Plotly once the library is there; on failure the plot div says so
 export function loadInto(st, data) {
-  return loadPlotly((data && data.plotly_url) || "app/static/plotly.min.js").then(
+  return loadPlotlyFor(data).then(
     (P) => {
       st.Plotly = P;
     },

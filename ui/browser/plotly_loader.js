@@ -1,6 +1,6 @@
 // Plotly.js from the app's static folder, loaded once per page and shared by every element
 // (the canvas, the step player, the step plots).
-export function loadPlotly(url) {
+function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__svmlabPlotlyPromise) {
     window.__svmlabPlotlyPromise = new Promise((resolve, reject) => {
@@ -17,4 +17,32 @@ export function loadPlotly(url) {
     });
   }
   return window.__svmlabPlotlyPromise;
+}
+
+// Plotly from the URL the page sent (its static folder), or the app's default
+export function loadPlotlyFor(data) {
+  return loadPlotly((data && data.plotly_url) || "app/static/plotly.min.js");
+}
+
+// The state of the element in `parentElement` (its `selector` root): made by
+// `create(root, parentElement)` on the first mount and kept in `states` across reruns, with
+// st.ready settled once Plotly is loaded (`loaded(st, Plotly)`) or could not be (`failed`).
+// null while the element's markup is not there yet.
+export function mountState(parentElement, selector, states, create, data, loaded, failed) {
+  const root = parentElement.querySelector(selector);
+  if (!root) return null;
+  let st = states.get(parentElement);
+  if (!st) {
+    st = create(root, parentElement);
+    states.set(parentElement, st);
+    const ready = st;
+    st.ready = loadPlotlyFor(data).then(
+      (P) => {
+        ready.Plotly = P;
+        loaded(ready, P);
+      },
+      (err) => failed(ready, err)
+    );
+  }
+  return st;
 }

@@ -17,7 +17,7 @@
 // step; root.__state.view describes what was drawn; window.__svmlabStepPerf.drawn holds ms
 // from a press (click or key) to the frame that paints the step.
 
-import { loadPlotly } from "./plotly_loader.js";
+import { mountState } from "./plotly_loader.js";
 import { fmt, sub } from "./format.js";
 import {
   barsHover, drawBars, drawBox, drawCurvesMarker, drawDecision,
@@ -401,23 +401,16 @@ function update(st, data, setStateValue) {
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
-  const root = parentElement.querySelector(".svmlab-player");
-  if (!root) return undefined;
-  let st = STATES.get(parentElement);
-  if (!st) {
-    st = createState(root, parentElement);
-    STATES.set(parentElement, st);
-    st.ready = loadPlotly((data && data.plotly_url) || "app/static/plotly.min.js").then(
-      (P) => {
-        st.Plotly = P;
-        P.newPlot(st.dec.plot, [], {}, { responsive: true });
-        P.newPlot(st.cur.plot, [], {}, { responsive: true });
-        bindPlotEvents(st);
-        drawFrames(st);
-      },
-      (err) => setStatus(st, "The plot library could not be loaded: " + err.message)
-    );
-  }
+  const st = mountState(parentElement, ".svmlab-player", STATES, createState, data,
+    (st, P) => {
+      P.newPlot(st.dec.plot, [], {}, { responsive: true });
+      P.newPlot(st.cur.plot, [], {}, { responsive: true });
+      bindPlotEvents(st);
+      drawFrames(st);
+    },
+    (st, err) => setStatus(st, "The plot library could not be loaded: " + err.message)
+  );
+  if (!st) return undefined;
   if (data) update(st, data, setStateValue);
   return () => {
     if (!parentElement.isConnected) st.destroy();
