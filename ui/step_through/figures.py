@@ -237,6 +237,12 @@ def box_view(rec: dict) -> tuple[float, float, bool]:
     return float(lo), float(hi), bool(visible)
 
 
+def _arrow(tip, tail, **style) -> dict:
+    """An arrow in data coordinates from ``tail`` to ``tip`` on the pair chart."""
+    return {"x": tip[0], "y": tip[1], "ax": tail[0], "ay": tail[1], "xref": "x", "yref": "y",
+            "axref": "x", "ayref": "y", "showarrow": True, **style}
+
+
 def _labelled_point(xy, label: str, name: str, colour: str, text_colour: str, position: str,
                     role: str, marker: dict, text: bool = True, **meta) -> dict:
     """One (αᵢ, αⱼ) of the pair chart: a marker with its label and hover, and its role."""
@@ -386,25 +392,10 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
         norm = math.hypot(dx, dy) or 1.0
         ex = min(max(old[0] + dx / norm * (hi - lo) * 0.45, lo), hi)
         ey = min(max(old[1] + dy / norm * (hi - lo) * 0.45, lo), hi)
-        annotations.append(
-            {
-                "x": ex,
-                "y": ey,
-                "ax": old[0],
-                "ay": old[1],
-                "xref": "x",
-                "yref": "y",
-                "axref": "x",
-                "ayref": "y",
-                "showarrow": True,
-                "arrowhead": 2,
-                "arrowwidth": 2,
-                "arrowcolor": UNCLIPPED_COLOR,
-                "text": f"unclipped αⱼ = {fmt_num(unc[1])} (off the chart)",
-                "font": {"size": 15, "color": UNCLIPPED_COLOR},
-                "xanchor": "left",
-            }
-        )
+        annotations.append(_arrow((ex, ey), old, arrowhead=2, arrowwidth=2,
+                                  arrowcolor=UNCLIPPED_COLOR,
+                                  text=f"unclipped αⱼ = {fmt_num(unc[1])} (off the chart)",
+                                  font={"size": 15, "color": UNCLIPPED_COLOR}, xanchor="left"))
         data.append(
             {
                 "type": "scatter",
@@ -427,24 +418,8 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
                                  "line": {"width": 1.5, "color": "#003B2A"}},
                                 pair=[i + 1, j + 1]))
     if math.hypot(new[0] - old[0], new[1] - old[1]) > 1e-9 * max(1.0, hi - lo):
-        annotations.append(
-            {
-                "x": new[0],
-                "y": new[1],
-                "ax": old[0],
-                "ay": old[1],
-                "xref": "x",
-                "yref": "y",
-                "axref": "x",
-                "ayref": "y",
-                "showarrow": True,
-                "arrowhead": 3,
-                "arrowsize": 1.3,
-                "arrowwidth": 2.5,
-                "arrowcolor": "#333333",
-                "text": "",
-            }
-        )
+        annotations.append(_arrow(new, old, arrowhead=3, arrowsize=1.3, arrowwidth=2.5,
+                                  arrowcolor="#333333", text=""))
     box_text = f"box [0, {fmt_num(C)}]²" if finite else "C = ∞: the box is open"
     layout = _base_layout(height, f"Step {rec['it']}: the pair (α{sub(i)}, α{sub(j)}) · {box_text}")
     layout["margin"]["b"] = 70
