@@ -27,6 +27,11 @@ def component_figure(at, key: str) -> dict:
     return decoded(json.loads(json.loads(el.proto.json)["fig"]))
 
 
+def chart_specs(at) -> list[dict]:
+    """Every st.plotly_chart's figure on the page (AppTest), typed arrays decoded."""
+    return [decoded(json.loads(c.proto.spec)) for c in at.get("plotly_chart")]
+
+
 def page_ok(at):
     """The page ran without an exception and shows no traceback; returns ``at``."""
     assert not at.exception, [e.value for e in at.exception]

@@ -3,7 +3,6 @@ engine's own split and cross-validation."""
 
 from __future__ import annotations
 
-import json
 import warnings
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine import model_selection as ms
-from tests.plotly_json import decoded
+from tests.plotly_json import chart_specs
 from tests.plotly_json import page_ok as ok
 from ui.generalisation import compute as GC
 from ui.serving import budget
@@ -34,12 +33,8 @@ def start(**gen) -> AppTest:
 
 
 
-def specs(at: AppTest) -> list[dict]:
-    return [decoded(json.loads(c.proto.spec)) for c in at.get("plotly_chart")]
-
-
 def heatmap(at: AppTest, which: str) -> dict:
-    for s in specs(at):
+    for s in chart_specs(at):
         for t in s["data"]:
             if t.get("meta", {}).get("role") == "cv" and t["meta"]["which"] == which:
                 return s
@@ -70,7 +65,7 @@ def test_split_shows_overfitting_at_small_sigma_and_large_c():
     assert shown["test accuracy"] == f"{r.test_accuracy:.3f}"
     assert r.test_accuracy < 0.8
     assert "**overfitting**" in text(at) and "A larger σ" in text(at)
-    split = next(s for s in specs(at)
+    split = next(s for s in chart_specs(at)
                  if any(t.get("meta", {}).get("role") == "test" for t in s["data"]))
     tests = [t for t in split["data"] if t.get("meta", {}).get("role") == "test"]
     assert sum(len(t["x"]) for t in tests) == len(r.test) == 60
@@ -106,7 +101,7 @@ def test_cv_heatmap_best_cell_and_chosen_model():
     train = heatmap(at, "training")["data"][0]["z"]
     np.testing.assert_allclose(np.array(train, float), grid.mean_train_accuracy, atol=1e-12)
     best = f"C = {grid.Cs[i]:g}, σ = {grid.values[j]:g}"
-    titles = [s["layout"].get("title", {}).get("text", "") for s in specs(at)]
+    titles = [s["layout"].get("title", {}).get("text", "") for s in chart_specs(at)]
     assert f"The chosen model, on all 200 points: {best}" in titles
     t = text(at)
     assert f"The best cell, {best}, scores {grid.mean_accuracy[i, j]:.3f}" in t
@@ -129,7 +124,7 @@ def test_a_grid_stopped_at_its_budget_says_which_cells_were_done(monkeypatch):
     (warn,) = [str(w.value) for w in at.warning]
     assert "stopped at the" in warn and "0 of 25 cells done (none)" in warn
     assert "use fewer values or fewer points, or fewer folds" in warn
-    titles = [s["layout"].get("title", {}).get("text", "") for s in specs(at)]
+    titles = [s["layout"].get("title", {}).get("text", "") for s in chart_specs(at)]
     assert not any(t.startswith("The chosen model") for t in titles)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets, gram
 from svm_engine import feature_maps as fm
-from tests.plotly_json import decoded
+from tests.plotly_json import chart_specs
 from tests.plotly_json import page_ok as ok
 from ui.serving import budget
 from ui.shared.fitting import SMO_TOL, smo_max_iter
@@ -35,12 +34,8 @@ def start(source: str | None = None, **gen) -> AppTest:
 
 
 
-def specs(at: AppTest) -> list[dict]:
-    return [decoded(json.loads(c.proto.spec)) for c in at.get("plotly_chart")]
-
-
 def chart_by_role(at: AppTest, role: str) -> dict:
-    for spec in specs(at):
+    for spec in chart_specs(at):
         if any(t.get("meta", {}).get("role") == role for t in spec["data"]):
             return spec
     raise AssertionError(f"no chart with a trace of role {role!r}")
@@ -156,7 +151,7 @@ def test_a_non_kernel_shows_its_negative_eigenvalue_and_what_the_solvers_do():
 
 def test_sigma_and_degree_side_by_side():
     at = start()
-    titles = [s["layout"].get("title", {}).get("text") for s in specs(at)]
+    titles = [s["layout"].get("title", {}).get("text") for s in chart_specs(at)]
     assert [t for t in titles if t and t.startswith("σ = ")] == ["σ = 0.1", "σ = 0.3", "σ = 1",
                                                                  "σ = 3"]
     X, y = datasets.d1().X, datasets.d1().y
@@ -166,7 +161,7 @@ def test_sigma_and_degree_side_by_side():
                for c in at.caption)
     at.radio(key="ker.family").set_value("polynomial").run()
     ok(at)
-    titles = [s["layout"].get("title", {}).get("text") for s in specs(at)]
+    titles = [s["layout"].get("title", {}).get("text") for s in chart_specs(at)]
     assert [t for t in titles if t and t.startswith("q = ")] == ["q = 1", "q = 2", "q = 3",
                                                                  "q = 5"]
 
