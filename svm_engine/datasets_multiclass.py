@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .datasets import IRIS_FEATURES, iris_raw
+from .validation import check_number
 
 MAX_K = 8                  # classes the generator makes (the pages' palettes have 8 colours)
 MAX_N = 10_000
@@ -72,9 +73,7 @@ def blobs_k(k: int = 3, n: int = 90, noise: float = 0.7, seed: int = 0) -> Multi
     k = _check_int("k", k, 2, MAX_K)
     n = _check_int("n", n, k, MAX_N)
     seed = _check_int("seed", seed, 0, 2**63 - 1)
-    if isinstance(noise, bool) or not isinstance(noise, int | float) or not (
-            math.isfinite(noise) and noise >= 0):
-        raise ValueError(f"noise must be a finite number ≥ 0, got {noise!r}")
+    check_number("noise", noise, 0, closed=True)
     rng = np.random.default_rng(seed)
     angles = 2 * math.pi * np.arange(k) / k + math.pi / 2
     centres = 2.5 * np.column_stack([np.cos(angles), np.sin(angles)])

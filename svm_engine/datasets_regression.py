@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .validation import check_number
+
 MAX_N = 10_000
 #: name → (label, the function on numpy arrays)
 FUNCTIONS = {
@@ -44,9 +46,7 @@ def curve(function: str = "sine", n: int = 30, noise: float = 0.2, seed: int = 0
         raise ValueError(f"unknown function {function!r}; expected one of {tuple(FUNCTIONS)}")
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 2 <= n <= MAX_N:
         raise ValueError(f"n must be an integer between 2 and {MAX_N}, got {n!r}")
-    if isinstance(noise, bool) or not isinstance(noise, int | float) or not (
-            math.isfinite(noise) and noise >= 0):
-        raise ValueError(f"noise must be a finite number ≥ 0, got {noise!r}")
+    check_number("noise", noise, 0, closed=True)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     lo, hi = (float(v) for v in x_range)

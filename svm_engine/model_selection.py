@@ -31,7 +31,7 @@ import numpy as np
 from .api import fit
 from .kernels import Gaussian, Polynomial
 from .model import ConvergenceWarning
-from .validation import check_y
+from .validation import check_integer, check_number, check_y
 
 #: cells × folds × training points above which a grid is refused before it starts: 5 × 5 cells
 #: × 5 folds × 320 points. Measured (benchmarks/bench_model_selection.py): ~0.5 s for such a
@@ -54,14 +54,6 @@ def _labels(y) -> np.ndarray:
     """y as given (one label per point), after the engine's own check of two classes."""
     check_y(y, np.size(y))
     return np.asarray(y).reshape(-1)
-
-
-def _int(name: str, v, lo: int, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo or (
-            hi is not None and v > hi):
-        top = "" if hi is None else f" and ≤ {hi}"
-        raise ValueError(f"{name} must be an integer ≥ {lo}{top}, got {v!r}")
-    return int(v)
 
 
 def _values(name: str, vs, check: Callable[[float], bool], what: str) -> list:
@@ -93,7 +85,7 @@ def train_test_split(y, test_fraction: float = 0.3, seed: int = 0
     if (isinstance(test_fraction, bool) or not isinstance(test_fraction, numbers.Real)
             or not 0 < test_fraction < 1):
         raise ValueError(f"test_fraction must be a number in (0, 1), got {test_fraction!r}")
-    seed = _int("seed", seed, 0)
+    seed = check_integer("seed", seed, 0)
     classes, counts = _class_sizes(y)
     if counts.min() < 2:
         small = classes[np.argmin(counts)].item()
@@ -114,8 +106,8 @@ def stratified_folds(y, k: int = 5, seed: int = 0) -> list[tuple[np.ndarray, np.
     """k (train, test) index pairs; every point is in exactly one test fold, and each class is
     dealt round-robin over the folds after a seeded shuffle (fold sizes differ by ≤ 1 per class)."""
     y = _labels(y)
-    k = _int("k (folds)", k, 2)
-    seed = _int("seed", seed, 0)
+    k = check_integer("k (folds)", k, 2)
+    seed = check_integer("seed", seed, 0)
     classes, counts = _class_sizes(y)
     if counts.min() < k:
         small = classes[np.argmin(counts)].item()
@@ -276,9 +268,7 @@ def cross_validate(X, y, kernel: str, Cs, values, *, k: int = 5, seed: int = 0,
                          lambda v: math.isfinite(v) and float(v) == int(v) and 1 <= v <= 10,
                          "an integer from 1 to 10")
         values = [int(v) for v in values]
-    if (isinstance(budget_s, bool) or not isinstance(budget_s, numbers.Real)
-            or not 0 < budget_s < math.inf):
-        raise ValueError(f"budget_s must be a finite number > 0, got {budget_s!r}")
+    check_number("budget_s", budget_s, 0)
     if folds is None:
         folds = stratified_folds(y, k, seed)
     elif len(folds) < 2:

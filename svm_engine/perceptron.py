@@ -39,10 +39,11 @@ Python (~1 µs a visit): callers with a time budget cap n·max_epochs.
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from .validation import check_integer, check_number, check_y
 
 BIASES = ("free", "none")
 TRACE_CAP = 5000
@@ -88,24 +89,12 @@ def _check(X, y, eta, max_epochs, bias, seed):
                          f"{X.shape}")
     if not np.isfinite(X).all():
         raise ValueError("X contains NaN or inf; expected finite coordinates")
-    Y = np.asarray(y)
-    if Y.shape != (len(X),):
-        raise ValueError(f"y must hold one label per point ({len(X)}), got shape {Y.shape}")
-    classes = np.unique(Y)
-    if len(classes) != 2:
-        raise ValueError(f"y has {len(classes)} distinct labels {classes.tolist()[:6]}; "
-                         "expected exactly two classes")
-    y_pm = np.where(Y == classes[1], 1.0, -1.0)
-    if isinstance(eta, bool) or not isinstance(eta, numbers.Real) or not (
-            math.isfinite(eta) and eta > 0):
-        raise ValueError(f"eta (the learning rate) must be a finite number > 0, got {eta!r}")
-    if isinstance(max_epochs, bool) or not isinstance(max_epochs, numbers.Integral) \
-            or max_epochs < 1:
-        raise ValueError(f"max_epochs must be an integer ≥ 1, got {max_epochs!r}")
+    y_pm, classes = check_y(y, len(X))
+    check_number("eta (the learning rate)", eta, 0)
+    check_integer("max_epochs", max_epochs, 1)
     if bias not in BIASES:
         raise ValueError(f"bias must be one of {', '.join(BIASES)}; got {bias!r}")
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
+    check_integer("seed", seed, 0)
     return X, y_pm, classes
 
 

@@ -21,14 +21,13 @@ matrix that is not PSD on Σαᵢyᵢ = 0 (`gram.conditional_eigenvalues` < 0) i
 from __future__ import annotations
 
 import math
-import numbers
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from .solvers import smo as _smo
-from .validation import check_y
+from .validation import check_integer, check_number, check_y
 
 SOLVERS = ("smo", "qp")
 
@@ -64,9 +63,7 @@ def _check(K, y, C) -> tuple[np.ndarray, np.ndarray, float]:
     if np.size(y) != len(K):
         raise ValueError(f"y has {np.size(y)} labels for a {len(K)} × {len(K)} matrix K")
     y_pm, _ = check_y(y, len(K))
-    if isinstance(C, bool) or not isinstance(C, numbers.Real) or not (0 < C < math.inf):
-        raise ValueError(f"C must be a finite number > 0, got {C!r}")
-    return K, y_pm, float(C)
+    return K, y_pm, check_number("C", C, 0)
 
 
 def _gap_and_b(Q, y, alpha, C) -> tuple[float, float]:
@@ -150,8 +147,7 @@ def smo_starts(K, y, C: float = 1.0, *, starts: int = 6, seed: int = 0, tol: flo
     about half the run). With `budget_s`, no run starts after that many seconds: the list is
     then shorter than `starts`."""
     K, y_pm, C = _check(K, y, C)
-    if isinstance(starts, bool) or not isinstance(starts, numbers.Integral) or starts < 1:
-        raise ValueError(f"starts must be an integer ≥ 1, got {starts!r}")
+    check_integer("starts", starts, 1)
     rng = np.random.default_rng(seed)
     t0 = clock()
     out = [fit_gram(K, y_pm, C, "smo", tol=tol, max_iter=max_iter)]

@@ -49,8 +49,6 @@ from X, t, a, â and b it recomputes y(xᵢ) and checks feasibility, the KKT con
 
 from __future__ import annotations
 
-import math
-import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -58,6 +56,7 @@ import numpy as np
 
 from .jit import njit
 from .kernels import Gaussian, Linear, Polynomial
+from .validation import check_integer, check_number
 
 SOLVERS = ("smo", "qp")
 KKT_TOL = 1e-6        # KKT conditions in units of t (times max(1, max|tᵢ|)); categories too
@@ -167,16 +166,6 @@ def _as_points(X, name: str) -> np.ndarray:
     return A
 
 
-def _positive(name: str, value, allow_zero: bool) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    v = float(value)
-    if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        bound = "≥ 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
-    return v
-
-
 def check_inputs(X, t, kernel, C, epsilon, solver):
     """(X as (n, d), t, kernel, C, ε, solver) or ValueError naming the bad value."""
     X = _as_points(X, "X")
@@ -200,8 +189,8 @@ def check_inputs(X, t, kernel, C, epsilon, solver):
     if not isinstance(kernel, Linear | Polynomial | Gaussian):
         raise ValueError(f"kernel must be se.Linear(), se.Polynomial(...) or se.Gaussian(...), "
                          f"got {kernel!r}")
-    C = _positive("C", C, allow_zero=False)
-    epsilon = _positive("epsilon", epsilon, allow_zero=True)
+    C = check_number("C", C, 0)
+    epsilon = check_number("epsilon", epsilon, 0, closed=True)
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; expected one of {SOLVERS}")
     return X, T, kernel, C, epsilon, solver
@@ -220,11 +209,10 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
     L̃ after it, as arrays (up to TRACE_CAP iterations)."""
     X, T, kernel, C, eps, solver = check_inputs(X, t, kernel, C, epsilon, solver)
     if tol is not None:
-        tol = _positive("tol", tol, allow_zero=False)
-    if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(
-            max_iter, numbers.Integral) or max_iter < 1):
-        raise ValueError(f"max_iter must be an integer ≥ 1, got {max_iter!r}")
-    time_budget = _positive("time_budget", time_budget, allow_zero=False)
+        tol = check_number("tol", tol, 0)
+    if max_iter is not None:
+        check_integer("max_iter", max_iter, 1)
+    time_budget = check_number("time_budget", time_budget, 0)
     n = len(X)
     scale = max(1.0, float(np.abs(T).max()))
     K = kernel(X, X)

@@ -171,12 +171,29 @@ def check_warm_start(model, alpha0, solver: str) -> None:
         raise ValueError(f"warm_start works with solver 'smo', got solver {solver!r}")
 
 
+def check_number(name: str, value, low: float | None = None, *, closed: bool = False) -> float:
+    """``value`` as a float when it is a finite real number (> ``low``, or ≥ ``low`` when
+    ``closed``); else ValueError: "C must be a finite number > 0, got inf"."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+            or not math.isfinite(value)
+            or (low is not None and not (value > low or (closed and value == low)))):
+        bound = "" if low is None else f" {'≥' if closed else '>'} {low:g}"
+        raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
+    return float(value)
+
+
+def check_integer(name: str, value, lo: int, hi: int | None = None) -> int:
+    """``value`` as an int when it is an integer ≥ ``lo`` (and ≤ ``hi``); else ValueError:
+    "seed must be an integer ≥ 0, got -1"."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < lo
+            or (hi is not None and value > hi)):
+        top = "" if hi is None else f" and ≤ {hi}"
+        raise ValueError(f"{name} must be an integer ≥ {lo}{top}, got {value!r}")
+    return int(value)
+
+
 def check_tol(tol) -> float | None:
-    if tol is None:
-        return None
-    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < tol < math.inf):
-        raise ValueError(f"tol must be a finite number > 0, got {tol!r}")
-    return float(tol)
+    return None if tol is None else check_number("tol", tol, 0)
 
 
 def check_max_iter(max_iter) -> int | None:
