@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine import model_selection as ms
+from tests.sklearn_params import sk_params
 
 labels = st.lists(st.sampled_from([-1, 1]), min_size=6, max_size=60).filter(
     lambda y: min(y.count(1), y.count(-1)) >= 5)
@@ -107,8 +108,7 @@ def _disagreements_are_ties(X, y, folds, kernel, C, v, f, coef0=1.0):
     tr, te = folds[f]
     kern = ms.grid_kernel(kernel, v, coef0)
     ours = se.fit(X[tr], y[tr], kernel=kern, C=C)
-    ref = (SVC(kernel="rbf", gamma=kern.gamma, C=C, tol=1e-8) if kernel == "gaussian" else
-           SVC(kernel="poly", gamma=1.0, coef0=coef0, degree=v, C=C, tol=1e-8)).fit(X[tr], y[tr])
+    ref = SVC(C=C, tol=1e-8, **sk_params(kern)).fit(X[tr], y[tr])
     differ = ours.predict(X[te]) != ref.predict(X[te])
     return bool(np.all(np.abs(ref.decision_function(X[te])[differ]) <= 1e-3))
 

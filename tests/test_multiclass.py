@@ -20,17 +20,10 @@ from sklearn.svm import SVC
 import svm_engine as se
 from svm_engine.datasets_multiclass import MAX_K, blobs_k, iris_species
 from svm_engine.multiclass import grid, regions
+from tests.sklearn_params import sk_params
 
 ATOL = 1e-4
 QUICK = settings(max_examples=25, deadline=None, derandomize=True, database=None)
-
-
-def sk_params(kernel) -> dict:
-    if kernel.name == "linear":
-        return {"kernel": "linear"}
-    if kernel.name == "polynomial":
-        return {"kernel": "poly", "degree": kernel.degree, "coef0": kernel.coef0, "gamma": 1.0}
-    return {"kernel": "rbf", "gamma": kernel.gamma}
 
 
 def check_ovr(X, y, kernel, C):

@@ -17,19 +17,11 @@ from hypothesis import strategies as st
 import svm_engine as se
 from svm_engine import svr
 from svm_engine.datasets_regression import FUNCTIONS, curve
+from tests.sklearn_params import sk_params
 
 QUICK = settings(max_examples=40, deadline=None, derandomize=True, database=None)
 KERNELS = [se.Linear(), se.Polynomial(degree=2, coef0=1.0), se.Polynomial(degree=3, coef0=1.0),
            se.Gaussian(sigma=0.5), se.Gaussian(sigma=2.0)]
-
-
-def sk_params(kernel) -> dict:
-    """scikit-learn's names for our kernel (its poly kernel is (γxᵀz + c)^q: γ = 1)."""
-    if kernel.name == "linear":
-        return {"kernel": "linear"}
-    if kernel.name == "polynomial":
-        return {"kernel": "poly", "degree": kernel.degree, "coef0": kernel.coef0, "gamma": 1.0}
-    return {"kernel": "rbf", "gamma": kernel.gamma}
 
 
 @st.composite

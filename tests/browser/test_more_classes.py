@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from click_plot_page import ANSWER_S, PLOT, open_click_plot, plot_point
 from widgets import choose
 
 import svm_engine as se
@@ -15,15 +16,9 @@ from svm_engine.datasets_multiclass import iris_species
 
 pytestmark = pytest.mark.browser
 
-PLOT = ".svmlab-clickplot"
-ANSWER_S = 2.0 + 10.0     # the fit's budget, plus slack for a loaded 2-core machine
-
 
 def open_page(page):
-    page.goto(page.app_url + "/more_classes")
-    page.get_by_text("3 binary machines").wait_for(timeout=120_000)
-    page.wait_for_function(f"document.querySelector('{PLOT}') && "
-                           f"document.querySelector('{PLOT}').data")
+    open_click_plot(page, "/more_classes", "3 binary machines")
 
 
 def traces(page) -> list[dict]:
@@ -32,17 +27,6 @@ def traces(page) -> list[dict]:
         role: (t.meta || {{}}).role, name: t.name, type: t.type,
         x: t.x && t.type === 'scatter' ? Array.from(t.x) : null,
         y: t.y && t.type === 'scatter' ? Array.from(t.y) : null}}))""")
-
-
-def plot_point(page, fx: float, fy: float) -> tuple[float, float, float, float]:
-    """Screen position (px, py) at fractions (fx, fy) of the plot area, and the data
-    coordinates there."""
-    box = page.locator(f"{PLOT} .nsewdrag").first.bounding_box()
-    px, py = box["x"] + fx * box["width"], box["y"] + fy * box["height"]
-    x, y = page.evaluate(f"""() => {{ const L = document.querySelector('{PLOT}')._fullLayout;
-        return [L.xaxis.range[0] + {fx} * (L.xaxis.range[1] - L.xaxis.range[0]),
-                L.yaxis.range[1] - {fy} * (L.yaxis.range[1] - L.yaxis.range[0])]; }}""")
-    return px, py, x, y
 
 
 def test_the_figure_and_the_numbers(page):

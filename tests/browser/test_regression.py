@@ -8,21 +8,16 @@ import time
 
 import numpy as np
 import pytest
+from click_plot_page import ANSWER_S, PLOT, open_click_plot, plot_point
 
 import svm_engine as se
 from svm_engine.datasets_regression import curve
 
 pytestmark = pytest.mark.browser
 
-PLOT = ".svmlab-clickplot"
-ANSWER_S = 2.0 + 10.0     # the fit's budget, plus slack for a loaded 2-core machine
-
 
 def open_page(page):
-    page.goto(page.app_url + "/regression")
-    page.get_by_text("converged: KKT conditions hold").wait_for(timeout=120_000)
-    page.wait_for_function(f"document.querySelector('{PLOT}') && "
-                           f"document.querySelector('{PLOT}').data")
+    open_click_plot(page, "/regression", "converged: KKT conditions hold")
 
 
 def trace(page, role: str) -> dict:
@@ -57,12 +52,9 @@ def test_the_fit_the_tube_and_the_formulas(page):
 
 def test_a_click_adds_a_point_where_it_lands(page):
     open_page(page)
-    box = page.locator(f"{PLOT} .nsewdrag").first.bounding_box()
-    x, y = page.evaluate(f"""() => {{ const L = document.querySelector('{PLOT}')._fullLayout;
-        return [L.xaxis.range[0] + 0.5 * (L.xaxis.range[1] - L.xaxis.range[0]),
-                L.yaxis.range[1] - 0.1 * (L.yaxis.range[1] - L.yaxis.range[0])]; }}""")
+    px, py, x, y = plot_point(page, 0.5, 0.1)
     t0 = time.monotonic()
-    page.mouse.click(box["x"] + 0.5 * box["width"], box["y"] + 0.1 * box["height"])
+    page.mouse.click(px, py)
     page.get_by_text("31 points (at most 300)").wait_for(timeout=ANSWER_S * 1000)
     assert time.monotonic() - t0 < ANSWER_S
     page.get_by_role("button", name="Undo last point").wait_for()

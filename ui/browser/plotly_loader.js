@@ -31,18 +31,16 @@ export function loadPlotlyFor(data) {
 export function mountState(parentElement, selector, states, create, data, loaded, failed) {
   const root = parentElement.querySelector(selector);
   if (!root) return null;
-  let st = states.get(parentElement);
-  if (!st) {
-    st = create(root, parentElement);
-    states.set(parentElement, st);
-    const ready = st;
-    st.ready = loadPlotlyFor(data).then(
-      (P) => {
-        ready.Plotly = P;
-        loaded(ready, P);
-      },
-      (err) => failed(ready, err)
-    );
-  }
+  const known = states.get(parentElement);
+  if (known) return known;
+  const st = create(root, parentElement);
+  states.set(parentElement, st);
+  st.ready = loadPlotlyFor(data).then(
+    (P) => {
+      st.Plotly = P;
+      loaded(st, P);
+    },
+    (err) => failed(st, err)
+  );
   return st;
 }
