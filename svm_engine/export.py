@@ -46,6 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .kernels import Gaussian, Linear, Polynomial, make_kernel
+from .validation import check_number
 
 FORMAT, VERSION = "svmlab.model", 1
 #: SVM Lab's h at the training points is embedded in the code up to this many points
@@ -188,9 +189,7 @@ def from_dict(data) -> ExportedModel:
     if not np.isin(labels, (-1.0, 1.0)).all():
         raise ValueError("'support_labels' must be +1 or −1")
     alpha_sv = _array(data, "support_alpha", 1, n_sv)
-    b = data.get("b")
-    if isinstance(b, bool) or not isinstance(b, (int, float)) or not math.isfinite(b):
-        raise ValueError(f"'b' must be a finite number, got {b!r}")
+    b = check_number("'b'", data.get("b"))
     w = None
     if data.get("w") is not None:
         w = _array(data, "w", 1, X.shape[1])

@@ -17,11 +17,11 @@ there for any c while (xᵀz + c)² with c < 0 is not.
 
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
+
+from .validation import check_number
 
 EPS = float(np.finfo(float).eps)
 #: The rounding allowance on eigenvalues, in units of n·ε·‖K‖₂ (`mercer_check`).
@@ -38,9 +38,7 @@ class Sigmoid:
 
     def __post_init__(self):
         for field, v in (("kappa", self.kappa), ("coef0", self.coef0)):
-            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
-                raise ValueError(f"{field} must be a finite number, got {v!r}")
-            object.__setattr__(self, field, float(v))
+            object.__setattr__(self, field, check_number(field, v))
 
     def __call__(self, X, Z) -> np.ndarray:
         X, Z = np.atleast_2d(np.asarray(X, float)), np.atleast_2d(np.asarray(Z, float))
