@@ -54,3 +54,26 @@ def test_hyperplane_equation_as_the_book_writes_it():
     assert N.hyperplane_equation([1, 2, 3], 0, decimals=1) == (
         "1.0·x1 + 2.0·x2 + 3.0·x3 + 0.0 = 0"
     )
+
+
+def test_a_rounded_zero_coefficient_has_no_sign():
+    # −0.0001 prints as 0.000: "+ 0.000", as fmt_fixed prints it, not "− 0.000"
+    assert N.hyperplane_equation([-1e-4, 2], -1e-4) == "0.000·x1 + 2.000·x2 + 0.000 = 0"
+
+
+def test_linear_combination_signs_and_zeros():
+    terms = [(-0.5, "x1²"), (1e-4, "x1x2"), (-2.25, "x2"), (3.0, "")]
+    assert N.linear_combination(terms) == "−0.500·x1² + 0.000·x1x2 − 2.250·x2 + 3.000"
+    assert N.linear_combination(terms, 1, drop_zeros=True) == "−0.5·x1² − 2.2·x2 + 3.0"
+    # the first printed term carries the sign when the ones before it are dropped
+    assert N.linear_combination([(1e-9, "a"), (-4.0, "b")], drop_zeros=True) == "−4.000·b"
+    assert N.linear_combination([(0.0, "a"), (-1e-9, "")], drop_zeros=True) == "0"
+    assert N.linear_combination([(math.inf, "a"), (math.nan, "")]) == "∞·a + –"
+
+
+def test_percentages_and_latex_decimals():
+    assert N.fmt_pct(0.93333) == "93.3 %" and N.fmt_pct(1.0, 0) == "100 %"
+    assert N.fmt_pct(None) == "–"
+    assert [N.fmt_tex_decimals(v, 4) for v in (-2.0, 0.5, 1 / 3, -1e-9, 1234.0)] == [
+        "-2", "0.5", "0.3333", "0", "1234"]
+    assert N.fmt_tex_decimals(math.inf, 3) == r"\infty"

@@ -11,9 +11,10 @@ uses them all):
   with q and c or σ, loss, hard margin, C; keys ``P`` + ``controls.MODEL_KEYS``) → settings;
   ``controls.limits_caption`` the solvers' point limits within the time budget.
 - ``numbers``: how every number is printed (``fmt_num``, ``fmt_setting``, ``fmt_fixed``,
-  ``fmt_tex``, ``hyperplane_equation``); ``markdown``: user text inside st.markdown
+  ``fmt_pct``, ``fmt_tex``, ``linear_combination``, ``hyperplane_equation``); no format spec
+  of a page's own (tests/test_number_formats.py); ``markdown``: user text inside st.markdown
   (``plain``) and the line naming the points and the model (``points_and_model``);
-  ``labels``: the settings' words.
+  ``labels``: the settings' words, and a kernel's formula (``kernel_formula``).
 - ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
   cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
   Playground's picture, pure), ``history`` (undo), ``solver_docs`` (the solvers' notes).

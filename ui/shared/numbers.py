@@ -8,8 +8,24 @@ infinity, "–" for a missing value (None, NaN) and 1.5·10⁻⁷ rather than 1.
   significant digits, so 0.015 and 10000 print in full.
 - ``fmt_fixed(v, decimals)``: a fixed number of decimals, for a value set beside a book's
   printed one (the book prints decimals, not significant digits).
-- ``fmt_tex(v, digits=4)`` / ``fmt_tex_factor``: the same number for ``st.latex``.
-- ``hyperplane_equation(w, b)``: "0.833·x1 − 0.333·x2 − 3.333 = 0", as the book writes it.
+- ``fmt_pct(fraction, decimals=1)``: a share or an accuracy as a percentage, "93.3 %".
+- ``fmt_tex(v, digits=4)`` / ``fmt_tex_factor``: the same number for ``st.latex``;
+  ``fmt_tex_decimals(v, decimals)``: at most that many decimals, for a matrix in ``st.latex``.
+- ``linear_combination(terms)``: "0.833·x1 − 0.333·x2 − 3.333", one rule for the signs of
+  every equation a page prints; ``hyperplane_equation(w, b)``: "0.833·x1 − 0.333·x2 − 3.333
+  = 0", as the book writes it (the Kernels page's conic is built from the same terms).
+
+Nothing in ``ui/`` or ``pages/`` formats a number with a format spec of its own
+(tests/test_number_formats.py fails on a new one). Two kinds of numbers are formatted in the
+browser instead, by specs the browser's libraries read, and print a hyphen-minus and "1e-05":
+
+- Plotly's hover labels (``hovertemplate: "%{y:.4g}"``): plotly.js formats the value under
+  the pointer (d3-format); the text a student reads beside a figure comes from here.
+- ``st.column_config.NumberColumn(format="%.4f")``: Streamlit's table formats a column that
+  stays numeric, so that it sorts by value and aligns on the decimal point.
+
+The browser's own text (the Playground's canvas, the step player) uses ui/browser/format.js,
+which prints as ``fmt_num`` and ``fmt_fixed`` do (checked by tests/js/format_cases.json).
 """
 
 from __future__ import annotations
@@ -66,6 +82,14 @@ def fmt_fixed(v, decimals: int) -> str:
     return s.replace("-", MINUS)
 
 
+def fmt_pct(fraction, decimals: int = 1) -> str:
+    """A fraction as a percentage with ``decimals`` decimals: 0.9333 → "93.3 %"."""
+    special = _special(fraction)
+    if special is not None:
+        return special
+    return f"{fmt_fixed(100.0 * float(fraction), decimals)} %"
+
+
 def fmt_tex(v, digits: int = 4) -> str:
     """``fmt_num``'s number as LaTeX: "-0.25", "1.5\\cdot 10^{-7}", "\\infty"."""
     if _special(v) == MISSING:
@@ -86,15 +110,38 @@ def fmt_tex_factor(v, digits: int = 4) -> str:
     return f"({s})" if s.startswith("-") else s
 
 
+def fmt_tex_decimals(v, decimals: int) -> str:
+    """``v`` for ``st.latex`` with at most ``decimals`` decimals (trailing zeros dropped):
+    "-2", "0.5", "0.3333"; a rounded zero has no sign."""
+    if _special(v) is not None:
+        return fmt_tex(v)
+    s = fmt_fixed(v, decimals).replace(MINUS, "-")
+    return s.rstrip("0").rstrip(".") if "." in s else s
+
+
+def linear_combination(terms, decimals: int = 3, *, drop_zeros: bool = False) -> str:
+    """Σ cₖ·nameₖ as the book writes it, from (cₖ, nameₖ) pairs ("" names a constant):
+    "0.833·x1 − 0.333·x2 − 3.333". Each coefficient has ``decimals`` decimals and the sign of
+    the number printed (a coefficient that rounds to zero has none). ``drop_zeros`` leaves out
+    the terms that print as zero ("0" when every term does)."""
+    parts = []
+    for coef, name in terms:
+        coef = float(coef)
+        mag = fmt_fixed(abs(coef), decimals)   # "∞" and "–" (NaN) as fmt_fixed prints them
+        zero = math.isfinite(coef) and float(mag) == 0.0
+        if zero and drop_zeros:
+            continue
+        negative = coef < 0 and not zero
+        body = f"{mag}·{name}" if name else mag
+        if not parts:
+            parts.append(f"{MINUS}{body}" if negative else body)
+        else:
+            parts.append(f" {MINUS if negative else '+'} {body}")
+    return "".join(parts) or "0"
+
+
 def hyperplane_equation(w, b: float, names=("x1", "x2"), decimals: int = 3) -> str:
     """The line h(x) = 0 as the book writes it: "0.833·x1 + 0.334·x2 − 3.332 = 0"."""
-    parts = []
-    for k, wk in enumerate(np.asarray(w, dtype=float)):
-        name = names[k] if k < len(names) else f"x{k + 1}"
-        mag = f"{fmt_fixed(abs(wk), decimals)}·{name}"
-        if k == 0:
-            parts.append(f"{MINUS}{mag}" if wk < 0 else mag)
-        else:
-            parts.append(f" {MINUS if wk < 0 else '+'} {mag}")
-    parts.append(f" {MINUS if b < 0 else '+'} {fmt_fixed(abs(b), decimals)} = 0")
-    return "".join(parts)
+    w = np.asarray(w, dtype=float)
+    terms = [(wk, names[k] if k < len(names) else f"x{k + 1}") for k, wk in enumerate(w)]
+    return linear_combination([*terms, (float(b), "")], decimals) + " = 0"
