@@ -123,7 +123,8 @@ if fv is not None:
         chart(KF.preimage_figure(fv), "preimage")
         st.caption("The plane's preimage: the points x with w_φᵀφ(x) + b = 0, solved exactly "
                    "(orange), on the boundary h(x) = 0 the engine draws from the kernel.")
-    st.markdown(f"Preimage: **{fv.plane.conic_equation()}** — w_φ = Σ αᵢyᵢφ(xᵢ) (slide 28):")
+    st.markdown(f"Preimage: **{KT.preimage_equation(fv.plane)}** — w_φ = Σ αᵢyᵢφ(xᵢ) "
+                "(slide 28):")
     st.dataframe(pd.DataFrame(KT.plane_rows(fv)).set_index("feature").T, key=P + "plane")
 
 st.subheader("K(x, z) = φ(x)ᵀφ(z), checked for two points")
@@ -159,17 +160,19 @@ elif fn in ("polynomial", "negative_c"):
     params = {"degree": cols[0].slider("degree q", 1, 6, key=P + "degree")}
     if fn == "polynomial":
         ss.setdefault(P + "coef0", 1.0)
-        params["coef0"] = cols[1].select_slider("c", [0.0, 0.5, 1.0, 2.0], key=P + "coef0")
+        params["coef0"] = cols[1].select_slider("c", [0.0, 0.5, 1.0, 2.0], key=P + "coef0",
+                                                format_func=fmt_setting)
     else:
         ss.setdefault(P + "neg_c", -1.0)
         params["coef0"] = cols[1].select_slider("c", [-4.0, -2.0, -1.0, -0.5, -0.1],
-                                                key=P + "neg_c")
+                                                key=P + "neg_c", format_func=fmt_setting)
 else:
     ss.setdefault(P + "kappa", 1.0)
     ss.setdefault(P + "neg_c", -1.0)
-    params = {"kappa": cols[0].select_slider("κ", [0.1, 0.5, 1.0, 2.0], key=P + "kappa"),
+    params = {"kappa": cols[0].select_slider("κ", [0.1, 0.5, 1.0, 2.0], key=P + "kappa",
+                                             format_func=fmt_setting),
               "coef0": cols[1].select_slider("c", [-4.0, -2.0, -1.0, -0.5, -0.1],
-                                             key=P + "neg_c")}
+                                             key=P + "neg_c", format_func=fmt_setting)}
 study = guarded(gram_study, xb, yb, fn, tuple(sorted(params.items())), float(C))
 if study is not None:
     st.markdown(f"**{study.label}** on the {len(X)} points")
@@ -185,14 +188,10 @@ if study is not None:
                 f"**{chk_m.n_negative}**. The tolerance is 100·n·ε·‖K‖₂: a computed Gram "
                 "matrix and its computed eigenvalues are exact only to a few ulps of the largest "
                 "one.")
-    (st.success if chk_m.psd else st.warning)(f"Mercer check: {chk_m.verdict}.")
+    (st.success if chk_m.psd else st.warning)(f"Mercer check: {KT.mercer_verdict(chk_m)}.")
     st.markdown(KT.curvature_sentence(study))
     st.subheader("What the solvers do with it (hinge loss, free b, C as in the sidebar)")
-    st.dataframe(pd.DataFrame(KT.solver_rows(study)), hide_index=True, key=P + "solvers",
-                 column_config={"dual": st.column_config.NumberColumn("dual Σα − ½αᵀQα",
-                                                                      format="%.8g"),
-                                "KKT gap m − M": st.column_config.NumberColumn(format="%.1e"),
-                                "steps with η ≤ 0": st.column_config.NumberColumn(format="%d")})
+    st.dataframe(pd.DataFrame(KT.solver_rows(study)), hide_index=True, key=P + "solvers")
     st.markdown(KT.solver_sentence(study))
 
 # ----------------------------------------------------------------- 3. σ and the degree
@@ -200,7 +199,8 @@ if study is not None:
 st.header("3. What σ and the degree do")
 ss.setdefault(P + "family", "gaussian")
 family = st.radio("Kernel", ("gaussian", "polynomial"), key=P + "family", horizontal=True,
-                  format_func={"gaussian": f"Gaussian, σ = {', '.join(map(str, KC.SIGMAS))}",
+                  format_func={"gaussian": "Gaussian, σ = "
+                                           + ", ".join(map(fmt_setting, KC.SIGMAS)),
                                "polynomial": "polynomial (xᵀz + 1)^q, q = "
                                              + ", ".join(map(str, KC.DEGREES))}.get)
 values = KC.SIGMAS if family == "gaussian" else KC.DEGREES
@@ -210,7 +210,7 @@ if panels is not None:
         for col, panel in zip(st.columns(2), row):
             with col:
                 chart(KF.panel_figure(panel, X, y, KT.panel_title(family, panel)),
-                      f"panel.{panel.value:g}")
+                      f"panel.{panel.value}")
                 if panel.error:
                     st.error(panel.error)
                 else:

@@ -140,26 +140,14 @@ class FeaturePlane:
 
     def conic(self) -> np.ndarray:
         """(A, B, C, D, E, F) with h(x) = A·x1² + B·x1x2 + C·x2² + D·x1 + E·x2 + F: the plane's
-        preimage h(x) = 0 is this conic in the plane of the inputs."""
+        preimage h(x) = 0 is this conic in the plane of the inputs (the coefficients only:
+        the Kernels page writes the equation, ui/kernels/text.py `preimage_equation`)."""
         w = self.w
         A, B, C = w[0], SQRT2 * w[1], w[2]
         if self.c > 0:
             r = math.sqrt(2.0 * self.c)
             return np.array([A, B, C, r * w[3], r * w[4], self.c * w[5] + self.b])
         return np.array([A, B, C, 0.0, 0.0, self.b])
-
-    def conic_equation(self, digits: int = 3) -> str:
-        """'0.512·x1² − 0.100·x1x2 + … = 0' (terms that print as 0 are left out)."""
-        terms = ("x1²", "x1x2", "x2²", "x1", "x2", "")
-        out = []
-        for coef, term in zip(self.conic(), terms):
-            mag = f"{abs(coef):.{digits}f}"
-            if float(mag) == 0.0:
-                continue
-            body = f"{mag}·{term}" if term else mag
-            sign = "−" if coef < 0 else "+"
-            out.append((f"−{body}" if coef < 0 else body) if not out else f" {sign} {body}")
-        return ("".join(out) or "0") + " = 0"
 
 
 def conic_points(coef, x_range, y_range, m: int = 200) -> np.ndarray:

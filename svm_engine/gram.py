@@ -98,7 +98,8 @@ def conditional_eigenvalues(K) -> np.ndarray:
 
 @dataclass(frozen=True)
 class MercerCheck:
-    """Is this Gram matrix symmetric positive semi-definite, up to rounding?"""
+    """Is this Gram matrix symmetric positive semi-definite, up to rounding? (The numbers; the
+    Kernels page words the verdict: ui/kernels/text.py `mercer_verdict`.)"""
 
     n: int
     asymmetry: float            # max |Kᵢⱼ − Kⱼᵢ|
@@ -122,20 +123,6 @@ class MercerCheck:
         """Eigenvalues below −tolerance: directions along which the dual Σα − ½αᵀQα, to be
         maximised, curves upwards."""
         return int(np.sum(self.eigenvalues < -self.tolerance))
-
-    @property
-    def verdict(self) -> str:
-        lam = f"{self.min_eigenvalue:.4g}"
-        if not self.symmetric:
-            return (f"not symmetric (max |Kᵢⱼ − Kⱼᵢ| = {self.asymmetry:.3g}): not a kernel "
-                    "matrix")
-        if not self.psd:
-            return (f"not positive semi-definite: λ_min = {lam} < −{self.tolerance:.2g} "
-                    f"({self.n_negative} negative eigenvalue(s)), so this function is not a "
-                    "Mercer kernel: one set of points is enough to show it")
-        return (f"positive semi-definite up to rounding: λ_min = {lam} ≥ −{self.tolerance:.2g}. "
-                "Consistent with a Mercer kernel on these points; proving it needs every "
-                "finite set (a feature map does that)")
 
 
 def mercer_check(K) -> MercerCheck:

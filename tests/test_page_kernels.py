@@ -14,8 +14,10 @@ from svm_engine import datasets, gram
 from svm_engine import feature_maps as fm
 from tests.plotly_json import chart_specs
 from tests.plotly_json import page_ok as ok
+from tests.shown_numbers import parse_num
 from ui.serving import budget
 from ui.shared.fitting import SMO_TOL, smo_max_iter
+from ui.shared.numbers import fmt_num
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "5_kernels.py")
 TIMEOUT = 300
@@ -49,14 +51,36 @@ def markdown(at: AppTest) -> list[str]:
     return [str(m.value) for m in at.markdown]
 
 
+def solver_table(at: AppTest):
+    return next(d.value for d in at.dataframe if "steps with η ≤ 0" in d.value.columns)
+
+
+TERM = re.compile(r"(^|[−+]) ?(\d+\.\d+)(?:·(x1²|x1x2|x2²|x1|x2))?")
+
+
+def equation_terms(text: str) -> dict[str, float]:
+    """'1.000·x1² − 0.250·x1x2 + 3.000 = 0' → {'x1²': 1.0, 'x1x2': -0.25, '': 3.0}."""
+    lhs, rhs = text.split(" = ")
+    assert rhs == "0", text
+    out = {}
+    for sign, mag, name in TERM.findall(lhs.replace(" ", "")):
+        out[name] = -float(mag) if sign == "−" else float(mag)
+    assert lhs.count("·") == sum(1 for k in out if k), text    # every term was read
+    return out
+
+
 def test_d1_lifted_by_the_homogeneous_map_with_its_plane_and_preimage():
     at = start()
     d = datasets.d1()
     m = se.fit(d.X, d.y, kernel=se.Polynomial(2, 0.0), C=4.0, tol=SMO_TOL,
                max_iter=smo_max_iter(len(d.X)))
     plane = fm.feature_plane(m)
-    md = markdown(at)
-    assert any(f"Preimage: **{plane.conic_equation()}**" in s for s in md), md
+    (shown,) = [s for s in markdown(at) if s.startswith("Preimage: **")]
+    terms = equation_terms(shown.split("**")[1])
+    for coef, name in zip(plane.conic(), ("x1²", "x1x2", "x2²", "x1", "x2", ""), strict=True):
+        # every coefficient to the 3 decimals shown, signs the conic's; a 0.000 is left out
+        assert terms.get(name, 0.0) == pytest.approx(coef, abs=5e-4 + 1e-12), (name, shown)
+        assert (name in terms) == (abs(coef) >= 5e-4), (name, shown)
     lift = chart_by_role(at, "plane")
     pts = traces(lift, "points")
     assert sum(len(t["x"]) for t in pts) == 14
@@ -84,12 +108,12 @@ def test_identity_for_two_chosen_points():
     X = datasets.d1().X
     k = (X[2] @ X[9] + 1.0) ** 2
     (line,) = [s for s in markdown(at) if s.startswith("K(x3, x10)")]
-    assert f"(x3ᵀx10 + 1)² = **{k:.15g}**" in line and "✓ equal to rounding" in line
+    assert f"(x3ᵀx10 + 1)² = **{fmt_num(k, 15)}**" in line and "✓ equal to rounding" in line
     rows = next(d.value for d in at.dataframe if "coordinate" in d.value.columns)
     assert list(rows["coordinate"])[:6] == list(fm.INHOMOGENEOUS_NAMES)
     phi = fm.quadratic_map(X[[2, 9]], 1.0)
     assert float(rows["φ(x)"].iloc[3]) == pytest.approx(phi[0, 3], rel=1e-5)
-    assert float(rows["φ(x)·φ(z)"].iloc[-1]) == pytest.approx(k, rel=1e-14)
+    assert parse_num(rows["φ(x)·φ(z)"].iloc[-1]) == pytest.approx(k, rel=1e-14)
 
 
 def test_inhomogeneous_view_is_a_projection_that_keeps_the_plane():
@@ -114,16 +138,28 @@ def test_gram_matrix_eigenvalues_and_mercer_for_the_gaussian():
     at = start()
     X = datasets.d1().X
     K = se.Gaussian(1.0)(X, X)
-    heat = traces(chart_by_role(at, "gram"), "gram")[0]
+    spec = chart_by_role(at, "gram")
+    heat = traces(spec, "gram")[0]
     np.testing.assert_allclose(np.array(heat["z"]), K, rtol=1e-12)
+    xaxis, yaxis = spec["layout"]["xaxis"], spec["layout"]["yaxis"]
+    assert xaxis["range"] == [0.5, 14.5] and yaxis["range"] == [14.5, 0.5]  # the 14 cells only
+    assert xaxis["ticktext"] == yaxis["ticktext"] == [f"x{i}" for i in range(1, 15)]
+    assert xaxis["tickvals"] == list(range(1, 15))
     eig = traces(chart_by_role(at, "eigenvalues"), "eigenvalues")[0]
     np.testing.assert_allclose(eig["y"], np.linalg.eigvalsh(K), atol=1e-12)
     (good,) = [str(s.value) for s in at.success]
     assert good.startswith("Mercer check: positive semi-definite up to rounding")
-    table = next(d.value for d in at.dataframe if "steps with η ≤ 0" in d.value.columns)
+    table = solver_table(at)
     assert list(table["solver"]) == ["cvxopt QP"] + ["SMO"] * 6
-    assert table["dual"].max() - table["dual"].min() <= 1e-6
-    assert any("all with the same dual objective" in s for s in markdown(at))
+    duals = [parse_num(d) for d in table["dual Σα − ½αᵀQα"]]
+    assert max(duals) - min(duals) <= 1e-6
+    assert table["answer"].iloc[0] == "cvxopt status: optimal"    # a concave dual: its maximum
+    eta = list(table["steps with η ≤ 0"])
+    assert eta[0] == "–" and eta[1].isdigit() and eta[2:] == ["not traced"] * (len(eta) - 2)
+    text = " ".join(markdown(at))
+    assert "all with the same dual objective" in text
+    said = "The random starts keep no trace of their steps (“not traced” in the table)" in text
+    assert said == (len(eta) > 2)
 
 
 def test_a_non_kernel_shows_its_negative_eigenvalue_and_what_the_solvers_do():
@@ -134,19 +170,52 @@ def test_a_non_kernel_shows_its_negative_eigenvalue_and_what_the_solvers_do():
     d = datasets.circles(n=40, noise=0.1, seed=0)   # the page's generator defaults
     K = gram.gram_matrix(se.Polynomial(2, -1.0), d.X)
     lam = np.linalg.eigvalsh(K)
-    assert warn.startswith(f"Mercer check: not positive semi-definite: λ_min = {lam[0]:.4g}")
+    assert warn.startswith(f"Mercer check: not positive semi-definite: λ_min = {fmt_num(lam[0])}"
+                           f" < {fmt_num(-gram.mercer_check(K).tolerance, 2)} (")
     eig = traces(chart_by_role(at, "eigenvalues"), "eigenvalues")[0]
     assert eig["meta"]["negative"] == int(np.sum(lam < -gram.mercer_check(K).tolerance)) > 0
-    table = next(d.value for d in at.dataframe if "steps with η ≤ 0" in d.value.columns)
+    table = solver_table(at)
     qp = table.iloc[0]
     assert qp["answer"].startswith("cvxopt stopped: ValueError")
     smo = table.iloc[1:]
-    assert (smo["answer"] == "KKT point").all() and smo["steps with η ≤ 0"].sum() > 0
+    assert (smo["answer"] == "KKT point").all() and int(smo["steps with η ≤ 0"].iloc[0]) > 0
     text = " ".join(markdown(at))
-    assert "the dual is not concave" in text and "τ = 1e-12" in text
+    assert "the dual is not concave" in text and "τ = 1·10⁻¹²" in text
+    # the function's label with a real minus sign
+    assert "**polynomial (inhomogeneous)  K(x,z) = (−1 + xᵀz)^2** on the 40 points" in text
     found = re.search(r"with (\d+) different dual objectives", text)
     assert found and int(found.group(1)) >= 2        # non-convex: the start decides
     assert "cvxopt stopped without an answer" in text
+
+
+def test_cvxopts_optimal_on_a_non_concave_dual_is_worded_as_a_kkt_point_only():
+    at = start()                                   # D1
+    at.selectbox(key="ker.fn").select("sigmoid").run()
+    ok(at)
+    X = datasets.d1().X
+    K = gram.gram_matrix(gram.Sigmoid(1.0, -1.0), X)   # the page's default κ and c
+    # the premise: tanh on D1 is not concave on Σαᵢyᵢ = 0, and cvxopt still says "optimal"
+    assert gram.conditional_eigenvalues(K)[0] < -gram.mercer_check(K).tolerance
+    qp = solver_table(at).iloc[0]
+    assert qp["answer"] == ("cvxopt status: optimal (of a non-concave dual: a KKT point, not "
+                            "certainly the maximum)")
+    assert "cvxopt did return (cvxopt status: optimal" in " ".join(markdown(at))
+
+
+def test_a_non_kernel_whose_dual_is_still_concave_leaves_cvxopts_optimum_alone():
+    """(xᵀz + c)¹ with c < 0: K = XXᵀ + c·11ᵀ has a negative eigenvalue, but the constant
+    cancels on Σαᵢyᵢ = 0, so the dual is concave and cvxopt's optimum is its maximum."""
+    at = start()
+    at.selectbox(key="ker.fn").select("negative_c").run()
+    at.slider(key="ker.degree").set_value(1).run()
+    ok(at)
+    K = gram.gram_matrix(se.Polynomial(1, -1.0), datasets.d1().X)
+    assert np.linalg.eigvalsh(K)[0] < -gram.mercer_check(K).tolerance    # not a kernel …
+    assert gram.conditional_eigenvalues(K)[0] >= -gram.mercer_check(K).tolerance  # … concave
+    text = " ".join(markdown(at))
+    assert "*conditionally* positive semi-definite" in text
+    assert solver_table(at).iloc[0]["answer"] == "cvxopt status: optimal"
+    assert "cvxopt did return" not in text and "one optimum, as a concave dual has" in text
 
 
 def test_sigma_and_degree_side_by_side():
@@ -159,6 +228,8 @@ def test_sigma_and_degree_side_by_side():
     assert any(str(c.value).startswith(f"{m.n_support} support vectors of 14, training "
                                        f"accuracy {m.training_accuracy:.3f}")
                for c in at.caption)
+    assert at.radio(key="ker.family").options == ["Gaussian, σ = 0.1, 0.3, 1, 3",
+                                                  "polynomial (xᵀz + 1)^q, q = 1, 2, 3, 5"]
     at.radio(key="ker.family").set_value("polynomial").run()
     ok(at)
     titles = [s["layout"].get("title", {}).get("text") for s in chart_specs(at)]

@@ -1,10 +1,17 @@
-"""ui.shared.numbers: how every page prints a number."""
+"""ui.shared.numbers: how every page prints a number (and the equations and kernel labels
+built from it)."""
 
 import math
 
+import numpy as np
 import pytest
 
+import svm_engine as se
+from svm_engine import gram
+from svm_engine.feature_maps import FeaturePlane
+from ui.kernels.text import preimage_equation
 from ui.shared import numbers as N
+from ui.shared.labels import kernel_formula
 
 
 @pytest.mark.parametrize("v, digits, text", [
@@ -77,3 +84,23 @@ def test_percentages_and_latex_decimals():
     assert [N.fmt_tex_decimals(v, 4) for v in (-2.0, 0.5, 1 / 3, -1e-9, 1234.0)] == [
         "-2", "0.5", "0.3333", "0", "1234"]
     assert N.fmt_tex_decimals(math.inf, 3) == r"\infty"
+
+
+def test_the_kernels_pages_conic_is_written_by_the_same_rule():
+    # w_φ = (1, 0, −1), b = 0 (the two points (1, 0) and (0, 1), worked by hand)
+    assert preimage_equation(FeaturePlane(0.0, np.array([1.0, 0.0, -1.0]), 0.0)) == (
+        "1.000·x1² − 1.000·x2² = 0")
+    # c = 2: D = √(2c)·w₄ = 2·(−0.5), E = 2·1e-5 prints as 0 and is left out, F = c·w₆ + b
+    plane = FeaturePlane(2.0, np.array([-0.25, 0.0, 0.5, -0.5, 1e-5, 1.0]), -3.0)
+    assert preimage_equation(plane) == "−0.250·x1² + 0.500·x2² − 1.000·x1 − 1.000 = 0"
+    assert preimage_equation(FeaturePlane(0.0, np.zeros(3), 0.0)) == "0 = 0"
+
+
+def test_kernel_labels_print_their_numbers_as_the_pages_do():
+    assert kernel_formula(se.Polynomial(2, -1.0)) == (
+        "polynomial (inhomogeneous)  K(x,z) = (−1 + xᵀz)^2")
+    assert kernel_formula(se.Polynomial(3, 0.0)) == "polynomial (homogeneous)  K(x,z) = (0 + xᵀz)^3"
+    assert kernel_formula(se.Gaussian(1e-5)) == "Gaussian  K(x,z) = exp(−‖x−z‖² / (2·(1·10⁻⁵)²))"
+    assert kernel_formula(se.Gaussian(0.5)) == "Gaussian  K(x,z) = exp(−‖x−z‖² / (2·0.5²))"
+    assert kernel_formula(gram.Sigmoid(0.5, -2.0)) == "sigmoid  K(x,z) = tanh(0.5·xᵀz − 2)"
+    assert kernel_formula(se.Linear()) == "linear  K(x,z) = xᵀz"

@@ -12,7 +12,9 @@ from widgets import choose
 import svm_engine as se
 from svm_engine import datasets, gram
 from svm_engine import feature_maps as fm
+from ui.kernels import text as KT
 from ui.shared.fitting import SMO_TOL, smo_max_iter
+from ui.shared.numbers import fmt_num
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +32,7 @@ def open_kernels_with_the_book_nonlinear_data(page):
     d = datasets.nonlinear()
     m = se.fit(d.X, d.y, kernel=se.Polynomial(2, 0.0), C=4.0, tol=SMO_TOL,
                max_iter=smo_max_iter(d.n))
-    page.get_by_text(f"Preimage: {fm.feature_plane(m).conic_equation()}").wait_for()
+    page.get_by_text(f"Preimage: {KT.preimage_equation(fm.feature_plane(m))}").wait_for()
 
 
 def test_the_playgrounds_points_lifted_into_feature_space(page):
@@ -54,7 +56,7 @@ def test_a_non_kernel_shows_its_negative_eigenvalue(page):
     lam = np.linalg.eigvalsh(gram.gram_matrix(se.Polynomial(2, -1.0), X))
     t0 = time.monotonic()
     choose(page, "Function", "polynomial (xᵀz + c)^q with c < 0 — not a kernel")
-    warn = page.get_by_text(f"Mercer check: not positive semi-definite: λ_min = {lam[0]:.4g}")
+    warn = page.get_by_text(f"Mercer check: not positive semi-definite: λ_min = {fmt_num(lam[0])}")
     warn.wait_for(timeout=ANSWER_S * 1000)
     assert time.monotonic() - t0 < ANSWER_S
     page.get_by_text("cvxopt stopped without an answer").wait_for()

@@ -19,6 +19,8 @@ from svm_engine import feature_maps as fm
 from svm_engine import gram
 from svm_engine import precomputed as pc
 from ui.shared.fitting import SMO_TOL, smo_max_iter
+from ui.shared.labels import kernel_formula
+from ui.shared.numbers import fmt_setting
 from ui.shared.state import default_range
 
 #: The most points this page takes: a Gram matrix of n² cells drawn as a heatmap, and SMO run
@@ -98,11 +100,12 @@ def make_function(name: str, *, sigma: float = 1.0, degree: int = 2, coef0: floa
         return se.Gaussian(sigma=sigma)
     if name == "polynomial":
         if coef0 < 0:
-            raise ValueError(f"c = {coef0:g} < 0 is the other choice (not a kernel)")
+            raise ValueError(f"c = {fmt_setting(coef0)} < 0 is the other choice (not a kernel)")
         return se.Polynomial(degree=degree, coef0=coef0)
     if name == "negative_c":
         if coef0 >= 0:
-            raise ValueError(f"c = {coef0:g} ≥ 0 makes a kernel; this choice needs c < 0")
+            raise ValueError(f"c = {fmt_setting(coef0)} ≥ 0 makes a kernel; this choice needs "
+                             "c < 0")
         return se.Polynomial(degree=degree, coef0=coef0)
     if name == "sigmoid":
         return gram.Sigmoid(kappa=kappa, coef0=coef0)
@@ -118,6 +121,12 @@ class GramStudy:
     witness: float | None      # vᵀKv for the eigenvector of λ_min, when negative
     qp: pc.GramFit
     starts: list               # SMO from α = 0, then from random feasible starts
+
+    @property
+    def concave(self) -> bool:
+        """Whether the dual Σα − ½αᵀQα is concave where it lives (on Σαᵢyᵢ = 0): K positive
+        semi-definite, or at least on that plane (to the Mercer check's rounding)."""
+        return self.check.psd or self.conditional_min >= -self.check.tolerance
 
     @property
     def distinct_duals(self) -> list[float]:
@@ -140,7 +149,7 @@ def gram_study(X, y, name: str, params: dict, C: float) -> GramStudy:
     cond = gram.conditional_eigenvalues(K)
     starts = pc.smo_starts(K, y, C, starts=STARTS, tol=STARTS_TOL, max_iter=STARTS_MAX_ITER,
                            budget_s=STARTS_BUDGET_S)
-    return GramStudy(label=f.label, K=K, check=check,
+    return GramStudy(label=kernel_formula(f), K=K, check=check,
                      conditional_min=float(cond[0]) if len(cond) else math.nan,
                      witness=None if v is None else float(v @ K @ v),
                      qp=pc.fit_gram(K, y, C, "qp"), starts=starts)

@@ -83,11 +83,21 @@ def preimage_figure(fv: FeatureView, height: int = 560) -> dict:
     return fig
 
 
+def point_ticks(n: int, most: int = 20) -> dict:
+    """An axis over the points 1…n: exactly their cells (0.5 to n + 0.5), ticks named x1…xn,
+    every point's when there are at most ``most``, else 1 and every k-th (k = 2, 5, 10, …)."""
+    step = next((k for k in (1, 2, 5, 10, 20, 50, 100) if n <= most * k), -(-n // most))
+    vals = sorted({1, *range(step, n + 1, step)})
+    return {"range": [0.5, n + 0.5], "tickmode": "array", "tickvals": vals,
+            "ticktext": [f"x{v}" for v in vals], "showgrid": False, "zeroline": False}
+
+
 def gram_heatmap(study: GramStudy, height: int = 460) -> dict:
     K = study.K
     n = len(K)
     idx = np.arange(1, n + 1)
     zmax = float(np.max(np.abs(K))) or 1.0
+    ticks = point_ticks(n)
     return {"data": [{"type": "heatmap", "z": K, "x": idx, "y": idx,
                       "colorscale": "RdBu", "zmid": 0.0, "zmin": -zmax, "zmax": zmax,
                       "hovertemplate": "K(x<sub>%{y}</sub>, x<sub>%{x}</sub>) = %{z:.4g}"
@@ -95,9 +105,10 @@ def gram_heatmap(study: GramStudy, height: int = 460) -> dict:
                       "meta": {"role": "gram"}}],
             "layout": {"height": height, "font": _font(), "margin": {"l": 50, "r": 10,
                                                                       "t": 30, "b": 40},
-                       "xaxis": {"title": {"text": "j"}, "constrain": "domain"},
-                       "yaxis": {"title": {"text": "i"}, "autorange": "reversed",
-                                 "scaleanchor": "x"},
+                       "xaxis": {**ticks, "title": {"text": "xⱼ"}, "constrain": "domain"},
+                       "yaxis": {**ticks, "range": ticks["range"][::-1],
+                                 "title": {"text": "xᵢ"}, "scaleanchor": "x",
+                                 "constrain": "domain"},
                        "title": {"text": "Kᵢⱼ = K(xᵢ, xⱼ)", "x": 0.01}}}
 
 

@@ -1,5 +1,7 @@
 """The words for the settings' values (pure): the same in every page's widgets and text."""
 
+from ui.shared.numbers import MINUS, fmt_setting
+
 DATASET_LABELS = {
     "d1": "Book D1: separable (slide 15)",
     "d2": "Book D2: not separable (slide 21)",
@@ -17,3 +19,24 @@ COEF0_LABELS = {0.0: "homogeneous c = 0", 1.0: "inhomogeneous c = 1"}
 LOSS_LABELS = {"hinge": "hinge (k = 1)", "quadratic": "quadratic (k = 2)"}
 BIAS_LABELS = {"free": "free b", "augmented": "augmented (b in w, as in the book)"}
 WSS_LABELS = {"second_order": "second order (LIBSVM)", "max_violating_pair": "max violating pair"}
+
+
+def kernel_formula(kernel) -> str:
+    """A kernel (or gram.Sigmoid) with its formula, its numbers printed by ui.shared.numbers:
+    "polynomial (inhomogeneous)  K(x,z) = (−1 + xᵀz)^2" (the engine's ``label`` says the same
+    with Python's "-1" and "1e-05": that one is for its own messages)."""
+    p = kernel.params
+    if kernel.name == "linear":
+        return "linear  K(x,z) = xᵀz"
+    if kernel.name == "polynomial":
+        kind = "homogeneous" if p["coef0"] == 0 else "inhomogeneous"
+        return f"polynomial ({kind})  K(x,z) = ({fmt_setting(p['coef0'])} + xᵀz)^{p['degree']}"
+    if kernel.name == "gaussian":
+        sigma = fmt_setting(p["sigma"])
+        sigma = f"({sigma})" if "·" in sigma else sigma     # (1·10⁻⁵)², not 1·10⁻⁵²
+        return f"Gaussian  K(x,z) = exp(−‖x−z‖² / (2·{sigma}²))"
+    if kernel.name == "sigmoid":
+        sign = MINUS if p["coef0"] < 0 else "+"
+        return (f"sigmoid  K(x,z) = tanh({fmt_setting(p['kappa'])}·xᵀz {sign} "
+                f"{fmt_setting(abs(p['coef0']))})")
+    return str(kernel.label)
