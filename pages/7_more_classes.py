@@ -28,7 +28,7 @@ from ui.shared import click_plot
 from ui.shared import controls as ctl
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
-from ui.shared.numbers import fmt_setting
+from ui.shared.numbers import fmt_fixed, fmt_pct, fmt_setting
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -209,8 +209,8 @@ if answer is None:
 acc = M.accuracy(answer, labels)
 (st.success if answer.converged else st.warning)(
     f"**{STRATEGY_NAMES[answer.strategy]}**: {len(answer.machines)} binary machines "
-    f"({M.SOLVERS[s['solver']]}, {1000 * answer.time_s:.0f} ms) — {answer.status}. "
-    f"Training accuracy {100 * acc:.1f} %.")
+    f"({M.SOLVERS[s['solver']]}, {fmt_fixed(1000 * answer.time_s, 0)} ms) — {answer.status}. "
+    f"Training accuracy {fmt_pct(acc)}.")
 if answer.strategy == "ovr":
     st.latex(r"\hat y(\mathbf{x}) = \arg\max_{c} h_c(\mathbf{x}),\qquad h_c:\ "
              r"\text{class } c\ (+1)\ \text{vs the rest}\ (-1)")

@@ -23,8 +23,9 @@ from ui.serving import budget
 from ui.shared import click_plot
 from ui.shared import controls as ctl
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.labels import kernel_formula
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
-from ui.shared.numbers import fmt_num, fmt_setting, fmt_tex
+from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting, fmt_tex
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -138,8 +139,8 @@ with right:
         m = answer.model
         sm = R.summary(m)
         (st.success if m.converged else st.warning)(
-            f"**{R.SOLVERS[m.solver]}**, {m.n_iter:,} iterations, {1000 * m.time_s:.1f} ms — "
-            f"{m.status}.")
+            f"**{R.SOLVERS[m.solver]}**, {m.n_iter:,} iterations, "
+            f"{fmt_fixed(1000 * m.time_s, 1)} ms — {m.status}.")
         st.markdown("**The fit, the primal and the dual** (seed 002)")
         st.latex(r"y(\mathbf{x}) = \sum_{i=1}^N (a_i - \hat a_i)\, k(\mathbf{x}, \mathbf{x}_i) + b")
         st.latex(f"b = {fmt_tex(sm['b'], 6)}")
@@ -158,7 +159,7 @@ with right:
                 ("duality gap primal − L̃", fmt_num(sm["gap"], 2)),
                 ("largest KKT violation", fmt_num(sm["KKT violation"], 2)),
                 ("C, ε", f"{fmt_num(m.C)}, {fmt_num(m.epsilon)}"),
-                ("kernel", m.kernel.label)]
+                ("kernel", kernel_formula(m.kernel))]
         st.table(pd.DataFrame(rows, columns=["quantity", "value"]).set_index("quantity"))
         st.caption("ξᵢ = max(0, tᵢ − y(xᵢ) − ε) above the tube, ξ̂ᵢ = max(0, y(xᵢ) − tᵢ − ε) "
                    "below it. aᵢ > 0 only on or above the upper edge, âᵢ > 0 only on or below "

@@ -63,7 +63,7 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     ss.setdefault(P + "order", "shuffled")
     ss.setdefault(P + "seed", 0)
     ss.setdefault(P + "bias", "free")
-    sb.select_slider("learning rate η", C.ETA_CHOICES, key=P + "eta",
+    sb.select_slider("learning rate η", C.ETA_CHOICES, key=P + "eta", format_func=fmt_setting,
                      help="From w = 0 and b = 0, η only scales w and b: the same points are "
                           "updated in the same order, and the line is the same.")
     sb.select_slider("epoch cap", C.EPOCH_CHOICES, key=P + "epochs",

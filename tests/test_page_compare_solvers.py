@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets
 from tests.plotly_json import page_ok as ok
+from tests.shown_numbers import parse_num
 from ui.shared.numbers import fmt_num
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_compare_solvers.py")
@@ -42,7 +43,7 @@ def charts(at: AppTest) -> list[dict]:
 
 
 def w_of(text: str) -> np.ndarray:
-    return np.array([float(v) for v in text.strip("()").split(",")])
+    return np.array([parse_num(v) for v in text.strip("()").split(",")])
 
 
 def assert_all_agree(df: pd.DataFrame) -> None:

@@ -22,6 +22,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
 from tests.plotly_json import decoded
+from tests.shown_numbers import parse_num
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_num
 from ui.shared.state import effective_C, settings_from_dataset, settings_to_kernel
@@ -138,13 +139,6 @@ def tex_lines(at) -> list[str]:
         body = body.removeprefix(r"\begin{gathered}").removesuffix(r"\end{gathered}")
         out += body.split(W.LATEX_LINE_SEP)
     return out
-
-
-def parse_num(text: str) -> float:
-    """A number as the page prints it: '−0.7869', '1.5·10⁻⁵', '64.48'."""
-    t = text.strip().replace("−", "-").replace("·10", "e").translate(
-        str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789"))
-    return float(t)
 
 
 TEX_NUM = r"(-?\d+(?:\.\d+)?)(?:\\cdot 10\^\{(-?\d+)\})?"

@@ -34,7 +34,7 @@ from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers.smo import TRACE_CAP
 from ui.shared.fitting import smo_max_iter
-from ui.shared.numbers import fmt_num, fmt_setting
+from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 from ui.shared.state import effective_C, settings_to_kernel
 
 TOL_MODES = ("tight", "default")
@@ -458,7 +458,7 @@ def _w_text(model, digits: int = 4) -> str:
     w = model.w
     if w is None:
         return "— (kernel)"
-    return "(" + ", ".join(f"{v:.{digits}f}" for v in w) + ")"
+    return "(" + ", ".join(fmt_fixed(v, digits) for v in w) + ")"
 
 
 def table_rows(comp: Comparison) -> list[dict]:

@@ -21,7 +21,7 @@ import numpy as np
 from ui.compare.comparison import BIAS_NAMES, Comparison
 from ui.compare.scaling import ScalingResult
 from ui.shared.figures import FONT_SIZE, Overlay, decision_figure_dict
-from ui.shared.numbers import fmt_fixed
+from ui.shared.numbers import fmt_fixed, fmt_num
 
 #: Okabe–Ito (without yellow) then Tol's muted colours: distinct for up to 10 rows.
 ROW_COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00",
@@ -143,7 +143,7 @@ def convergence_figure(comp: Comparison, height: int = 620) -> dict:
         traces.append({"type": "scatter", "mode": "lines", "x": [1, x_max], "y": [d, d],
                        "name": f"cvxopt optimum · {BIAS_NAMES.get(bias, bias)}",
                        "line": {"color": "#777777", "width": 1.5, "dash": "dot"},
-                       "hovertemplate": f"optimum D* = {d:.8g}<extra></extra>",
+                       "hovertemplate": f"optimum D* = {fmt_num(d, 8)}<extra></extra>",
                        "meta": {"role": "reference", "bias": bias, "panel": "dual"}})
     layout = _layout("Dual objective and duality gap", height)
     layout["xaxis"] = _axis("", log=True, anchor="y", matches="x2", showticklabels=False)

@@ -35,7 +35,7 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.serving.costs import BUDGET_S
-from ui.shared.numbers import fmt_setting
+from ui.shared.numbers import fmt_fixed, fmt_setting
 from ui.shared.state import settings_to_kernel
 
 N_MIN, N_MAX = 50, 2000
@@ -234,7 +234,7 @@ def _measure(spec, n, X, y, kernel, C, tol_mode, budget_s, last, capped, fit) ->
         guess = predict(n_prev, t_prev, n, exponent(spec, kernel))
         if guess > budget_s:
             capped.add(key)
-            return Measurement(key, label, n, note=f"skipped: would take ≈ {guess:.0f} s "
+            return Measurement(key, label, n, note=f"skipped: would take ≈ {fmt_fixed(guess, 0)} s "
                                f"(> {fmt_setting(budget_s)} s budget)")
     tol = cmp.tolerance(spec, tol_mode)
     cap = cmp.default_max_iter(spec, n, kernel)

@@ -5,23 +5,25 @@ from __future__ import annotations
 import numpy as np
 
 from svm_engine import model_selection as ms
+from ui.shared.numbers import fmt_fixed, fmt_setting
 
 #: Training accuracy this much above test accuracy is called overfitting.
 GAP = 0.1
 
 
 def param_text(param: str, value) -> str:
-    return f"σ = {value:g}" if param == "sigma" else f"q = {int(value)}"
+    return f"σ = {fmt_setting(value)}" if param == "sigma" else f"q = {int(value)}"
 
 
 def split_sentence(r: ms.SplitResult) -> str:
     """The two accuracies, and what their difference says."""
-    head = (f"Training accuracy **{r.train_accuracy:.3f}** on the {len(r.train)} points the "
-            f"model was fitted on; test accuracy **{r.test_accuracy:.3f}** on {len(r.test)} "
+    head = (f"Training accuracy **{fmt_fixed(r.train_accuracy, 3)}** on the {len(r.train)} "
+            f"points the model was fitted on; test accuracy **{fmt_fixed(r.test_accuracy, 3)}** "
+            f"on {len(r.test)} "
             "points it never saw. ")
     gap = r.train_accuracy - r.test_accuracy
     if gap >= GAP:
-        return head + (f"It does {gap:.2f} better on its own points than on new ones: "
+        return head + (f"It does {fmt_fixed(gap, 2)} better on its own points than on new ones: "
                        "**overfitting** — the boundary follows the noise of the training "
                        "points. A larger σ (a lower degree) or a smaller C smooths it.")
     if r.train_accuracy < 0.8:
@@ -44,19 +46,22 @@ def overfit_sentence(grid: ms.GridResult) -> str:
         return ""
     cv, tr = grid.mean_accuracy, grid.mean_train_accuracy
     bi, bj = grid.best
-    best = (f"The best cell, C = {grid.Cs[bi]:g}, {param_text(grid.param, grid.values[bj])}, "
-            f"scores {cv[bi, bj]:.3f} on held-out points (training {tr[bi, bj]:.3f}).")
+    best = (f"The best cell, C = {fmt_setting(grid.Cs[bi])}, "
+            f"{param_text(grid.param, grid.values[bj])}, scores {fmt_fixed(cv[bi, bj], 3)} on "
+            f"held-out points (training {fmt_fixed(tr[bi, bj], 3)}).")
     ci, cj = _complex_cell(grid)
     if (ci, cj) == (bi, bj):
         return best + " It is also the most flexible cell of the grid: try smaller σ or larger C."
     gap = tr[ci, cj] - cv[ci, cj]
-    where = f"At C = {grid.Cs[ci]:g}, {param_text(grid.param, grid.values[cj])}"
+    where = f"At C = {fmt_setting(grid.Cs[ci])}, {param_text(grid.param, grid.values[cj])}"
     if gap >= GAP:
         return (f"{where} (the most flexible cell) the models fit their training folds with "
-                f"accuracy {tr[ci, cj]:.3f} but score only {cv[ci, cj]:.3f} on the fold they "
-                f"did not see: that gap of {gap:.2f} is **overfitting**. " + best)
-    return (f"{where} (the most flexible cell) training {tr[ci, cj]:.3f} and held-out "
-            f"{cv[ci, cj]:.3f} stay within {GAP:g}: no overfitting shows on this grid. " + best)
+                f"accuracy {fmt_fixed(tr[ci, cj], 3)} but score only {fmt_fixed(cv[ci, cj], 3)} "
+                f"on the fold they did not see: that gap of {fmt_fixed(gap, 2)} is "
+                "**overfitting**. " + best)
+    return (f"{where} (the most flexible cell) training {fmt_fixed(tr[ci, cj], 3)} and held-out "
+            f"{fmt_fixed(cv[ci, cj], 3)} stay within {fmt_setting(GAP)}: no overfitting shows on "
+            "this grid. " + best)
 
 
 def cv_sentence(grid: ms.GridResult) -> str:
@@ -67,5 +72,6 @@ def cv_sentence(grid: ms.GridResult) -> str:
         return f"{folds}: {grid.summary}."
     spread = float(np.nanmax(acc) - np.nanmin(acc))
     return (f"{folds}: each cell is the mean accuracy on the held-out fold over the {grid.k} "
-            f"folds; {grid.summary}. Accuracies across the grid span {spread:.3f}; ties go to "
+            f"folds; {grid.summary}. Accuracies across the grid span {fmt_fixed(spread, 3)}; "
+            "ties go to "
             "the simplest model (smaller C, then larger σ or lower degree).")

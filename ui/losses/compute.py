@@ -21,6 +21,7 @@ import numpy as np
 
 from svm_engine import losses as L
 from svm_engine import perceptron as P
+from ui.shared.labels import kernel_formula
 from ui.shared.tables import fmt_num, hyperplane_equation
 
 #: n × epochs visits the page allows: plain Python at ~1 µs a visit, ~0.2 s, well inside the
@@ -54,7 +55,7 @@ def svm_words(model) -> str:
     """A caption naming the SVM whose h gives the margins: kernel, loss, C, bias, solver."""
     C = "∞ (hard margin)" if math.isinf(model.C) else fmt_num(model.C)
     state = "converged" if model.converged else "not converged"
-    return (f"h: the SVM with the source's settings — {model.kernel.label}; {model.loss} "
+    return (f"h: the SVM with the source's settings — {kernel_formula(model.kernel)}; {model.loss} "
             f"loss, C = {C}, {model.bias} bias, {model.solver} ({state}).")
 
 

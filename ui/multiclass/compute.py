@@ -21,6 +21,7 @@ import svm_engine as se
 from svm_engine.datasets_multiclass import MAX_K, blobs_k, iris_species
 from svm_engine.multiclass import STRATEGY_NAMES, grid, regions
 from ui.data import io as pio
+from ui.shared.numbers import fmt_setting
 
 MAX_POINTS = 400          # OvO fits k(k−1)/2 machines, OvR k machines on all the points
 #: The QP (cvxopt, which cannot be stopped) is refused when Σ over the machines of (its
@@ -67,7 +68,8 @@ def check_settings(s: dict) -> dict:
         v = out[name]
         if isinstance(v, bool) or not isinstance(v, int | float) or not (
                 math.isfinite(v) and lo <= v <= hi):
-            raise ValueError(f"{name} must be a number between {lo:g} and {hi:g}, got {v!r}")
+            raise ValueError(f"{name} must be a number between {fmt_setting(lo)} and "
+                             f"{fmt_setting(hi)}, got {v!r}")
     return out
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import svm_engine as se
 from svm_engine.datasets_regression import FUNCTIONS, curve
 from ui.serving.costs import BUDGET_S
+from ui.shared.numbers import fmt_setting
 
 #: the page's cap: SMO keeps the n × n kernel matrix; cvxopt's 2n-variable QP (which cannot be
 #: stopped) takes ~0.2 s at 300 points (benchmarks/bench_svr.py)
@@ -51,7 +52,8 @@ def check_settings(s: dict) -> dict:
         v = out[name]
         if isinstance(v, bool) or not isinstance(v, int | float) or not (
                 math.isfinite(v) and lo <= v <= hi):
-            raise ValueError(f"{name} must be a number between {lo:g} and {hi:g}, got {v!r}")
+            raise ValueError(f"{name} must be a number between {fmt_setting(lo)} and "
+                             f"{fmt_setting(hi)}, got {v!r}")
     return out
 
 
@@ -65,7 +67,8 @@ def refusal(n: int, s: dict) -> str | None:
     if n < 2:
         return "Place or generate at least 2 points to fit a function."
     if n > MAX_POINTS:
-        return (f"{n} points are more than this page fits within its {BUDGET_S:g} s budget "
+        return (f"{n} points are more than this page fits within its {fmt_setting(BUDGET_S)} s "
+                "budget "
                 f"(at most {MAX_POINTS}): generate fewer points.")
     return None
 

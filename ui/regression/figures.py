@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ui.shared.figures import FONT_SIZE, NEG_COLOR, POINT_SIZE, POS_COLOR
-from ui.shared.tables import fmt_num
+from ui.shared.numbers import fmt_fixed, fmt_num
 
 TUBE_FILL = "rgba(0, 114, 178, 0.12)"
 FIT_COLOR = "#0072B2"
@@ -61,8 +61,8 @@ def _slack_traces(m) -> list[dict]:
     both = np.flatnonzero(m.xi + m.xi_hat >= MIN_LABEL)
     top = both[np.argsort(-(m.xi + m.xi_hat)[both])][:MAX_LABELS]
     if len(top):
-        text = [(f"ξ{i + 1}={m.xi[i]:.2f}" if m.xi[i] > 0 else f"ξ̂{i + 1}={m.xi_hat[i]:.2f}")
-                for i in top]
+        text = [(f"ξ{i + 1}={fmt_fixed(m.xi[i], 2)}" if m.xi[i] > 0
+                 else f"ξ̂{i + 1}={fmt_fixed(m.xi_hat[i], 2)}") for i in top]
         ymid = [(m.t[i] + m.f_train[i] + (m.epsilon if m.xi[i] > 0 else -m.epsilon)) / 2
                 for i in top]
         traces.append({"type": "scatter", "mode": "text", "x": m.X[top, 0].tolist(), "y": ymid,

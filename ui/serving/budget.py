@@ -36,6 +36,7 @@ from typing import Any
 
 from ui.serving import costs, fit_pool
 from ui.serving.st_interrupt import RunInterrupt
+from ui.shared.numbers import fmt_setting
 
 BUDGET_S = costs.BUDGET_S
 #: How long a task may wait for a free worker of its lane before "the server is busy".
@@ -154,7 +155,7 @@ def run(task: str, fn: Callable, args: Sequence = (), kwargs: dict | None = None
 def stopped_message(task: str, settings, n: int, solver=None, budget_s=BUDGET_S) -> str:
     if settings is not None and task in costs.TASKS:
         return costs.timeout_message(task, settings, n, solver)
-    return f"This did not finish within its {budget_s:g} s budget and was stopped."
+    return f"This did not finish within its {fmt_setting(budget_s)} s budget and was stopped."
 
 
 # --------------------------------------------------------------------------- the pages

@@ -29,6 +29,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
+
 #: Wall-time budget of one fit (seconds): it answers within it, or stops with a message.
 BUDGET_S = 2.0
 #: Fits predicted above this run in the heavy lane (lower priority, see ui.serving.fit_pool).
@@ -154,10 +156,10 @@ def fmt_seconds(t: float) -> str:
     if not math.isfinite(t) or t >= 600:
         return "over 10 min"
     if t < 10:
-        return f"{t:.1g} s" if t < 1 else f"{t:.0f} s"
+        return f"{fmt_num(t, 1)} s" if t < 1 else f"{fmt_fixed(t, 0)} s"
     if t < 100:
-        return f"{round(t, -1):.0f} s"
-    return f"{t / 60:.0f} min"
+        return f"{fmt_fixed(round(t, -1), 0)} s"
+    return f"{fmt_fixed(t / 60, 0)} min"
 
 
 def about(t: float) -> str:
@@ -229,7 +231,7 @@ def refusal(task: str, settings: Mapping[str, Any], n: int, solver: str | None =
         return None
     changes = _changes(task, settings, n, solver, solvers)
     text = (f"{what(task, settings, solver)} on {n:,} points takes {about(t)} here, over the "
-            f"{BUDGET_S:g} s budget of a fit")
+            f"{fmt_setting(BUDGET_S)} s budget of a fit")
     return text + (": use " + ", or ".join(changes) if changes else "") + "."
 
 
@@ -243,7 +245,7 @@ def timeout_message(task: str, settings: Mapping[str, Any], n: int, solver: str 
             float(settings.get("C", 1.0)) > 10:
         changes.append("a smaller C")
     return (f"{what(task, settings, solver)} on {n:,} points did not finish within the "
-            f"{BUDGET_S:g} s budget and was stopped (your points are kept): use "
+            f"{fmt_setting(BUDGET_S)} s budget and was stopped (your points are kept): use "
             + ", or ".join(changes) + ".")
 
 
@@ -263,4 +265,4 @@ def limits_caption(settings: Mapping[str, Any], solvers, task: str = "fit") -> s
             parts.append(f"{SOLVER_LABELS.get(s, s)} ≤ {limit:,}")
     if not parts:
         return None
-    return f"Within the {BUDGET_S:g} s budget of a fit: " + ", ".join(parts) + " points."
+    return f"Within the {fmt_setting(BUDGET_S)} s budget of a fit: " + ", ".join(parts) + " points."

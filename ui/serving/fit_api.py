@@ -54,6 +54,7 @@ from ui.playground import canvas
 from ui.serving.warmstart import map_alpha
 from ui.shared import fitting, state, tables
 from ui.shared.figures import MIN_SLACK, decision_figure_dict
+from ui.shared.numbers import fmt_setting
 
 FIT_PATH = "api/refit"
 MAX_BODY_BYTES = 1_000_000  # 2,000 points with a warm start take ~0.2 MB
@@ -144,7 +145,8 @@ def parse_style(value: Any) -> dict:
     scale, show_sv = value.get("scale", 1.0), value.get("show_sv", True)
     ok = isinstance(scale, (int, float)) and not isinstance(scale, bool) and math.isfinite(scale)
     if not ok or not 1.0 <= scale <= SCALE_MAX:
-        raise BadRequest(f"style.scale must be a number from 1 to {SCALE_MAX:g}; got {scale!r:.40}")
+        raise BadRequest(f"style.scale must be a number from 1 to {fmt_setting(SCALE_MAX)}; "
+                         f"got {scale!r:.40}")
     if not isinstance(show_sv, bool):
         raise BadRequest(f"style.show_sv must be true or false; got {show_sv!r:.40}")
     return {"scale": float(scale), "show_sv": show_sv}

@@ -47,6 +47,8 @@ from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
 from typing import Any
 
+from ui.shared.numbers import fmt_fixed, fmt_setting
+
 BOOT_MODULE = "ui.serving.fit_worker_boot"
 ROOT = Path(__file__).resolve().parents[2]  # so that the fork server finds ``ui``
 #: One BLAS / OpenMP / numba thread per worker: a fit takes at most one core.
@@ -62,7 +64,8 @@ class BudgetExceeded(PoolError):
     """The task ran out of its wall-time budget; its worker was killed."""
 
     def __init__(self, budget_s: float, elapsed_s: float):
-        super().__init__(f"stopped after {elapsed_s:.1f} s (budget {budget_s:g} s)")
+        super().__init__(f"stopped after {fmt_fixed(elapsed_s, 1)} s (budget "
+                         f"{fmt_setting(budget_s)} s)")
         self.budget_s = budget_s
         self.elapsed_s = elapsed_s
 

@@ -28,6 +28,7 @@ import numpy as np
 
 import svm_engine as se
 from svm_engine import datasets
+from ui.shared.numbers import fmt_setting
 
 MAX_POINTS = 2000
 
@@ -103,16 +104,15 @@ def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
 
 
 def _number(name: str, value: Any, lo: float, hi: float) -> float:
+    why = f"{name} must be a number between {fmt_setting(lo)} and {fmt_setting(hi)}; got {value!r}"
     if isinstance(value, bool):
-        raise ValueError(f"{name} must be a number between {lo:g} and {hi:g}; got {value!r}")
+        raise ValueError(why)
     try:
         v = float(value)
     except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be a number between {lo:g} and {hi:g}; got {value!r}"
-        ) from None
+        raise ValueError(why) from None
     if not math.isfinite(v) or not (lo <= v <= hi):
-        raise ValueError(f"{name} must be a number between {lo:g} and {hi:g}; got {value!r}")
+        raise ValueError(why)
     return v
 
 

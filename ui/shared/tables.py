@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ui.shared.numbers import MINUS, fmt_num, hyperplane_equation
+from ui.shared.numbers import MINUS, fmt_fixed, fmt_num, fmt_pct, hyperplane_equation
 
 POINT_COLUMNS = ["i", "x1", "x2", "y", "α", "h(x)", "y·h(x)", "ξ", "category"]
 
@@ -71,10 +71,10 @@ def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
     rows.append(("primal objective", fmt_num(model.primal_objective, 6)))
     rows.append(("dual objective", fmt_num(model.dual_objective, 6)))
     rows.append(("total slack Σξ", fmt_num(float(np.sum(model.xi)), 4)))
-    rows.append(("training accuracy", f"{100 * model.training_accuracy:.1f} %"))
+    rows.append(("training accuracy", fmt_pct(model.training_accuracy)))
     rows.append(("solver", str(model.solver) + (f" ({model.wss})" if model.wss else "")))
     rows.append(("iterations", str(model.n_iter)))
-    rows.append(("time", f"{1000 * model.time_s:.1f} ms"))
+    rows.append(("time", f"{fmt_fixed(1000 * model.time_s, 1)} ms"))
     rows.append(("converged", converged_text(model)))
     return rows
 

@@ -29,7 +29,15 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
-from ui.shared.numbers import MINUS, fmt_num, fmt_setting, hyperplane_equation
+from ui.shared.labels import kernel_formula
+from ui.shared.numbers import (
+    MINUS,
+    fmt_num,
+    fmt_pct,
+    fmt_setting,
+    fmt_tex_decimals,
+    hyperplane_equation,
+)
 from ui.shared.numbers import fmt_fixed as fixed  # a short name: it is used fifty times
 
 TICK, CROSS = "✓", "✗"
@@ -136,12 +144,7 @@ def latex_matrix(M, digits: int = 4) -> str:
     M = np.asarray(M, dtype=float)
     M = M.reshape(-1, 1) if M.ndim == 1 else M
 
-    def cell(v: float) -> str:
-        if v == int(v):
-            return str(int(v))
-        return f"{v:.{digits}f}".rstrip("0")
-
-    body = r" \\ ".join(" & ".join(cell(v) for v in row) for row in M)
+    body = r" \\ ".join(" & ".join(fmt_tex_decimals(v, digits) for v in row) for row in M)
     return r"\begin{bmatrix} " + body + r" \end{bmatrix}"
 
 
@@ -249,10 +252,6 @@ def _coef_text(m) -> str:
     return hyperplane_equation(m.w, m.b) if m.w is not None else "–"
 
 
-def _pct(v: float) -> str:
-    return f"{100 * v:.1f} %"
-
-
 def _angle_deg(w1, w2) -> float:
     c = float(w1 @ w2 / (np.linalg.norm(w1) * np.linalg.norm(w2)))
     return math.degrees(math.acos(max(-1.0, min(1.0, c))))
@@ -330,7 +329,7 @@ def ex_d1_separable() -> Result:
     qp = _fit(d, log, C=math.inf, solver="qp", tol=TIGHT["qp"])
     B = BOOK_D1
     book_w = np.array([B["w1"].value, B["w2"].value])
-    margin_book = Printed(f"{1 / np.linalg.norm(book_w):.3f}", "1/‖w‖ of slide 16's w")
+    margin_book = Printed(fixed(1 / np.linalg.norm(book_w), 3), "1/‖w‖ of slide 16's w")
     book_sv = [i - 1 for i in B["alpha"]]
     rows = [
         number_row("w₁", smo.w[0], B["w1"]),
@@ -446,7 +445,7 @@ def ex_iris_sga() -> Result:
             "½‖w‖² + CΣξ (free-bias objective)": fixed(primal_value(X, y, m.w, m.b, 10), 2),
             "½(‖w‖² + b²) + CΣξ (book's objective)":
                 fixed(primal_value(X, y, m.w, m.b, 10, augmented=True), 2),
-            "training accuracy": _pct(m.training_accuracy),
+            "training accuracy": fmt_pct(m.training_accuracy),
         })
     far = max(abs(sga[1000].b - qp[1000].b), *np.abs(sga[1000].w - qp[1000].w))
     notes = [
@@ -476,14 +475,15 @@ def ex_iris_kernels() -> Result:
     rows = [
         claim_row("no line separates versicolor (it lies between the other two species)",
                   "figure: hl leaves versicolor on both sides", "slide 35",
-                  f"hl training accuracy {_pct(hl.training_accuracy)} (test: < 100 %)",
+                  f"hl training accuracy {fmt_pct(hl.training_accuracy)} (test: < 100 %)",
                   hl.training_accuracy < 1.0),
         claim_row("the quadratic kernel fits the versicolor band better than the line",
                   "figure: hq curves around versicolor", "slide 35",
-                  f"hq {_pct(hq.training_accuracy)} vs hl {_pct(hl.training_accuracy)} "
+                  f"hq {fmt_pct(hq.training_accuracy)} vs hl {fmt_pct(hl.training_accuracy)} "
                   "(test: hq > hl)", hq.training_accuracy > hl.training_accuracy),
     ]
-    table = [{"": name, "kernel": m.kernel.label, "training accuracy": _pct(m.training_accuracy),
+    table = [{"": name, "kernel": kernel_formula(m.kernel),
+              "training accuracy": fmt_pct(m.training_accuracy),
               "support vectors": str(m.n_support), "sweeps": f"{m.n_iter:,}"}
              for name, m in (("hl", hl), ("hq", hq))]
     notes = ["The slides print no numbers here (figure only) and no C; we use C = 10 and the "
@@ -501,11 +501,11 @@ def ex_nonlinear() -> Result:
     rows = [
         claim_row("no linear classifier separates the points",
                   "“There is no linear classifier that can discriminate between the points”",
-                  "slide 25", f"linear SVM, C = 4: {_pct(lin.training_accuracy)} "
+                  "slide 25", f"linear SVM, C = 4: {fmt_pct(lin.training_accuracy)} "
                   "(test: < 100 %)", lin.training_accuracy < 1.0),
         claim_row("K = (1 + xᵀz)², C = 4 separates them perfectly",
                   "“a perfect quadratic classifier”, C = 4, q = 2", "slides 25, 29",
-                  f"{_pct(quad.training_accuracy)}, {quad.n_support} SVs (test: = 100 %)",
+                  f"{fmt_pct(quad.training_accuracy)}, {quad.n_support} SVs (test: = 100 %)",
                   quad.training_accuracy == 1.0),
     ]
     notes = [f"The slides show this data set only as a figure, so these {d.n} points are SVM "
@@ -529,14 +529,15 @@ def ex_dual_primal() -> Result:
     grid_q = _grid_agreement(hd_q, hp_q, pca.X)
     rows = [
         claim_row("hd and hp: nearly the same line", "figure: hd, hp drawn as one (linear)",
-                  "slide 40", f"normals {angle:.1f}° apart; {_pct(same)} of the flowers on the "
-                  "same side (test: ≤ 10° and ≥ 95 %)", angle <= 10.0 and same >= 0.95),
+                  "slide 40", f"normals {fixed(angle, 1)}° apart; {fmt_pct(same)} of the "
+                  "flowers on the same side (test: ≤ 10° and ≥ 95 %)",
+                  angle <= 10.0 and same >= 0.95),
         claim_row("hd and hp: nearly the same curve", "figure: hd and hp close (quadratic)",
-                  "slide 42", f"same side on {_pct(grid_q)} of the plotted area (test: ≥ 90 %)",
+                  "slide 42", f"same side on {fmt_pct(grid_q)} of the plotted area (test: ≥ 90 %)",
                   grid_q >= 0.90),
     ]
     coef = [{"": name, "hyperplane": _coef_text(m), "loss": m.loss, "solver": m.solver,
-             "iterations": f"{m.n_iter:,}", "training accuracy": _pct(m.training_accuracy)}
+             "iterations": f"{m.n_iter:,}", "training accuracy": fmt_pct(m.training_accuracy)}
             for name, m in (("hd (SVM-Dual, hinge)", hd), ("hp (SVM-Primal, quadratic)", hp))]
     notes = ["The slides print neither the coefficients nor C; we use C = 10 for both. The "
              "two minimise different losses (Σξᵢ against Σξᵢ²), so the lines differ a little."]
@@ -645,7 +646,7 @@ def ex_psvm() -> Result:
                     ("SVM-Primal (newton, quadratic, C = 1)", newton)):
         table.append({
             "": name, "hyperplane": _coef_text(m), "margin 1/‖w‖": fixed(m.margin, 3),
-            "training accuracy": _pct(m.training_accuracy),
+            "training accuracy": fmt_pct(m.training_accuracy),
             "points with α ≠ 0": str(int(np.count_nonzero(m.alpha))),
             "α < 0": str(int(np.count_nonzero(m.alpha < 0))),
             "loss on": {"psvm": "every point: C Σ rᵢ², rᵢ = 1 − yᵢh(xᵢ) of either sign",
