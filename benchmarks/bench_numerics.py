@@ -13,8 +13,13 @@ the setting the engine uses it in, and prints the figures the comments beside th
              compiled passes against the numpy ones that replaced them
   matvec     face.py's H·v (the Newton step on the free set, CG) against numpy's H @ v
              (BLAS) compiled, k = 50, 500, 1,000, 2,000
+  kernel     drawing the Playground's 80 × 80 grid against 200 support vectors, h = K(grid,
+             SV)·coef: the kernels' expansion (kernel_sources_dot: compiled, no matrix) and
+             K(X, Z) @ coef (kernel_cross: compiled) against the numpy formulas they replaced
+             (scipy's cdist + np.exp, numpy's ** and BLAS), and the numpy copy used without
+             numba (kernel_sources_dot_array); with the largest gap of the former values
 
-    .venv/bin/python benchmarks/bench_numerics.py [--only exp,solve,validation,matvec]
+    .venv/bin/python benchmarks/bench_numerics.py [--only exp,solve,validation,matvec,kernel]
 
 Run under load it is noisy: each figure is the best of several repeats.
 """
@@ -38,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import svm_engine as se  # noqa: E402
 from svm_engine import datasets as ds  # noqa: E402
+from svm_engine import kernel_values as kv  # noqa: E402
 from svm_engine.kernel_values import exp_nonpositive  # noqa: E402
 
 
@@ -314,13 +320,52 @@ def bench_matvec() -> None:
               f"{1e6 * t_blas:8.2f} µs: ratio {t_blas / t_hand:.2f}")
 
 
+# -- the kernels' K(X, Z): drawing and predicting -----------------------------------------------
+
+def _former(k, G, S):
+    """The numpy formulas kernels.py used for K(X, Z) until issue 18."""
+    from scipy.spatial.distance import cdist
+
+    if k.name == "gaussian":
+        sq = cdist(G, S, "sqeuclidean")
+        sq *= -k.gamma
+        return np.exp(sq, out=sq)
+    if k.name == "polynomial":
+        return (k.coef0 + G @ S.T) ** k.degree
+    return G @ S.T
+
+
+def bench_kernel() -> None:
+    rng = np.random.default_rng(0)
+    xs = np.linspace(-2.0, 2.0, 80)
+    G = np.array([(a, b) for b in xs for a in xs])
+    S, coef = rng.normal(size=(200, 2)), rng.normal(size=200)
+    GT = np.ascontiguousarray(G.T)
+    for k in (se.Gaussian(sigma=1.0), se.Polynomial(degree=3, coef0=1.0), se.Linear()):
+        kp = k.as_numbers
+
+        t = {"expansion": best(lambda k=k: k.expansion(G, S, coef), 10),
+             "K(X, Z) @ coef": best(lambda k=k: k(G, S) @ coef, 10),
+             "former numpy": best(lambda k=k: _former(k, G, S) @ coef, 10),
+             "numpy copy (no numba)": best(
+                 lambda kp=kp: kv.kernel_sources_dot_array(kp, GT, S, coef, np.zeros(len(G))),
+                 3, 3)}
+        K = k(G, S)
+        gap = np.abs(_former(k, G, S) - K).max() / (np.finfo(float).eps * np.abs(K).max())
+        same = bool((kv.kernel_block_array(kp, GT, S).T == K).all())
+        print(f"kernel {k.name:10s} 6,400 × 200: " + ", ".join(
+            f"{name} {1e3 * v:.2f} ms" for name, v in t.items())
+            + f"; former/expansion {t['former numpy'] / t['expansion']:.2f}; former "
+            f"off by {gap:.1f} ε·max|K|; numpy copy bit-equal: {same}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="exp,solve,validation,matvec")
+    ap.add_argument("--only", default="exp,solve,validation,matvec,kernel")
     args = ap.parse_args()
     for name in args.only.split(","):
         {"exp": bench_exp, "solve": bench_solve, "validation": bench_validation,
-         "matvec": bench_matvec}[name]()
+         "matvec": bench_matvec, "kernel": bench_kernel}[name]()
 
 
 if __name__ == "__main__":

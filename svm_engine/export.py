@@ -138,7 +138,7 @@ class ExportedModel:
         if len(self.support_alpha) == 0:
             return np.full(len(Z), self.b)
         coef = self.support_alpha * self.support_labels
-        return self.kernel(Z, self.support_vectors) @ coef + self.b
+        return self.kernel.expansion(Z, self.support_vectors, coef) + self.b
 
     def predict(self, Z) -> np.ndarray:
         return np.where(self.decision_function(Z) > 0, self.classes[1], self.classes[0])

@@ -20,8 +20,12 @@ A kernel reaches compiled code as `KernelNumbers` (made by `problem.KernelSpec.n
 
 The Gaussian kernel forms ‖x − z‖² from the differences (exact far from the origin, where
 ‖x‖² + ‖z‖² − 2xᵀz cancels) and uses its own exp (`exp_nonpositive`), written so that the
-column loop vectorises; `kernels.Gaussian` (numpy, for drawing and predicting) forms the
-same squared distances with scipy's cdist.
+column loop vectorises. Predicting and drawing take their values from here too: the
+kernels' K(X, Z) (`kernels.py`) is `kernel_cross`, one `kernel_column` per point, so a
+boundary drawn or predicted and the one trained on are the same numbers to the last bit.
+Without a compiler (numba absent, NUMBA_DISABLE_JIT=1) the routines run as the Python they
+are written in, and `kernel_cross` as `kernel_block_array`: the same operations on numpy
+arrays, the same bits (tests/test_kernels.py).
 """
 
 from __future__ import annotations
@@ -85,11 +89,10 @@ else:
 
 
 @njit(inline="always")
-def exp_nonpositive(x):
-    """exp(x) for x ≤ 0 without a libm call, so that loops over it vectorise: Cody–Waite
-    reduction x = k·ln 2 + r, then exp(r) by its Taylor polynomial of degree 13."""
-    x0 = x
-    x = x if x > EXP_MIN else EXP_MIN
+def exp_reduced(x):
+    """(k, p) with exp(x) = p·2^k for EXP_MIN ≤ x ≤ 0: Cody–Waite reduction x = k·ln 2 + r,
+    then exp(r) by its Taylor polynomial of degree 13. Arithmetic only, so it also runs on
+    numpy arrays, element by element with the same operations (`exp_nonpositive_array`)."""
     k = (x * LOG2E + ROUND) - ROUND                      # nearest integer to x / ln 2
     r = (x - k * LN2_HI) - k * LN2_LO                    # |r| ≤ ln2 / 2
     # exp(r) = 1 + r + r²·u, u = Σ_{i=2..13} rⁱ⁻²/i! (Taylor) by Estrin's scheme: its
@@ -101,7 +104,16 @@ def exp_nonpositive(x):
     u45 = ((1.0 / 3628800.0 + r * (1.0 / 39916800.0))
            + r2 * (1.0 / 479001600.0 + r * (1.0 / 6227020800.0)))
     u = u01 + r4 * (u23 + r4 * u45)
-    p = 1.0 + (r + r2 * u)
+    return k, 1.0 + (r + r2 * u)
+
+
+@njit(inline="always")
+def exp_nonpositive(x):
+    """exp(x) for x ≤ 0 without a libm call, so that loops over it vectorise (`exp_reduced`);
+    0 below EXP_MIN."""
+    x0 = x
+    x = x if x > EXP_MIN else EXP_MIN
+    k, p = exp_reduced(x)
     scale = bits_as_float((np.int64(k) + 1023) << 52)    # 2^k
     return p * scale if x0 >= EXP_MIN else 0.0
 
@@ -233,6 +245,111 @@ def kernel_sources_dot(kp, XT, Z, coef, out):
         kernel_axpy(kp, XT, Z[q], coef[q], col, out)
 
 
+# -- K(X, Z) between two sets of points: predicting, drawing, SVR's K, the Gram study --------
+# `kernels.Linear/Polynomial/Gaussian` come here (K(X, Z): `kernel_cross`; a model's
+# Σₛ cₛK(z, sₛ): `kernel_expansion`), so a prediction, a drawn boundary and the solver's kernel
+# column hold the same numbers, to the last bit (tests/test_kernels.py). Each value is
+# `kernel_column`'s operations in its order; the formulas are symmetric to the bit
+# ((a − b)² = (b − a)², a·b = b·a), so the loop may run over either set.
+# Why the expansion without the matrix: drawing the Playground's 80 × 80 grid against 200
+# support vectors (benchmarks/bench_numerics.py --only kernel, 3 runs, 2026-11-28, under load:
+# load average 7–8, ratios within a run) the Gaussian's is 1.03–1.21× faster than the formula
+# it replaced (scipy's cdist + numpy's exp: 1 ulp off the solver's values), where
+# K(X, Z) @ coef is 0.90–1.07×; the polynomial's is 15–21× faster than numpy's (c + XZᵀ)^q.
+# Without numba the numpy copy takes ~20× the compiled time (0.2 s for that grid under load).
+
+@njit(cache=True, nogil=True)
+def kernel_block(kp, AT, B):
+    """out[c, p] = K(a_p, b_c) (+ 1 if augmented): one `kernel_column` per row b_c of B, over
+    the columns a_p of AT (features × points)."""
+    m = AT.shape[1]
+    out = np.empty((B.shape[0], m))
+    for c in range(B.shape[0]):
+        kernel_column(kp, AT, m, B[c], out[c])
+    return out
+
+
+def _python(f):
+    """The Python a compiled function was written in (itself when nothing compiles)."""
+    return getattr(f, "py_func", f)
+
+
+def exp_nonpositive_array(x: np.ndarray) -> np.ndarray:
+    """`exp_nonpositive` on a numpy array: the same operations on every element (numpy's
+    +, −, × round as the compiled code's do), so the same bits."""
+    x0 = x
+    x = np.where(x > EXP_MIN, x, EXP_MIN)
+    k, p = _python(exp_reduced)(x)
+    scale = ((k.astype(np.int64) + 1023) << 52).view(np.float64)     # 2^k
+    return np.where(x0 >= EXP_MIN, p * scale, 0.0)
+
+
+def kernel_block_array(kp, AT, B) -> np.ndarray:
+    """`kernel_block` in numpy, for when nothing compiles (numba absent or
+    NUMBA_DISABLE_JIT=1): `kernel_column`'s operations, in its order, on whole arrays, so
+    the same bits as the Python loop the solvers then run, ~100× faster."""
+    out = np.zeros((B.shape[0], AT.shape[1]))
+    with np.errstate(all="ignore"):         # inf and NaN as the compiled code: silently
+        for k in range(AT.shape[0]):
+            if kp.code == GAUSSIAN:
+                z = AT[k][None, :] - B[:, k][:, None]
+                out += z * z
+            else:
+                out += AT[k][None, :] * B[:, k][:, None]
+        if kp.code == GAUSSIAN:
+            out = exp_nonpositive_array(kp.neg_gamma * out)
+        elif kp.code == POLYNOMIAL:
+            out = _python(poly_power)(out, kp.coef0, kp.degree)
+        return out + 1.0 if kp.augmented else out
+
+
+def _points(X, Z) -> tuple[np.ndarray, np.ndarray]:
+    X = np.ascontiguousarray(X, dtype=float)
+    Z = np.ascontiguousarray(Z, dtype=float)
+    if X.ndim != 2 or Z.ndim != 2 or X.shape[1] != Z.shape[1]:
+        raise ValueError(f"K(X, Z) needs two 2-D arrays with as many columns, got shapes "
+                         f"{X.shape} and {Z.shape}")
+    return X, Z
+
+
+def kernel_cross(kp, X, Z) -> np.ndarray:
+    """The m × n matrix K(X[i], Z[j]) of two sets of points (rows), + 1 if augmented, no
+    diagonal term: compiled (`kernel_block`), or `kernel_block_array` when nothing
+    compiles. Vectorised over the larger set."""
+    X, Z = _points(X, Z)
+    block = kernel_block if JIT else kernel_block_array
+    if len(X) >= len(Z):
+        return block(kp, np.ascontiguousarray(X.T), Z).T
+    return block(kp, np.ascontiguousarray(Z.T), X)
+
+
+def kernel_expansion(kp, Z, S, coef) -> np.ndarray:
+    """h[i] = Σ_s coef_s·K(Z[i], S[s]) (+ 1 per term if augmented), summed in the order of S:
+    the decision values of a model with support vectors S, without the m × n matrix:
+    `kernel_sources_dot`, or `kernel_sources_dot_array` when nothing compiles."""
+    Z, S = _points(Z, S)
+    coef = np.ascontiguousarray(coef, dtype=float).reshape(-1)
+    if len(coef) != len(S):
+        raise ValueError(f"coef must have one number per point of S ({len(S)}), got {len(coef)}")
+    out = np.zeros(len(Z))
+    dot = kernel_sources_dot if JIT else kernel_sources_dot_array
+    dot(kp, np.ascontiguousarray(Z.T), S, coef, out)
+    return out
+
+
+def kernel_sources_dot_array(kp, XT, Z, coef, out) -> None:
+    """`kernel_sources_dot` in numpy, for when nothing compiles: the same sum of
+    `kernel_block_array`'s rows, a block of sources at a time (~8 MB), so the same bits."""
+    step = max(1, (1 << 20) // max(1, XT.shape[1]))
+    for lo in range(0, len(Z), step):
+        block = kernel_block_array(kp, XT, Z[lo:lo + step])
+        with np.errstate(all="ignore"):
+            for q in range(len(block)):
+                out += coef[lo + q] * block[q]          # kernel_axpy's out[t] += c · col[t]
+
+
 __all__ = ["GAUSSIAN", "LINEAR", "POLYNOMIAL", "KernelNumbers", "bits_as_float",
-           "exp_nonpositive", "kernel_axpy", "kernel_column", "kernel_diag", "kernel_eff_column",
-           "kernel_matrix", "kernel_numbers", "kernel_sources_dot", "kernel_value", "poly_power"]
+           "exp_nonpositive", "exp_nonpositive_array", "exp_reduced", "kernel_axpy",
+           "kernel_block", "kernel_block_array", "kernel_column", "kernel_cross", "kernel_diag",
+           "kernel_eff_column", "kernel_expansion", "kernel_matrix", "kernel_numbers",
+           "kernel_sources_dot", "kernel_sources_dot_array", "kernel_value", "poly_power"]

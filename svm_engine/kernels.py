@@ -7,6 +7,10 @@ Slide 27 (Zaki & Meira ch. 21): every SVM operation needs only K(xi, xj) = φ(xi
 | Linear       | xᵀz                            | –                            |
 | Polynomial   | (c + xᵀz)^q                    | q = degree, c = coef0 (slide 29: q = 2, c = 1) |
 | Gaussian     | exp(−‖x − z‖² / (2σ²))         | σ = sigma; γ = 1/(2σ²)       |
+
+K(X, Z) and a model's expansion Σₛ cₛK(z, sₛ) are computed by the engine's compiled kernel
+code (`kernel_values.kernel_cross`, `kernel_expansion`), the code every training column comes
+from: predicting and drawing use the solver's kernel values, bit for bit, for every kernel.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.spatial.distance import cdist
+
+from . import kernel_values as kv
 
 
 def _as_2d(A) -> np.ndarray:
@@ -24,14 +29,29 @@ def _as_2d(A) -> np.ndarray:
     return A.reshape(1, -1) if A.ndim == 1 else A
 
 
+class _Computed:
+    """K(X, Z) and the expansion Σₛ cₛK(z, sₛ), from the compiled kernel code."""
+
+    def __call__(self, X, Z) -> np.ndarray:
+        """The matrix K(X[i], Z[j])."""
+        return kv.kernel_cross(self.as_numbers, _as_2d(X), _as_2d(Z))
+
+    def expansion(self, Z, S, coef) -> np.ndarray:
+        """h[i] = Σₛ coef[s]·K(Z[i], S[s]) (a model's Σ αᵢyᵢK(xᵢ, z), without b), without
+        the matrix: predicting and drawing."""
+        return kv.kernel_expansion(self.as_numbers, _as_2d(Z), _as_2d(S), coef)
+
+
 @dataclass(frozen=True)
-class Linear:
+class Linear(_Computed):
     """K(x, z) = xᵀz."""
 
     name = "linear"
 
-    def __call__(self, X, Z) -> np.ndarray:
-        return _as_2d(X) @ _as_2d(Z).T
+    @property
+    def as_numbers(self) -> kv.KernelNumbers:
+        """The kernel as the compiled code takes it (`kernel_values.KernelNumbers`)."""
+        return kv.kernel_numbers(kv.LINEAR, 1, 0.0, 0.0, False, 0.0)
 
     @property
     def params(self) -> dict:
@@ -43,7 +63,7 @@ class Linear:
 
 
 @dataclass(frozen=True)
-class Polynomial:
+class Polynomial(_Computed):
     """K(x, z) = (c + xᵀz)^q; c = 0 is homogeneous, c = 1 inhomogeneous (slide 29)."""
 
     degree: int = 2
@@ -62,8 +82,9 @@ class Polynomial:
             raise ValueError(f"coef0 must be a finite number, got {c!r}")
         object.__setattr__(self, "coef0", float(c))
 
-    def __call__(self, X, Z) -> np.ndarray:
-        return (self.coef0 + _as_2d(X) @ _as_2d(Z).T) ** self.degree
+    @property
+    def as_numbers(self) -> kv.KernelNumbers:
+        return kv.kernel_numbers(kv.POLYNOMIAL, self.degree, self.coef0, 0.0, False, 0.0)
 
     @property
     def params(self) -> dict:
@@ -76,7 +97,7 @@ class Polynomial:
 
 
 @dataclass(frozen=True)
-class Gaussian:
+class Gaussian(_Computed):
     """K(x, z) = exp(−‖x − z‖² / (2σ²)), with γ = 1/(2σ²) (scikit-learn's 'rbf' gamma)."""
 
     sigma: float = 1.0
@@ -97,14 +118,11 @@ class Gaussian:
     def gamma(self) -> float:
         return 1.0 / (2.0 * self.sigma * self.sigma)
 
-    def __call__(self, X, Z) -> np.ndarray:
-        # ‖x − z‖² from the differences (scipy's cdist), as the compiled solver forms it:
-        # ‖x‖² + ‖z‖² − 2xᵀz cancels catastrophically far from the origin (at 1e7 it loses
-        # every digit) and was slower too: 13.6 → 1.4 ms for 6,400 × 100 points (the
-        # Playground's shading grid), timeit on the project's 2-core VM, 2026-11-24
-        sq = cdist(_as_2d(X), _as_2d(Z), "sqeuclidean")
-        sq *= -self.gamma
-        return np.exp(sq, out=sq)
+    @property
+    def as_numbers(self) -> kv.KernelNumbers:
+        # ‖x − z‖² from the differences (kernel_values): ‖x‖² + ‖z‖² − 2xᵀz cancels
+        # catastrophically far from the origin (at 1e7 it loses every digit)
+        return kv.kernel_numbers(kv.GAUSSIAN, 1, 0.0, self.gamma, False, 0.0)
 
     @property
     def params(self) -> dict:

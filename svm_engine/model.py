@@ -119,7 +119,7 @@ class SVMModel:
         sv = self.support
         if len(sv) == 0:
             return np.full(len(Z), self.b)
-        return self.kernel(Z, self.X[sv]) @ (self.alpha[sv] * self.y[sv]) + self.b
+        return self.kernel.expansion(Z, self.X[sv], self.alpha[sv] * self.y[sv]) + self.b
 
     def predict(self, Z) -> np.ndarray:
         h = self.decision_function(Z)

@@ -145,7 +145,7 @@ class SVRModel:
         sv = self.support
         if len(sv) == 0:
             return np.full(len(Z), self.b)
-        return self.kernel(Z, self.X[sv]) @ self.beta[sv] + self.b
+        return self.kernel.expansion(Z, self.X[sv], self.beta[sv]) + self.b
 
 
 # -- validation --------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Kernels (slide 27–29): the formulas, their feature maps, and the compiled copies the solvers
-use (svm_engine/kernel_values.py computes every kernel value the engine's matrices hold)."""
+"""Kernels (slide 27–29): the formulas, their feature maps, and the compiled code that computes
+every kernel value (svm_engine/kernel_values.py): the solvers' matrices and columns, and the
+kernels' K(X, Z) for predicting and drawing, the same numbers to the last bit."""
 
 import math
 
@@ -8,8 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from scipy.spatial.distance import cdist
 
 import svm_engine as se
+from svm_engine import datasets as ds
 from svm_engine import kernel_values as kv
 from svm_engine.problem import KernelSpec, build_problem, kernel_matrix
 
@@ -61,19 +64,103 @@ KERNELS = [se.Linear(), se.Polynomial(2, 0.0), se.Polynomial(3, 1.0), se.Gaussia
            se.Gaussian(3.0)]
 
 
+def numpy_formula(k, X, Z):
+    """The book's formulas in numpy (not the engine's code): the values to a few ulp."""
+    if k.name == "gaussian":
+        return np.exp(-k.gamma * cdist(X, Z, "sqeuclidean"))
+    if k.name == "polynomial":
+        return (k.coef0 + X @ Z.T) ** k.degree
+    return X @ Z.T
+
+
 @settings(max_examples=60, deadline=None)
 @given(X=points, k=st.sampled_from(KERNELS))
 def test_compiled_kernel_matrix_matches_numpy(X, k):
     """The solvers' matrix (compiled, own exp for the Gaussian) equals the numpy formula to a
     few ulp, is exactly symmetric, and its diagonal is the formula's (1 for the Gaussian)."""
     K = kernel_matrix(k, X)
-    ref = k(X, X)
+    ref = numpy_formula(k, X, X)
     np.testing.assert_array_equal(K, K.T)
     scale = np.maximum(1.0, np.abs(ref))
     assert (np.abs(K - ref) <= 1e-12 * scale).all()
     np.testing.assert_allclose(np.diag(K), np.diag(ref), rtol=1e-12)
     if k.name == "gaussian":
         np.testing.assert_array_equal(np.diag(K), np.ones(len(X)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(X=points, Z=points, k=st.sampled_from(KERNELS),
+       offset=st.sampled_from([0.0, 1e3, 1e7, 1.7e9]))
+def test_training_gram_and_prediction_are_the_same_numbers(X, Z, k, offset):
+    """One kernel evaluation (issue 18): the training column (`kernel_column`, the compiled
+    SMO's), one pair (`kernel_value`, the cache's), the Gram matrix of a materialised problem
+    and the prediction path (the kernel's K(X, Z) and its expansion Σₛ cₛK(z, xₛ), which
+    `decision_function`, the drawing, SVR and the exported model use) hold the same numbers
+    to the last bit, near the origin and far from it."""
+    X, Z = X + offset, Z + offset
+    kp = KernelSpec.of(k, 1.0, "hinge", "free").numbers()
+    XT = np.ascontiguousarray(X.T)
+    columns = np.empty((len(X), len(Z)))
+    col = np.empty(len(X))
+    for c in range(len(Z)):
+        kv.kernel_column(kp, XT, len(X), np.ascontiguousarray(Z[c]), col)
+        columns[:, c] = col
+    np.testing.assert_array_equal(k(X, Z), columns)
+    np.testing.assert_array_equal(k(Z, X), columns.T)
+    pairs = [[kv.kernel_value(kp, X, t, Z, c) for c in range(len(Z))] for t in range(len(X))]
+    np.testing.assert_array_equal(np.array(pairs), columns)
+    y = np.where(np.arange(len(X)) % 2, 1.0, -1.0)
+    np.testing.assert_array_equal(build_problem(X, y, k, 1.0, "hinge", "free").K, k(X, X))
+    coef = np.linspace(-1.0, 2.0, len(Z))
+    h = np.zeros(len(X))
+    for c in range(len(Z)):                 # Σ in the order of the sources, as the solvers
+        h += coef[c] * columns[:, c]
+    np.testing.assert_array_equal(k.expansion(X, Z, coef), h)
+
+
+@pytest.mark.parametrize("k", KERNELS[1:])
+def test_a_fitted_models_predictions_use_the_training_kernel_values(k):
+    """`decision_function` (predicting, drawing) of a fitted model is Σ αᵢyᵢK(xᵢ, z) + b with
+    the solver's kernel values, K(xᵢ, z) from `kernel_column`, summed in the support vectors'
+    order: the same bits, not merely close. (A linear model predicts by z·w + b.)"""
+    d = ds.moons(n=40, noise=0.3, seed=4)
+    m = se.fit(d.X, d.y, kernel=k, C=1.0, tol=1e-5)
+    sv = m.support
+    Z = np.random.default_rng(5).normal(size=(30, 2))
+    kp = KernelSpec.of(k, 1.0, "hinge", "free").numbers()
+    ZT, col = np.ascontiguousarray(Z.T), np.empty(len(Z))
+    h = np.zeros(len(Z))
+    for i in sv:
+        kv.kernel_column(kp, ZT, len(Z), m.X[i], col)
+        h += (m.alpha[i] * m.y[i]) * col
+    np.testing.assert_array_equal(m.decision_function(Z), h + m.b)
+
+
+def test_the_numpy_copy_is_the_compiled_code_bit_for_bit():
+    """Without numba (or with NUMBA_DISABLE_JIT=1) K(X, Z) and the expansion run as numpy
+    (`kernel_block_array`, `exp_nonpositive_array`): the same operations, so the same bits as
+    `kernel_block` (compiled, or the Python loop the solvers then run). Over the exp's
+    whole range: exp(−t) for t from 0 to past EXP_MIN (where it gives 0)."""
+    t = np.concatenate([np.linspace(0.0, 50.0, 4001), np.geomspace(1e-12, 707.9, 3000),
+                        [707.99999999, 708.0, 708.00000001, 709.0, 745.2, 800.0, 1e300]])
+    X = np.vstack([np.sqrt(t)[:, None], [[0.0]]])
+    XT = np.ascontiguousarray(X.T)
+    for k in [*KERNELS, se.Gaussian(sigma=1 / math.sqrt(2))]:
+        kp = k.as_numbers
+        got = kv.kernel_block_array(kp, XT, X[-1:])
+        np.testing.assert_array_equal(got, kv.kernel_block(kp, XT, X[-1:]))
+        if k.name == "gaussian":
+            assert got[0, -1] == 1.0 and got[0, -2] == 0.0      # exp(0) = 1, exp(−1e300) = 0
+        out = np.zeros(len(X))
+        kv.kernel_sources_dot_array(kp, XT, X[[-1, 0, 5]], np.array([0.5, -2.0, 3.0]), out)
+        want = np.zeros(len(X))
+        kv.kernel_sources_dot(kp, XT, X[[-1, 0, 5]], np.array([0.5, -2.0, 3.0]), want)
+        np.testing.assert_array_equal(out, want)
+    rng = np.random.default_rng(1)
+    A, B = rng.normal(size=(20, 3)) * 4, rng.normal(size=(9, 3))
+    for k in KERNELS:
+        np.testing.assert_array_equal(kv.kernel_block_array(k.as_numbers, A.T.copy(), B),
+                                      kv.kernel_block(k.as_numbers, A.T.copy(), B))
 
 
 @settings(max_examples=40, deadline=None)

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  CHECK_EVERY, alphaAt, decode, goTo, gridBefore, makeKernel, nextEvent, pointState, prepareRun,
-  recompute, STEP_LIMIT, stepRecord,
+  CHECK_EVERY, alphaAt, decode, expNonpositive, goTo, gridBefore, makeKernel, nextEvent,
+  pointState, prepareRun, recompute, STEP_LIMIT, stepRecord,
 } from "../../ui/browser/step_player_state.js";
 
 function typed(values, dtype) {
@@ -103,6 +103,22 @@ test("the kernels are svm_engine/kernels.py's", () => {
   assert.ok(Math.abs(rbf(1, 2, 3, -4) - Math.exp(-(4 + 36) / 8)) < 1e-15);
   assert.equal(rbf(1, 2, 1, 2), 1);
   assert.throws(() => makeKernel({ name: "sigmoid" }), /unknown kernel sigmoid/);
+});
+
+test("expNonpositive (the engine's exp) is within an ulp of Math.exp, 0 below −708", () => {
+  // the same bits as Python's: tests/test_step_player_kernel.py
+  let worst = 0;
+  for (let i = 0; i <= 200000; i++) {
+    const x = -708 * (i / 200000) ** 2;
+    const ref = Math.exp(x);
+    const ulp = 2 ** (Math.floor(Math.log2(ref)) - 52);
+    worst = Math.max(worst, Math.abs(expNonpositive(x) - ref) / ulp);
+  }
+  assert.ok(worst <= 1, `${worst} ulp`);
+  assert.equal(expNonpositive(0), 1);
+  assert.equal(expNonpositive(-0), 1);
+  assert.equal(expNonpositive(-708.5), 0);
+  assert.equal(expNonpositive(-Infinity), 0);
 });
 
 test("prepareRun reads the run: points, grid, α before each step, the bound changes", () => {

@@ -28,20 +28,60 @@ export function decode(spec) {
   return new TYPES[spec.dtype](bytes.buffer);
 }
 
+// The kernel values are the engine's to the last bit: the operations of
+// svm_engine/kernel_values.py (kernel_column, poly_power, exp_nonpositive) in their order.
+// JavaScript rounds every +, −, × to the nearest double as the compiled code does (no fused
+// multiply-add), and 2^k is built from its bits; Math.exp and Math.pow are not used: they
+// may differ from the engine's exp in the last ulp (tests/test_step_player_kernel.py runs
+// this in node against Python). u and g are sums kept up to date step by step, in another
+// order than Python's, so h and ξ here may differ from the server's in the last bits; α, b,
+// the objectives, m − M and every step's numbers shown are the recorded ones (Python's).
+
+const LN2_HI = 6.93147180369123816490e-1; // kernel_values.py: fdlibm's split of ln 2
+const LN2_LO = 1.90821492927058770002e-10;
+const LOG2E = 1.442695040888963387;
+const ROUND = 6755399441055744.0; // 1.5·2⁵²: (x + ROUND) − ROUND rounds x to an integer
+const EXP_MIN = -708.0;
+const bits = new DataView(new ArrayBuffer(8));
+
+export function expNonpositive(x) {
+  // kernel_values.exp_nonpositive: exp(x) for x ≤ 0, 0 below EXP_MIN
+  const x0 = x;
+  x = x > EXP_MIN ? x : EXP_MIN;
+  const k = x * LOG2E + ROUND - ROUND;
+  const r = x - k * LN2_HI - k * LN2_LO;
+  const r2 = r * r;
+  const r4 = r2 * r2;
+  const u01 = 1.0 / 2.0 + r * (1.0 / 6.0) + r2 * (1.0 / 24.0 + r * (1.0 / 120.0));
+  const u23 = 1.0 / 720.0 + r * (1.0 / 5040.0) + r2 * (1.0 / 40320.0 + r * (1.0 / 362880.0));
+  const u45 =
+    1.0 / 3628800.0 + r * (1.0 / 39916800.0) + r2 * (1.0 / 479001600.0 + r * (1.0 / 6227020800.0));
+  const u = u01 + r4 * (u23 + r4 * u45);
+  const p = 1.0 + (r + r2 * u);
+  bits.setUint32(0, (k + 1023) * 1048576); // 2^k: exponent bits k + 1023, mantissa 0
+  bits.setUint32(4, 0);
+  return x0 >= EXP_MIN ? p * bits.getFloat64(0) : 0.0;
+}
+
 export function makeKernel(k) {
-  // svm_engine/kernels.py
-  if (k.name === "linear") return (ax, ay, bx, by) => ax * bx + ay * by;
+  // svm_engine/kernels.py, with kernel_values.py's operations (its sums start from 0)
+  if (k.name === "linear") return (ax, ay, bx, by) => 0.0 + ax * bx + ay * by;
   if (k.name === "polynomial") {
     const c = k.coef0;
     const q = k.degree;
-    return (ax, ay, bx, by) => Math.pow(c + ax * bx + ay * by, q);
+    return (ax, ay, bx, by) => {
+      const b = c + (0.0 + ax * bx + ay * by);
+      let r = b;
+      for (let i = 1; i < q; i++) r *= b; // poly_power: repeated products
+      return r;
+    };
   }
   if (k.name === "gaussian") {
-    const g = 1 / (2 * k.sigma * k.sigma);
+    const ng = -(1.0 / (2.0 * k.sigma * k.sigma)); // −γ, γ = 1/(2σ²) as kernels.Gaussian
     return (ax, ay, bx, by) => {
       const dx = ax - bx;
       const dy = ay - by;
-      return Math.exp(-g * (dx * dx + dy * dy));
+      return expNonpositive(ng * (0.0 + dx * dx + dy * dy));
     };
   }
   throw new Error("unknown kernel " + k.name);

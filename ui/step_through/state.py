@@ -603,7 +603,7 @@ class StepModel:
         nz = np.flatnonzero(self.coef)
         if len(nz) == 0:
             return np.full(len(Z), self.b)
-        return self.kernel(Z, self.X[nz]) @ self.coef[nz] + self.b
+        return self.kernel.expansion(Z, self.X[nz], self.coef[nz]) + self.b
 
 
 @dataclass(frozen=True, eq=False)
@@ -648,7 +648,7 @@ def _step_model(run: StepRun, alpha, b, coef=None, w=None) -> StepModel:
         h = X @ w + b
     else:
         nz = np.flatnonzero(coef)
-        h = run.kernel(X, X[nz]) @ coef[nz] + b if len(nz) else np.full(len(X), float(b))
+        h = run.kernel.expansion(X, X[nz], coef[nz]) + b if len(nz) else np.full(len(X), float(b))
     xi = np.maximum(0.0, 1.0 - y * h)
     return StepModel(
         X=X,
