@@ -89,8 +89,9 @@ def _iris_coeffs(m):
     return m.w[0], m.w[1], m.b
 
 
-@pytest.mark.parametrize("C, printed_h", [(10, ("2.74", "-3.74", "-3.09")),
-                                          (1000, ("8.56", "-7.14", "-23.12"))])
+@pytest.mark.parametrize("C, printed_h", [
+    (10, ("2.74", "-3.74", "-3.09")),
+    pytest.param(1000, ("8.56", "-7.14", "-23.12"), marks=pytest.mark.slow_without_jit)])
 def test_iris_svm_dual_slide34_book_stopping_rule(C, printed_h):
     """The book's numbers are SVM-Dual stopped by its rule ‖α_t − α_t−1‖ ≤ ε = 1e-4, its α as
     it is (polish=False): the rule is met, but that α is not the optimum to 1e-6, and the
@@ -103,8 +104,9 @@ def test_iris_svm_dual_slide34_book_stopping_rule(C, printed_h):
         assert printed(value, text), (value, text)
 
 
-@pytest.mark.parametrize("C, exact", [(10, (2.746, -3.748, -3.087)),
-                                      (1000, (8.571, -7.143, -23.143))])
+@pytest.mark.parametrize("C, exact", [
+    (10, (2.746, -3.748, -3.087)),
+    pytest.param(1000, (8.571, -7.143, -23.143), marks=pytest.mark.slow_without_jit)])
 def test_iris_augmented_exact_optimum(C, exact):
     d = ds.iris_setosa()
     m = se.fit(d.X, d.y, C=C, bias="augmented", solver="qp", tol=1e-10)
