@@ -23,7 +23,13 @@ __all__ = [
 
 def __getattr__(name: str):
     if name == "SVC":
-        from .estimator import SVC
-
+        try:
+            from .estimator import SVC
+        except ImportError as exc:
+            if exc.name != "sklearn" and not (exc.name or "").startswith("sklearn."):
+                raise
+            raise ImportError("se.SVC is scikit-learn's estimator API and needs scikit-learn: "
+                              "pip install scikit-learn (the extra svm-lab[sklearn]); se.fit "
+                              "does without it") from exc
         return SVC
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

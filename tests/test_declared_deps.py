@@ -1,15 +1,23 @@
 """Declared dependencies match the imports: every third-party module the app imports is pinned
 in requirements.txt, every one the tests and benchmarks import in requirements-test.txt, and
-nothing is pinned that nothing imports (issue 18: pandas was imported but not declared)."""
+nothing is pinned that nothing imports (issue 18: pandas was imported but not declared).
+pyproject.toml describes the package it builds, svm_engine alone: its dependencies and extras
+are what svm_engine imports, and an extra is one the engine runs without."""
 
 from __future__ import annotations
 
 import ast
 import functools
+import json
+import math
 import re
+import subprocess
 import sys
+import tomllib
 from importlib.metadata import packages_distributions
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = [ROOT / "app.py", ROOT / "pages", ROOT / "ui", ROOT / "svm_engine", ROOT / "deploy"]
@@ -84,6 +92,91 @@ def test_nothing_is_pinned_that_nothing_imports():
     assert not runtime_unused, f"in requirements.txt but the app never imports: {runtime_unused}"
     unused = pinned(ROOT / "requirements-test.txt") - used
     assert not unused, f"in requirements-test.txt but nothing imports: {sorted(unused)}"
+
+
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _names(specs) -> set[str]:
+    return {_norm(re.split(r"[=<>!~\[ ;]", spec)[0]) for spec in specs}
+
+
+def _extras() -> dict[str, set[str]]:
+    return {k: _names(v) for k, v in _project()["project"]["optional-dependencies"].items()}
+
+
+def test_pyproject_declares_what_svm_engine_imports():
+    """The package is svm_engine only, so its dependencies and extras are the distributions
+    svm_engine imports, each once (no streamlit or plotly: the app is not in the package), and
+    each is pinned in requirements.txt (the versions the app is tested with)."""
+    toml = _project()
+    assert toml["tool"]["setuptools"]["packages"]["find"]["include"] == ["svm_engine*"]
+    required = _names(toml["project"]["dependencies"])
+    optional = set().union(*_extras().values())
+    imported = distributions(imported_top_modules([ROOT / "svm_engine"]))
+    assert not required & optional, f"both required and an extra: {required & optional}"
+    assert required | optional == imported, (
+        f"declared, not imported by svm_engine: {sorted((required | optional) - imported)}; "
+        f"imported, not declared: {sorted(imported - required - optional)}")
+    missing = (required | optional) - pinned(ROOT / "requirements.txt")
+    assert not missing, f"in pyproject.toml but not pinned in requirements.txt: {missing}"
+
+
+BLOCK = """
+import sys
+class Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError(f"{name} is blocked for this test", name=name)
+sys.meta_path.insert(0, Blocked())
+"""
+
+ENGINE_RUN = """
+import json, math
+import svm_engine as se
+from svm_engine import datasets as ds
+d = ds.d1()
+m = se.fit(d.X, d.y, C=math.inf)
+g = se.fit(d.X, d.y, kernel=se.Gaussian(sigma=0.7), C=1.0)
+try:
+    se.SVC
+    svc = "loaded"
+except ImportError as exc:
+    svc = str(exc)
+print(json.dumps({"wb": [*m.w.tolist(), m.b], "h": g.decision_function(d.X).tolist(),
+                  "converged": [m.converged, g.converged], "svc": svc,
+                  "loaded": sorted(n for n in sys.modules if n.split(".")[0] in BLOCKED)}))
+"""
+
+
+@pytest.mark.parametrize("extra", sorted(_extras()))
+def test_the_engine_runs_without_each_extra(extra):
+    """An extra is honest only if the engine runs without it: a fresh interpreter with its
+    modules blocked imports svm_engine and fits D1 (linear, hard margin) and a Gaussian, with
+    the answers of this process (which has everything); se.SVC without scikit-learn says what
+    to install."""
+    dist = _packages()
+    modules = {m for m, names in dist.items() if _extras()[extra] & {_norm(n) for n in names}}
+    assert modules, f"no installed module for the extra {extra!r}"
+    code = f"BLOCKED = {sorted(modules)!r}\n" + BLOCK + ENGINE_RUN
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["loaded"] == [] and out["converged"] == [True, True]
+    import svm_engine as se
+    from svm_engine import datasets as ds
+
+    d = ds.d1()
+    m = se.fit(d.X, d.y, C=math.inf)
+    g = se.fit(d.X, d.y, kernel=se.Gaussian(sigma=0.7), C=1.0)
+    assert out["wb"] == pytest.approx([*m.w, m.b], abs=1e-6)
+    assert out["h"] == pytest.approx(g.decision_function(d.X).tolist(), abs=1e-6)
+    if "sklearn" in modules:
+        assert "needs scikit-learn" in out["svc"] and "svm-lab[sklearn]" in out["svc"]
+    else:
+        assert out["svc"] == "loaded"
 
 
 def test_the_checker_reads_imports_and_pins(tmp_path):
