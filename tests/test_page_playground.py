@@ -221,6 +221,43 @@ def test_a_wider_file_waits_for_the_columns_and_two_classes():
     assert numbers(at)
 
 
+def test_an_svmlight_file_with_five_features_waits_for_the_two_picked():
+    """A file written by scikit-learn's dump_svmlight_file (zero-based, d = 5, labels 1 and
+    2, separable in features 4 and 2): nothing is imported until the user picks x1 and x2
+    among the five features; then the points are those two columns, exactly, and are fitted."""
+    import io
+
+    from sklearn.datasets import dump_svmlight_file
+
+    rng = np.random.default_rng(8)
+    X5 = rng.normal(size=(10, 5)).round(6)
+    labels = np.where(X5[:, 4] + X5[:, 2] > 0, 2, 1)
+    buf = io.BytesIO()
+    dump_svmlight_file(X5, labels, buf, comment="five features")
+    at = _open_panel(new_app(), "Import / export")
+    before = state_points(at)
+    _uploader(at).set_value(("five.svmlight", buf.getvalue(), "application/octet-stream"))
+    at.run()
+    no_traceback(at)
+    np.testing.assert_array_equal(state_points(at)[0], before[0])   # nothing imported yet
+    (k,) = [str(b.key)[: -len("go")] for b in at.button if str(b.key).endswith(".go")]
+    x1 = at.selectbox(key=k + "x1")
+    assert x1.options == ["label", *(f"feature {j}" for j in range(5))]   # as shown
+    assert at.selectbox(key=k + "label").value == 0
+    x1.set_value(5)                                  # feature 4
+    at.selectbox(key=k + "x2").set_value(3)          # feature 2
+    at.run()
+    at.button(key=k + "go").click()
+    at.run()
+    no_traceback(at)
+    X, y = state_points(at)
+    np.testing.assert_array_equal(X, X5[:, [4, 2]])
+    np.testing.assert_array_equal(y, np.where(labels == 2, 1, -1))
+    (msg,) = [unescape(s.value) for s in at.success]
+    assert "Imported 10 points from five.svmlight: x1 = 'feature 4', x2 = 'feature 2'" in msg
+    assert numbers(at)["training accuracy"] == "100.0 %"
+
+
 def test_a_picked_column_that_is_not_a_number_is_refused_and_the_points_stay():
     at = _open_panel(new_app(), "Import / export")
     before = state_points(at)

@@ -174,6 +174,38 @@ def test_a_five_column_three_class_file_waits_for_a_choice():
         pio.parse_csv(to_bytes(df, index=False))   # without a choice: refused, not guessed
 
 
+@pytest.mark.parametrize("kw", [{"index": False}, {}, {"index_label": "id"},
+                                {"quoting": csv.QUOTE_ALL}])
+def test_a_decimal_comma_from_pandas_is_read_in_comma_separated_files_too(kw):
+    """`to_csv(decimal=",")` keeps the comma as separator and quotes every number that has a
+    decimal comma ("1,5"): those are the numbers, exactly (they were refused as text)."""
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"x1": rng.normal(size=9).round(4), "x2": rng.normal(size=9) * 1e-5,
+                       "label": np.array(["a b", "c"])[np.arange(9) % 2]})
+    df.loc[0, "x1"] = 3.0                               # written as "3,0"
+    data = to_bytes(df, decimal=",", **kw)
+    assert b'"3,0"' in data                            # comma-separated, the numbers quoted
+    table, choice = table_and_choice("eu.csv", data)
+    assert "decimal comma" in table.notes
+    X, y = pio.points_from(table, choice)
+    np.testing.assert_array_equal(X, df[["x1", "x2"]].to_numpy())
+    np.testing.assert_array_equal(y, np.where(df.label == "c", 1, -1))
+
+
+def test_an_unclosed_quote_in_a_pandas_file_names_its_line():
+    """pandas quotes a label with a comma or a line break (a value over two lines); one quote
+    removed, the refusal names the file's line of the opening quote, not pandas' row."""
+    df = frame(n=8, labels=("two\nlines", "a, b"))
+    text = to_bytes(df, index=False).decode()
+    lines = text.split("\n")
+    bad = max(i for i, ln in enumerate(lines) if ln.startswith('"a, b"'))  # the last such row
+    lines[bad] = lines[bad].replace('"a, b"', '"a, b', 1)
+    with pytest.raises(PointsFileError) as err:
+        pio.parse_csv("\n".join(lines))
+    assert str(err.value).startswith(f'line {bad + 1}: a quote (") opens a value that is never')
+    assert pio.parse_csv(text)[0].shape == (8, 2)       # undamaged, it reads
+
+
 def test_numeric_labels_and_a_label_column_by_its_name():
     df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "target": [2, 0, 1, 0], "b": [5, 6, 7, 8],
                        "c": [0.1, 0.2, 0.3, 0.4]})
@@ -228,6 +260,21 @@ def test_svmlight_with_more_features_and_classes_lets_the_user_choose():
     np.testing.assert_array_equal(y2, np.where(y[keep] == 2, 1, -1))
 
 
+def test_parse_points_refuses_a_wider_file_instead_of_taking_its_first_features():
+    """Without a choice, more features than x1 and x2 are refused by name (the Import panel
+    asks for them); the first two were taken silently."""
+    X, y = svm_data(d=5, n=12, classes=(1, 2))
+    buf = io.BytesIO()
+    dump_svmlight_file(X, y, buf)
+    with pytest.raises(PointsFileError, match=r"need exactly two coordinates besides the label "
+                                              r"'label', found 5: 'feature 0', 'feature 1'"):
+        pio.parse_points("w.svmlight", buf.getvalue())
+    df = frame()
+    df["x3"] = 1.0
+    with pytest.raises(PointsFileError, match=r"found 3: 'x1', 'x2', 'x3'; choose x1 and x2"):
+        pio.parse_csv(to_bytes(df))                    # pandas' row numbers aside
+
+
 def test_svm_toy_files_and_unwritten_features():
     X, y = pio.parse_libsvm("1 1:0.2 2:0.7\n2 2:0.5  # comment\n")
     np.testing.assert_array_equal(X, [[0.2, 0.7], [0.0, 0.5]])
@@ -254,7 +301,8 @@ def test_svm_toy_files_and_unwritten_features():
     ("x1,x2,y\n1,2,1\n3,4,1e999\n", "line 3: the label inf (column 'y') is not a finite number"),
     ("a,b,c\n" + "".join(f"{i},{i},{i}\n" for i in range(60)),
      "column 'c' has 60 different values; a label column has a few classes"),
-    ('x1,x2,y\n1,2,"open\n', "could not be read as CSV"),
+    ('x1,x2,y\n1,2,"open\n', 'line 2: a quote (") opens a value that is never closed'),
+    ('# c\nx1;x2;y\n\n1;2;a\n3;"4;b\n', 'line 5: a quote (") opens a value that is never closed'),
 ])
 def test_csv_refusals_name_the_line_and_the_problem(text, message):
     with pytest.raises(PointsFileError) as err:

@@ -31,20 +31,31 @@ __all__ = [
 ]
 
 
-def _two_classes(table: Table) -> tuple[np.ndarray, np.ndarray]:
+def _shown(values, k: int = 5) -> str:
+    return ", ".join(repr(v)[:22] for v in values[:k]) + (" …" if len(values) > k else "")
+
+
+def _default_points(table: Table) -> tuple[np.ndarray, np.ndarray]:
+    """The points of the default choice, only when it leaves nothing to choose (what the
+    Import panel would ask, `needs_choice`, is refused here, never guessed)."""
     choice = default_choice(table)
     classes = label_classes(table, choice.label)
     if len(classes) > 2:
-        shown = ", ".join(repr(show_class(c))[:22] for c in classes[:5])
         raise PointsFileError(f"need exactly two classes, found {len(classes)} in column "
-                              f"{table.columns[choice.label]!r}: {shown}"
-                              + (" …" if len(classes) > 5 else ""))
+                              f"{table.columns[choice.label]!r}: "
+                              + _shown([show_class(c) for c in classes]))
+    if needs_choice(table, choice):
+        others = [c for j, c in enumerate(table.columns) if j not in (choice.label, table.index)]
+        raise PointsFileError(f"need exactly two coordinates besides the label "
+                              f"{table.columns[choice.label]!r}, found {len(others)}: "
+                              f"{_shown(others)}; choose x1 and x2 (the Import panel asks)")
     return points_from(table, choice)
 
 
 def parse_points(name: str, data: bytes | str) -> tuple[np.ndarray, np.ndarray]:
-    """(X, y) of a file read with the default choice of columns (exactly two classes)."""
-    return _two_classes(read_upload(name, data))
+    """(X, y) of a file with exactly x1, x2 and a label of two classes (a row-number column
+    aside), found by `default_choice`; a wider file, or more classes, is refused."""
+    return _default_points(read_upload(name, data))
 
 
 def parse_csv(data: bytes | str) -> tuple[np.ndarray, np.ndarray]:

@@ -4,9 +4,10 @@ scikit-learn (pure; nothing in a file is ever evaluated).
 - Text: UTF-8 with or without BOM, UTF-16 (with a BOM, or ASCII text without one), else
   Windows-1252 (Excel's "CSV" on Windows); at most MAX_UPLOAD_BYTES.
 - CSV / TSV / TXT: `pandas.read_csv` with the delimiter sniffed from the first lines (tab,
-  semicolon, comma, else whitespace), a decimal comma when the delimiter is not a comma and
-  the numbers are written so, a header row when its cells are not numbers where the column's
-  are; lines starting with # are comments.
+  semicolon, comma, else whitespace), a decimal comma when the numbers are written so (in a
+  comma-separated file quoted, "1,5", as pandas' `to_csv(decimal=",")` writes them), a header
+  row when its cells are not numbers where the column's are; lines starting with # are
+  comments. pandas' refusals are reported with the file's line.
 - svmlight / LIBSVM: `sklearn.datasets.load_svmlight_file` (zero- or one-based indices, as
   written; comments; qid ignored). Columns: "label", then "feature k" for every index used.
 """
@@ -110,6 +111,25 @@ def _sniff(sample: list[str]) -> tuple[str, str]:
     return r"\s+", "whitespace"
 
 
+def _record_line(body: list[str], sep: str, keep: list[int], record: int) -> int:
+    """The file's line (1-based) where pandas' record `record` (0-based) starts: records are
+    lines, except that a quoted value may span lines (csv reads the quotes as pandas does;
+    a whitespace-separated file has no quoted values)."""
+    import csv
+
+    start = record
+    if len(sep) == 1:
+        reader = csv.reader(body, delimiter=sep, quotechar='"', skipinitialspace=True)
+        start = 0
+        try:
+            for _ in range(record):
+                next(reader)
+                start = reader.line_num
+        except (StopIteration, csv.Error):
+            pass
+    return keep[start] + 1 if 0 <= start < len(keep) else start + 1
+
+
 def _read_cells(body: str, sep: str, keep: list[int]) -> np.ndarray:
     import pandas as pd
 
@@ -119,12 +139,18 @@ def _read_cells(body: str, sep: str, keep: list[int]) -> np.ndarray:
                             quotechar='"', skip_blank_lines=False, engine="c")
     except pd.errors.ParserError as exc:
         msg = str(exc)
+        lines = body.split("\n")
         m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", msg)
-        if m:
+        if m:   # pandas' "line" counts records from 1
             want, at, saw = (int(g) for g in m.groups())
-            line = keep[at - 1] + 1 if 0 < at <= len(keep) else at
+            line = _record_line(lines, sep, keep, at - 1)
             raise PointsFileError(f"line {line}: {saw} values, but the first line has {want}"
                                   ) from None
+        m = re.search(r"EOF inside string starting at row (\d+)", msg)
+        if m:   # pandas' "row" counts records from 0
+            line = _record_line(lines, sep, keep, int(m.group(1)))
+            raise PointsFileError(f'line {line}: a quote (") opens a value that is never '
+                                  "closed; close it, or remove the quote") from None
         raise PointsFileError(f"the file could not be read as CSV: {msg.strip()[:200]}") from None
     except (pd.errors.EmptyDataError, ValueError) as exc:
         raise PointsFileError(f"the file could not be read as CSV: {str(exc)[:200]}") from None
@@ -184,7 +210,9 @@ def read_csv_table(text: str) -> Table:
     cells = np.vectorize(lambda c: str(c).strip(), otypes=[object])(cells)
     notes = [f"{sep_name}-separated"]
     flat = cells.ravel().tolist()
-    if (sep != "," and any(_COMMA_NUMBER_RE.match(c) for c in flat)
+    # a decimal comma: 1,5 in a file whose numbers have no decimal point (in a comma-separated
+    # file such a number is quoted, "1,5", as pandas' to_csv(decimal=",") writes it)
+    if (any(_COMMA_NUMBER_RE.match(c) for c in flat)
             and not any(NUMBER_RE.match(c) and _DOT_DECIMAL_RE.search(c) for c in flat)):
         cells = np.vectorize(lambda c: c.replace(",", ".") if _COMMA_NUMBER_RE.match(c) else c,
                              otypes=[object])(cells)
