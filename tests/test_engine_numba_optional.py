@@ -7,9 +7,9 @@ runs what a student does: the book's fits, a Gaussian fit and a click (a warm re
 an added point: the path that failed without numba). `make test` also runs a subset of the
 engine tests with NUMBA_DISABLE_JIT=1 (the Makefile's `test-nojit`).
 
-And one exact kernel evaluation (issue 18): training (the compiled kernel code) and
-predicting or drawing (`kernels.Gaussian`, scipy's cdist) form ‖x − z‖² from the
-differences, so a Gaussian fit far from the origin is the fit near it.
+And one exact kernel evaluation (issue 18): training, predicting and drawing take their
+kernel values from the same code (`kernel_values.kernel_column`), which forms ‖x − z‖² from
+the differences, so a Gaussian fit far from the origin is the fit near it.
 """
 
 import json
@@ -97,9 +97,10 @@ def test_blocking_works():
 @pytest.mark.parametrize("offset", [1e4, 1e7])
 def test_a_gaussian_fit_far_from_the_origin_is_the_fit_near_it(offset):
     """D1 and moons shifted far away: the same α, b and objectives as at the origin (the
-    kernel depends on x − z only), and h from `decision_function` (predicting, drawing:
-    scipy's cdist and numpy's exp) equals h of the training points (the compiled kernel) to
-    rounding. ‖x‖² + ‖z‖² − 2xᵀz would lose every digit at 1e7."""
+    kernel depends on x − z only), and h from `decision_function` (predicting, drawing)
+    equals h of the training points to rounding: the same kernel values (bit for bit:
+    tests/test_kernels.py), summed in another order. ‖x‖² + ‖z‖² − 2xᵀz would lose every
+    digit at 1e7."""
     for d, sigma in ((ds.d1(), 1.0), (ds.moons(n=80, noise=0.25, seed=2), 0.5)):
         k = se.Gaussian(sigma=sigma)
         near = se.fit(d.X, d.y, kernel=k, C=10.0, tol=1e-5)
