@@ -195,19 +195,20 @@ st.header("The perceptron, update by update")
 st.markdown(
     "Seed 003's rule: visit the points in turn; **if y·(wᵀx + b) ≤ 0** (a mistake), "
     "**w ← w + η·y·x** and **b ← b + η·y**. Stop after an epoch without mistakes.")
-c = st.columns([1, 1, 6, 1, 1], vertical_alignment="bottom")
-c[0].button("⏮", key=P + "first", on_click=on_step, args=("first", total), help="the start",
-            width="stretch", disabled=k == 0)
-c[1].button("◀", key=P + "prev", on_click=on_step, args=("prev", total), help="previous update",
-            width="stretch", disabled=k == 0)
+# plain labels: ⏮ and ⏭ have no glyph in the fonts of a bare Debian Chromium
+c = st.columns([1.3, 1.3, 5, 1.3, 1.3], vertical_alignment="bottom")
+c[0].button("First", key=P + "first", on_click=on_step, args=("first", total),
+            help="the start", width="stretch", disabled=k == 0)
+c[1].button("◀ Back", key=P + "prev", on_click=on_step, args=("prev", total),
+            help="previous update", width="stretch", disabled=k == 0)
 if total:
     c[2].slider("update", 0, total, key=P + "step")
 else:
     c[2].caption("No update was recorded.")
-c[3].button("▶", key=P + "next", on_click=on_step, args=("next", total), help="next update",
-            width="stretch", disabled=k >= total)
-c[4].button("⏭", key=P + "last", on_click=on_step, args=("last", total), help="the last update",
-            width="stretch", disabled=k >= total)
+c[3].button("Next ▶", key=P + "next", on_click=on_step, args=("next", total),
+            help="next update", width="stretch", disabled=k >= total)
+c[4].button("Last", key=P + "last", on_click=on_step, args=("last", total),
+            help="the last update", width="stretch", disabled=k >= total)
 t = run.trace[k - 1] if k else None
 fig = F.perceptron_figure(
     X, y, line_svm.model if line_svm.ok else None,
