@@ -204,7 +204,8 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
 
     tol: smo's m(α) − M(α) (default SMO_TOL·max(1, max|t|)); qp: cvxopt's abstol = reltol
     (default 1e-10). max_iter: smo's iterations (default MAX_ITER) or cvxopt's.
-    time_budget: seconds after which smo stops (not converged). trace (smo): per iteration the
+    time_budget: seconds after which smo stops (not converged; ``extra["timed_out"]`` then
+    says so: a result that depends on the machine's load). trace (smo): per iteration the
     pair (i, j) of multipliers (index s < n is aₛ, s ≥ n is â_{s−n}), m − M before the step and
     L̃ after it, as arrays (up to TRACE_CAP iterations)."""
     X, T, kernel, C, eps, solver = check_inputs(X, t, kernel, C, epsilon, solver)
@@ -259,7 +260,8 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
         primal_objective=cert["primal"], dual_objective=cert["dual"], kkt_violation=cert["kkt"],
         n_iter=run["n_iter"], converged=converged, status=status,
         solver_converged=bool(run["converged"]), time_s=elapsed, polished=polished,
-        trace=run.get("trace"), extra={"certificate": cert, "solver_status": run["status"]})
+        trace=run.get("trace"), extra={"certificate": cert, "solver_status": run["status"],
+                                       "timed_out": bool(run.get("timed_out", False))})
 
 
 def _snap(alpha: np.ndarray, C: float) -> np.ndarray:
@@ -370,7 +372,8 @@ def _smo(K, t, C, eps, tol, max_iter, deadline, trace):
     else:
         status = (f"stopped at the time budget after {it:,} iterations with m(α) − M(α) = "
                   f"{gap:.1e} — try a smaller C, a larger ε, fewer points or the QP solver")
-    out = {"alpha": alpha, "n_iter": it, "converged": converged, "status": status}
+    out = {"alpha": alpha, "n_iter": it, "converged": converged, "status": status,
+           "timed_out": not converged and it < max_iter}
     if trace:
         k = min(it, cap)
         out["trace"] = {"i": tr_i[:k], "j": tr_j[:k], "gap": tr_gap[:k], "dual": tr_dual[:k],

@@ -158,3 +158,20 @@ def test_folds_follow_the_widget(k):
     ok(at)
     assert heatmap(at, "held-out")["layout"]["title"]["text"] == (
         f"held-out accuracy (mean over {k} folds)")
+
+
+def test_a_grid_cut_by_its_time_limit_is_not_served_from_the_cache(monkeypatch):
+    def page(n: int) -> AppTest:
+        at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        at.session_state["gnl.gen.n"] = n
+        return ok(at.run())
+
+    cells = len(GC.DEFAULT_CS) * len(GC.DEFAULT_SIGMAS)
+    monkeypatch.setattr(GC, "CV_BUDGET_S", 1e-12)       # the time limit hit at once
+    at = page(70)                                       # points no other test fits
+    (warn,) = [str(w.value) for w in at.warning]
+    assert f"0 of {cells} cells done" in warn
+    monkeypatch.setattr(GC, "CV_BUDGET_S", 60.0)        # the same request, time enough
+    at = page(70)
+    assert not [str(w.value) for w in at.warning if "stopped at the" in str(w.value)]
+    assert f"all {cells} cells done" in text(at)

@@ -140,3 +140,25 @@ def test_a_stopped_fit_says_what_to_change(monkeypatch):
     (err,) = [e.value for e in at.error]
     assert "2 s budget" in err and "fewer points" in err and "larger ε" in err
     assert any("30 points" in c.value for c in at.caption)   # the points are kept
+
+
+def test_a_fit_cut_by_smos_time_limit_is_not_served_from_the_cache(monkeypatch):
+    from ui.regression import compute as R
+
+    def page() -> AppTest:
+        at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        # 300 points: SMO checks its clock every 13,333 steps, and this fit needs ~34,000
+        for key, value in {"n": 300, "function": "step", "C": 100.0, "epsilon": 0.2,
+                           "seed": 8}.items():
+            at.session_state["rg." + key] = value
+        return ok(at.run())
+
+    monkeypatch.setattr(R, "SMO_BUDGET_S", 1e-9)       # SMO's time limit hit at once
+    at = page()
+    (w,) = [x.value for x in at.warning]
+    assert "not converged: stopped at the time budget" in w
+    monkeypatch.setattr(R, "SMO_BUDGET_S", 60.0)       # the same request, time enough
+    at = page()
+    assert not at.warning
+    (s,) = [x.value for x in at.success]
+    assert "converged: KKT conditions hold" in s

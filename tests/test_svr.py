@@ -182,8 +182,13 @@ def test_the_budget_stops_smo_and_says_so():
     m = se.fit_svr(d.x, d.t, kernel, C=100.0, epsilon=0.01, time_budget=0.05)
     assert not m.converged and not m.solver_converged
     assert "time budget" in m.status and "smaller C" in m.status
+    assert m.extra["timed_out"]                          # cut by the clock: load-dependent
     m = se.fit_svr(d.x, d.t, kernel, C=100.0, epsilon=0.01, max_iter=50)
     assert not m.converged and m.n_iter == 50 and "max_iter = 50" in m.status
+    assert not m.extra["timed_out"]                      # cut by a count: deterministic
+    m = se.fit_svr(d.x, d.t, se.Gaussian(), C=1.0, epsilon=0.1)
+    assert m.converged and not m.extra["timed_out"]
+    assert not se.fit_svr(d.x, d.t, kernel, C=100.0, solver="qp").extra["timed_out"]
 
 
 def test_the_certificate_fails_on_a_wrong_answer():

@@ -39,6 +39,11 @@ class Answer:
     fitted: np.ndarray        # y(x) on the grid
     truth: np.ndarray | None  # the generating function on the grid (generated data only)
 
+    @property
+    def time_cut(self) -> bool:
+        """SMO stopped by its time limit: the answer depends on the load (never cached)."""
+        return bool(self.model.extra.get("timed_out", False))
+
 
 def check_settings(s: dict) -> dict:
     """The settings with defaults filled in; ValueError naming a bad value."""
@@ -73,15 +78,17 @@ def refusal(n: int, s: dict) -> str | None:
     return None
 
 
-def run(x: np.ndarray, t: np.ndarray, settings: dict, function: str | None = None) -> Answer:
-    """Fit and evaluate (runs in a fit worker). function: the generator's, for the truth."""
+def run(x: np.ndarray, t: np.ndarray, settings: dict, function: str | None = None,
+        time_budget: float = SMO_BUDGET_S) -> Answer:
+    """Fit and evaluate (runs in a fit worker). function: the generator's, for the truth;
+    time_budget: SMO's own stop (seconds)."""
     s = check_settings(settings)
     why = refusal(len(x), s)
     if why:
         raise ValueError(why)
     model = se.fit_svr(np.asarray(x, dtype=float), np.asarray(t, dtype=float), kernel_of(s),
                        C=float(s["C"]), epsilon=float(s["epsilon"]), solver=s["solver"],
-                       time_budget=SMO_BUDGET_S, trace=s["solver"] == "smo")
+                       time_budget=time_budget, trace=s["solver"] == "smo")
     lo, hi = float(np.min(x)), float(np.max(x))
     pad = 0.05 * (hi - lo) if hi > lo else 1.0
     grid = np.linspace(lo - pad, hi + pad, CURVE_POINTS)
