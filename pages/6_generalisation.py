@@ -141,7 +141,7 @@ if family == "gaussian":
 else:
     ss.setdefault(P + "degrees", list(GC.DEFAULT_DEGREES))
     values = cols[1].multiselect("degrees", GC.DEGREE_OPTIONS, key=P + "degrees")
-ss.setdefault(P + "k", 5)
+ss.setdefault(P + "k", GC.DEFAULT_K)
 k = cols[2].number_input("folds k", 2, 10, step=1, key=P + "k")
 if not Cs or not values:
     st.error("Choose at least one C value and one " + ("σ." if family == "gaussian" else
