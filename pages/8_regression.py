@@ -99,7 +99,7 @@ ctl.default_widgets(ss, P, DEFAULTS)
 keep_widgets(ss, P, DEFAULTS)
 x_all, t_all, settings, function = sidebar()
 s = R.check_settings(settings)
-why = R.refusal(len(x_all), s)
+why = R.refusal(len(x_all), s) or R.point_refusal(x_all, t_all)
 answer = None
 if why is None:
     try:

@@ -56,7 +56,7 @@ import numpy as np
 
 from .jit import njit
 from .kernels import Gaussian, Linear, Polynomial
-from .validation import check_integer, check_number
+from .validation import check_integer, check_kernel_range, check_number
 
 SOLVERS = ("smo", "qp")
 KKT_TOL = 1e-6        # KKT conditions in units of t (times max(1, max|tᵢ|)); categories too
@@ -216,6 +216,7 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
     time_budget = check_number("time_budget", time_budget, 0)
     n = len(X)
     scale = max(1.0, float(np.abs(T).max()))
+    check_kernel_range(kernel, X, C, "hinge")     # names max |xᵢₖ| when K would overflow
     K = kernel(X, X)
     if not np.isfinite(K).all():
         raise ValueError(f"X is too large for this kernel ({kernel.label}): kernel values "

@@ -162,3 +162,21 @@ def test_a_fit_cut_by_smos_time_limit_is_not_served_from_the_cache(monkeypatch):
     assert not at.warning
     (s,) = [x.value for x in at.success]
     assert "converged: KKT conditions hold" in s
+
+
+@pytest.mark.parametrize("x, t, named", [(1e200, 0.0, "x = 1·10²⁰⁰"),
+                                         (0.5, -1e200, "t = −1·10²⁰⁰")])
+def test_a_point_far_out_is_refused_by_name_and_kept(x, t, named):
+    at = start()
+    at.number_input(key="rg.add.x").set_value(x).run()
+    at.number_input(key="rg.add.t").set_value(t).run()
+    at.button(key="rg.add.go").click().run()
+    ok(at)
+    (err,) = [e.value for e in at.error]
+    assert err.startswith(f"Point 31 has {named}: this page takes |x| and |t| up to 1000")
+    assert "Undo last point" in err
+    assert not at.success and not [d for d in at.dataframe if "ξ̂" in d.value.columns]
+    assert any("31 points" in c.value for c in at.caption)          # the point is kept
+    assert at.session_state["rg.added"] == [(x, t)]
+    at.button(key="rg.undo").click().run()                          # and can be taken back
+    assert not ok(at).error and len(points(at)) == 30

@@ -217,6 +217,8 @@ def test_the_certificate_fails_on_a_wrong_answer():
     ({"X": [[[1.0]], [[2.0]]]}, "shape (2, 1, 1)"),
     ({"max_iter": 0}, "max_iter must be an integer ≥ 1, got 0"),
     ({"time_budget": -1}, "time_budget"),
+    ({"X": [[0.0], [1e200]]}, "max |xᵢₖ| = 1e+200"),                         # linear: x² = inf
+    ({"X": [[0.0], [1e200]], "kernel": se.Gaussian(1.0)}, "max |xᵢₖ| = 1e+200"),
 ])
 def test_bad_input_is_a_value_error_naming_the_value(kw, name):
     args = {"X": [[0.0], [1.0]], "t": [0.0, 1.0]} | kw
