@@ -56,7 +56,9 @@ def feature_view(xb: bytes, yb: bytes, c: float, C: float) -> KC.FeatureView:
 
 @st.cache_data(max_entries=16, show_spinner="Gram matrix, eigenvalues, cvxopt and SMO …")
 def gram_study(xb: bytes, yb: bytes, name: str, params: tuple, C: float) -> KC.GramStudy:
-    return in_worker(KC.gram_study, *unpack(xb, yb), name, dict(params), C)
+    study = in_worker(KC.gram_study, *unpack(xb, yb), name, dict(params), C,
+                      KC.STARTS_BUDGET_S)
+    return budget.unless_cut(study, study.time_cut)   # starts cut by the clock: not cached
 
 
 @st.cache_data(max_entries=16, show_spinner="Fitting the same points at each value …")
@@ -71,7 +73,7 @@ def unpack(xb: bytes, yb: bytes):
 def guarded(call, *args):
     """A cached call's result, or None after an st.error that says what to change."""
     try:
-        return call(*args)
+        return budget.result_of(call, *args)
     except budget.Stopped as exc:  # depends on the load: never cached
         st.error(str(exc) + STOP_HINT)
     except ValueError as exc:

@@ -56,15 +56,16 @@ def split_run(xb, yb, family, value, C, test, seed) -> GC.SplitOutcome:
 def cv_run(xb, yb, family, Cs, values, k, seed) -> GC.CVOutcome:
     X, y = unpack(xb, yb)
     # the grid's own stop scales with the budget's slack, as the worker's kill does
-    return budget.run("cv", GC.cv_run, (X, y, family, Cs, values, k, seed,
-                                        GC.CV_BUDGET_S * budget.slack()),
-                      settings=None, n=len(X))
+    out = budget.run("cv", GC.cv_run, (X, y, family, Cs, values, k, seed,
+                                       GC.CV_BUDGET_S * budget.slack()),
+                     settings=None, n=len(X))
+    return budget.unless_cut(out, out.grid.stopped)   # stopped by the clock: never cached
 
 
 def guarded(call, *args):
     """A cached call's result, or None after an st.error that says what to change."""
     try:
-        return call(*args)
+        return budget.result_of(call, *args)
     except budget.Stopped as exc:   # depends on the load: never cached
         st.error(f"{exc} Try fewer points, fewer grid values, fewer folds or a smaller C.")
     except ValueError as exc:
@@ -140,7 +141,7 @@ if family == "gaussian":
 else:
     ss.setdefault(P + "degrees", list(GC.DEFAULT_DEGREES))
     values = cols[1].multiselect("degrees", GC.DEGREE_OPTIONS, key=P + "degrees")
-ss.setdefault(P + "k", 5)
+ss.setdefault(P + "k", GC.DEFAULT_K)
 k = cols[2].number_input("folds k", 2, 10, step=1, key=P + "k")
 if not Cs or not values:
     st.error("Choose at least one C value and one " + ("σ." if family == "gaussian" else

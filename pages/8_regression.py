@@ -89,8 +89,9 @@ def on_plot_click(xr, yr, n: int) -> None:
 @st.cache_data(max_entries=32, show_spinner="Fitting …")
 def cached_fit(xb: bytes, tb: bytes, skey: tuple, function: str | None) -> R.Answer:
     x, t = np.frombuffer(xb), np.frombuffer(tb)
-    return budget.run("regression", R.run, (x, t, dict(skey), function), settings=None,
-                      n=len(x), lane="light" if len(x) <= 100 else "heavy")
+    answer = budget.run("regression", R.run, (x, t, dict(skey), function, R.SMO_BUDGET_S),
+                        settings=None, n=len(x), lane="light" if len(x) <= 100 else "heavy")
+    return budget.unless_cut(answer, answer.time_cut)   # SMO stopped by the clock: not cached
 
 
 restore_widgets(ss, P)
@@ -98,12 +99,12 @@ ctl.default_widgets(ss, P, DEFAULTS)
 keep_widgets(ss, P, DEFAULTS)
 x_all, t_all, settings, function = sidebar()
 s = R.check_settings(settings)
-why = R.refusal(len(x_all), s)
+why = R.refusal(len(x_all), s) or R.point_refusal(x_all, t_all)
 answer = None
 if why is None:
     try:
-        answer = cached_fit(x_all.tobytes(), t_all.tobytes(), tuple(sorted(s.items())),
-                            function)
+        answer = budget.result_of(cached_fit, x_all.tobytes(), t_all.tobytes(),
+                                  tuple(sorted(s.items())), function)
     except budget.BudgetError as exc:       # stopped at the budget: never cached
         why = f"{exc} Try fewer points, a smaller C or a larger ε, or the other solver."
     except ValueError as exc:

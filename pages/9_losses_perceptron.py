@@ -21,6 +21,7 @@ from ui.shared import controls as ctl
 from ui.shared import state
 from ui.shared.controls import DATASET_LABELS
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.fitting import FitOutcome
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_setting
@@ -102,6 +103,15 @@ def cached_perceptron(xb: bytes, yb: bytes, eta: float, epochs: int, bias: str, 
                       settings=None, n=len(X))
 
 
+def svm_fit(xb: bytes, yb: bytes, s: dict) -> FitOutcome:
+    """The SVM's FitOutcome; a fit stopped at the budget is an outcome too (kind "stopped",
+    its message says what to change; never cached): the curves and the perceptron stay."""
+    try:
+        return cached_fit(xb, yb, state.settings_key(s))
+    except budget.Stopped as exc:
+        return FitOutcome(error=str(exc), kind="stopped")
+
+
 def chart(fig: dict, key: str) -> None:
     st.plotly_chart(fig, key=key, config=PLOT_CONFIG, width="stretch", theme=None)
 
@@ -137,15 +147,10 @@ try:
 except budget.Stopped as exc:  # over the time budget: say what to change
     st.error(f"{exc} Lower the epoch cap or use fewer points.")
     st.stop()
-try:
-    svm = cached_fit(xb, yb, state.settings_key(settings))
-    hard = cached_fit(xb, yb, state.settings_key(C.svm_settings(settings, True)))
-    line_svm = hard
-    if not hard.ok and hard.kind in ("not_separable", "over_budget"):  # the soft margin
-        line_svm = cached_fit(xb, yb, state.settings_key(C.svm_settings(settings, False)))
-except budget.Stopped as exc:  # over the time budget: the message says what to change
-    st.error(str(exc))
-    st.stop()
+svm = svm_fit(xb, yb, settings)
+hard = line_svm = svm_fit(xb, yb, C.svm_settings(settings, True))
+if not hard.ok and hard.kind in ("not_separable", "over_budget", "stopped"):  # the soft margin
+    line_svm = svm_fit(xb, yb, C.svm_settings(settings, False))
 
 total = len(run.trace)
 if ss.get(K_RUN) != (xb, yb, args):  # a new run: show where it ended
@@ -162,7 +167,7 @@ ss.setdefault(P + "h_from", "svm")
 h_from = st.radio("The points' margins m = y·h(x) of", tuple(H_LABELS), key=P + "h_from",
                   format_func=H_LABELS.get, horizontal=True)
 if h_from == "svm" and not svm.ok:
-    st.warning(f"No SVM with the source's settings: {svm.error}")
+    st.warning(C.svm_failed_words(svm.error, ss[P + "source"] == "playground"))
     m = None
 elif h_from == "svm":
     m = L.margins(svm.model, X, np.where(y > 0, 1, -1))
@@ -190,19 +195,20 @@ st.header("The perceptron, update by update")
 st.markdown(
     "Seed 003's rule: visit the points in turn; **if y·(wᵀx + b) ≤ 0** (a mistake), "
     "**w ← w + η·y·x** and **b ← b + η·y**. Stop after an epoch without mistakes.")
-c = st.columns([1, 1, 6, 1, 1], vertical_alignment="bottom")
-c[0].button("⏮", key=P + "first", on_click=on_step, args=("first", total), help="the start",
-            width="stretch", disabled=k == 0)
-c[1].button("◀", key=P + "prev", on_click=on_step, args=("prev", total), help="previous update",
-            width="stretch", disabled=k == 0)
+# plain labels: ⏮ and ⏭ have no glyph in the fonts of a bare Debian Chromium
+c = st.columns([1.3, 1.3, 5, 1.3, 1.3], vertical_alignment="bottom")
+c[0].button("First", key=P + "first", on_click=on_step, args=("first", total),
+            help="the start", width="stretch", disabled=k == 0)
+c[1].button("◀ Back", key=P + "prev", on_click=on_step, args=("prev", total),
+            help="previous update", width="stretch", disabled=k == 0)
 if total:
     c[2].slider("update", 0, total, key=P + "step")
 else:
     c[2].caption("No update was recorded.")
-c[3].button("▶", key=P + "next", on_click=on_step, args=("next", total), help="next update",
-            width="stretch", disabled=k >= total)
-c[4].button("⏭", key=P + "last", on_click=on_step, args=("last", total), help="the last update",
-            width="stretch", disabled=k >= total)
+c[3].button("Next ▶", key=P + "next", on_click=on_step, args=("next", total),
+            help="next update", width="stretch", disabled=k >= total)
+c[4].button("Last", key=P + "last", on_click=on_step, args=("last", total),
+            help="the last update", width="stretch", disabled=k >= total)
 t = run.trace[k - 1] if k else None
 fig = F.perceptron_figure(
     X, y, line_svm.model if line_svm.ok else None,
@@ -211,7 +217,7 @@ fig = F.perceptron_figure(
 chart(fig, key=P + "fig.perceptron")
 st.markdown(C.update_words(run, k))
 (st.success if run.converged else st.warning)(C.run_words(run, int(ss[P + "epochs"])))
-if hard.kind == "over_budget":
+if hard.kind in ("over_budget", "stopped") and line_svm.ok:
     st.caption(f"The hard margin is not drawn: {hard.error} The soft margin is drawn instead.")
 if not line_svm.ok:
     st.warning(f"No maximum-margin line: {line_svm.error}")

@@ -223,17 +223,18 @@ class GridResult:
             text = f"all {total} cells done ({self.fits} fits, {self.elapsed_s:.2f} s)"
         else:
             text = (f"stopped at the {self.budget_s:g} s budget after {self.fits} fits: "
-                    f"{n_done} of {total} cells done ({self.done_cells_text()}); use fewer "
-                    "values or fewer points, or fewer folds")
+                    f"{n_done} of {total} cells done; use fewer values or fewer points, or "
+                    "fewer folds")
         if self.unconverged.any():
             text += (f"; {int(self.unconverged.sum())} fit(s) stopped at their iteration cap "
                      "(large C): their accuracy is that of the model where it stopped")
         return text
 
-    def done_cells_text(self) -> str:
-        cells = [f"C = {self.Cs[i]:g}, {self.param} = {self.values[j]:g}"
-                 for i in range(len(self.Cs)) for j in range(len(self.values)) if self.done[i, j]]
-        return "; ".join(cells) if cells else "none"
+    @property
+    def unfinished(self) -> list[tuple]:
+        """(C, value) of every cell not done, row by row (empty when the grid finished)."""
+        return [(self.Cs[i], self.values[j]) for i in range(len(self.Cs))
+                for j in range(len(self.values)) if not self.done[i, j]]
 
 
 def check_work(n: int, cells: int, k: int) -> str | None:

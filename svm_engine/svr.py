@@ -56,7 +56,7 @@ import numpy as np
 
 from .jit import njit
 from .kernels import Gaussian, Linear, Polynomial
-from .validation import check_integer, check_number
+from .validation import check_integer, check_kernel_range, check_number
 
 SOLVERS = ("smo", "qp")
 KKT_TOL = 1e-6        # KKT conditions in units of t (times max(1, max|tᵢ|)); categories too
@@ -204,7 +204,8 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
 
     tol: smo's m(α) − M(α) (default SMO_TOL·max(1, max|t|)); qp: cvxopt's abstol = reltol
     (default 1e-10). max_iter: smo's iterations (default MAX_ITER) or cvxopt's.
-    time_budget: seconds after which smo stops (not converged). trace (smo): per iteration the
+    time_budget: seconds after which smo stops (not converged; ``extra["timed_out"]`` then
+    says so: a result that depends on the machine's load). trace (smo): per iteration the
     pair (i, j) of multipliers (index s < n is aₛ, s ≥ n is â_{s−n}), m − M before the step and
     L̃ after it, as arrays (up to TRACE_CAP iterations)."""
     X, T, kernel, C, eps, solver = check_inputs(X, t, kernel, C, epsilon, solver)
@@ -215,6 +216,7 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
     time_budget = check_number("time_budget", time_budget, 0)
     n = len(X)
     scale = max(1.0, float(np.abs(T).max()))
+    check_kernel_range(kernel, X, C, "hinge")     # names max |xᵢₖ| when K would overflow
     K = kernel(X, X)
     if not np.isfinite(K).all():
         raise ValueError(f"X is too large for this kernel ({kernel.label}): kernel values "
@@ -259,7 +261,8 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
         primal_objective=cert["primal"], dual_objective=cert["dual"], kkt_violation=cert["kkt"],
         n_iter=run["n_iter"], converged=converged, status=status,
         solver_converged=bool(run["converged"]), time_s=elapsed, polished=polished,
-        trace=run.get("trace"), extra={"certificate": cert, "solver_status": run["status"]})
+        trace=run.get("trace"), extra={"certificate": cert, "solver_status": run["status"],
+                                       "timed_out": bool(run.get("timed_out", False))})
 
 
 def _snap(alpha: np.ndarray, C: float) -> np.ndarray:
@@ -370,7 +373,8 @@ def _smo(K, t, C, eps, tol, max_iter, deadline, trace):
     else:
         status = (f"stopped at the time budget after {it:,} iterations with m(α) − M(α) = "
                   f"{gap:.1e} — try a smaller C, a larger ε, fewer points or the QP solver")
-    out = {"alpha": alpha, "n_iter": it, "converged": converged, "status": status}
+    out = {"alpha": alpha, "n_iter": it, "converged": converged, "status": status,
+           "timed_out": not converged and it < max_iter}
     if trace:
         k = min(it, cap)
         out["trace"] = {"i": tr_i[:k], "j": tr_j[:k], "gap": tr_gap[:k], "dual": tr_dual[:k],

@@ -170,3 +170,23 @@ def test_the_endpoint_kills_the_fit_when_the_browser_drops_the_request(monkeypat
     assert status == 499 and "closed" in ans["error"]
     assert took < 2.0  # it did not wait for the task's 3 s
     assert children_cpu_seconds(1.5) < 0.5  # killed: not spinning on for its 3 s
+
+
+def test_a_time_cut_result_is_shown_but_never_cached():
+    import streamlit as st
+
+    calls = []
+
+    @st.cache_data(max_entries=4, show_spinner=False)
+    def compute(x: int, cut: bool) -> int:
+        calls.append(x)
+        return budget.unless_cut(10 * x, cut)
+
+    key = 7
+    assert [budget.result_of(compute, key, True) for _ in range(2)] == [10 * key] * 2
+    assert len(calls) == 2                            # computed again: not cached
+    assert [budget.result_of(compute, key, False) for _ in range(2)] == [10 * key] * 2
+    assert len(calls) == 3                            # a complete result is cached
+    with pytest.raises(budget.TimeCut) as exc:
+        compute(key + 1, True)
+    assert exc.value.result == 10 * (key + 1)

@@ -105,3 +105,20 @@ def test_loss_rows():
     assert by["hinge (k = 1)"]["Σ over the points"] == "2" and by["0-1"]["mean"] == "0.5"
     assert by["perceptron"]["≥ 0-1 loss everywhere"] == "no"
     assert C.loss_rows([1.0 - 1e-16])[1]["Σ over the points"] == "≈ 0"
+
+
+def test_svm_failed_words_end_the_error_and_say_where_to_change():
+    err = "X is too large for this kernel; rescale X (e.g. standardise each feature)"
+    w = C.svm_failed_words(err, playground=True)
+    assert w.startswith(f"No SVM with the Playground's settings: {err}. Change them on the "
+                        "Playground")
+    w = C.svm_failed_words("Stopped at the budget.", playground=False)
+    assert "these points: Stopped at the budget. Mark the perceptron's margins" in w
+    assert ".." not in w
+
+
+def test_loss_figure_without_margins_has_the_curves_only():
+    fig = F.loss_figure(None, np.array([1, -1, 1]))     # no classifier: y is not used
+    assert [t["meta"]["role"] for t in fig["data"]] == ["curve"] * len(L.NAMES)
+    with pytest.raises(ValueError, match="need one label per margin: 2 margins, 3 labels"):
+        F.loss_figure(np.array([0.5, 1.0]), np.array([1, -1, 1]))

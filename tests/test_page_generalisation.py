@@ -90,8 +90,8 @@ def test_cv_heatmap_best_cell_and_chosen_model():
     X, y = moons()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", se.ConvergenceWarning)
-        grid = ms.cross_validate(X, y, "gaussian", GC.DEFAULT_CS, GC.DEFAULT_SIGMAS, k=5,
-                                 seed=0, budget_s=600)
+        grid = ms.cross_validate(X, y, "gaussian", GC.DEFAULT_CS, GC.DEFAULT_SIGMAS,
+                                 k=GC.DEFAULT_K, seed=0, budget_s=600)
     cv = heatmap(at, "held-out")
     z = np.array([[np.nan if v is None else v for v in row] for row in cv["data"][0]["z"]])
     np.testing.assert_allclose(z, grid.mean_accuracy, atol=1e-12)
@@ -105,8 +105,10 @@ def test_cv_heatmap_best_cell_and_chosen_model():
     assert f"The chosen model, on all 200 points: {best}" in titles
     t = text(at)
     assert f"The best cell, {best}, scores {grid.mean_accuracy[i, j]:.3f}" in t
-    assert "At C = 1000, σ = 0.05 (the most flexible cell)" in t and "**overfitting**" in t
-    assert "all 25 cells done (125 fits" in t
+    flexible = f"At C = {max(GC.DEFAULT_CS):g}, σ = {min(GC.DEFAULT_SIGMAS):g}"
+    assert f"{flexible} (the most flexible cell)" in t and "**overfitting**" in t
+    cells = len(GC.DEFAULT_CS) * len(GC.DEFAULT_SIGMAS)
+    assert f"all {cells} cells done ({cells * GC.DEFAULT_K} fits" in t
 
 
 def test_polynomial_grid_columns_are_degrees():
@@ -122,7 +124,8 @@ def test_a_grid_stopped_at_its_budget_says_which_cells_were_done(monkeypatch):
     monkeypatch.setattr(GC, "CV_BUDGET_S", 1e-12)   # the page passes it to the worker
     at = start(n=80)
     (warn,) = [str(w.value) for w in at.warning]
-    assert "stopped at the" in warn and "0 of 25 cells done (none)" in warn
+    cells = len(GC.DEFAULT_CS) * len(GC.DEFAULT_SIGMAS)
+    assert "stopped at the" in warn and f"0 of {cells} cells done;" in warn
     assert "use fewer values or fewer points, or fewer folds" in warn
     titles = [s["layout"].get("title", {}).get("text", "") for s in chart_specs(at)]
     assert not any(t.startswith("The chosen model") for t in titles)
@@ -131,8 +134,11 @@ def test_a_grid_stopped_at_its_budget_says_which_cells_were_done(monkeypatch):
 def test_a_grid_over_the_work_cap_is_refused_with_what_to_change():
     at = start(n=2000)
     errors = [str(e.value) for e in at.error]
-    assert any("25 cells × 5 folds × 1600 training points = 200,000 is over the limit of "
-               "40,000" in e for e in errors), errors
+    cells, k = len(GC.DEFAULT_CS) * len(GC.DEFAULT_SIGMAS), GC.DEFAULT_K
+    n_train = 2000 - 2000 // k
+    assert any(f"{cells} cells × {k} folds × {n_train} training points = "
+               f"{cells * k * n_train:,} is over the limit of 40,000" in e
+               for e in errors), errors
     assert metrics(at)["training accuracy"]   # the split above still answers
 
 
@@ -151,10 +157,27 @@ def test_empty_grid_and_stopped_runs_are_errors(monkeypatch):
     assert len(errors) == 2 and all("Try fewer points, fewer grid values" in e for e in errors)
 
 
-@pytest.mark.parametrize("k", [3])
+@pytest.mark.parametrize("k", [5])
 def test_folds_follow_the_widget(k):
     at = start(n=60)
     at.number_input(key="gnl.k").set_value(k).run()
     ok(at)
     assert heatmap(at, "held-out")["layout"]["title"]["text"] == (
         f"held-out accuracy (mean over {k} folds)")
+
+
+def test_a_grid_cut_by_its_time_limit_is_not_served_from_the_cache(monkeypatch):
+    def page(n: int) -> AppTest:
+        at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        at.session_state["gnl.gen.n"] = n
+        return ok(at.run())
+
+    cells = len(GC.DEFAULT_CS) * len(GC.DEFAULT_SIGMAS)
+    monkeypatch.setattr(GC, "CV_BUDGET_S", 1e-12)       # the time limit hit at once
+    at = page(70)                                       # points no other test fits
+    (warn,) = [str(w.value) for w in at.warning]
+    assert f"0 of {cells} cells done" in warn
+    monkeypatch.setattr(GC, "CV_BUDGET_S", 60.0)        # the same request, time enough
+    at = page(70)
+    assert not [str(w.value) for w in at.warning if "stopped at the" in str(w.value)]
+    assert f"all {cells} cells done" in text(at)

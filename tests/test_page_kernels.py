@@ -257,3 +257,20 @@ def test_a_run_stopped_at_the_budget_is_an_error_not_a_traceback(monkeypatch):
     assert len(errors) == 3 and all(e.endswith("Try fewer points or a smaller C.")
                                     for e in errors)
     assert any(s.startswith("K(x1, x2)") for s in markdown(at))   # no fit needed: still there
+
+
+def test_smo_starts_cut_by_their_time_limit_are_not_served_from_the_cache(monkeypatch):
+    from ui.kernels import compute as KC
+
+    def smo_rows() -> int:
+        at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        for key, value in {"source": "blobs", "gen.n": 30, "gen.seed": 4323}.items():
+            at.session_state["ker." + key] = value       # points no other test fits
+        ok(at.run())
+        table = next(d.value for d in at.dataframe if "steps with η ≤ 0" in d.value.columns)
+        return int((table["solver"] == "SMO").sum())
+
+    monkeypatch.setattr(KC, "STARTS_BUDGET_S", 0.0)     # no start after the first
+    assert smo_rows() == 1
+    monkeypatch.setattr(KC, "STARTS_BUDGET_S", 60.0)    # the same request, time enough
+    assert smo_rows() == KC.STARTS

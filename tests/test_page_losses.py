@@ -14,6 +14,7 @@ from svm_engine import datasets
 from svm_engine import losses as L
 from svm_engine import perceptron as P
 from tests.plotly_json import decoded
+from ui.serving import budget
 from ui.shared import state
 
 PAGE = "../pages/9_losses_perceptron.py"
@@ -213,3 +214,76 @@ def test_one_class_is_refused_and_the_points_stay():
     (err,) = at.error
     assert "at least one point of each class" in err.value
     assert at.session_state["svmlab.y"].tolist() == [1, 1]
+
+
+def playground(X, y, settings, title="points") -> AppTest:
+    """The page run on the Playground's points and settings (the default source)."""
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    ss = {}
+    state.load_into_playground(ss, X, y, settings, title)
+    for k, v in ss.items():
+        at.session_state[k] = v
+    return at.run()
+
+
+def test_a_failed_svm_is_a_warning_and_the_rest_is_shown():
+    d = datasets.d2()                                  # not separable by a line
+    at = playground(d.X, d.y, {"kernel": "linear", "hard_margin": True}, "D2")
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = [str(w.value) for w in at.warning]
+    (svm,) = [w for w in warnings if w.startswith("No SVM with the Playground's settings")]
+    assert se.NOT_SEPARABLE in svm and "Use a finite C" in svm
+    assert "Change them on the Playground" in svm
+    fig = charts(at)["losses"]                         # the five curves, no points marked
+    assert sorted(t["meta"]["loss"] for t in fig["data"]) == sorted(L.NAMES)
+    assert all(t["meta"]["role"] == "curve" for t in fig["data"])
+    run = P.perceptron(d.X, d.y, max_epochs=100, seed=0)      # the perceptron is still there
+    (s,) = [s for s in at.slider if s.key == "los.step"]
+    assert s.max == run.n_updates
+    perceptron = charts(at)["perceptron"]
+    assert any(t.get("name") == "perceptron" for t in perceptron["data"])
+    assert any(t.get("name") == "SVM h(x) = 0" for t in perceptron["data"])  # the soft margin
+    widget(at, "los.h_from").set_value("perceptron").run()   # its margins are marked
+    assert not at.exception
+    marks = [t for t in charts(at)["losses"]["data"] if t["meta"]["role"] == "points"]
+    assert sum(len(t["x"]) for t in marks) == len(L.NAMES) * len(d.X)
+
+
+def test_a_stopped_perceptron_says_what_to_change(monkeypatch):
+    def stopped(*args, **kwargs):
+        raise budget.Stopped("This did not finish within its 2 s budget and was stopped.")
+
+    monkeypatch.setattr(budget, "run", stopped)
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.session_state["los.seed"] = 4321                # a run no other test cached
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (err,) = [str(e.value) for e in at.error]
+    assert "2 s budget" in err and "Lower the epoch cap or use fewer points" in err
+    assert f"n = {len(datasets.d1().X)} points" in text(at)      # the points are kept
+
+
+def test_a_stopped_svm_says_so_and_the_rest_is_shown(monkeypatch):
+    real = budget.run
+
+    def svm_stopped(task, *args, **kwargs):
+        if task == "fit":
+            raise budget.Stopped("This did not finish within its 2 s budget and was stopped.")
+        return real(task, *args, **kwargs)
+
+    monkeypatch.setattr(budget, "run", svm_stopped)
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.session_state["los.source"] = "blobs"
+    at.session_state["los.gen.seed"] = 4322            # points no other test fitted
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = [str(w.value) for w in at.warning]
+    assert any(w.startswith("No SVM with the suggested settings of these points: This did not "
+                            "finish within its 2 s budget") for w in warnings), warnings
+    assert any(w.startswith("No maximum-margin line: This did not finish") for w in warnings)
+    d = datasets.load("blobs", n=60, noise=0.1, seed=4322)
+    run = P.perceptron(d.X, d.y, max_epochs=100, seed=0)
+    (s,) = [s for s in at.slider if s.key == "los.step"]
+    assert s.max == run.n_updates
+    assert sorted(t["meta"]["loss"] for t in charts(at)["losses"]["data"]) == sorted(L.NAMES)
+    assert any(t.get("name") == "perceptron" for t in charts(at)["perceptron"]["data"])

@@ -140,3 +140,43 @@ def test_a_stopped_fit_says_what_to_change(monkeypatch):
     (err,) = [e.value for e in at.error]
     assert "2 s budget" in err and "fewer points" in err and "larger ε" in err
     assert any("30 points" in c.value for c in at.caption)   # the points are kept
+
+
+def test_a_fit_cut_by_smos_time_limit_is_not_served_from_the_cache(monkeypatch):
+    from ui.regression import compute as R
+
+    def page() -> AppTest:
+        at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        # 300 points: SMO checks its clock every 13,333 steps, and this fit needs ~34,000
+        for key, value in {"n": 300, "function": "step", "C": 100.0, "epsilon": 0.2,
+                           "seed": 8}.items():
+            at.session_state["rg." + key] = value
+        return ok(at.run())
+
+    monkeypatch.setattr(R, "SMO_BUDGET_S", 1e-9)       # SMO's time limit hit at once
+    at = page()
+    (w,) = [x.value for x in at.warning]
+    assert "not converged: stopped at the time budget" in w
+    monkeypatch.setattr(R, "SMO_BUDGET_S", 60.0)       # the same request, time enough
+    at = page()
+    assert not at.warning
+    (s,) = [x.value for x in at.success]
+    assert "converged: KKT conditions hold" in s
+
+
+@pytest.mark.parametrize("x, t, named", [(1e200, 0.0, "x = 1·10²⁰⁰"),
+                                         (0.5, -1e200, "t = −1·10²⁰⁰")])
+def test_a_point_far_out_is_refused_by_name_and_kept(x, t, named):
+    at = start()
+    at.number_input(key="rg.add.x").set_value(x).run()
+    at.number_input(key="rg.add.t").set_value(t).run()
+    at.button(key="rg.add.go").click().run()
+    ok(at)
+    (err,) = [e.value for e in at.error]
+    assert err.startswith(f"Point 31 has {named}: this page takes |x| and |t| up to 1000")
+    assert "Undo last point" in err
+    assert not at.success and not [d for d in at.dataframe if "ξ̂" in d.value.columns]
+    assert any("31 points" in c.value for c in at.caption)          # the point is kept
+    assert at.session_state["rg.added"] == [(x, t)]
+    at.button(key="rg.undo").click().run()                          # and can be taken back
+    assert not ok(at).error and len(points(at)) == 30

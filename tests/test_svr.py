@@ -182,8 +182,13 @@ def test_the_budget_stops_smo_and_says_so():
     m = se.fit_svr(d.x, d.t, kernel, C=100.0, epsilon=0.01, time_budget=0.05)
     assert not m.converged and not m.solver_converged
     assert "time budget" in m.status and "smaller C" in m.status
+    assert m.extra["timed_out"]                          # cut by the clock: load-dependent
     m = se.fit_svr(d.x, d.t, kernel, C=100.0, epsilon=0.01, max_iter=50)
     assert not m.converged and m.n_iter == 50 and "max_iter = 50" in m.status
+    assert not m.extra["timed_out"]                      # cut by a count: deterministic
+    m = se.fit_svr(d.x, d.t, se.Gaussian(), C=1.0, epsilon=0.1)
+    assert m.converged and not m.extra["timed_out"]
+    assert not se.fit_svr(d.x, d.t, kernel, C=100.0, solver="qp").extra["timed_out"]
 
 
 def test_the_certificate_fails_on_a_wrong_answer():
@@ -212,6 +217,8 @@ def test_the_certificate_fails_on_a_wrong_answer():
     ({"X": [[[1.0]], [[2.0]]]}, "shape (2, 1, 1)"),
     ({"max_iter": 0}, "max_iter must be an integer ≥ 1, got 0"),
     ({"time_budget": -1}, "time_budget"),
+    ({"X": [[0.0], [1e200]]}, "max |xᵢₖ| = 1e+200"),                         # linear: x² = inf
+    ({"X": [[0.0], [1e200]], "kernel": se.Gaussian(1.0)}, "max |xᵢₖ| = 1e+200"),
 ])
 def test_bad_input_is_a_value_error_naming_the_value(kw, name):
     args = {"X": [[0.0], [1.0]], "t": [0.0, 1.0]} | kw

@@ -7,6 +7,7 @@ import pytest
 import svm_engine as se
 from ui.regression import compute as R
 from ui.regression import figures as F
+from ui.shared.numbers import fmt_num
 
 
 @pytest.fixture(scope="module")
@@ -62,11 +63,35 @@ def test_the_figure_draws_tube_fit_slacks_and_support_vectors(answer):
     i = int(np.flatnonzero(m.xi > 0)[0])
     k = 3 * list(np.flatnonzero(m.xi > 0)).index(i)
     assert up["y"][k:k + 2] == pytest.approx([m.t[i], m.f_train[i] + m.epsilon])
-    labels = by_role["slack_labels"][0]["text"]
-    top = int(np.argmax(m.xi + m.xi_hat))
-    assert any(s.endswith(f"{top + 1}={max(m.xi[top], m.xi_hat[top]):.2f}") for s in labels)
+    # each slack's value in the hover of its segment (no text on the plot to hide points)
+    assert up["text"][k:k + 3] == [f"ξ{_sub(i + 1)} = {fmt_num(m.xi[i])}"] * 2 + [None]
+    low = segs["ξ̂ (below the tube)"]
+    j = int(np.flatnonzero(m.xi_hat > 0)[0])
+    assert low["text"][0] == f"ξ̂{_sub(j + 1)} = {fmt_num(m.xi_hat[j])}"
+    assert not [tr for tr in fig["data"] if tr.get("mode") == "text"]
+    # ξ, ξ̂ and y(x) in three colours; seed 002's a, â in the legend; the legend above the plot
+    (fit,) = by_role["fit"]
+    assert len({fit["line"]["color"], up["line"]["color"], low["line"]["color"]}) == 3
+    names = [tr.get("name", "") for tr in fig["data"]]
+    assert "α" not in "".join(names) and any("a or â = C" in n for n in names)
+    legend = fig["layout"]["legend"]
+    assert legend["yanchor"] == "bottom" and legend["y"] >= 1
     x0, x1 = fig["layout"]["xaxis"]["range"]
     assert x0 < m.X.min() < m.X.max() < x1
+
+
+def _sub(i: int) -> str:
+    return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def test_a_point_beyond_the_pages_range_is_named():
+    x, t = np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 0.5])
+    assert R.point_refusal(x, t) is None
+    assert R.point_refusal(x, np.array([0.0, 1001.0, -5000.0])).startswith(
+        "Point 2 has t = 1001: this page takes |x| and |t| up to 1000")
+    assert R.point_refusal(np.array([0.0, -1000.0, np.inf]), t).startswith("Point 3 has x = ∞")
+    with pytest.raises(ValueError, match="Point 1 has x = 2000"):
+        R.run(np.array([2000.0, 0.0]), np.array([0.0, 1.0]), {})
 
 
 def test_progress_figure_is_smos_trace(answer):

@@ -27,7 +27,7 @@ def test_split_and_grid_with_the_engines_numbers(page):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", se.ConvergenceWarning)
         grid = ms.cross_validate(d.X, d.y, "gaussian", GC.DEFAULT_CS, GC.DEFAULT_SIGMAS,
-                                 budget_s=600)
+                                 k=GC.DEFAULT_K, budget_s=600)
         r = ms.split_and_fit(d.X, d.y, se.Gaussian(0.05), 1000.0, seed=0)
     metric = page.locator("[data-testid=stMetric]").filter(has_text="test accuracy")
     assert f"{r.test_accuracy:.3f}" in metric.inner_text()

@@ -45,13 +45,17 @@ def test_the_page_steps_the_perceptron_on_the_playground_points(page):
             "perceptron"} <= set(names)
     assert {"perceptron", "SVM h(x) = 0", "SVM h(x) = ±1"} <= set(plot_names(page, 1))
     main.get_by_text(f"Update {run.n_updates}", exact=False).first.wait_for()
-    page.get_by_role("button", name="◀").click()
+    page.get_by_role("button", name="◀ Back").click()
     main.get_by_text(f"Update {run.n_updates - 1}", exact=False).first.wait_for()
-    page.get_by_role("button", name="⏮").click()
+    page.get_by_role("button", name="First").click()
     main.get_by_text("Start:", exact=False).first.wait_for()
     # at the start there is no perceptron line yet
     page.wait_for_function(f"![...document.querySelectorAll('{PLOTS}')][1].data"
                            ".some(t => t.name === 'perceptron')")
+    page.get_by_role("button", name="Next ▶").click()
+    main.get_by_text("Update 1 ", exact=False).first.wait_for()
+    page.get_by_role("button", name="Last").click()
+    main.get_by_text(f"Update {run.n_updates}", exact=False).first.wait_for()
     foreign = sorted({u for u in seen if urlparse(u).scheme in ("http", "https", "ws", "wss")
                       and urlparse(u).netloc != app_host})  # fmt: skip
     assert not foreign, foreign

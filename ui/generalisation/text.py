@@ -64,6 +64,19 @@ def overfit_sentence(grid: ms.GridResult) -> str:
             "this grid. " + best)
 
 
+def unfinished_text(grid: ms.GridResult) -> str:
+    """The cells a stopped grid did not finish, row by row: "C = 100 (σ = 1, 5); C = 1000
+    (every σ)"; "" when every cell is done."""
+    name = "σ" if grid.param == "sigma" else "q"
+    rows: dict = {}
+    for C, v in grid.unfinished:
+        rows.setdefault(C, []).append(v)
+    return "; ".join(
+        f"C = {fmt_setting(C)} (every {name})" if len(vs) == len(grid.values) else
+        f"C = {fmt_setting(C)} ({name} = {', '.join(fmt_setting(v) for v in vs)})"
+        for C, vs in rows.items())
+
+
 def cv_sentence(grid: ms.GridResult) -> str:
     folds = f"{grid.k}-fold cross-validation"
     acc = grid.mean_accuracy
@@ -71,7 +84,8 @@ def cv_sentence(grid: ms.GridResult) -> str:
     if n_cells == 0:
         return f"{folds}: {grid.summary}."
     spread = float(np.nanmax(acc) - np.nanmin(acc))
+    missing = f" Not finished: {unfinished_text(grid)}." if grid.stopped else ""
     return (f"{folds}: each cell is the mean accuracy on the held-out fold over the {grid.k} "
             f"folds; {grid.summary}. Accuracies across the grid span {fmt_fixed(spread, 3)}; "
             "ties go to "
-            "the simplest model (smaller C, then larger σ or lower degree).")
+            "the simplest model (smaller C, then larger σ or lower degree)." + missing)

@@ -129,6 +129,12 @@ class GramStudy:
         return self.check.psd or self.conditional_min >= -self.check.tolerance
 
     @property
+    def time_cut(self) -> bool:
+        """Fewer SMO starts than STARTS: the runs were cut by their time limit (the answer
+        depends on the load: never cached)."""
+        return len(self.starts) < STARTS
+
+    @property
     def distinct_duals(self) -> list[float]:
         """The different dual objectives the converged SMO runs reached (ascending)."""
         vals = sorted(r.dual for r in self.starts if r.converged)
@@ -139,8 +145,10 @@ class GramStudy:
         return out
 
 
-def gram_study(X, y, name: str, params: dict, C: float) -> GramStudy:
-    """The Gram matrix of the function on the points, its eigenvalues, and the dual on it."""
+def gram_study(X, y, name: str, params: dict, C: float,
+               budget_s: float = STARTS_BUDGET_S) -> GramStudy:
+    """The Gram matrix of the function on the points, its eigenvalues, and the dual on it
+    (no SMO start after ``budget_s`` seconds)."""
     f = make_function(name, **params)
     X = np.asarray(X, dtype=float)
     K = gram.gram_matrix(f, X)
@@ -148,7 +156,7 @@ def gram_study(X, y, name: str, params: dict, C: float) -> GramStudy:
     v = gram.negative_direction(K)
     cond = gram.conditional_eigenvalues(K)
     starts = pc.smo_starts(K, y, C, starts=STARTS, tol=STARTS_TOL, max_iter=STARTS_MAX_ITER,
-                           budget_s=STARTS_BUDGET_S)
+                           budget_s=budget_s)
     return GramStudy(label=kernel_formula(f), K=K, check=check,
                      conditional_min=float(cond[0]) if len(cond) else math.nan,
                      witness=None if v is None else float(v @ K @ v),

@@ -51,6 +51,18 @@ def svm_settings(settings: Mapping[str, Any], hard: bool) -> dict:
             "solver": "smo", "hard_margin": bool(hard)}
 
 
+def svm_failed_words(error: str, playground: bool) -> str:
+    """Why no point is marked on the curves when the SVM gave no model, and what to change."""
+    error = error.rstrip() if error.rstrip().endswith(".") else error.rstrip() + "."
+    if playground:
+        return (f"No SVM with the Playground's settings: {error} Change them on the "
+                "Playground, or mark the perceptron's margins instead (above). The curves and "
+                "the perceptron below do not need this SVM.")
+    return (f"No SVM with the suggested settings of these points: {error} Mark the "
+            "perceptron's margins instead (above), or open the points on the Playground to "
+            "change the settings.")
+
+
 def svm_words(model) -> str:
     """A caption naming the SVM whose h gives the margins: kernel, loss, C, bias, solver."""
     C = "∞ (hard margin)" if math.isinf(model.C) else fmt_num(model.C)

@@ -69,8 +69,11 @@ def _marks(loss: L.Loss, m: np.ndarray, y: np.ndarray) -> list[dict]:
 def loss_figure(m=None, y=None, *, title: str = "", height: int = 480,
                 show: Sequence[str] = L.NAMES) -> dict:
     """The losses in ``show`` against m, and (when m is given) each point's (mᵢ, L(mᵢ)) on
-    each curve, mᵢ = yᵢh(xᵢ) with y in ±1."""
-    m = np.zeros(0) if m is None else np.asarray(m, dtype=float).reshape(-1)
+    each curve, mᵢ = yᵢh(xᵢ) with y in ±1. Without m (no classifier h) no point is marked
+    and y is not used."""
+    if m is None:
+        m, y = np.zeros(0), None
+    m = np.asarray(m, dtype=float).reshape(-1)
     y = np.zeros(0) if y is None else np.where(np.asarray(y).reshape(-1) > 0, 1, -1)
     if y.shape != m.shape:
         raise ValueError(f"need one label per margin: {m.size} margins, {y.size} labels")

@@ -17,13 +17,16 @@ import numpy as np
 import svm_engine as se
 from svm_engine.datasets_regression import FUNCTIONS, curve
 from ui.serving.costs import BUDGET_S
-from ui.shared.numbers import fmt_setting
+from ui.shared.numbers import fmt_num, fmt_setting
 
 #: the page's cap: SMO keeps the n × n kernel matrix; cvxopt's 2n-variable QP (which cannot be
 #: stopped) takes ~0.2 s at 300 points (benchmarks/bench_svr.py)
 MAX_POINTS = 300
 SMO_BUDGET_S = 0.6 * BUDGET_S  # SMO's own stop: the answer, its check and the curve in time
 CURVE_POINTS = 400
+#: The largest |x| and |t| the page takes: every point on one plot, and SMO's tolerance (which
+#: grows with the largest |t|, svm_engine/svr.py) still small beside the others' targets
+MAX_ABS = 1000.0
 KERNELS = ("linear", "polynomial", "gaussian")
 SOLVERS = {"smo": "SMO (LIBSVM's pair steps)", "qp": "QP (cvxopt, the reference)"}
 DEFAULTS: dict[str, Any] = {"kernel": "gaussian", "degree": 3, "coef0": 1.0, "sigma": 1.0,
@@ -38,6 +41,11 @@ class Answer:
     grid: np.ndarray          # x values of the curve
     fitted: np.ndarray        # y(x) on the grid
     truth: np.ndarray | None  # the generating function on the grid (generated data only)
+
+    @property
+    def time_cut(self) -> bool:
+        """SMO stopped by its time limit: the answer depends on the load (never cached)."""
+        return bool(self.model.extra.get("timed_out", False))
 
 
 def check_settings(s: dict) -> dict:
@@ -73,15 +81,30 @@ def refusal(n: int, s: dict) -> str | None:
     return None
 
 
-def run(x: np.ndarray, t: np.ndarray, settings: dict, function: str | None = None) -> Answer:
-    """Fit and evaluate (runs in a fit worker). function: the generator's, for the truth."""
+def point_refusal(x, t) -> str | None:
+    """Why these points are not fitted: the first coordinate beyond ±MAX_ABS, named (the
+    points are kept; the message says how to remove it)."""
+    for name, v in (("x", np.asarray(x, dtype=float)), ("t", np.asarray(t, dtype=float))):
+        bad = np.flatnonzero(~(np.abs(v) <= MAX_ABS))
+        if len(bad):
+            i = int(bad[0])
+            return (f"Point {i + 1} has {name} = {fmt_num(v[i])}: this page takes |x| and |t| "
+                    f"up to {fmt_num(MAX_ABS)}, so that every point fits on one plot. Remove "
+                    "it with “Undo last point” or “Clear my points” in the sidebar.")
+    return None
+
+
+def run(x: np.ndarray, t: np.ndarray, settings: dict, function: str | None = None,
+        time_budget: float = SMO_BUDGET_S) -> Answer:
+    """Fit and evaluate (runs in a fit worker). function: the generator's, for the truth;
+    time_budget: SMO's own stop (seconds)."""
     s = check_settings(settings)
-    why = refusal(len(x), s)
+    why = refusal(len(x), s) or point_refusal(x, t)
     if why:
         raise ValueError(why)
     model = se.fit_svr(np.asarray(x, dtype=float), np.asarray(t, dtype=float), kernel_of(s),
                        C=float(s["C"]), epsilon=float(s["epsilon"]), solver=s["solver"],
-                       time_budget=SMO_BUDGET_S, trace=s["solver"] == "smo")
+                       time_budget=time_budget, trace=s["solver"] == "smo")
     lo, hi = float(np.min(x)), float(np.max(x))
     pad = 0.05 * (hi - lo) if hi > lo else 1.0
     grid = np.linspace(lo - pad, hi + pad, CURVE_POINTS)

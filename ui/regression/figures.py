@@ -2,8 +2,10 @@
 
 `fit_figure`: the points, the fitted y(x), the ε-tube y(x) ± ε (shaded), the true function
 of generated data (dotted), ξ and ξ̂ as vertical segments from a point to the tube's edge
-(the largest labelled), the support vectors ringed (on the edge: black ring; outside: a
-thicker ring); the page draws it with `ui.shared.click_plot` (a click adds a point).
+(in colours of their own; their values in the hover and in the page's table, not as text on
+the plot, where labels hid points and each other), the support vectors ringed (on the edge:
+black ring; outside: a thicker ring); the legend above the plot, clear of the x axis; seed
+002's names a, â. The page draws it with `ui.shared.click_plot` (a click adds a point).
 `progress_figure`: SMO's
 m(α) − M(α) and L̃ per iteration.
 """
@@ -13,13 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from ui.shared.figures import FONT_SIZE, NEG_COLOR, POINT_SIZE, POS_COLOR
-from ui.shared.numbers import fmt_fixed, fmt_num
+from ui.shared.numbers import fmt_num
 
 TUBE_FILL = "rgba(0, 114, 178, 0.12)"
-FIT_COLOR = "#0072B2"
+FIT_COLOR = "#0072B2"     # Okabe–Ito blue: y(x) and its tube
+XI_COLOR = "#D55E00"      # Okabe–Ito vermillion: ξ, above the tube
+XI_HAT_COLOR = "#E69F00"  # Okabe–Ito orange: ξ̂, below the tube (dotted as well)
+OUTSIDE_COLOR = "#CC79A7"
 INSIDE_COLOR = "#777777"
-MAX_LABELS = 8        # the largest ξ, ξ̂ get a label; more would bury the plot
-MIN_LABEL = 0.005     # smaller slacks are drawn but not labelled (their text would be 0.00)
 MAX_CURVE = 2000      # iterations drawn of SMO's progress (evenly spaced, the last included)
 
 
@@ -44,32 +47,28 @@ def _point_hover(m) -> list[str]:
 
 
 def _slack_traces(m) -> list[dict]:
-    """ξᵢ: from tᵢ down to the upper edge y(xᵢ) + ε; ξ̂ᵢ: up to the lower edge."""
+    """ξᵢ: from tᵢ down to the upper edge y(xᵢ) + ε; ξ̂ᵢ: up to the lower edge. Hovering
+    either end of a segment gives its value."""
     traces = []
-    for name, values, color, edge in (("ξ (above the tube)", m.xi, POS_COLOR, +1),
-                                      ("ξ̂ (below the tube)", m.xi_hat, NEG_COLOR, -1)):
+    for name, sym, values, color, dash, edge in (
+            ("ξ (above the tube)", "ξ", m.xi, XI_COLOR, "solid", +1),
+            ("ξ̂ (below the tube)", "ξ̂", m.xi_hat, XI_HAT_COLOR, "dot", -1)):
         idx = np.flatnonzero(values > 0)
         if not len(idx):
             continue
-        xs, ys = [], []
+        xs, ys, text = [], [], []
         for i in idx:
             xs += [m.X[i, 0], m.X[i, 0], None]
             ys += [m.t[i], m.f_train[i] + edge * m.epsilon, None]
+            text += [f"{sym}{_sub(i + 1)} = {fmt_num(values[i])}"] * 2 + [None]
         traces.append({"type": "scatter", "mode": "lines", "x": xs, "y": ys, "name": name,
-                       "line": {"color": color, "width": 2}, "hoverinfo": "skip",
-                       "meta": {"role": "slack"}})
-    both = np.flatnonzero(m.xi + m.xi_hat >= MIN_LABEL)
-    top = both[np.argsort(-(m.xi + m.xi_hat)[both])][:MAX_LABELS]
-    if len(top):
-        text = [(f"ξ{i + 1}={fmt_fixed(m.xi[i], 2)}" if m.xi[i] > 0
-                 else f"ξ̂{i + 1}={fmt_fixed(m.xi_hat[i], 2)}") for i in top]
-        ymid = [(m.t[i] + m.f_train[i] + (m.epsilon if m.xi[i] > 0 else -m.epsilon)) / 2
-                for i in top]
-        traces.append({"type": "scatter", "mode": "text", "x": m.X[top, 0].tolist(), "y": ymid,
-                       "text": text, "textposition": "middle right", "showlegend": False,
-                       "hoverinfo": "skip", "textfont": {"size": 13},
-                       "meta": {"role": "slack_labels"}})
+                       "line": {"color": color, "width": 3, "dash": dash}, "text": text,
+                       "hovertemplate": "%{text}<extra></extra>", "meta": {"role": "slack"}})
     return traces
+
+
+def _sub(i: int) -> str:
+    return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
 def fit_figure(answer) -> dict:
@@ -98,7 +97,8 @@ def fit_figure(answer) -> dict:
     hover = np.array(_point_hover(m), dtype=object)
     for kind, name, color, ring in (("inside", "inside the tube", INSIDE_COLOR, 0),
                                     ("edge", "SV on the edge", "#000000", 2),
-                                    ("outside", "SV outside (α = C)", "#CC79A7", 4)):
+                                    ("outside", "SV outside (a or â = C)", OUTSIDE_COLOR,
+                                     4)):
         idx = np.flatnonzero(cat == kind)
         data.append({"type": "scatter", "mode": "markers", "x": m.X[idx, 0].tolist(),
                      "y": m.t[idx].tolist(), "name": f"{name} ({len(idx)})",
@@ -108,8 +108,11 @@ def fit_figure(answer) -> dict:
                      "meta": {"role": "points", "kind": kind, "index": idx.tolist()}})
     layout = {"xaxis": {"title": {"text": "x"}, "range": list(xr), "zeroline": False},
               "yaxis": {"title": {"text": "t"}, "range": list(yr), "zeroline": False},
-              "font": {"size": FONT_SIZE - 4}, "height": 520, "hovermode": "closest",
-              "legend": {"orientation": "h", "y": -0.15}, "margin": {"l": 50, "r": 20, "t": 30},
+              "font": {"size": FONT_SIZE - 4}, "height": 600, "hovermode": "closest",
+              # above the plot: below it, it covered the x axis's title
+              "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02,
+                         "yanchor": "bottom", "traceorder": "normal"},
+              "margin": {"l": 50, "r": 20, "t": 20, "b": 50},
               "plot_bgcolor": "#FFFFFF", "uirevision": "regression"}
     return {"data": data, "layout": layout}
 

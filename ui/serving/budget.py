@@ -11,7 +11,9 @@ in the lane its predicted cost picks, and
   the browser drops the request (``respond``).
 
 ``Refused`` is a pure function of the input, so a cached page function may return its
-message; ``Stopped`` depends on the machine's load and must never be cached.
+message; ``Stopped`` depends on the machine's load and must never be cached, and nor must a
+result the task cut short by its own clock: the cached function raises it (``TimeCut``, via
+``unless_cut``) and the page shows it (``result_of``).
 
 | task      | function (runs in the worker)   | page                             |
 |-----------|---------------------------------|----------------------------------|
@@ -71,6 +73,34 @@ class Refused(BudgetError):
 
 class Stopped(BudgetError):
     """Stopped at the budget, or no worker was free (depends on the load: never cache)."""
+
+
+class TimeCut(Exception):
+    """A result cut short by wall time inside the task (a grid that stopped starting fits,
+    SMO stopped at its own time limit, fewer random starts): shown to the student, but
+    raised out of the page's cached function (``unless_cut``) so that the cache never holds
+    it, since it depends on the load; the page takes it back with ``result_of``. A result cut
+    by an iteration cap is deterministic and is cached as usual."""
+
+    def __init__(self, result: Any):
+        super().__init__("a result cut short by the time budget (never cached)")
+        self.result = result
+
+
+def unless_cut(result: Any, cut: bool) -> Any:
+    """``result``, or, when ``cut`` (cut short by wall time), ``TimeCut(result)`` raised:
+    the last line of a cached page function."""
+    if cut:
+        raise TimeCut(result)
+    return result
+
+
+def result_of(call: Callable, *args: Any) -> Any:
+    """``call(*args)`` (a cached page function), or the time-cut result it raised."""
+    try:
+        return call(*args)
+    except TimeCut as cut:
+        return cut.result
 
 
 def start_pool() -> None:
