@@ -13,7 +13,7 @@ import streamlit as st
 from svm_engine import datasets
 from ui.serving import budget
 from ui.shared import state, tables
-from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.chart import show_chart
 from ui.shared.nav import run_through_app
 from ui.worked_examples import examples as E
 from ui.worked_examples import figures as EF
@@ -24,7 +24,6 @@ ss = st.session_state
 K_GOTO = "we.goto_playground"
 K_ERROR = "we.error"
 K_TAB = "we.example"
-PLOT_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
 
 if ss.pop(K_GOTO, False):
     st.switch_page("pages/1_playground.py")
@@ -63,8 +62,8 @@ def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         for k, p in enumerate(plots(ex.key)):
-            st.plotly_chart(p.figure, key=f"we.plot.{ex.key}.{k}", config=PLOT_CONFIG,
-                            width="stretch", theme=None)
+            show_chart(p.figure, key=f"we.plot.{ex.key}.{k}", title=f"{ex.number}. {ex.title}",
+                       settings=(d.title, f"n = {d.n}", ex.settings_text))
             st.caption(p.caption)
     with right:
         st.markdown(f"**Data:** {d.title}: {d.n} points. *{d.source}.*")

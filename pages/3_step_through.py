@@ -16,6 +16,7 @@ from svm_engine import datasets
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import state
+from ui.shared.chart import model_words
 from ui.shared.controls import DATASET_LABELS, WSS_LABELS
 from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
@@ -181,8 +182,10 @@ if run.n_steps == 0:
     st.info("The starting point already satisfies the stopping rule: there is nothing to step.")
 
 ranges = state.default_range(Xv)
+about = " · ".join((str(title), f"n = {len(Xv)}", model_words(run.settings,
+                                                                solver=V.SOLVER_LABELS[solver])))
 if solver == "smo":
-    panels.smo_player(run, key, lambda: cached_payload(xb, yb, skey, solver, key, ranges))
+    panels.smo_player(run, key, lambda: cached_payload(xb, yb, skey, solver, key, ranges), about)
     panels.smo_panels(run, key)
 else:
-    panels.server_stepper(run, coordinate, unit, ranges, key)
+    panels.server_stepper(run, coordinate, unit, ranges, key, about)

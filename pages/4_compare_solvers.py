@@ -24,8 +24,8 @@ from ui.compare import scaling as sc
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
 from ui.shared import state
+from ui.shared.chart import model_words, show_chart
 from ui.shared.controls import DATASET_LABELS
-from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting
@@ -102,10 +102,10 @@ def cached_compare(xb: bytes, yb: bytes, skey: tuple, biases: tuple, tol: str, m
     return budget.compare_run(X, y, dict(skey), biases, tol, max_iter or None)
 
 
-def chart(fig: dict, key: str) -> None:
-    # the wheel scrolls the page (the toolbar zooms)
-    st.plotly_chart(fig, key=key, config={**PLOTLY_CONFIG, "scrollZoom": False},
-                    width="stretch", theme=None)
+def chart(fig: dict, key: str, settings, title: str | None = None) -> None:
+    # the wheel scrolls the page (the toolbar zooms); the saved image is titled ``title`` or
+    # by the figure's own title
+    show_chart(fig, key=key, title=title, settings=settings)
 
 
 # ----------------------------------------------------------------------------- scaling
@@ -156,7 +156,9 @@ def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
     msg = (f"{res.status}: {done} fits timed of {res.planned} planned, sizes "
            f"{', '.join(map(str, res.sizes))}, {fmt_num(res.elapsed_s, 3)} s in all.")
     (st.warning if res.status == "cancelled" else st.caption)(msg)
-    chart(F.scaling_figure(res), key=P + "fig.scaling")
+    chart(F.scaling_figure(res), key=P + "fig.scaling",
+          settings=(DATASET_LABELS.get(gen, gen), f"n = {', '.join(map(str, res.sizes))}",
+                    model_words(settings, bias=False), f"tolerance {tol_mode}"))
     notes = res.notes()
     if notes:
         with st.expander(f"Skipped, failed or not converged ({len(notes)})"):
@@ -218,7 +220,10 @@ if len({r.spec.bias for r in comp.rows}) > 1:
             icon=":material/info:")
 
 st.header("Boundaries h(x) = 0")
-chart(F.boundaries_figure(comp, X, y), key=P + "fig.boundaries")
+about = (title, f"n = {len(X)}", model_words(settings, bias=False),
+         BIAS_CHOICE_LABELS[ss.get(P + "biases", "both")], f"tolerance {tol_mode}")
+chart(F.boundaries_figure(comp, X, y), key=P + "fig.boundaries", settings=about,
+      title="Every solver's boundary h(x) = 0")
 
 st.header("Convergence")
 if any(r.curve is not None for r in comp.rows):
@@ -227,9 +232,9 @@ if any(r.curve is not None for r in comp.rows):
                "Newton step; SMO traces keep the first 5,000 steps.")
     left, right = st.columns(2)
     with left:
-        chart(F.convergence_figure(comp), key=P + "fig.convergence")
+        chart(F.convergence_figure(comp), key=P + "fig.convergence", settings=about)
     with right:
-        chart(F.kkt_figure(comp), key=P + "fig.kkt")
+        chart(F.kkt_figure(comp), key=P + "fig.kkt", settings=about)
     st.caption("KKT violation: m(α) − M(α) with the free b (LIBSVM's stopping quantity); the "
                "largest projected-gradient entry with the augmented b (no Σαᵢyᵢ = 0).")
 else:

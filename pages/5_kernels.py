@@ -18,8 +18,8 @@ from ui.kernels import figures as KF
 from ui.kernels import text as KT
 from ui.serving import budget
 from ui.shared import controls as ctl
+from ui.shared.chart import show_chart
 from ui.shared.controls import C_GRID, DATASET_LABELS, SIGMA_GRID
-from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting
@@ -33,15 +33,17 @@ SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
 C_VALUES = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0]
 KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "C", "c", "fn", "sigma", "degree", "coef0",
         "neg_c", "kappa", "family", "i", "j")
-CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
 STOP_HINT = " Try fewer points or a smaller C."
 
 restore_widgets(ss, P)
 keep_widgets(ss, P, KEPT)
 
 
-def chart(fig: dict, key: str) -> None:
-    st.plotly_chart(fig, key=P + "fig." + key, config=CONFIG, width="stretch", theme=None)
+def chart(fig: dict, key: str, *settings: str, name: str | None = None) -> None:
+    """A chart whose saved image is titled ``name`` (None: the figure's title) and names the
+    points, ``settings`` and C (the sidebar's)."""
+    show_chart(fig, key=P + "fig." + key, title=name,
+               settings=(f"{title}, n = {len(X)}", *settings, f"C = {fmt_setting(C)}"))
 
 
 def in_worker(fn, *args):
@@ -119,10 +121,12 @@ if fv is not None:
         st.warning(fv.warning)
     left, right = st.columns(2)
     with left:
-        chart(KF.lift_figure(fv), "lift")
+        chart(KF.lift_figure(fv), "lift", f"(xᵀz + c)², c = {fmt_setting(c)}",
+              "SMO, hinge loss, free b", name="The feature map φ of the quadratic kernel")
         st.caption(fv.view.note)
     with right:
-        chart(KF.preimage_figure(fv), "preimage")
+        chart(KF.preimage_figure(fv), "preimage", f"(xᵀz + c)², c = {fmt_setting(c)}",
+              "SMO, hinge loss, free b", name="The plane's preimage in the plane of the points")
         st.caption("The plane's preimage: the points x with w_φᵀφ(x) + b = 0, solved exactly "
                    "(orange), on the boundary h(x) = 0 the engine draws from the kernel.")
     st.markdown(f"Preimage: **{KT.preimage_equation(fv.plane)}** — w_φ = Σ αᵢyᵢφ(xᵢ) "
@@ -180,9 +184,9 @@ if study is not None:
     st.markdown(f"**{study.label}** on the {len(X)} points")
     left, right = st.columns(2)
     with left:
-        chart(KF.gram_heatmap(study), "gram")
+        chart(KF.gram_heatmap(study), "gram", study.label)
     with right:
-        chart(KF.eigen_figure(study), "eigen")
+        chart(KF.eigen_figure(study), "eigen", study.label)
     chk_m = study.check
     lam = chk_m.eigenvalues
     st.markdown(f"λ_min = **{fmt_num(lam[0], 6)}**, λ_max = **{fmt_num(lam[-1], 6)}**; eigenvalues "
@@ -212,7 +216,8 @@ if panels is not None:
         for col, panel in zip(st.columns(2), row):
             with col:
                 chart(KF.panel_figure(panel, X, y, KT.panel_title(family, panel)),
-                      f"panel.{panel.value}")
+                      f"panel.{panel.value}", "SMO, hinge loss, free b",
+                      name=f"{family.capitalize()} kernel, {KT.panel_title(family, panel)}")
                 if panel.error:
                     st.error(panel.error)
                 else:

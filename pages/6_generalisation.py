@@ -17,8 +17,8 @@ from ui.generalisation import figures as GF
 from ui.generalisation import text as GT
 from ui.serving import budget
 from ui.shared import controls as ctl
+from ui.shared.chart import show_chart
 from ui.shared.controls import DATASET_LABELS
-from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_fixed, fmt_setting
@@ -30,15 +30,17 @@ P = "gnl."  # widget keys of this page
 SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
 KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "family", "C", "sigma", "degree", "test",
         "seed", "Cs", "sigmas", "degrees", "k")
-CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
 FAMILY_LABELS = {"gaussian": "Gaussian (σ)", "polynomial": "polynomial (xᵀz + 1)^q"}
 
 restore_widgets(ss, P)
 keep_widgets(ss, P, KEPT)
 
 
-def chart(fig: dict, key: str) -> None:
-    st.plotly_chart(fig, key=P + "fig." + key, config=CONFIG, width="stretch", theme=None)
+def chart(fig: dict, key: str, *settings: str, name: str | None = None) -> None:
+    """A chart whose saved image is titled ``name`` (None: the figure's title) and names the
+    points and ``settings``."""
+    show_chart(fig, key=P + "fig." + key, title=name,
+               settings=(f"{title}, n = {len(X)}", *settings))
 
 
 def unpack(xb: bytes, yb: bytes):
@@ -120,7 +122,10 @@ if split is not None:
     if split.warning:
         st.warning(split.warning)
     st.markdown(GT.split_sentence(r))
-    chart(GF.split_figure(r, X, y), "split")
+    chart(GF.split_figure(r, X, y), "split", f"kernel {FAMILY_LABELS[family]}",
+          GT.param_text("sigma" if family == "gaussian" else "degree", value),
+          f"C = {fmt_setting(C)}", f"test share {fmt_setting(test)}", f"seed {seed}",
+          name="Trained on the training points, tested on the held-out ones")
     st.caption("Filled markers: the training points (the model saw these); open markers: the "
                "test points (it did not); × marks a test point on the wrong side. "
                f"Split: stratified, {len(r.test)} of {len(X)} points held out, seed {seed}.")
@@ -153,9 +158,11 @@ if cv is not None:
     (st.warning if grid.stopped else st.caption)(GT.cv_sentence(grid))
     left, right = st.columns(2)
     with left:
-        chart(GF.cv_heatmap(grid, "held-out"), "cv")
+        chart(GF.cv_heatmap(grid, "held-out"), "cv", f"kernel {FAMILY_LABELS[family]}",
+              f"{int(k)} folds", f"seed {seed}")
     with right:
-        chart(GF.cv_heatmap(grid, "training"), "train")
+        chart(GF.cv_heatmap(grid, "training"), "train", f"kernel {FAMILY_LABELS[family]}",
+              f"{int(k)} folds", f"seed {seed}")
     st.markdown(GT.overfit_sentence(grid))
     if cv.model is not None:
         p = grid.best_params
@@ -163,4 +170,5 @@ if cv is not None:
             st.warning(cv.warning)
         best = f"C = {fmt_setting(p['C'])}, {GT.param_text(grid.param, p[grid.param])}"
         chart(GF.chosen_figure(cv.model, f"The chosen model, on all {len(X)} points: {best}"),
-              "chosen")
+              "chosen", f"kernel {FAMILY_LABELS[family]}", best,
+              f"chosen by {int(k)}-fold cross-validation, seed {seed}")

@@ -26,6 +26,7 @@ from ui.multiclass import figures as F
 from ui.serving import budget
 from ui.shared import click_plot
 from ui.shared import controls as ctl
+from ui.shared.chart import model_words
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_fixed, fmt_pct, fmt_setting
@@ -193,7 +194,10 @@ else:
     fig = F.regions_figure(answer, X, labels, names, boundaries=boundaries)
 xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
 click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
-                      on_click=partial(on_plot_click, xr, yr, len(X), label))
+                      on_click=partial(on_plot_click, xr, yr, len(X), label),
+                      title=f"More classes: {STRATEGY_NAMES[s['strategy']]}",
+                      settings=(title, f"n = {len(X)}", f"{len(classes)} classes",
+                                model_words(s, solver=M.SOLVERS[s["solver"]])))
 st.caption(f"Click or tap the plot to add a point of the chosen class there (at most "
            f"{M.MAX_POINTS} points); drag to zoom. Regions: the class each place of the plane "
            "is given.")

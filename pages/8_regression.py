@@ -22,6 +22,7 @@ from ui.regression import figures as F
 from ui.serving import budget
 from ui.shared import click_plot
 from ui.shared import controls as ctl
+from ui.shared.chart import model_words, show_chart
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.labels import kernel_formula
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
@@ -122,8 +123,11 @@ with left:
                "layout": {"xaxis": {"range": xr, "title": {"text": "x"}},
                           "yaxis": {"range": yr, "title": {"text": "t"}}, "height": 520}}
     xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
+    about = (FUNCTIONS[function][0] if function else "your points", f"n = {len(x_all)}",
+             model_words(s, solver=R.SOLVERS[s["solver"]]))
     click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
-                          on_click=partial(on_plot_click, xr, yr, len(x_all)))
+                          on_click=partial(on_plot_click, xr, yr, len(x_all)),
+                          title="Regression: ε-SVR", settings=about)
     st.caption(f"{len(x_all)} points (at most {R.MAX_POINTS}). Click or tap the plot to add a "
                "point there; drag to zoom (the toolbar's house resets it).")
     with st.expander("Add a point by its coordinates"):
@@ -177,8 +181,8 @@ if answer is not None:
     prog = F.progress_figure(m)
     if prog is not None:
         with st.expander("SMO's progress: the stopping gap m(α) − M(α) and L̃ per step"):
-            st.plotly_chart(prog, key=P + "progress", config=CHART_CONFIG, theme=None,
-                            width="stretch")
+            show_chart(prog, key=P + "progress", config=CHART_CONFIG, settings=about,
+                       title="SMO's progress: the stopping gap m(α) − M(α) and L̃ per step")
             st.caption("SMO works on 2N multipliers (a, â), two at a time (LIBSVM's "
                        "formulation): it stops when m(α) − M(α), the largest KKT violation of "
                        f"the pair rule, is ≤ {fmt_num(m.tol, 2)}; L̃ rises at every step.")

@@ -19,8 +19,8 @@ from ui.losses import figures as F
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import state
+from ui.shared.chart import model_words, show_chart
 from ui.shared.controls import DATASET_LABELS
-from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.fitting import FitOutcome
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
@@ -36,7 +36,6 @@ GEN_DEFAULTS = {"n": 60, "noise": 0.1}
 H_LABELS = {"svm": "the SVM (the source's settings)", "perceptron": "the perceptron (this update)"}
 ORDER_LABELS = {"shuffled": "shuffled each epoch (seeded)", "data": "data order"}
 BIAS_LABELS = {"free": "with bias b (seed 003)", "none": "no bias (through the origin)"}
-PLOT_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
 
 st.title("Losses & perceptron")
 st.caption(
@@ -112,8 +111,9 @@ def svm_fit(xb: bytes, yb: bytes, s: dict) -> FitOutcome:
         return FitOutcome(error=str(exc), kind="stopped")
 
 
-def chart(fig: dict, key: str) -> None:
-    st.plotly_chart(fig, key=key, config=PLOT_CONFIG, width="stretch", theme=None)
+def chart(fig: dict, key: str, name: str, *settings: str) -> None:
+    """A chart whose saved image is titled ``name`` and names the points and ``settings``."""
+    show_chart(fig, key=key, title=name, settings=(f"{title}, n = {len(X)}", *settings))
 
 
 def on_step(to: str, total: int) -> None:
@@ -175,7 +175,9 @@ elif h_from == "svm":
 else:
     m = np.where(y > 0, 1, -1) * (X @ np.asarray(w_k, dtype=float) + b_k)
     st.caption(f"h: the perceptron's line after update {k} of {total} (step it below).")
-chart(F.loss_figure(m, y), key=P + "fig.losses")
+chart(F.loss_figure(m, y), P + "fig.losses", "Loss functions of the margin m = y·h(x)",
+      f"h of the SVM: {model_words(settings)}" if h_from == "svm"
+      else f"h of the perceptron after update {k} of {total}")
 if m is not None:
     lo, hi = F.m_range(m)
     away = C.outside(m, lo, hi)
@@ -214,7 +216,10 @@ fig = F.perceptron_figure(
     X, y, line_svm.model if line_svm.ok else None,
     before=(t["w_before"], t["b_before"]) if t else None, after=(w_k, b_k),
     point=t["i"] if t else None)
-chart(fig, key=P + "fig.perceptron")
+chart(fig, P + "fig.perceptron", "The perceptron, update by update",
+      f"η = {fmt_setting(ss[P + 'eta'])}", f"epoch cap {ss[P + 'epochs']}",
+      ORDER_LABELS[ss[P + "order"]] + (f", seed {ss[P + 'seed']}" if shuffle else ""),
+      BIAS_LABELS[ss[P + "bias"]], f"update {k} of {total}")
 st.markdown(C.update_words(run, k))
 (st.success if run.converged else st.warning)(C.run_words(run, int(ss[P + "epochs"])))
 if hard.kind in ("over_budget", "stopped") and line_svm.ok:

@@ -1,5 +1,6 @@
-"""Plotly JSON as a page sends it to a chart (st.plotly_chart or a Custom Components v2
-element), read back for the page tests; and the check every page test makes first."""
+"""Plotly JSON as a page sends it to a chart (a Custom Components v2 element: a page's chart,
+``ui.shared.chart``; a click plot; a Step-through chart), read back for the page tests; and the
+check every page test makes first."""
 
 import base64
 import json
@@ -27,9 +28,22 @@ def component_figure(at, key: str) -> dict:
     return decoded(json.loads(json.loads(el.proto.json)["fig"]))
 
 
+#: the elements that draw a Plotly chart, and the one that draws every chart of a page
+CHART_ELEMENTS = ("svmlab_chart", "svmlab_clickplot", "svmlab_stepplot", "svmlab_stepplayer")
+PAGE_CHART = "svmlab_chart"
+
+
+def chart_data(at, names=(PAGE_CHART,)) -> list[tuple[str, dict]]:
+    """(key, data) of every chart element ``names`` on the page (AppTest), in page order: the
+    data holds fig (plotly JSON text), config, export {title, settings}."""
+    return [(e.proto.id.rsplit("-", 1)[-1], json.loads(e.proto.json))
+            for e in at.get("bidi_component") if e.proto.component_name in names]
+
+
 def chart_specs(at) -> list[dict]:
-    """Every st.plotly_chart's figure on the page (AppTest), typed arrays decoded."""
-    return [decoded(json.loads(c.proto.spec)) for c in at.get("plotly_chart")]
+    """Every chart's figure on the page (``ui.shared.chart.show_chart``; AppTest), typed arrays
+    decoded."""
+    return [decoded(json.loads(d["fig"])) for _, d in chart_data(at)]
 
 
 def page_ok(at):

@@ -11,8 +11,10 @@ from tests.test_fit_api import _call
 from ui.serving import browser_modules as BM
 from ui.serving import fit_api
 
-#: the modules the elements mount (ui/playground/canvas.py, ui/step_through/player.py, plot.py)
-ENTRIES = ("canvas.js", "step_player.js", "step_plot.js", "step_sync.js")
+#: the modules the elements mount (ui/playground/canvas.py, ui/step_through/player.py, plot.py,
+#: ui/shared/click_plot.py, chart.py)
+ENTRIES = ("canvas.js", "step_player.js", "step_plot.js", "step_sync.js", "click_plot.js",
+           "chart.js")
 
 
 def _text(body) -> str:

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import svm_engine as se
 from svm_engine import datasets
+from tests.plotly_json import chart_data, decoded
 from tests.plotly_json import page_ok as ok
 from tests.shown_numbers import parse_num
 from ui.shared.numbers import fmt_num
@@ -39,7 +40,7 @@ def table(at: AppTest) -> pd.DataFrame:
 
 
 def charts(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [decoded(json.loads(d["fig"])) for _, d in chart_data(at)]
 
 
 def w_of(text: str) -> np.ndarray:

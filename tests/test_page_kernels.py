@@ -243,7 +243,7 @@ def test_too_many_points_is_an_error_that_says_what_to_change():
     assert errors == ["This page takes at most 300 points (these are 400): its Gram matrix has "
                       "n² entries and SMO runs on it six times. Choose a dataset with fewer "
                       "points, or remove points in the Playground."]
-    assert not at.get("plotly_chart")
+    assert not chart_specs(at)
 
 
 def test_a_run_stopped_at_the_budget_is_an_error_not_a_traceback(monkeypatch):

@@ -13,7 +13,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine import losses as L
 from svm_engine import perceptron as P
-from tests.plotly_json import decoded
+from tests.plotly_json import chart_data, decoded
 from ui.serving import budget
 from ui.shared import state
 
@@ -50,9 +50,8 @@ def press(at, key):
 
 def charts(at) -> dict:
     out = {}
-    for c in at.get("plotly_chart"):
-        key = c.proto.id.rsplit("los.fig.", 1)[-1]
-        out[key] = decoded(json.loads(c.proto.spec))
+    for key, d in chart_data(at):
+        out[key.rsplit("los.fig.", 1)[-1]] = decoded(json.loads(d["fig"]))
     return out
 
 

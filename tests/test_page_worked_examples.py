@@ -9,6 +9,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
+from tests.plotly_json import chart_specs
 from ui.playground.canvas import read_payload
 from ui.serving import budget
 from ui.shared import state as S
@@ -59,7 +60,7 @@ class Page:
             open_tab(at, e.number)
             assert [str(h.value) for h in at.header] == [f"{e.number}. {e.title}"]
             self.tables.update(sections(at))
-            self.charts[e.number] = len(at.get("plotly_chart"))
+            self.charts[e.number] = len(chart_specs(at))
             self.buttons[e.number] = [b.key for b in at.button]
             self.latex[e.number] = [str(x.value).strip("$\n") for x in at.latex]
 

@@ -167,7 +167,8 @@ def test_payload_is_json_with_typed_arrays_and_shared_grids():
     st = S.state_at(run, 2)
     fig = F.step_decision_figure(st, S.prev_model(run, 2), pair=[0, 1], resolution=30)
     p = plot_payload(fig, {"displaylogo": False})
-    assert p["config"] == {"displaylogo": False} and p["plotly_url"].endswith("plotly.min.js")
+    assert p["config"]["displaylogo"] is False and p["plotly_url"].endswith("plotly.min.js")
+    assert p["config"]["showSendToCloud"] is False             # tests/test_ui_chart.py
     sent = json.loads(p["fig"])
     by_role = {t["meta"]["role"]: t for t in sent["data"] if "meta" in t}
     assert by_role["regions"]["z"]["dtype"] in ("f4", "f8")  # a typed array, not a list

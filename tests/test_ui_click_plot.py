@@ -16,10 +16,13 @@ XR, YR = (-1.0, 3.0), (0.0, 2.0)
 def test_the_payload_carries_the_figure_as_plotly_json():
     fig = {"data": [{"type": "scatter", "x": np.array([1.0, 2.0]), "y": [3, 4]}],
            "layout": {"xaxis": {"range": XR}}}
-    p = cp.payload(fig, {"displaylogo": False})
+    p = cp.payload(fig, {"displaylogo": False}, key="mc.plot", title="More classes",
+                   settings=("Iris", "n = 150"))
     back = decoded(json.loads(p["fig"]))
     assert back["data"][0]["x"] == [1.0, 2.0] and back["layout"]["xaxis"]["range"] == [-1, 3]
-    assert p["config"] == {"displaylogo": False} and p["plotly_url"].endswith("plotly.min.js")
+    assert p["config"]["displaylogo"] is False and p["plotly_url"].endswith("plotly.min.js")
+    assert p["config"]["toImageButtonOptions"] == {"filename": "svm_lab_mc_plot"}
+    assert p["export"] == {"title": "More classes", "settings": "Iris · n = 150"}
 
 
 def test_a_click_in_the_plot_is_read_back():

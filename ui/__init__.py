@@ -24,7 +24,7 @@
 Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,
 ``data.import_panel``, ``playground.canvas``, ``playground.teacher_panel``,
 ``playground.takeaway_panel``, ``step_through.panels``, ``step_through.player``,
-``step_through.plot``, ``shared.click_plot`` and ``serving.warmup``;
+``step_through.plot``, ``shared.click_plot``, ``shared.chart`` and ``serving.warmup``;
 Streamlit's internals in ``shared.st_private``; the rest is plain Python tested without a
 server.
 """

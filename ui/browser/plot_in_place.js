@@ -1,7 +1,10 @@
-// A Plotly chart redrawn in place (Plotly.react on one plot div), shared by the Step-through's
-// charts (step_plot.js) and the click plot (click_plot.js): the plot library loaded once per
-// element, and only the newest figure drawn, one draw at a time.
+// A Plotly chart redrawn in place (Plotly.react on one plot div), shared by the pages' charts
+// (chart.js), the Step-through's charts (step_plot.js) and the click plot (click_plot.js): the
+// plot library loaded once per element, and only the newest figure drawn, one draw at a time.
+// A figure sent with its export words ({title, settings}) gets the PNG and SVG buttons
+// (plot_export.js).
 
+import { withImageButtons } from "./plot_export.js";
 import { loadPlotlyFor } from "./plotly_loader.js";
 
 // st.Plotly once the library is there; on failure the plot div says so
@@ -16,7 +19,7 @@ export function loadInto(st, data) {
   );
 }
 
-// Draws st.latest ({fig: plotly JSON text, config}) unless it is drawn already; a figure that
+// Draws st.latest ({fig: plotly JSON text, config, export}) unless it is drawn already; a figure that
 // arrives meanwhile is drawn next (only the newest). `prepare(fig)` may rewrite the parsed
 // figure; `drawn(layout, ms)` hears of each finished draw. The plot div's data-draws counts.
 export async function drawLatest(st, { prepare, drawn } = {}) {
@@ -37,7 +40,12 @@ export async function drawLatest(st, { prepare, drawn } = {}) {
       const layout = Object.assign({}, fig.layout, { autosize: true });
       delete layout.width;
       st.plot.style.height = (layout.height || 450) + "px";
-      const config = Object.assign({ responsive: true }, d.config || {});
+      let config = Object.assign({ responsive: true }, d.config || {});
+      if (d.export) {
+        st.export = d.export; // read when a button is pressed: the words of the figure shown
+        st.config = config;
+        config = withImageButtons(st, config);
+      }
       const t0 = performance.now();
       await st.Plotly.react(st.plot, fig.data, layout, config);
       if (drawn) drawn(layout, performance.now() - t0);

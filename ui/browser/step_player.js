@@ -8,7 +8,7 @@
 //
 // Data from Python (player_data): run, payload (only when this browser may lack the run),
 // start, options {show_slack}, speeds, default_speed, report_ms, need_seen, plotly_url,
-// config. The step is reported with window event "svmlab:step" {run, k} after it has stayed
+// config, export {decision, curves: {title, settings}} (the words of the saved images). The step is reported with window event "svmlab:step" {run, k} after it has stayed
 // put for report_ms; step_sync.js (in the panels' fragment) sends it to the server. The
 // server never sends the step back: "start" is read only when this element has no step of
 // the run yet. A missing payload is asked for with setStateValue("need", {run, n}).
@@ -19,6 +19,7 @@
 
 import { mountState } from "./plotly_loader.js";
 import { fmt, sub } from "./format.js";
+import { withImageButtons } from "./plot_export.js";
 import {
   barsHover, drawBars, drawBox, drawCurvesMarker, drawDecision,
 } from "./step_player_draw.js";
@@ -180,13 +181,32 @@ function setStatus(st, text) {
 
 // ------------------------------------------------------------------ plotly frames
 
+// a chart's PNG and SVG buttons (plot_export.js): the image holds the canvas layers drawn
+// over and under the Plotly plot, and its settings line says which step it shows
+function imageConfig(st, part, name, layers) {
+  const opts = st.config.toImageButtonOptions || {};
+  part.Plotly = st.Plotly;
+  part.config = { toImageButtonOptions: Object.assign({}, opts, { filename: `${opts.filename || "svm_lab"}_${name}` }) };
+  part.exportLayers = layers;
+  part.export = () => {
+    const e = (st.exportText && st.exportText[name]) || {};
+    const step = st.R ? `step ${st.k.toLocaleString("en-US")} of ${st.R.T.toLocaleString("en-US")}` : "";
+    return { title: e.title, settings: [e.settings, step].filter(Boolean).join(" · ") };
+  };
+  return withImageButtons(part, Object.assign({ responsive: true }, st.config));
+}
+
 function drawFrames(st) {
   // the static Plotly figures of this run: once per run (and on a new config)
   const R = st.R;
   const Plotly = st.Plotly;
   if (!Plotly || !R || st.framesOf === R.id) return;
   st.framesOf = R.id;
-  const config = Object.assign({ responsive: true }, st.config);
+  const decConfig = imageConfig(st, st.dec, "decision", () => [
+    { canvas: st.dec.under, above: false },
+    { canvas: st.dec.over, above: true },
+  ]);
+  const curConfig = imageConfig(st, st.cur, "curves", () => [{ canvas: st.cur.over, above: true }]);
   const lay = (fig) => {
     const l = Object.assign({}, fig.layout, { autosize: true });
     delete l.width;
@@ -205,8 +225,8 @@ function drawFrames(st) {
   st.dec.plot.style.height = decH + "px";
   st.cur.plot.style.height = (R.curves.layout.height || 440) + "px";
   Promise.all([
-    Plotly.react(st.dec.plot, R.frame.data, Object.assign(lay(R.frame), { height: decH }), config),
-    Plotly.react(st.cur.plot, R.curves.data, lay(R.curves), config),
+    Plotly.react(st.dec.plot, R.frame.data, Object.assign(lay(R.frame), { height: decH }), decConfig),
+    Plotly.react(st.cur.plot, R.curves.data, lay(R.curves), curConfig),
   ]).then(() => {
     if (st.framesOf !== R.id) return;
     st.dec.ready = true;
@@ -357,6 +377,7 @@ function update(st, data, setStateValue) {
   st.reportMs = data.report_ms || 250;
   st.icons = data.icons || st.icons || { play: "", pause: "" };
   st.config = data.config || {};
+  st.exportText = data.export || {};
   const optText = JSON.stringify(data.options || {});
   const optChanged = optText !== st.optText;
   st.optText = optText;

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ui.serving import browser_modules
+from ui.shared.plotly_config import no_cloud
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
 COMPONENT_NAME = "svmlab_canvas"
@@ -100,7 +101,7 @@ def canvas_payload(
         "max_points": int(max_points),
         "busy_text": str(busy_text),
         "plotly_url": PLOTLY_URL,
-        "config": dict(config or {}),
+        "config": no_cloud(config),
         "url_query": str(url_query),
         "settings": dict(settings or {}),
         "fit_url": str(fit_url),

@@ -15,6 +15,9 @@ uses them all):
   of a page's own (tests/test_number_formats.py); ``markdown``: user text inside st.markdown
   (``plain``) and the line naming the points and the model (``points_and_model``);
   ``labels``: the settings' words, and a kernel's formula (``kernel_formula``).
+- ``chart.show_chart(fig, key=, title=, settings=)``: every chart a page draws, with PNG and
+  SVG buttons whose image carries the title and the settings line (``chart.model_words`` puts
+  a settings dict in words); ``plotly_config`` the Plotly config (no cloud Share button).
 - ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
   cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
   Playground's picture, pure), ``history`` (undo), ``solver_docs`` (the solvers' notes).

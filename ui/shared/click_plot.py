@@ -15,11 +15,12 @@ numbers inside the plotted ranges are accepted); ``click_plot`` mounts the eleme
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ui.playground.canvas import PLOTLY_URL, figure_json
 from ui.serving import browser_modules
+from ui.shared.chart import export_text, image_config
 
 COMPONENT_NAME = "svmlab_clickplot"
 HTML = ('<div class="svmlab-clickplot" style="width: 100%; min-height: 120px; '
@@ -27,10 +28,14 @@ HTML = ('<div class="svmlab-clickplot" style="width: 100%; min-height: 120px; '
 
 
 
-def payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None) -> dict:
-    """The JSON-ready data of one chart: the figure as plotly JSON text (numpy arrays as
-    typed arrays), the plotly config and the URL of plotly.min.js (served by the app)."""
-    return {"fig": figure_json(fig), "config": dict(config or {}), "plotly_url": PLOTLY_URL}
+def payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None, *,
+            key: str = "", title: str | None = None,
+            settings: str | Sequence[str] = "") -> dict:
+    """The JSON-ready data of one chart: the figure as plotly JSON text (numpy arrays as typed
+    arrays), the plotly config (``ui.shared.chart.image_config``), the words of its saved image
+    (``ui.shared.chart.export_text``) and the URL of plotly.min.js (served by the app)."""
+    return {"fig": figure_json(fig), "config": image_config(config, key),
+            "export": export_text(fig, title, settings), "plotly_url": PLOTLY_URL}
 
 
 def parse_click(value: Any, x_range, y_range) -> tuple[float, float] | None:
@@ -56,8 +61,11 @@ def _within(v: float, r) -> bool:
 
 
 def click_plot(fig: Mapping[str, Any], *, key: str, on_click: Callable[[], None],
-               config: Mapping[str, Any] | None = None) -> Any:
+               config: Mapping[str, Any] | None = None, title: str | None = None,
+               settings: str | Sequence[str] = "") -> Any:
     """Draw ``fig`` in the element ``key``; ``on_click`` runs when the student clicks or taps
-    the plot area (it reads ``parse_click(st.session_state[key], ...)``)."""
+    the plot area (it reads ``parse_click(st.session_state[key], ...)``). Its PNG and SVG carry
+    ``title`` (None: the figure's own) and ``settings``."""
     element = browser_modules.element(COMPONENT_NAME, "click_plot.js", HTML)
-    return element(key=key, data=payload(fig, config), on_click_change=on_click)
+    return element(key=key, data=payload(fig, config, key=key, title=title, settings=settings),
+                   on_click_change=on_click)

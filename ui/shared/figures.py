@@ -25,6 +25,7 @@ import plotly.graph_objects as go
 
 from ui.shared.fitting import decision_grid
 from ui.shared.numbers import MINUS, fmt_num
+from ui.shared.plotly_config import PLOTLY_CONFIG  # noqa: F401  (the pages' import)
 from ui.shared.state import default_range as padded_range
 
 POS_COLOR = "#0072B2"  # Okabe–Ito blue: class +1
@@ -46,16 +47,6 @@ REGION_ZMAX = 2.0  # |h| at which the shading saturates
 FONT_SIZE = 18
 POINT_SIZE = 12
 
-#: plotly config for ``st.plotly_chart(config=...)`` and the canvas: PNG export at 2x. The
-#: canvas lets only ctrl/⌘ + wheel reach scrollZoom (a plain wheel scrolls the page, see
-#: canvas.js onWheel); the pages' ``st.plotly_chart`` turn scrollZoom off.
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    "doubleClick": False,
-    "scrollZoom": True,
-    "toImageButtonOptions": {"format": "png", "filename": "svm_lab", "scale": 2},
-    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "sendChartToCloud"],
-}
 
 
 @dataclass(frozen=True)

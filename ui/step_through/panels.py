@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.chart import CHART_CONFIG
 from ui.step_through import figures as F
 from ui.step_through import player as SP
 from ui.step_through import state as S
@@ -34,12 +34,12 @@ K_TICK = "step.last_tick"
 K_MSG = "step.message"
 K_SENT = "step.payload_sent"  # the run whose player payload this session has sent
 K_NEED = "step.need_seen"  # the player's last request for the payload (its counter)
-PLOT_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
 
 
-def chart(fig: dict, key: str) -> None:
-    # redrawn in place with Plotly.react (st.plotly_chart would remount it on every step)
-    step_plot(fig, key=key, config=PLOT_CONFIG)
+def chart(fig: dict, key: str, settings: str, title: str | None = None) -> None:
+    # redrawn in place with Plotly.react (st.plotly_chart would remount it on every step); its
+    # saved image is titled ``title``, or else by the figure's own title
+    step_plot(fig, key=key, config=CHART_CONFIG, title=title, settings=settings)
 
 
 def numbers_panel(run, stt) -> None:
@@ -117,10 +117,12 @@ def controls(run, total: int, coordinate: bool, unit: str) -> None:
             st.rerun()  # the buttons above were drawn for the old step; a playing timer stops
 
 
-def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
-    """SGA and Newton: step k drawn on the server."""
+def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: str = "") -> None:
+    """SGA and Newton: step k drawn on the server (``about``: the points and the model, for
+    the charts' saved images)."""
     v = V.step_view(run, k, coordinate)
     stt = v.state
+    words = " · ".join(filter(None, (about, f"{unit} {k} of {V.total_steps(run, coordinate)}")))
     top = st.columns([1.0, 4.0], vertical_alignment="center")
     top[0].metric(unit.capitalize(), f"{k} / {V.total_steps(run, coordinate)}")
     top[1].markdown(f"### {W.headline(v, unit)}")
@@ -131,11 +133,12 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
             y_range=ranges[1], show_slack=bool(st.session_state.get(P + "show_slack")),
             height=560, uirevision=uirev, step=k, resolution=V.DECISION_GRID, legend=False,
             violator_label="yᵢh(xᵢ) < 1" if run.solver == "newton" else "violates KKT",
-        ), P + "fig.decision")
+        ), P + "fig.decision", words, f"{V.SOLVER_LABELS[run.solver]}: the decision function h(x)")
         st.caption(W.decision_key(run.solver, coordinate))
     with right:
         if coordinate and k > 0:
-            chart(F.coordinate_figure(v.coord, height=260), P + "fig.coord")
+            chart(F.coordinate_figure(v.coord, height=260), P + "fig.coord", words,
+                  "SGA: one coordinate αₖ, clipped to [0, C]")
             st.latex(W.latex_block(W.sga_coordinate_formulas(v.coord)))
         elif coordinate:
             st.info("Each step updates one αₖ (slide 33, lines 12–14). Press **Next**.")
@@ -152,15 +155,18 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str) -> None:
     title = f"α after this {unit}" + (
         " (changed entries in green, old value marked)" if len(stt.changed) else "")
     chart(F.alpha_bars_figure(stt.alpha, run.y, stt.changed, alpha_before=stt.alpha_before,
-                              C=run.C_box, title=title, height=320, step=k), P + "fig.alpha")
+                              C=run.C_box, title=title, height=320, step=k), P + "fig.alpha",
+          words)
     chart(F.curves_figure(run.dual, run.primal, run.kkt, v.xpos, step_name=run.step_name,
                           current=(stt.dual, stt.primal, stt.kkt) if coordinate else None,
-                          height=440, **V.curves_names(run)), P + "fig.curves")
+                          height=440, **V.curves_names(run)), P + "fig.curves", words,
+          f"{V.SOLVER_LABELS[run.solver]}: convergence, {run.step_name} by {run.step_name}")
     alpha_table(run, stt)
 
 
-def server_stepper(run, coordinate: bool, unit: str, ranges, rid: str) -> None:
-    """The controls and charts of SGA and Newton in a fragment that ticks while playing."""
+def server_stepper(run, coordinate: bool, unit: str, ranges, rid: str, about: str = "") -> None:
+    """The controls and charts of SGA and Newton in a fragment that ticks while playing
+    (``about``: the points and the model, for the charts' saved images)."""
     ss = st.session_state
     playing = bool(ss.get(K_PLAY))
     speed = ss.get(P + "speed", V.DEFAULT_SPEED)
@@ -186,7 +192,7 @@ def server_stepper(run, coordinate: bool, unit: str, ranges, rid: str) -> None:
         controls(run, total, coordinate, unit)
         k = S.clamp(ss.get(K_CURSOR, 0), total)
         ss[K_CURSOR] = k
-        draw(run, k, coordinate, unit, ranges, rid)
+        draw(run, k, coordinate, unit, ranges, rid, about)
 
     stepper()
 
@@ -194,15 +200,17 @@ def server_stepper(run, coordinate: bool, unit: str, ranges, rid: str) -> None:
 # ------------------------------------------------------------- SMO: the step player
 
 
-def smo_player(run, rid: str, payload: Callable[[], dict]) -> None:
+def smo_player(run, rid: str, payload: Callable[[], dict], about: str = "") -> None:
     """Mount the player; ``payload()`` (cached) travels only when this session has not sent
-    it for this run (or the element asked for it again)."""
+    it for this run (or the element asked for it again). ``about``: the points and the model,
+    for the charts' saved images."""
     ss = st.session_state
     need = (ss.get(P + "player") or {}).get("need")
     send, ss[K_NEED] = SP.must_send(ss.get(K_SENT), rid, need, int(ss.get(K_NEED, 0)))
     data = SP.player_data(rid, payload() if send else None,
                           start=S.clamp(ss.get(K_CURSOR, 0), run.n_steps),
-                          show_slack=bool(ss.get(P + "show_slack")), need_seen=int(ss[K_NEED]))
+                          show_slack=bool(ss.get(P + "show_slack")), need_seen=int(ss[K_NEED]),
+                          settings=about)
     SP.step_player(data, key=P + "player")
     if send:
         ss[K_SENT] = rid

@@ -41,6 +41,7 @@ import numpy as np
 
 from ui.playground.canvas import PLOTLY_URL, canvas_figure_json
 from ui.serving import browser_modules
+from ui.shared.chart import export_text, image_config
 from ui.shared.figures import alpha_scale, region_scale
 from ui.shared.fitting import grid_axes
 from ui.step_through import figures as F
@@ -312,6 +313,17 @@ def must_send(sent_run: Any, run_id: str, need: Any, need_seen: int) -> tuple[bo
     return bool(asked or sent_run != run_id), seen
 
 
+#: the player's two Plotly charts, as their saved images are titled
+EXPORT_TITLES = {"decision": "SMO, step by step: the decision function h(x)",
+                 "curves": "SMO, step by step: the dual, the primal and the KKT gap"}
+PLAYER_CONFIG = {
+    "displaylogo": False,
+    "doubleClick": False,
+    "scrollZoom": False,
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+}
+
+
 def player_data(
     run_id: str,
     payload: Mapping[str, Any] | None,
@@ -319,9 +331,12 @@ def player_data(
     start: int,
     show_slack: bool,
     need_seen: int,
+    settings: str = "",
 ) -> dict:
     """The element's data on one rerun: the run id, the payload only when the browser does
-    not have it yet, the options, and ``start`` (used only by an element without a step)."""
+    not have it yet, the options, ``start`` (used only by an element without a step) and the
+    words of the charts' saved images (``settings``: the points and the model; the browser
+    adds the step)."""
     return {
         "run": str(run_id),
         "payload": payload,
@@ -333,12 +348,9 @@ def player_data(
         "need_seen": int(need_seen),
         "icons": {"play": icon("play"), "pause": icon("pause")},
         "plotly_url": PLOTLY_URL,
-        "config": {
-            "displaylogo": False,
-            "doubleClick": False,
-            "scrollZoom": False,
-            "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "sendChartToCloud"],
-        },
+        "config": image_config(PLAYER_CONFIG, "smo_step"),
+        "export": {name: export_text(None, title, settings)
+                   for name, title in EXPORT_TITLES.items()},
     }
 
 

@@ -13,12 +13,12 @@ calls ``Plotly.react`` on the same plot div: no new plot per step, and a zoom su
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ui.playground.canvas import PLOTLY_URL, canvas_figure_json
 from ui.serving import browser_modules
+from ui.shared.chart import export_text, image_config, json_safe
 
 COMPONENT_NAME = "svmlab_stepplot"
 HTML = (
@@ -27,31 +27,26 @@ HTML = (
 )
 
 
-
-def _json_safe(v: Any) -> Any:
-    """Python floats ±∞/NaN (e.g. H = ∞ for the hard margin) become None (JSON null, which
-    Plotly skips); numpy arrays are left to ``ui.playground.canvas.figure_json``."""
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, Mapping):
-        return {k: _json_safe(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [_json_safe(x) for x in v]
-    return v
-
-
-def plot_payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None) -> dict:
+def plot_payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None, *,
+                 key: str = "", title: str | None = None,
+                 settings: str | Sequence[str] = "") -> dict:
     """The JSON-ready data for one chart: the figure as plotly JSON text (contours on the
-    shading grid refer to it instead of repeating x, y, z), the plotly config and the URL of
-    plotly.min.js (served by the app, see ``app.py``)."""
+    shading grid refer to it instead of repeating x, y, z), the plotly config
+    (``ui.shared.chart.image_config``), the words of its saved image
+    (``ui.shared.chart.export_text``) and the URL of plotly.min.js (served by the app, see
+    ``app.py``)."""
     return {
-        "fig": canvas_figure_json(_json_safe(fig)),
-        "config": dict(config or {}),
+        "fig": canvas_figure_json(json_safe(fig)),
+        "config": image_config(config, key),
+        "export": export_text(fig, title, settings),
         "plotly_url": PLOTLY_URL,
     }
 
 
-def step_plot(fig: Mapping[str, Any], *, key: str, config: Mapping[str, Any] | None = None):
-    """Draw ``fig`` in the element ``key`` (the same key keeps the same plot div)."""
+def step_plot(fig: Mapping[str, Any], *, key: str, config: Mapping[str, Any] | None = None,
+              title: str | None = None, settings: str | Sequence[str] = ""):
+    """Draw ``fig`` in the element ``key`` (the same key keeps the same plot div); its PNG and
+    SVG carry ``title`` (None: the figure's own) and ``settings``."""
     element = browser_modules.element(COMPONENT_NAME, "step_plot.js", HTML)
-    return element(key=key, data=plot_payload(fig, config))
+    return element(key=key, data=plot_payload(fig, config, key=key, title=title,
+                                               settings=settings))
