@@ -12,9 +12,8 @@ import numpy as np
 import pytest
 
 from svm_engine import datasets
-from ui.playground import canvas
 from ui.serving import fit_api
-from ui.shared import figures, fitting, numbers
+from ui.shared import browser_data, figures, fitting, numbers
 from ui.shared import state as S
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,11 +67,11 @@ def test_answer_is_the_model_fit_points_gives():
     assert ans["fit"]["warm"] is False
     # h on the view widened as the figure's grid is, at the figure's resolution
     xs, ys, H = fitting.decision_grid(
-        m, *canvas.grid_ranges(((-1.0, 9.0), (0.0, 6.0))), canvas.GRID_RESOLUTION
+        m, *browser_data.grid_ranges(((-1.0, 9.0), (0.0, 6.0))), browser_data.GRID_RESOLUTION
     )
     assert ans["grid"]["x"] == [xs[0], xs[-1], len(xs)] and ans["grid"]["y"][2] == len(ys)
     np.testing.assert_array_equal(_grid(ans), H)
-    assert max(len(xs), len(ys)) == canvas.GRID_RESOLUTION
+    assert max(len(xs), len(ys)) == browser_data.GRID_RESOLUTION
 
 
 def test_draw_data_is_the_figures_rings_slack_and_styles():
@@ -92,7 +91,7 @@ def test_draw_data_is_the_figures_rings_slack_and_styles():
     for (i, f), (x0, y0, x1, y1) in zip(found, ans["slack"]["lines"], strict=True):
         assert (x0, y0) == tuple(m.X[i]) and (x1, y1) == tuple(f)
     labels = ans["slack"]["labels"]
-    assert len(labels) == min(canvas.MAX_SLACK_LABELS, len(idx))
+    assert len(labels) == min(browser_data.MAX_SLACK_LABELS, len(idx))
     worst = int(idx[np.argmax(m.xi[idx])])
     assert any(t == f"ξ={numbers.fmt_num(m.xi[worst], 3)}" for _, _, t in labels)
     assert ans["boundary"] == {"color": "#000000", "width": 3.5, "dash": "solid"}
@@ -155,7 +154,7 @@ def test_no_model_is_an_answer_not_an_error():
 
 def test_default_view_is_around_the_points():
     ans = _answer(_d2_body())
-    (x0, x1), _ = canvas.grid_ranges(S.default_range(datasets.d2().X))
+    (x0, x1), _ = browser_data.grid_ranges(S.default_range(datasets.d2().X))
     assert ans["grid"]["x"][:2] == [x0, x1]
 
 

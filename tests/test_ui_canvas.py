@@ -11,7 +11,7 @@ import pytest
 from svm_engine import datasets
 from ui.playground import canvas
 from ui.serving import fit_api
-from ui.shared import figures, fitting
+from ui.shared import browser_data
 from ui.shared import state as S
 
 UI = Path(canvas.__file__).resolve().parents[1] / "browser"  # the canvas's script and style
@@ -55,57 +55,6 @@ def test_payload_carries_what_the_fit_endpoint_needs():
     assert bare["fit_url"] == "" and bare["settings"] == {} and bare["answer"] is None
 
 
-def test_point_lists_are_checked_in_one_place():
-    X, y = canvas.parse_point_list([[1, 2.5, -1]], max_points=1)
-    np.testing.assert_array_equal(X, [[1, 2.5]])
-    assert y.tolist() == [-1] and y.dtype == np.int64
-    with pytest.raises(canvas.CanvasError, match="point 2 from the plot has label 0"):
-        canvas.parse_point_list([[0, 0, 1], [0, 0, 0]], max_points=5)
-    with pytest.raises(canvas.CanvasError, match="^point 1 is not two finite numbers"):
-        canvas.parse_point_list([[0, math.nan, 1]], max_points=5, source="")
-    with pytest.raises(canvas.CanvasError, match=r"too many points: 2 \(at most 1\)"):
-        canvas.parse_point_list([[0, 0, 1]] * 2, max_points=1)
-
-
-@pytest.mark.parametrize(
-    "xr, yr, want",
-    [
-        ([3, 1], [0, 2], ((1.0, 3.0), (0.0, 2.0))),
-        ([0, 0], [0, 1], None),
-        ([0, 1], [0, math.inf], None),
-        ([0, 2e9], [0, 1], None),
-        ([0, 1, 2], [0, 1], None),
-        ([0, True], [0, 1], None),
-        ("0,1", [0, 1], None),
-    ],
-)
-def test_axis_ranges_are_validated(xr, yr, want):
-    assert canvas.parse_ranges(xr, yr) == want
-
-
-def test_figure_json_encodes_arrays_as_typed_arrays_and_nan_as_null():
-    text = canvas.figure_json(
-        {"data": [{"x": np.array([1.0, np.nan]), "y": np.arange(2), "z": np.ones((2, 3))}]}
-    )
-    t = json.loads(text)["data"][0]
-    assert t["x"] == [1.0, None]
-    assert t["y"]["dtype"] == "i4"
-    assert t["z"]["dtype"] == "f8" and t["z"]["shape"] == "2,3"
-
-
-def test_canvas_figure_json_shares_the_grid_between_shading_and_contours():
-    d = datasets.d2()
-    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
-    full = json.loads(canvas.figure_json(figures.decision_figure_dict(m)))
-    slim = json.loads(canvas.canvas_figure_json(figures.decision_figure_dict(m)))
-    contours = [t for t in slim["data"] if t["type"] == "contour"]
-    assert contours and all(t["meta"]["z_from"] == "regions" and "z" not in t for t in contours)
-    regions = next(t for t in slim["data"] if t["meta"]["role"] == "regions")
-    full_contour = next(t for t in full["data"] if t["type"] == "contour")
-    assert regions["z"] == full_contour["z"]  # the JS restores exactly this grid
-    assert len(json.dumps(slim)) < 0.7 * len(json.dumps(full))
-
-
 def _value(epoch=1, seq=1, points=None):
     return {"epoch": epoch, "seq": seq, "points": points or [[0, 0, 1], [1.5, 2, -1]]}
 
@@ -138,7 +87,7 @@ def test_parse_points_ignores_stale_edits(value, epoch, last):
     ],
 )
 def test_parse_points_rejects_malformed_lists(value):
-    with pytest.raises(canvas.CanvasError):
+    with pytest.raises(browser_data.CanvasError):
         canvas.parse_canvas_points(value, epoch=1, last_seq=0, max_points=2000)
 
 
@@ -161,7 +110,7 @@ def test_view_reports_are_validated():
     assert not canvas.apply_canvas_view(ss, {"rev": 2, "x": [0, "a"], "y": [0, 1]})
     assert canvas.apply_canvas_view(ss, {"rev": 2, "x": [3, 1], "y": [0, 1]})
     assert ss[S.K_VIEW] == ((1.0, 3.0), (0.0, 1.0))
-    assert canvas.grid_ranges(((0, 10), (0, 4))) == ((-1.0, 11.0), (-0.4, 4.4))
+    assert browser_data.grid_ranges(((0, 10), (0, 4))) == ((-1.0, 11.0), (-0.4, 4.4))
 
 
 def test_browser_files_exist_and_keep_the_contract():
@@ -178,4 +127,4 @@ def test_browser_files_exist_and_keep_the_contract():
     assert 'class="svmlab-canvas"' in html and "svmlab-plot" in html
     assert ".svmlab-canvas" in (UI / "canvas.css").read_text()
     assert "svmlab-numbers" in html and "svmlab-table" in html  # drawn from the answer
-    assert "plotly.min.js" in canvas.PLOTLY_URL  # loaded from the static folder, never inlined
+    assert "plotly.min.js" in browser_data.PLOTLY_URL  # from the static folder, never inlined

@@ -14,8 +14,8 @@ import pytest
 from svm_engine import datasets
 from tests.plotly_json import decoded
 from ui.playground import canvas
+from ui.shared import browser_data, click_plot
 from ui.shared import chart as CH
-from ui.shared import click_plot
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.plotly_config import no_cloud
 from ui.step_through import player as SP
@@ -67,7 +67,7 @@ def test_a_chart_is_sent_as_st_plotly_chart_sent_it_with_its_export():
     assert p["config"]["scrollZoom"] is False          # the wheel scrolls the page
     assert p["config"]["toImageButtonOptions"] == {"format": "png", "filename":
                                                    "svm_lab_ker_fig_gram", "scale": 2}
-    assert p["plotly_url"] == canvas.PLOTLY_URL
+    assert p["plotly_url"] == browser_data.PLOTLY_URL
     with pytest.raises(ValueError, match="nonsense"):   # plotly checks the figure, as before
         CH.chart_payload({"data": [], "layout": {"nonsense": 1}}, key="k", title="t",
                          settings="")

@@ -10,8 +10,7 @@ import plotly.graph_objects as go
 import pytest
 
 from svm_engine import datasets
-from ui.playground import canvas
-from ui.shared import figures, fitting
+from ui.shared import browser_data, figures, fitting
 from ui.shared import state as S
 
 
@@ -147,7 +146,7 @@ def test_points_only_figure_without_a_model():
 def test_every_book_setting_draws_and_serialises(name):
     m = _fit(name)
     fig = figures.decision_figure_dict(m, resolution=30)
-    text = canvas.canvas_figure_json(fig)
+    text = browser_data.canvas_figure_json(fig)
     data = json.loads(text)
     assert data["layout"]["yaxis"]["scaleanchor"] == "x"
     go.Figure(figures.decision_figure(m, resolution=30))  # validates against plotly's schema

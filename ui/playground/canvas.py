@@ -8,16 +8,14 @@ the server refits; it also posts each edit to the fit endpoint (``ui.serving.fit
 that answer first.
 
 Python side: ``canvas_payload`` (what is sent) and ``parse_canvas_points`` /
-``parse_canvas_view`` (what comes back, validated: the browser is not trusted) are pure and
-tested; ``point_canvas`` mounts the component.
+``parse_canvas_view`` (what comes back, validated by ``ui.shared.browser_data``'s checks: the
+browser is not trusted) are pure and tested; ``point_canvas`` mounts the component.
 """
 
 from __future__ import annotations
 
-import base64
 import functools
 import json
-import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -25,17 +23,17 @@ from typing import Any
 import numpy as np
 
 from ui.serving import browser_modules
+from ui.shared.browser_data import (
+    PLOTLY_URL,
+    CanvasError,
+    json_with_figure,
+    parse_point_list,
+    parse_ranges,
+)
 from ui.shared.plotly_config import no_cloud
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
 COMPONENT_NAME = "svmlab_canvas"
-PLOTLY_URL = "app/static/plotly.min.js"  # relative: works under a server.baseUrlPath too
-GRID_RESOLUTION = 80  # cells along the longer side of the shading grid (figure and endpoint)
-MAX_SLACK_LABELS = 12  # the largest ξ get a label; more would bury the plot
-
-
-class CanvasError(ValueError):
-    """The browser sent something that is not a valid point list."""
 
 
 @functools.cache  # the element is looked up on every rerun: read its files once
@@ -132,14 +130,6 @@ def payload_text(payload: Mapping[str, Any]) -> str:
     return f'{text[:-1]},"answer":{json_with_figure(answer)}}}'
 
 
-def json_with_figure(obj: Mapping[str, Any]) -> str:
-    """``obj`` as JSON text; its "figure" (already JSON text) is spliced in, not quoted."""
-    figure = obj.get("figure")
-    rest = {k: v for k, v in obj.items() if k != "figure"}
-    text = json.dumps(rest, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
-    return text if figure is None else f'{text[:-1]},"figure":{figure}}}'
-
-
 def read_payload(text: str) -> dict:
     """``payload_text`` read back (the figure as a dict): what the browser gets."""
     return json.loads(json.loads(text) if text.startswith('"') else text)
@@ -147,37 +137,6 @@ def read_payload(text: str) -> dict:
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def parse_point_list(
-    pts: Any, *, max_points: int, source: str = "from the plot"
-) -> tuple[np.ndarray, np.ndarray]:
-    """(X (n, 2) float, y (n,) ±1 int) from a JSON list [[x1, x2, ±1], ...] sent by a browser.
-
-    The one check of a point list from the browser (the canvas's ``setStateValue`` and the
-    fit endpoint ``ui.serving.fit_api``): a list of at most ``max_points`` triples of two finite
-    numbers and a label ±1. Raises CanvasError naming the first bad point (``source`` says
-    where the list came from, "" for nowhere).
-    """
-    where = f" {source}" if source else ""
-    if not isinstance(pts, list):
-        raise CanvasError(f"the points{where} are not a list")
-    if len(pts) > max_points:
-        raise CanvasError(f"too many points: {len(pts)} (at most {max_points})")
-    X = np.empty((len(pts), 2))
-    y = np.empty(len(pts), dtype=np.int64)
-    for i, p in enumerate(pts):
-        if not (isinstance(p, list) and len(p) == 3 and _is_num(p[0]) and _is_num(p[1])):
-            raise CanvasError(f"point {i + 1}{where} is not two finite numbers and a label")
-        if p[2] not in (1, -1) or isinstance(p[2], bool):
-            raise CanvasError(f"point {i + 1}{where} has label {p[2]!r}, not ±1")
-        X[i] = (p[0], p[1])
-        y[i] = p[2]
-    return X, y
 
 
 def parse_canvas_points(
@@ -201,32 +160,11 @@ def parse_canvas_points(
     return X, y, seq
 
 
-def parse_ranges(xr: Any, yr: Any) -> tuple[tuple, tuple] | None:
-    """((x0, x1), (y0, y1)) sorted, from two [a, b] lists of finite numbers; None when they
-    are not two non-empty ranges within ±1e9."""
-    if not (isinstance(xr, list) and isinstance(yr, list) and len(xr) == 2 and len(yr) == 2):
-        return None
-    if not all(_is_num(v) for v in xr + yr):
-        return None
-    x0, x1 = sorted(float(v) for v in xr)
-    y0, y1 = sorted(float(v) for v in yr)
-    if not (x1 - x0 > 1e-9 and y1 - y0 > 1e-9) or max(abs(x0), abs(x1), abs(y0), abs(y1)) > 1e9:
-        return None
-    return (x0, x1), (y0, y1)
-
-
 def parse_canvas_view(value: Any, *, view_rev: int) -> tuple[tuple, tuple] | None:
     """((x0, x1), (y0, y1)) the user zoomed/panned to, for the current view revision."""
     if not isinstance(value, Mapping) or value.get("rev") != view_rev:
         return None
     return parse_ranges(value.get("x"), value.get("y"))
-
-
-def grid_ranges(view: tuple[tuple, tuple], pad: float = 0.1) -> tuple[tuple, tuple]:
-    """The view widened by ``pad`` on every side, so small pans stay shaded."""
-    (x0, x1), (y0, y1) = view
-    dx, dy = (x1 - x0) * pad, (y1 - y0) * pad
-    return (x0 - dx, x1 + dx), (y0 - dy, y1 + dy)
 
 
 def apply_canvas_points(ss, value: Any) -> bool:
@@ -266,8 +204,6 @@ def apply_canvas_view(ss, value: Any) -> bool:
     return True
 
 
-
-
 def point_canvas(
     payload: dict,
     *,
@@ -287,62 +223,3 @@ def point_canvas(
     )
 
 
-def _plotly_json_default(obj: Any) -> Any:
-    """numpy → JSON for Plotly.js: float/int arrays as typed-array specs
-    ({"dtype": "f4", "bdata": base64}), which Plotly.js decodes natively."""
-    if isinstance(obj, np.ndarray):
-        if obj.dtype.kind == "f":
-            a = np.ascontiguousarray(obj, dtype="<f8" if obj.dtype.itemsize > 4 else "<f4")
-            if not np.isfinite(a).all():
-                return [None if not math.isfinite(v) else float(v) for v in a.ravel().tolist()]
-        elif obj.dtype.kind in "iub":
-            a = np.ascontiguousarray(obj, dtype="<i4")
-        else:
-            return obj.tolist()
-        spec = {"dtype": {"<f8": "f8", "<f4": "f4", "<i4": "i4"}[a.dtype.str],
-                "bdata": base64.b64encode(a.tobytes()).decode("ascii")}  # fmt: skip
-        if a.ndim > 1:
-            spec["shape"] = ",".join(str(k) for k in a.shape)
-        return spec
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, (set, tuple)):
-        return list(obj)
-    raise TypeError(f"cannot send {type(obj).__name__} to the canvas")
-
-
-def figure_json(fig: Any) -> str:
-    """JSON text of a figure dict (or ``go.Figure``) for Plotly.js; numpy arrays become typed
-    arrays, NaN/inf in float arrays become null."""
-    if hasattr(fig, "to_plotly_json"):
-        fig = fig.to_plotly_json()
-    return json.dumps(fig, default=_plotly_json_default, allow_nan=False, separators=(",", ":"))
-
-
-def canvas_figure_json(fig: Any, grid_from: str | None = None) -> str:
-    """Plotly JSON for the canvas: contour traces that draw the same grid as the shading
-    (``meta.role`` "margins"/"boundary") carry ``meta.z_from = "regions"`` instead of a copy
-    of x, y, z; ``canvas.js`` puts the shared grid back. This halves what each refit sends.
-    ``grid_from="grid"``: the shading too carries no x, y, z (``meta.z_from = "grid"``): the
-    fit endpoint's answer sends that grid beside the figure (``fit_api.answer``)."""
-    if hasattr(fig, "to_plotly_json"):
-        fig = fig.to_plotly_json()
-    data = [dict(t) for t in fig["data"]]
-    regions = next((t for t in data if (t.get("meta") or {}).get("role") == "regions"), None)
-    if regions is not None:
-        for t in data:
-            meta = dict(t.get("meta") or {})
-            if (
-                t.get("type") == "contour"
-                and meta.get("role") in ("margins", "boundary")
-                and all(np.array_equal(np.asarray(t[k]), np.asarray(regions[k])) for k in "xyz")
-            ):
-                meta["z_from"] = "regions"
-                t["meta"] = meta
-                for k in "xyz":
-                    t.pop(k)
-        if grid_from:
-            regions["meta"] = {**(regions.get("meta") or {}), "z_from": grid_from}
-            for k in "xyz":
-                regions.pop(k)
-    return figure_json({"data": data, "layout": fig["layout"]})

@@ -12,7 +12,7 @@ and in ``st.session_state``) and is the one place the request is checked. Reques
 points     [[x1, x2, y], ...], y = ±1, at most ``state.MAX_POINTS``
 settings   the Playground's settings (``state.normalize_settings``; missing keys: defaults)
 view       optional {"x": [x0, x1], "y": [y0, y1]}: the plot's axis ranges (h is sampled on
-           ``canvas.grid_ranges(view)``, as the figure does; default: around the points)
+           ``browser_data.grid_ranges(view)``, as the figure does; default: around the points)
 warm       optional {"points": [...], "alpha": [...]}: the previous answer's points and α.
            smo: if the server still holds the model of those points (``RECENT``), the refit
            starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
@@ -50,9 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from ui.playground import canvas
 from ui.serving.warmstart import map_alpha
-from ui.shared import fitting, state, tables
+from ui.shared import browser_data, fitting, state, tables
 from ui.shared.figures import MIN_SLACK, decision_figure_dict
 from ui.shared.numbers import fmt_setting
 
@@ -85,8 +84,8 @@ def _points(value: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
     if value is None:
         raise BadRequest(f"{name} is missing: send [[x1, x2, label], ...]")
     try:
-        return canvas.parse_point_list(value, max_points=state.MAX_POINTS, source="")
-    except canvas.CanvasError as exc:
+        return browser_data.parse_point_list(value, max_points=state.MAX_POINTS, source="")
+    except browser_data.CanvasError as exc:
         raise BadRequest(f"{name}: {exc}") from None
 
 
@@ -104,7 +103,7 @@ def _view(value: Any, X: np.ndarray, name: str = "view") -> tuple[tuple, tuple]:
         return state.default_range(X)
     if not isinstance(value, Mapping):
         raise BadRequest(f'{name} must be {{"x": [x0, x1], "y": [y0, y1]}}')
-    ranges = canvas.parse_ranges(value.get("x"), value.get("y"))
+    ranges = browser_data.parse_ranges(value.get("x"), value.get("y"))
     if ranges is None:
         raise BadRequest(
             f'{name} must be {{"x": [x0, x1], "y": [y0, y1]}}: finite numbers within ±1e9, '
@@ -210,7 +209,7 @@ def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple,
     style = parse_style(style)
     fig = decision_figure_dict(
         model, grid=grid, x_range=x_range, y_range=y_range,
-        max_slack_labels=canvas.MAX_SLACK_LABELS, scale=style["scale"],
+        max_slack_labels=browser_data.MAX_SLACK_LABELS, scale=style["scale"],
         show_sv=style["show_sv"], show_slack=style["show_sv"],
     )  # fmt: skip
     roles = _by_role(fig["data"])
@@ -257,7 +256,7 @@ def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple,
             else None
         ),  # fmt: skip
     }
-    return draw, canvas.canvas_figure_json(fig, grid_from="grid")
+    return draw, browser_data.canvas_figure_json(fig, grid_from="grid")
 
 
 def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=None,
@@ -281,7 +280,7 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         ans["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
         return ans
     m = out.model
-    grid = fitting.decision_grid(m, *canvas.grid_ranges(view), canvas.GRID_RESOLUTION)
+    grid = fitting.decision_grid(m, *browser_data.grid_ranges(view), browser_data.GRID_RESOLUTION)
     xi = np.asarray(m.xi, dtype=float)
     draw, figure = draw_data(m, grid, *(home or view), style)
     ans.update(
@@ -314,7 +313,7 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
 def points_figure(X: np.ndarray, y: np.ndarray, ranges: tuple) -> str:
     """The figure of the points alone (no model), as JSON text for the canvas."""
     fig = decision_figure_dict(None, X=X, y=y, x_range=ranges[0], y_range=ranges[1])
-    return canvas.canvas_figure_json(fig)
+    return browser_data.canvas_figure_json(fig)
 
 
 def refit(body: Any) -> dict:
@@ -333,7 +332,7 @@ def refit(body: Any) -> dict:
 
 def to_json(ans: dict) -> str:
     """The answer as JSON text; the figure (already JSON text) is spliced in, not quoted."""
-    return canvas.json_with_figure(ans)
+    return browser_data.json_with_figure(ans)
 
 
 def respond(raw: bytes) -> tuple[int, str]:

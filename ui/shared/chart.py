@@ -28,8 +28,8 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ui.playground.canvas import PLOTLY_URL, figure_json
 from ui.serving import browser_modules
+from ui.shared.browser_data import PLOTLY_URL, figure_json
 from ui.shared.labels import BIAS_LABELS, LOSS_LABELS
 from ui.shared.markdown import kernel_text
 from ui.shared.numbers import fmt_setting
@@ -111,7 +111,7 @@ def chart_template() -> dict:
 def json_safe(v: Any) -> Any:
     """Python floats ±∞/NaN (e.g. C = ∞ for the hard margin) become None (JSON null, which
     Plotly skips), as plotly's own JSON encoder does; numpy arrays are left to
-    ``ui.playground.canvas.figure_json``."""
+    ``ui.shared.browser_data.figure_json``."""
     if isinstance(v, float) and not math.isfinite(v):
         return None
     if isinstance(v, Mapping):

@@ -18,8 +18,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ui.playground.canvas import PLOTLY_URL, figure_json
 from ui.serving import browser_modules
+from ui.shared.browser_data import PLOTLY_URL, figure_json
 from ui.shared.chart import export_text, image_config
 
 COMPONENT_NAME = "svmlab_clickplot"

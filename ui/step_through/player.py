@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from ui.playground.canvas import PLOTLY_URL, canvas_figure_json
 from ui.serving import browser_modules
+from ui.shared.browser_data import PLOTLY_URL, canvas_figure_json
 from ui.shared.chart import export_text, image_config
 from ui.shared.figures import alpha_scale, region_scale
 from ui.shared.fitting import grid_axes

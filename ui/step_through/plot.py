@@ -4,9 +4,9 @@ element; the browser side is ``step_plot.js``).
 Why not ``st.plotly_chart``: it validates every figure through ``plotly.graph_objects`` on the
 server and remounts the chart in the browser (a full ``Plotly.newPlot``) whenever the figure
 changes, i.e. on every step; four charts made one step cost about a second. Here the figure
-travels as JSON text (numpy arrays as typed arrays, ``ui.playground.canvas.figure_json``) and the
-browser
-calls ``Plotly.react`` on the same plot div: no new plot per step, and a zoom survives.
+travels as JSON text (numpy arrays as typed arrays, ``ui.shared.browser_data.figure_json``)
+and the browser calls ``Plotly.react`` on the same plot div: no new plot per step, and a zoom
+survives.
 
 ``plot_payload`` is pure and tested; ``step_plot`` mounts the element.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ui.playground.canvas import PLOTLY_URL, canvas_figure_json
 from ui.serving import browser_modules
+from ui.shared.browser_data import PLOTLY_URL, canvas_figure_json
 from ui.shared.chart import export_text, image_config, json_safe
 
 COMPONENT_NAME = "svmlab_stepplot"
