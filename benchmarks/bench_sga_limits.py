@@ -1,6 +1,6 @@
 """Where SGA (the book's SVM-Dual, slide 33) reaches the optimum within its budget, and where
 it does not (a script, not a test: it measures, and its table is quoted in
-svm_engine/solvers/sga.py and ui/shared/solver_docs.py).
+svm_engine/solvers/sga.py and ui/compare/solver_docs.py).
 
 For each dataset, kernel, loss and C, SGA runs as the Playground runs it (ε = 1e-4, at most
 100,000 sweeps, and at most BUDGET_S seconds of wall time — the budget of a fit) and cvxopt's

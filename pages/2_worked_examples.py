@@ -13,6 +13,7 @@ import streamlit as st
 from svm_engine import datasets
 from ui.serving import budget
 from ui.shared import state, tables
+from ui.shared.book_setups import playground_target
 from ui.shared.chart import show_chart
 from ui.shared.nav import run_through_app
 from ui.worked_examples import examples as E
@@ -31,7 +32,8 @@ if ss.pop(K_GOTO, False):
 
 @st.cache_data(max_entries=16, show_spinner="Fitting the example …")
 def result(key: str) -> E.Result:
-    return budget.example(key)  # in a low-priority worker, with its own time budget
+    return budget.run("example", E.compute, (key,), settings=None, n=0, lane="heavy",
+                      budget_s=budget.EXAMPLE_BUDGET_S)  # low priority, its own time budget
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -42,7 +44,7 @@ def plots(key: str) -> list[EF.Plot]:
 def open_in_playground(key: str, k: int) -> None:
     setup = E.BY_KEY[key].setups[k]
     try:
-        X, y, settings, title = E.playground_target(setup)
+        X, y, settings, title = playground_target(setup)
         state.load_into_playground(ss, X, y, settings, title)
     except ValueError as exc:
         ss[K_ERROR] = f"Could not open “{setup.label}” in the Playground: {exc}"

@@ -17,7 +17,7 @@ from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import state
 from ui.shared.chart import model_words
-from ui.shared.controls import DATASET_LABELS, WSS_LABELS
+from ui.shared.labels import DATASET_LABELS, WSS_LABELS
 from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.step_through import panels
@@ -112,7 +112,11 @@ def cached_run(xb: bytes, yb: bytes, skey: tuple, solver: str):
     in a worker within the time budget (``budget.Stopped`` is raised, not cached)."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
-    return budget.step_run(X, y, dict(skey), solver)
+    try:
+        return budget.run("step", S.run_or_message, (X, y, dict(skey), solver),
+                          settings=dict(skey), n=len(X), solver=solver)
+    except budget.Refused as exc:  # predicted over the budget: a pure message
+        return None, str(exc)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

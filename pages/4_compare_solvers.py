@@ -4,7 +4,7 @@ Thin page: sidebar widgets → one cached comparison (``ui.compare.comparison.co
 applicable
 solver, the cvxopt reference per bias form, the agreement check, convergence curves) → the
 table and the figures of ``ui.compare.figures``; the solver notes come from
-``ui.shared.solver_docs``.
+``ui.compare.solver_docs``.
 The scaling run (``ui.compare.scaling.run_scaling``) runs only on its button and keeps its partial
 result in this session. It is not a fragment on purpose: a click inside a running fragment
 waits for it to end, while any click on the page (Stop included) interrupts a full run at its
@@ -21,15 +21,15 @@ from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
+from ui.compare.solver_docs import anchor, doc_sections, solver_doc
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
 from ui.shared import state
 from ui.shared.chart import model_words, show_chart
-from ui.shared.controls import DATASET_LABELS
+from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting
-from ui.shared.solver_docs import anchor, doc_sections, solver_doc
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -99,7 +99,24 @@ def cached_compare(xb: bytes, yb: bytes, skey: tuple, biases: tuple, tol: str, m
     may be shared between sessions), run in a worker within the time budget."""
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
-    return budget.compare_run(X, y, dict(skey), biases, tol, max_iter or None)
+    try:
+        return budget.run("compare", cmp.compare, (X, y, dict(skey), biases, tol,
+                                                   max_iter or None),
+                          settings=dict(skey), n=len(X)), None
+    except budget.Refused as exc:  # predicted over the budget: a pure message
+        return None, str(exc)
+
+
+def scaling_fit(X, y, kernel, C, spec, tol, max_iter):
+    """One fit of the scaling run in a worker: (Run, seconds in the worker), or (Run with
+    the message, None) when it was stopped at the budget."""
+    settings = {"solver": spec.solver, "kernel": kernel.name, "loss": spec.loss,
+                "hard_margin": False, "C": C}
+    try:
+        return budget.run("fit", sc.timed_fit_row, (X, y, kernel, C, spec, tol, max_iter),
+                          settings=settings, n=len(X), solver=spec.solver, refuse=False)
+    except budget.Stopped as exc:
+        return cmp.Run(error=str(exc)), None
 
 
 def chart(fig: dict, key: str, settings, title: str | None = None) -> None:
@@ -146,7 +163,7 @@ def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
             specs, settings, sc.size_range(lo, hi, count), generator=gen, tol_mode=tol_mode,
             progress=lambda done, total, text: bar.progress(done / total, text=text),
             should_stop=lambda: bool(ss.get(K_SCALE_STOP)),
-            on_update=lambda r: ss.__setitem__(K_SCALE, r), fit=budget.scaling_fit,
+            on_update=lambda r: ss.__setitem__(K_SCALE, r), fit=scaling_fit,
         )
         bar.empty()
         res = ss.get(K_SCALE)

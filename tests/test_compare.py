@@ -1,5 +1,5 @@
 """The Compare-solvers logic (ui.compare.comparison, ui.compare.scaling, ui.compare.figures,
-ui.shared.solver_docs)."""
+ui.compare.solver_docs)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
-from ui.shared import solver_docs as D
+from ui.compare import solver_docs as D
 from ui.shared.fitting import smo_max_iter
 from ui.shared.state import settings_from_dataset
 

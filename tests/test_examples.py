@@ -12,6 +12,7 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.shared import fitting
 from ui.shared import state as S
+from ui.shared.book_setups import playground_target
 from ui.worked_examples import examples as E
 from ui.worked_examples import figures as EF
 
@@ -169,7 +170,7 @@ def test_every_open_in_playground_target_is_a_valid_playground_state():
     for e in E.EXAMPLES:
         assert e.setups
         for setup in e.setups:
-            X, y, settings, title = E.playground_target(setup)
+            X, y, settings, title = playground_target(setup)
             ss = {}
             S.load_into_playground(ss, X, y, settings, title)
             d = datasets.load(setup.dataset)

@@ -141,9 +141,14 @@ def test_example7_shows_smos_step_beside_the_seeds_formulas(page):
     assert main.loc["SMO's b", "app value"] == E.show("-3.000000")
 
 
+def in_process(task, fn, args=(), kwargs=None, **_):
+    """``budget.run`` without a worker: a test's patches reach the computation."""
+    return fn(*args, **(kwargs or {}))
+
+
 def test_a_drift_turns_a_tick_into_a_cross_on_the_page(monkeypatch):
     monkeypatch.setitem(E.BOOK_D1, "b", E.Printed("-3.340", "slide 16"))
-    monkeypatch.setattr(budget, "example", E.compute)  # here, where the drift is patched in
+    monkeypatch.setattr(budget, "run", in_process)  # here, where the drift is patched in
     st.cache_data.clear()
     try:
         at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
@@ -165,7 +170,7 @@ def test_a_failing_example_shows_an_error_not_a_traceback(monkeypatch):
         return real(key)
 
     monkeypatch.setattr(E, "compute", broken)
-    monkeypatch.setattr(budget, "example", broken)  # here, not in a worker that has the real one
+    monkeypatch.setattr(budget, "run", in_process)  # here, not in a worker with the real one
     st.cache_data.clear()
     try:
         at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()

@@ -20,6 +20,7 @@ from ui.playground import qr
 from ui.playground import teacher as T
 from ui.serving import fit_api
 from ui.shared import state
+from ui.shared.book_setups import playground_target
 from ui.shared.figures import POINT_SIZE, decision_figure_dict
 from ui.worked_examples import examples
 
@@ -218,7 +219,7 @@ def test_the_store_folder_comes_from_the_environment(monkeypatch, tmp_path):
 def test_each_preset_is_its_worked_example(preset):
     spec = T.preset_spec(preset.key)
     setup = examples.BY_KEY[preset.example].setups[preset.setup]
-    X, y, settings, _ = examples.playground_target(setup)
+    X, y, settings, _ = playground_target(setup)
     np.testing.assert_array_equal(spec.X, X)
     np.testing.assert_array_equal(spec.y, y)
     assert spec.settings == state.normalize_settings(settings)

@@ -8,7 +8,7 @@ of log t against log n estimates the exponent p in t ≈ c·nᵖ (SMO ≈ 1–2,
 A solver is not run at a size where its time, extrapolated from its previous size with
 exponent 3 (cvxopt, kernel Newton: O(n³) per iteration) or 2 (the others), would exceed the
 budget (``costs.BUDGET_S``): cvxopt at n = 2,000 would take ~15 s. On the page every fit
-also runs in a worker that is killed at the budget (``ui.serving.budget.scaling_fit``).
+also runs in a worker that is killed at the budget (the page's ``scaling_fit``).
 
 Cancellation: ``should_stop()`` is asked before every fit, so a cancel takes effect within one
 fit (≤ the budget). Nothing here is shared between calls — no module state, no locks, no
@@ -169,7 +169,7 @@ def run_scaling(
     measurement (the partial result, e.g. to keep it in the session); ``should_stop()`` before
     each fit: True ends the run with status "cancelled". ``fit(X, y, kernel, C, spec, tol,
     max_iter)`` → (Run, seconds) runs one fit (default: ``timed_fit_row`` here; the page
-    passes ``ui.serving.budget.scaling_fit``, a worker with the time budget, whose seconds are None
+    passes its ``scaling_fit``, a worker with the time budget, whose seconds are None
     when it stopped the fit: the solver is then skipped at larger n)."""
     if fit is None:
         def fit(X, y, kernel, C, spec, tol, max_iter):

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ui.shared import state
+from ui.shared.book_setups import SETUPS, playground_target
 
 SPEC_VERSION = 1
 TITLE_MAX = 120  # characters
@@ -334,8 +335,8 @@ def default_store() -> LinkStore:
 
 @dataclass(frozen=True)
 class Preset:
-    """A worked example (``ui.worked_examples.examples``: example key, setup index) as a teacher
-    link."""
+    """A worked example's setup (``ui.shared.book_setups.SETUPS``: example key, setup index) as
+    a teacher link."""
 
     key: str
     label: str
@@ -380,11 +381,9 @@ PRESETS_BY_KEY = {p.key: p for p in PRESETS}
 
 def preset_spec(key: str) -> TeacherSpec:
     """The spec of a preset: the worked example's data and settings
-    (``ui.worked_examples.examples``)."""
-    from ui.worked_examples import examples
-
+    (``ui.shared.book_setups``, as the Worked examples page opens them)."""
     p = PRESETS_BY_KEY[key]
-    X, y, settings, _ = examples.playground_target(examples.BY_KEY[p.example].setups[p.setup])
+    X, y, settings, _ = playground_target(SETUPS[p.example][p.setup])
     settings = {k: v for k, v in settings.items() if k in state.SETTING_KEYS}
     return make_spec(X, y, settings, title=p.title, question=p.question,
                      locked=p.locked, hidden=p.hidden)  # fmt: skip

@@ -142,5 +142,5 @@ def summary(m: se.SVRModel) -> dict:
 
 def warm() -> None:
     """Compile SMO's steps (numba, cached on disk) before the first student needs them: the
-    fit workers' fork server calls this (ui/serving/fit_worker_boot.py)."""
+    fit workers' fork server calls this (ui/fit_worker_boot.py)."""
     se.fit_svr([0.0, 1.0, 2.0], [0.0, 1.0, 0.0], C=1.0, epsilon=0.1)

@@ -189,6 +189,8 @@ def stopped_message(task: str, settings, n: int, solver=None, budget_s=BUDGET_S)
 
 
 # --------------------------------------------------------------------------- the pages
+# The pages call ``run`` with their own task's function (the table above); ``fit_outcome`` is
+# the shared fit of ``ui.shared.fitting``.
 
 
 def fit_outcome(X, y, settings: Mapping[str, Any], alpha0=None):
@@ -198,51 +200,6 @@ def fit_outcome(X, y, settings: Mapping[str, Any], alpha0=None):
 
     return run("fit", fitting.fit_points, (X, y, dict(settings), alpha0),
                settings=settings, n=len(X), refuse=False)
-
-
-def step_run(X, y, settings: Mapping[str, Any], solver: str):
-    """The Step-through page's (StepRun, None) or (None, message). Raises ``Stopped``."""
-    from ui.step_through import state as step_state
-
-    try:
-        return run("step", step_state.run_or_message, (X, y, dict(settings), solver),
-                   settings=settings, n=len(X), solver=solver)
-    except Refused as exc:
-        return None, str(exc)
-
-
-def compare_run(X, y, settings: Mapping[str, Any], biases, tol_mode: str, max_iter):
-    """Compare solvers' (Comparison, None) or (None, message). Raises ``Stopped``."""
-    from ui.compare import comparison as compare
-
-    try:
-        return run("compare", compare.compare, (X, y, dict(settings), biases, tol_mode,
-                                                max_iter), settings=settings, n=len(X)), None
-    except Refused as exc:
-        return None, str(exc)
-
-
-def scaling_fit(X, y, kernel, C, spec, tol, max_iter):
-    """One fit of the scaling run: (Run, seconds in the worker), or (Run with the message,
-    None) when it was stopped at the budget."""
-    from ui.compare import comparison as compare
-    from ui.compare import scaling
-
-    settings = {"solver": spec.solver, "kernel": kernel.name, "loss": spec.loss,
-                "hard_margin": False, "C": C}
-    try:
-        return run("fit", scaling.timed_fit_row, (X, y, kernel, C, spec, tol, max_iter),
-                   settings=settings, n=len(X), solver=spec.solver, refuse=False)
-    except Stopped as exc:
-        return compare.Run(error=str(exc)), None
-
-
-def example(key: str):
-    """A worked example's result (``examples.compute``), in a low-priority worker."""
-    from ui.worked_examples import examples
-
-    return run("example", examples.compute, (key,), settings=None, n=0, lane="heavy",
-               budget_s=EXAMPLE_BUDGET_S)
 
 
 # ------------------------------------------------------------------------- the endpoint

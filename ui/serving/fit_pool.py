@@ -6,7 +6,7 @@ ignores SIGTERM. A worker process can be killed (SIGKILL) the moment its budget 
 its caller is gone, and the CPU is free again at once.
 
 - Workers are forked by multiprocessing's *fork server* (the Streamlit server has threads,
-  so no plain fork), which imported ``ui.serving.fit_worker_boot`` once: numpy, the engine, numba's
+  so no plain fork), which imported ``ui.fit_worker_boot`` once: numpy, the engine, numba's
   compiled code, cvxopt. A new worker costs a fork (a few ms), not an import (seconds).
 - ``run(fn, args, lane=..., budget_s=..., should_stop=...)`` sends a module-level function
   and its arguments to an idle worker of the lane (starting one if the lane is not full,
@@ -49,7 +49,7 @@ from typing import Any
 
 from ui.shared.numbers import fmt_fixed, fmt_setting
 
-BOOT_MODULE = "ui.serving.fit_worker_boot"
+BOOT_MODULE = "ui.fit_worker_boot"
 ROOT = Path(__file__).resolve().parents[2]  # so that the fork server finds ``ui``
 #: One BLAS / OpenMP / numba thread per worker: a fit takes at most one core.
 THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",

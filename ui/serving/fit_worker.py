@@ -1,6 +1,6 @@
 """The fit workers' side of ``ui.serving.fit_pool``: the loop each worker process runs.
 
-A worker is forked by multiprocessing's fork server, which imported ``ui.serving.fit_worker_boot``
+A worker is forked by multiprocessing's fork server, which imported ``ui.fit_worker_boot``
 once (numpy, the engine with its compiled code, the ui modules whose functions the pages
 send), so a new worker costs a fork, not an import. It then reads ``(function, args,
 kwargs)`` from its pipe, calls the function and sends back ``("ok", result)`` or

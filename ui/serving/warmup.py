@@ -1,7 +1,7 @@
 """The first page on a fresh server waits for the solvers behind a spinner that says why.
 
 Fits run in worker processes (``ui.serving.fit_pool``) forked from a fork server that loads the
-solvers once (``ui/serving/fit_worker_boot.py``: ``svm_engine.precompile.main()`` reads numba's
+solvers once (``ui/fit_worker_boot.py``: ``svm_engine.precompile.main()`` reads numba's
 on-disk cache, or compiles when it is empty or stale: ~15–20 s on a fresh machine or after
 the engine changed). The server starts them as it starts (``budget.lifespan``, app.py), so a
 plain ``streamlit run app.py`` (a container, Streamlit Community Cloud) compiles before its

@@ -373,7 +373,7 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
 
 def run_or_message(X, y, settings: Mapping[str, Any], solver: str | None = None):
     """(``build_run``'s StepRun, None), or (None, the message for the user) when it raises:
-    never raises (what the page caches; ``ui.serving.budget.step_run`` runs it in a worker)."""
+    never raises (what the page caches; it runs it in a worker with ``ui.serving.budget.run``)."""
     try:
         return build_run(X, y, settings, solver), None
     except ValueError as exc:

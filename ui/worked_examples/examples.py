@@ -29,6 +29,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
+from ui.shared.book_setups import SETUPS, Setup
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import (
     MINUS,
@@ -671,15 +672,6 @@ def ex_psvm() -> Result:
 
 
 @dataclass(frozen=True)
-class Setup:
-    """An "Open in Playground" target: a dataset and Playground settings (partial)."""
-
-    label: str
-    dataset: str
-    settings: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
 class Example:
     key: str
     number: int
@@ -696,58 +688,41 @@ class Example:
         return f"{self.number} · {TAB_LABELS[self.key]}"
 
 
-def _aug(C, solver="sga", **kw) -> dict:
-    return {"C": C, "bias": "augmented", "solver": solver, **kw}
-
-
 EXAMPLES: tuple[Example, ...] = (
     Example("d1", 1, "D1: the separable case", "Zaki & Meira ch. 21, slides 15–16", "d1",
             "linear kernel, hard margin (C = ∞), free bias; smo (tol 1e-9) and qp (cvxopt, "
-            "tol 1e-10)", ex_d1_separable,
-            (Setup("D1, hard margin", "d1", {"C": math.inf, "solver": "smo"}),)),
+            "tol 1e-10)", ex_d1_separable, SETUPS["d1"]),
     Example("d2", 2, "D2: soft margin, hinge loss, C = 1", "Zaki & Meira ch. 21, slides 21–23",
             "d2", "linear kernel, hinge loss (k = 1), C = 1, free bias; smo (tol 1e-9) and qp",
-            ex_d2_soft_margin, (Setup("D2, C = 1", "d2", {"C": 1.0, "solver": "smo"}),)),
+            ex_d2_soft_margin, SETUPS["d2"]),
     Example("iris", 3, "Iris setosa: h10 and h1000 with SVM-Dual", "Zaki & Meira ch. 21, "
             "slide 34", "iris_setosa", "linear kernel, hinge loss, bias folded into w "
             "(x′ = (x, 1)); SGA with the book's stopping rule ε = 1e-4; C = 10 and C = 1000",
-            ex_iris_sga,
-            (Setup("h10 (C = 10)", "iris_setosa", _aug(10.0)),
-             Setup("h1000 (C = 1000)", "iris_setosa", _aug(1000.0)),
-             Setup("free bias, C = 10", "iris_setosa",
-                   {"C": 10.0, "bias": "free", "solver": "smo"}))),
+            ex_iris_sga, SETUPS["iris"]),
     Example("kernels", 4, "Iris versicolor: linear against quadratic kernel",
             "Zaki & Meira ch. 21, slides 35 and 42", "iris_versicolor_pca",
             "first two principal components u1, u2; hinge loss, C = 10, bias folded into w, "
             "SGA; hl: linear, hq: K = (1 + xᵀz)²", ex_iris_kernels,
-            (Setup("hl (linear)", "iris_versicolor_pca", _aug(10.0, kernel="linear")),
-             Setup("hq (quadratic)", "iris_versicolor_pca",
-                   _aug(10.0, kernel="polynomial", degree=2, coef0=1.0))), strict=False),
+            SETUPS["kernels"], strict=False),
     Example("nonlinear", 5, "Nonlinear data: the inhomogeneous quadratic kernel",
             "Zaki & Meira ch. 21, slides 25 and 29", "nonlinear",
             "K = (1 + xᵀz)², hinge loss, C = 4, free bias; smo", ex_nonlinear,
-            (Setup("quadratic kernel, C = 4", "nonlinear",
-                   {"kernel": "polynomial", "degree": 2, "coef0": 1.0, "C": 4.0}),),
-            strict=False),
+            SETUPS["nonlinear"], strict=False),
     Example("dual_primal", 6, "Dual against primal: SVM-Dual and SVM-Primal",
             "Zaki & Meira ch. 21, slides 40 and 42", "iris_setosa",
             "C = 10, bias folded into w; hd: SGA, hinge loss; hp: Newton, quadratic loss; "
             "linear kernel on the sepal features (slide 40), K = (1 + xᵀz)² on the principal "
             "components (slide 42)", ex_dual_primal,
-            (Setup("hd: SVM-Dual", "iris_setosa", _aug(10.0)),
-             Setup("hp: SVM-Primal", "iris_setosa", _aug(10.0, "newton", loss="quadratic"))),
-            strict=False),
+            SETUPS["dual_primal"], strict=False),
     Example("two_point", 7, "Two points: KKT by hand and the cvxopt primal QP",
             "seed 004 (blog note on SVM)", "two_point",
             "linear kernel, hard margin, free bias; qp on the primal (qp_form = \"primal\")",
-            ex_two_point, (Setup("two points, hard margin", "two_point",
-                                 {"C": math.inf, "solver": "qp"}),)),
+            ex_two_point, SETUPS["two_point"]),
     Example("psvm", 8, "Proximal SVM (Fung & Mangasarian) on D2", "seed 001 (Fung & "
             "Mangasarian, Proximal SVM, KDD 2001)", "d2",
             "D2; PSVM with ν = 2C = 2 (solver psvm: quadratic loss, b folded into w) beside "
             "the SVM of slide 22 (smo, hinge, C = 1)", ex_psvm,
-            (Setup("PSVM", "d2", _aug(1.0, "psvm", loss="quadratic")),
-             Setup("SVM, C = 1", "d2", {"C": 1.0, "solver": "smo"})), strict=False),
+            SETUPS["psvm"], strict=False),
 )
 BY_KEY = {e.key: e for e in EXAMPLES}
 TAB_LABELS = {"d1": "D1 separable", "d2": "D2 soft margin", "iris": "Iris h10, h1000",
@@ -777,9 +752,3 @@ def compute(key: str) -> Result:
     """The example's numbers, computed now from the engine."""
     return BY_KEY[key].compute()
 
-
-def playground_target(setup: Setup) -> tuple[np.ndarray, np.ndarray, dict, str]:
-    """(X, y, settings, title) to hand to ``ui.shared.state.load_into_playground``."""
-    d = datasets.load(setup.dataset)
-    settings = {**d.settings, **setup.settings}
-    return d.X, d.y, settings, f"{d.title} — {setup.label}"

@@ -4,6 +4,10 @@ Loads what every worker needs before the fork server starts forking them: numpy,
 engine and its compiled code (``svm_engine.precompile.main()`` reads numba's on-disk cache,
 compiling only when it is empty), cvxopt, and the ui modules whose functions the pages send
 to the workers. A worker forked afterwards shares all of it and starts in a few milliseconds.
+
+It sits in ``ui/``, not in ``ui/serving/``: it imports page packages (their compute modules),
+which no shared, data or serving module may (tests/test_ui_layers.py); ``serving.fit_pool``
+names it only by ``BOOT_MODULE``.
 """
 
 import cvxopt.solvers  # noqa: F401  (the qp solver imports it on its first fit: ~0.3 s)
