@@ -19,7 +19,9 @@ from pathlib import Path
 
 import streamlit as st
 
-import ui.shared.controls  # noqa: F401  (load the heavy modules before freezing the start-up objects)
+# the Playground's modules import the heavy ones: load them before freezing the start-up objects
+import ui.playground.panels  # noqa: F401
+import ui.playground.sidebar  # noqa: F401
 from ui.serving import warmup
 from ui.serving.startup import ensure_plotly_js, freeze_gc_once
 from ui.shared.nav import existing_pages, note_page

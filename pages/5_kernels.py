@@ -19,7 +19,8 @@ from ui.kernels import text as KT
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared.chart import show_chart
-from ui.shared.controls import C_GRID, DATASET_LABELS, SIGMA_GRID
+from ui.shared.controls import C_GRID, SIGMA_GRID
+from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting

@@ -18,7 +18,7 @@ from ui.generalisation import text as GT
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared.chart import show_chart
-from ui.shared.controls import DATASET_LABELS
+from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_fixed, fmt_setting

@@ -3,8 +3,9 @@
 region of every class, each binary machine's boundary on request, and the scores and votes
 of every point.
 
-Thin: sidebar widgets → one cached fit in a fit worker (``ui.multiclass.compute.run``, within
-the time budget) → the figure of ``ui.multiclass.figures``. A click or a tap on the plot
+Thin: the shared data-source and model blocks (``ui.shared.controls``) → one cached
+fit in a fit worker (``ui.multiclass.compute.run``, within the time budget) → the figure of
+``ui.multiclass.figures``. A click or a tap on the plot
 adds a point of the chosen class there (``ui.shared.click_plot``: the Playground's canvas
 knows two classes).
 """
@@ -21,6 +22,7 @@ from svm_engine.datasets import IRIS_FEATURES
 from svm_engine.datasets_multiclass import MAX_K
 from svm_engine.multiclass import STRATEGY_NAMES
 from ui.data import io as pio
+from ui.data.import_panel import Upload
 from ui.multiclass import compute as M
 from ui.multiclass import figures as F
 from ui.serving import budget
@@ -35,7 +37,7 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 P = "mc."                       # widget keys of this page
-K_ADDED, K_PLOT, K_FILE = "mc.added", "mc.plot", "mc.file"   # K_FILE: (name, Table)
+K_ADDED, K_PLOT = "mc.added", "mc.plot"     # the points added by clicks; the plot's key
 NEW = "➕ a new class"
 SOURCES = {"iris": "Iris: 3 species (two features)", "blobs": "k blobs (generated)",
            "file": "A file with k classes"}
@@ -43,6 +45,11 @@ DEFAULTS = {"source": "iris", "f1": "sepal_length", "f2": "sepal_width", "k": 4,
             "noise": 0.8, "seed": 0, **M.DEFAULTS}
 CHART_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
 MODEL_KEYS = ("kernel", "degree", "coef0", "sigma", "loss", "C")  # ctl.model_sidebar's here
+BLOBS = ctl.Sliders(n=(2, M.MAX_POINTS, 1), noise=(0.1, 2.0, 0.1), seed_max=10_000,
+                    n_label="n points", noise_label="noise (std)", k_max=MAX_K, keys="")
+UPLOAD = Upload(read=M.read_table, label="CSV / TSV / TXT with a header, or svmlight",
+                help=f"At most {M.MAX_POINTS} rows, {M.MAX_CLASSES} classes, "
+                     f"{pio.MAX_UPLOAD_BYTES // 1000} kB.")
 
 st.title("More classes")
 st.caption("An SVM separates two classes. For k classes, train several binary machines and "
@@ -55,57 +62,35 @@ def clear_added() -> None:
     ss[K_ADDED] = []
 
 
-def on_upload() -> None:
-    f = ss.get(P + "upload")
-    ss.pop(K_FILE, None)
-    clear_added()
-    if f is None:
-        return
-    try:
-        ss[K_FILE] = (f.name, M.read_table(f.name, f.getvalue()))
-    except ValueError as exc:
-        ss[P + "file_error"] = f"Could not read {f.name}: {exc}. Your points are kept."
+def iris_features() -> tuple[str, str]:
+    sb = st.sidebar
+    f1 = sb.selectbox("x1", IRIS_FEATURES, key=P + "f1", on_change=clear_added)
+    f2 = sb.selectbox("x2", IRIS_FEATURES, key=P + "f2", on_change=clear_added)
+    if f1 == f2:
+        sb.error("Choose two different features.")
+        st.stop()
+    return f1, f2
 
 
 def data_sidebar() -> tuple[np.ndarray, np.ndarray, tuple, str]:
-    sb = st.sidebar
-    sb.header("Data")
-    src = sb.radio("Points", tuple(SOURCES), key=P + "source", format_func=SOURCES.get,
-                   on_change=clear_added)
-    if src == "iris":
-        f1 = sb.selectbox("x1", IRIS_FEATURES, key=P + "f1", on_change=clear_added)
-        f2 = sb.selectbox("x2", IRIS_FEATURES, key=P + "f2", on_change=clear_added)
-        if f1 == f2:
-            sb.error("Choose two different features.")
-            st.stop()
+    src = ctl.data_source(ss, P, SOURCES, radio=True, generators=("blobs",), sliders=BLOBS,
+                          options={"iris": iris_features}, upload=UPLOAD,
+                          on_change=clear_added, on_points=clear_added)
+    if src.name == "iris":
+        f1, f2 = src.option
         X, labels, names = M.iris((f1, f2))
         return X, labels, names, f"Iris, 3 species: {f1} and {f2} (cm)"
-    if src == "blobs":
-        k = sb.slider("k classes", 2, MAX_K, key=P + "k", on_change=clear_added)
-        n = sb.slider("n points", k, M.MAX_POINTS, key=P + "n", on_change=clear_added)
-        noise = sb.slider("noise (std)", 0.1, 2.0, step=0.1, key=P + "noise",
-                          on_change=clear_added)
-        seed = sb.number_input("seed", 0, 10_000, step=1, key=P + "seed", on_change=clear_added)
+    if src.name == "blobs":
+        k, n, noise, seed = (src.params[p] for p in ("k", "n", "noise", "seed"))
         X, labels, names = M.blobs(int(k), int(n), float(noise), int(seed))
         return X, labels, names, f"{k} blobs (n = {n}, noise = {fmt_setting(noise)}, seed = {seed})"
-    sb.file_uploader("CSV / TSV / TXT with a header, or svmlight", key=P + "upload",
-                     type=["csv", "tsv", "txt", "svmlight", "libsvm", "svm", "dat"],
-                     on_change=on_upload, help=f"At most {M.MAX_POINTS} rows, "
-                     f"{M.MAX_CLASSES} classes, {pio.MAX_UPLOAD_BYTES // 1000} kB.")
-    if P + "file_error" in ss:
-        sb.error(pio.markdown_safe(ss.pop(P + "file_error")))
-    if K_FILE not in ss:
+    if src.file is None:
         return np.zeros((0, 2)), np.zeros(0, dtype=str), ("x1", "x2"), "No file yet"
-    name, table = ss[K_FILE]
-    d = pio.default_choice(table)
-    cols, shown = list(range(len(table.columns))), table.columns.__getitem__
-    x1 = sb.selectbox("x1", cols, index=d.x1, format_func=shown, key=P + "col.x1")
-    x2 = sb.selectbox("x2", cols, index=d.x2, format_func=shown, key=P + "col.x2")
-    lab = sb.selectbox("label", cols, index=d.label, format_func=shown, key=P + "col.label")
+    name, table, (x1, x2, lab) = src.file
     try:
         X, labels, names = M.table_points(table, x1, x2, lab)
     except ValueError as exc:
-        sb.error(pio.markdown_safe(f"These columns do not work: {exc}."))
+        st.sidebar.error(pio.markdown_safe(f"These columns do not work: {exc}."))
         return np.zeros((0, 2)), np.zeros(0, dtype=str), ("x1", "x2"), name
     return X, labels, names, f"Imported: {name}"
 

@@ -3,8 +3,9 @@ places: the fitted function, the ε-tube, ξ and ξ̂ drawn and valued per point
 vectors on and outside the tube, the solver and whether it converged, the formulas beside
 the numbers.
 
-Thin: sidebar widgets → one cached fit in a fit worker (``ui.regression.compute.run``, within
-the time budget) → the figures of ``ui.regression.figures``. A click or a tap on the plot
+Thin: the shared data-source and model blocks (``ui.shared.controls``) → one cached
+fit in a fit worker (``ui.regression.compute.run``, within the time budget) → the figures of
+``ui.regression.figures``. A click or a tap on the plot
 adds a point there (``ui.shared.click_plot``).
 """
 
@@ -38,6 +39,8 @@ SOURCES = {"generate": "Generate: a function + noise", "place": "Place my own po
 DEFAULTS = {"source": "generate", "function": "sine", "n": 30, "noise": 0.2, "seed": 0,
             **{k: v for k, v in R.DEFAULTS.items()}}
 CHART_CONFIG = {**PLOTLY_CONFIG, "scrollZoom": False}
+GENERATE = ctl.Sliders(n=(2, R.MAX_POINTS, 1), noise=(0.0, 1.0, 0.05), seed_max=10_000,
+                       n_label="n points", noise_label="noise (std)", keys="")
 
 st.title("Regression: ε-SVR")
 st.caption("Support vector regression (seed 002, “the regression case”): a function that "
@@ -45,18 +48,19 @@ st.caption("Support vector regression (seed 002, “the regression case”): a f
            "the tube and ξ̂ below it. Click the plot to add a point.")
 
 
+def function_select() -> str:
+    return st.sidebar.selectbox("Function", tuple(FUNCTIONS), key=P + "function",
+                                format_func=lambda f: FUNCTIONS[f][0])
+
+
 def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None]:
     sb = st.sidebar
-    sb.header("Data")
-    source = sb.radio("Points", tuple(SOURCES), key=P + "source", format_func=SOURCES.get)
-    x, t, function = np.zeros(0), np.zeros(0), None
-    if source == "generate":
-        function = sb.selectbox("Function", tuple(FUNCTIONS), key=P + "function",
-                                format_func=lambda f: FUNCTIONS[f][0])
-        n = sb.slider("n points", 2, R.MAX_POINTS, key=P + "n")
-        noise = sb.slider("noise (std)", 0.0, 1.0, step=0.05, key=P + "noise")
-        seed = sb.number_input("seed", 0, 10_000, step=1, key=P + "seed")
-        x, t = R.generated(function, int(n), float(noise), int(seed))
+    src = ctl.data_source(ss, P, SOURCES, radio=True, generators=("generate",),
+                          sliders=GENERATE, options={"generate": function_select})
+    x, t, function = np.zeros(0), np.zeros(0), src.option
+    if src.name == "generate":
+        g = src.params
+        x, t = R.generated(function, int(g["n"]), float(g["noise"]), int(g["seed"]))
     added = ss.get(K_ADDED, [])
     if added:
         x = np.concatenate([x, [p[0] for p in added]])

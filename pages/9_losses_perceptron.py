@@ -20,8 +20,8 @@ from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import state
 from ui.shared.chart import model_words, show_chart
-from ui.shared.controls import DATASET_LABELS
 from ui.shared.fitting import FitOutcome
+from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_setting

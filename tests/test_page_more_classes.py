@@ -167,3 +167,25 @@ def test_a_stopped_fit_says_what_to_change(monkeypatch, exc_text):
     assert exc_text in err and "fewer points" in err and "smaller C" in err
     assert "n = 80 points" in at.markdown[0].value      # the points are kept and counted
     assert sum(len(t["x"]) for t in figure(at)["data"]) == 80   # and still drawn
+
+
+def test_an_uploaded_file_is_read_or_refused_by_its_name():
+    """The file source's uploader (ui.shared.controls.data_source → ui.data.import_panel):
+    a readable file becomes the points, one that is not is an error naming it."""
+    at = start()
+    at.radio(key="mc.source").set_value("file").run()
+    assert "No file yet" in at.markdown[0].value
+    text = "a,b,kind\n" + "".join(f"{i % 5},{(i * 7) % 4},{'pqrs'[i % 4]}\n" for i in range(40))
+    (up,) = [u for u in at.file_uploader if u.key == "mc.upload"]
+    up.set_value(("four.csv", text.encode(), "text/csv")).run()
+    machines, points = frames(ok(at))
+    assert len(points) == 40 and len(machines) == 4
+    assert "Imported: four.csv" in at.markdown[0].value
+    for content, why in ((b"a,b\nfoo,bar,baz\n", "line 2: 3 values, but the first line has 2"),
+                         (b"a,b,kind\n1,2,p\n3,4\n", "line 3: the label (column 'kind') is empty")):
+        (up,) = [u for u in at.file_uploader if u.key == "mc.upload"]
+        up.set_value(("bad.csv", content, "text/csv")).run()
+        ok(at)
+        (err,) = [e.value for e in at.error if "Could not read" in e.value]
+        assert "bad.csv" in err and why in err and "Your points are kept" in err
+        assert not [d for d in at.dataframe if "machine" in d.value.columns]

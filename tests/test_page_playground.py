@@ -13,9 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
+from ui.playground import panels
 from ui.playground.canvas import read_payload
 from ui.serving import fit_api
-from ui.shared import controls
 from ui.shared import state as S
 from ui.shared.numbers import fmt_pct
 
@@ -38,7 +38,7 @@ def no_traceback(at: AppTest) -> None:
 
 def canvas(at: AppTest) -> dict:
     """The data the page sent to the click canvas on the last run."""
-    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(controls.CANVAS_KEY)]
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(panels.CANVAS_KEY)]
     return read_payload(el.proto.json)
 
 
@@ -357,7 +357,7 @@ def test_a_canvas_sync_reruns_without_fitting_or_sending_the_picture_again():
     at = new_app()
     assert answer(at)["ok"]
     pts = canvas(at)["points"] + [[1.0, 1.0, -1]]
-    at.session_state[controls.CANVAS_KEY] = {"points": {"epoch": canvas(at)["epoch"], "seq": 1,
+    at.session_state[panels.CANVAS_KEY] = {"points": {"epoch": canvas(at)["epoch"], "seq": 1,
                                                         "points": pts}}  # fmt: skip
     at.run()
     no_traceback(at)
@@ -365,7 +365,7 @@ def test_a_canvas_sync_reruns_without_fitting_or_sending_the_picture_again():
     assert canvas(at)["answer"] is None  # the browser fitted this edit through the endpoint
     # without the endpoint the browser asks for the answer with its sync
     pts2 = pts + [[1.5, 1.0, -1]]
-    at.session_state[controls.CANVAS_KEY] = {"points": {"epoch": canvas(at)["epoch"], "seq": 2,
+    at.session_state[panels.CANVAS_KEY] = {"points": {"epoch": canvas(at)["epoch"], "seq": 2,
                                                         "points": pts2, "want_answer": True}}
     at.run()
     assert answer(at)["n"] == 16

@@ -8,11 +8,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
+from ui.playground import panels, teacher_panel
 from ui.playground import teacher as T
-from ui.playground import teacher_panel
 from ui.playground.canvas import read_payload
 from ui.serving import fit_api
-from ui.shared import controls
 from ui.shared import state as S
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
@@ -45,7 +44,7 @@ def no_traceback(at: AppTest) -> None:
 
 def canvas(at: AppTest) -> dict:
     """The data the page sent to the click canvas on the last run (see test_page_playground)."""
-    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(controls.CANVAS_KEY)]
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(panels.CANVAS_KEY)]
     return read_payload(el.proto.json)
 
 

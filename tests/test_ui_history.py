@@ -8,8 +8,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from ui.playground import panels
 from ui.playground.canvas import read_payload
-from ui.shared import controls, history
+from ui.shared import history
 from ui.shared import state as S
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,7 +38,7 @@ def test_remember_and_undo_round_trip():
 
 
 def _canvas(at) -> dict:
-    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(controls.CANVAS_KEY)]
+    (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(panels.CANVAS_KEY)]
     return read_payload(el.proto.json)
 
 
@@ -57,7 +58,7 @@ def test_a_load_says_what_it_changed_and_undo_brings_back_points_and_settings():
     data = _canvas(at)
     assert data["can_undo"] is True and len(data["points"]) != n_before
     # the canvas's Undo with no edits of its own left asks the session
-    at.session_state[controls.CANVAS_KEY] = {"points": {
+    at.session_state[panels.CANVAS_KEY] = {"points": {
         "epoch": data["epoch"], "seq": data["seq"], "points": data["points"], "undo": True}}
     at.run()
     assert not at.exception, [e.value for e in at.exception]

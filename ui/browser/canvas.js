@@ -19,7 +19,7 @@
 // 3. the session hears of the points only when the student pauses (SYNC_IDLE_MS), turns to
 //    anything else on the page or leaves it: setStateValue("points", {epoch, seq, points})
 //    reruns the page's fragment, which stores them and sends back no figure
-//    (ui/shared/controls.py page_answer).
+//    (ui/playground/panels.py page_answer).
 // After a change made in Python (dataset, settings, import, table edit, link) the payload
 // carries the page's own answer for the new state; without one the canvas asks the endpoint.
 // Without an endpoint (404: an older server) the canvas asks the session for the answer

@@ -24,7 +24,7 @@ export function sendPoints(st, force, flags) {
   if (!st.setStateValue || (st.fitSeq >= st.seq && !force)) return;
   st.syncs += 1;
   st.syncedSeq = st.seq;
-  // without the endpoint's answer the session's rerun must send one (ui/shared/controls.py)
+  // without the endpoint's answer the session's rerun must send one (ui/playground/panels.py)
   const value = { epoch: st.epoch, seq: st.seq, points: st.points };
   value.want_answer = !useEndpoint(st) || st.wantAnswer;
   st.setStateValue("points", Object.assign(value, flags || {}));

@@ -1,23 +1,51 @@
-"""The Playground's "Import points" uploader and, for a wider file, its column picker.
+"""Files in: the upload step every page with a file source shares (``read_file``: capped, read
+by the page's parser) and its two places:
 
-Thin: reading and choosing are in `ui.data.io` (tested). A file of three columns and two classes
-is imported at once, its columns found by their names; a wider file, or one with more than
-two classes, waits in the session (``K_PENDING``, at most ~2 MB) until the user has picked
-the x1, x2 and label columns and two classes. A refusal is an ``st.error`` naming the line
-or the column; the points stay.
+- the Playground's "Import points" uploader and, for a wider file, its column picker
+  (``uploader``, ``column_picker``). A file of three columns and two classes is imported at
+  once, its columns found by their names; a wider file, or one with more than two classes,
+  waits in the session (``K_PENDING``, at most ~2 MB) until the user has picked the x1, x2
+  and label columns and two classes. A teacher link's lock comes in as ``lock``/``locked``.
+- a page's file source in the sidebar (``sidebar_upload``, drawn by
+  ``ui.shared.controls.data_source``): the uploader, the table kept in the session, the
+  column pickers (``Upload``: the page's parser and columns).
+
+Thin: reading and choosing are in `ui.data.io` (tested). A refusal is an ``st.error`` naming
+the file and what is wrong (the line or the column); the points stay.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import streamlit as st
 
 from ui.data import io as pio
-from ui.playground import teacher
 from ui.shared import history, state
 
 P = state.WIDGET_PREFIX
 K_PENDING = P + "import.pending"   # (file name, Table, default Choice, serial)
 UPLOAD_TYPES = ["csv", "tsv", "txt", "svmlight", "libsvm", "svm", "dat"]
+
+
+def read_file(f, read: Callable[[str, bytes], pio.Table] = pio.read_upload) -> pio.Table:
+    """The table of an uploaded file (Streamlit's ``UploadedFile``), read by the page's parser
+    ``read(name, bytes)``; a file over ``pio.MAX_UPLOAD_BYTES`` is refused before it is read.
+    Raises ValueError naming what is wrong."""
+    if getattr(f, "size", 0) > pio.MAX_UPLOAD_BYTES:
+        raise pio.PointsFileError(
+            f"the file is too large ({f.size:,} bytes; at most {pio.MAX_UPLOAD_BYTES:,})"
+        )
+    return read(f.name, f.getvalue())
+
+
+def _unlocked(*, help: str | None = None) -> dict:
+    """``uploader``'s default ``lock``: not locked."""
+    return {"disabled": False, **({"help": help} if help is not None else {})}
+
+
+# ------------------------------------------------------------- the Playground's import
 
 
 def _error(ss, name: str, exc: Exception) -> None:
@@ -41,11 +69,7 @@ def _on_upload(key: str) -> None:
         return
     ss.pop(K_PENDING, None)
     try:
-        if getattr(f, "size", 0) > pio.MAX_UPLOAD_BYTES:
-            raise pio.PointsFileError(
-                f"the file is too large ({f.size:,} bytes; at most {pio.MAX_UPLOAD_BYTES:,})"
-            )
-        table = pio.read_upload(f.name, f.getvalue())
+        table = read_file(f)
         choice = pio.default_choice(table)
         if pio.needs_choice(table, choice):
             serial = int(ss.get(P + "import.serial", 0)) + 1
@@ -80,9 +104,10 @@ def _on_import_pending() -> None:
         _error(ss, name, exc)
 
 
-def column_picker(ss) -> None:
-    """For a file waiting in the session: the x1, x2, label and class pickers."""
-    if K_PENDING not in ss or teacher.is_locked(ss, "points"):
+def column_picker(ss, locked: bool = False) -> None:
+    """For a file waiting in the session: the x1, x2, label and class pickers (none while the
+    points are ``locked``, e.g. by a teacher link)."""
+    if K_PENDING not in ss or locked:
         return
     name, table, default, serial = ss[K_PENDING]
     k = f"{P}import.{serial}."
@@ -119,8 +144,10 @@ def column_picker(ss) -> None:
              width="stretch")
 
 
-def uploader(ss) -> None:
-    """The uploader (its file replaces the current points, or waits for `column_picker`)."""
+def uploader(ss, lock: Callable[..., dict] = _unlocked) -> None:
+    """The uploader (its file replaces the current points, or waits for `column_picker`);
+    ``lock(help=)`` gives its ``disabled`` and ``help`` (a teacher link's lock on the
+    points)."""
     key = P + "upload." + str(ss.get(state.K_EPOCH, 0))
     st.file_uploader(
         "CSV / TSV / TXT with a header, or svmlight / LIBSVM",
@@ -128,8 +155,63 @@ def uploader(ss) -> None:
         key=key,
         on_change=_on_upload,
         args=(key,),
-        **teacher.lock_kwargs(ss, "points", help=(
+        **lock(help=(
             f"Columns found by their names (x1, x2, y / label / class); wider files let you "
             f"pick them. At most {state.MAX_POINTS} points, "
             f"{pio.MAX_UPLOAD_BYTES // 1000} kB.")),
     )
+
+
+# -------------------------------------------------------- a page's file source (sidebar)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A page's file source in the sidebar (``sidebar_upload``): the parser ``read(name,
+    bytes)`` → Table (a ValueError names what is wrong), the uploader's label and help, and
+    the columns the student picks (``pio.Choice`` fields; their defaults from
+    ``pio.default_choice``)."""
+
+    read: Callable[[str, bytes], pio.Table] = pio.read_upload
+    label: str = "CSV / TSV / TXT with a header, or svmlight / LIBSVM"
+    help: str | None = None
+    columns: tuple[str, ...] = ("x1", "x2", "label")
+
+
+def _on_sidebar_upload(prefix: str, read: Callable, on_change: Callable | None) -> None:
+    ss = st.session_state
+    f = ss.get(prefix + "upload")
+    ss.pop(prefix + "file", None)
+    if on_change is not None:
+        on_change()
+    if f is None:
+        return
+    try:
+        table = read_file(f, read)
+        pio.default_choice(table)  # the pickers' defaults: a file without them is refused here
+        ss[prefix + "file"] = (f.name, table)
+    except ValueError as exc:
+        ss[prefix + "file_error"] = f"Could not read {f.name}: {exc}. Your points are kept."
+
+
+def sidebar_upload(ss, prefix: str, upload: Upload,
+                   on_change: Callable[[], None] | None = None) -> tuple | None:
+    """The uploader (key ``prefix`` + "upload") and, once a file was read, its column pickers
+    (``prefix`` + "col." + column) in the sidebar → (file name, Table, the picked column
+    indices), or None before a file. The table is kept in the session (``prefix`` + "file");
+    a file that cannot be read is an st.error naming it (the points are kept). ``on_change``
+    runs when another file is chosen."""
+    sb = st.sidebar
+    sb.file_uploader(upload.label, key=prefix + "upload", type=UPLOAD_TYPES,
+                     on_change=_on_sidebar_upload, args=(prefix, upload.read, on_change),
+                     help=upload.help)
+    if prefix + "file_error" in ss:
+        sb.error(pio.markdown_safe(ss.pop(prefix + "file_error")))
+    if prefix + "file" not in ss:
+        return None
+    name, table = ss[prefix + "file"]
+    d = pio.default_choice(table)
+    cols, shown = list(range(len(table.columns))), table.columns.__getitem__
+    picked = tuple(sb.selectbox(c, cols, index=getattr(d, c), format_func=shown,
+                                key=prefix + "col." + c) for c in upload.columns)
+    return name, table, picked

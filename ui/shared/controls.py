@@ -1,47 +1,26 @@
-"""The sidebar blocks every page shares (``points_sidebar``, ``model_sidebar``,
-``limits_caption``), and the Playground's widgets and panels (thin: every decision is in a
-tested pure module — ``ui.shared.state``, ``ui.shared.fitting``, ``ui.shared.tables``,
-``ui.data.io``, ``ui.playground.canvas``).
-
-The Playground's widget keys start with ``state.WIDGET_PREFIX`` and are seeded from the
-canonical settings in ``st.session_state`` (widget values are dropped by Streamlit on pages
-where the widget is not drawn; the canonical settings are not).
+"""The sidebar blocks every page shares: the data-source block (``data_source``, and
+``points_sidebar`` for the pages that take the Playground's points, a book dataset or a
+generator) and the model block (``model_sidebar``), with ``limits_caption`` (the solvers'
+point limits). The Playground's own sidebar (it loads and edits its points) is
+``ui.playground.sidebar``; it draws ``generator_widgets`` and ``model_sidebar`` from here.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import inspect
-import math
-import secrets
-from collections.abc import Callable, Mapping
-from typing import Any
-from urllib.parse import urlencode
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 import streamlit as st
 
-import svm_engine as se
 from svm_engine import datasets
-from ui.data import io as pio
-from ui.data.import_panel import column_picker, uploader
-from ui.playground import canvas, takeaway_panel, teacher, teacher_panel
-from ui.serving import budget, costs, fit_api
-from ui.shared import fitting, history, nav, state, tables
-from ui.shared.figures import PLOTLY_CONFIG
-from ui.shared.labels import (
-    BIAS_LABELS,
-    COEF0_LABELS,
-    DATASET_LABELS,
-    KERNEL_LABELS,
-    LOSS_LABELS,
-    WSS_LABELS,
-)
+from ui.data.import_panel import Upload, sidebar_upload
+from ui.serving import costs
+from ui.shared import fitting, nav, state, tables
+from ui.shared.labels import COEF0_LABELS, KERNEL_LABELS, LOSS_LABELS
 from ui.shared.numbers import fmt_setting
-
-P = state.WIDGET_PREFIX
-CANVAS_KEY = "svmlab_canvas"
 
 C_GRID = tables.log_grid(-3, 4)
 SIGMA_GRID = tables.log_grid(-2, 2)
@@ -53,79 +32,7 @@ HARD_MARGIN_HELP = ("No slack allowed: every point on or outside its margin. Fai
 MODEL_KEYS = ("kernel", "degree", "coef0", "sigma", "loss", "hard_margin", "C")
 
 
-# ------------------------------------------------------------------------------ start
-
-
-def init_session(ss) -> str | None:
-    """First run of a session: restore the state from the URL if it holds a link, else the
-    default. Returns a message for the user when the link was broken."""
-    if state.K_X in ss and state.K_SETTINGS in ss:
-        return None
-    q = st.query_params.to_dict()
-    if teacher.has_link_params(q):  # a teacher link (t=, ts=) or present mode
-        return teacher.open_link(ss, q)
-    if state.is_link(q):
-        return state.restore_from_query(ss, q)
-    state.ensure_state(ss)
-    return None
-
-
-def sync_url(ss) -> dict[str, str]:
-    """Write the state into st.query_params (only when it changed). Returns the parameters.
-
-    Called on full reruns; inside the points fragment the canvas mirrors the same text into
-    the address bar instead (see ``canvas.canvas_payload(url_query=...)``)."""
-    q = teacher.page_query(ss)
-    if st.query_params.to_dict() != q:
-        st.query_params.from_dict(q)
-    return q
-
-
-def show_flash(ss) -> None:
-    if ss.pop(K_RERUN_APP, False):  # before the messages are popped: the whole page shows them
-        st.rerun(scope="app")
-    for level, text in state.pop_flash(ss):
-        getattr(st, level if level in ("error", "warning", "info", "success") else "info")(text)
-
-
-# ----------------------------------------------------------------------------- sidebar
-
-
-def generator_default(name: str, param: str):
-    """A generator's own default for one of its parameters (e.g. its noise)."""
-    return inspect.signature(getattr(datasets, name)).parameters[param].default
-
-
-def _load_dataset_cb() -> None:
-    ss = st.session_state
-    name = ss.get(P + "dataset", state.DEFAULT_DATASET)
-    params = {}
-    if name in datasets.GENERATORS:
-        params = {
-            "n": int(ss.get(P + "gen.n", 100)),
-            "noise": float(ss.get(P + "gen.noise", generator_default(name, "noise"))),
-            "seed": int(ss.get(P + "gen.seed", 0)),
-        }
-    before, n_before = state.current_settings(ss), len(ss.get(state.K_Y, ()))
-    try:
-        state.load_dataset(ss, name, **params)
-    except ValueError as exc:
-        state.push_flash(ss, "error", f"Could not load the dataset: {exc}")
-        return
-    state.push_flash(ss, "info", history.loaded_message(
-        ss[state.K_TITLE], n_before, len(ss[state.K_Y]), before, state.current_settings(ss)))
-    ss[P + "dataset"] = name  # keep the choice (widget keys were reset)
-    if params:
-        ss[P + "gen.n"], ss[P + "gen.noise"], ss[P + "gen.seed"] = (
-            params["n"], params["noise"], params["seed"],
-        )  # fmt: skip
-
-
-def _on_generator_change() -> None:
-    ss = st.session_state
-    name = ss.get(P + "dataset")
-    if name in datasets.GENERATORS:
-        ss[P + "gen.noise"] = float(generator_default(name, "noise"))
+# ------------------------------------------------------------------------- the model
 
 
 def seed_widget(ss, key: str, value) -> None:
@@ -136,45 +43,6 @@ def seed_widget(ss, key: str, value) -> None:
         ss[key] = value
 
 
-def sidebar_data(ss) -> None:
-    st.sidebar.header("Data")
-    names = list(datasets.BOOK) + list(datasets.GENERATORS)
-    shown = (ss.get(state.K_SOURCE) or {}).get("name", state.DEFAULT_DATASET)
-    seed_widget(ss, P + "dataset", shown)
-    if ss[P + "dataset"] not in names:
-        ss[P + "dataset"] = state.DEFAULT_DATASET
-    name = st.sidebar.selectbox(
-        "Dataset to load",
-        names,
-        key=P + "dataset",
-        format_func=lambda n: DATASET_LABELS.get(n, n),
-        on_change=_on_generator_change,
-        **teacher.lock_kwargs(ss, "points"),
-    )
-    # what the plot shows (edited, imported or from a link, it is not the list's choice);
-    # plain text: a file name or a link's title is never markdown
-    st.sidebar.text(f"Shown: {state.current_dataset(ss)[2]}")
-    if name in datasets.GENERATORS:
-        src = ss.get(state.K_SOURCE) or {}
-        params = src.get("params", {}) if src.get("name") == name else {}
-        seed_widget(ss, P + "gen.n", int(params.get("n", 100)))
-        noise = params.get("noise", generator_default(name, "noise"))
-        seed_widget(ss, P + "gen.noise", float(noise))
-        seed_widget(ss, P + "gen.seed", int(params.get("seed", 0)))
-        generator_widgets(P, **teacher.lock_kwargs(ss, "points"))
-        limits_caption(state.current_settings(ss))
-    st.sidebar.button(
-        "Load dataset",
-        key=P + "load",
-        on_click=_load_dataset_cb,
-        type="primary",
-        width="stretch",
-        **teacher.lock_kwargs(
-            ss, "points", help="Replaces the points (Undo in the plot brings them back)."
-        ),
-    )
-
-
 def limits_caption(settings: dict, task: str = "fit", solvers=None) -> None:
     """The solvers' point limits within the time budget (``costs.limits_caption``)."""
     able = [s for s, why in fitting.solver_availability(settings, budget=False).items()
@@ -182,13 +50,6 @@ def limits_caption(settings: dict, task: str = "fit", solvers=None) -> None:
     text = costs.limits_caption(settings, able, task)
     if text:
         st.sidebar.caption(text)
-
-
-def _set_solver_cb(solver: str) -> None:
-    ss = st.session_state
-    s = state.current_settings(ss)
-    s["solver"] = solver
-    state.set_settings(ss, s)
 
 
 def _unlocked(name: str, *, disabled: bool = False, help: str | None = None) -> dict:
@@ -255,280 +116,97 @@ def default_widgets(ss, prefix: str, defaults: Mapping[str, Any]) -> None:
         ss.setdefault(prefix + k, v)
 
 
-def sidebar_model(ss) -> dict:
-    """The Playground's model widgets (``model_sidebar``, bias, solver) → the (validated,
-    stored) settings."""
-    s = state.current_settings(ss)
+# ------------------------------------------------------------------- the data source
+
+
+@dataclass(frozen=True)
+class Sliders:
+    """A page's point generator in the sidebar (``generator_widgets``): n, noise, seed, and k
+    for k classes; the widgets' keys after the page's prefix, their labels and ranges."""
+
+    n: tuple[int, int, int] = (10, state.MAX_POINTS, 10)  # min (k when k is drawn), max, step
+    noise: tuple[float, float, float] = (0.0, 2.0, 0.05)  # min, max, step
+    seed_max: int = 1_000_000
+    n_label: str = "n (points)"
+    noise_label: str = "noise"
+    k_max: int | None = None  # a "k classes" slider from 2 to k_max, before n
+    keys: str = "gen."  # the keys: prefix + keys + "n", "noise", "seed" (and "k")
+
+
+#: the two-class generators (``datasets.GENERATORS``): keys prefix + "gen.n", …
+BINARY = Sliders()
+
+
+class Source(NamedTuple):
+    """What the data-source block chose (``data_source``); the page makes its points."""
+
+    name: str  # the chosen source: a key of the page's ``sources``
+    params: dict  # a generator's slider values {"n", "noise", "seed"} (and "k"); else {}
+    option: Any = None  # what the source's own widgets returned (``options[name]()``)
+    file: tuple | None = None  # the file source: (file name, Table, picked columns), once read
+
+
+def generator_default(name: str, param: str):
+    """A generator's own default for one of its parameters (e.g. its noise)."""
+    return inspect.signature(getattr(datasets, name)).parameters[param].default
+
+
+def generator_widgets(prefix: str, sliders: Sliders = BINARY, **kwargs) -> dict:
+    """A generator's sliders (``sliders``) in the sidebar → their values {"n", "noise",
+    "seed"} (and "k"); ``kwargs`` (e.g. a teacher lock's ``disabled``, an ``on_change``) go
+    to each widget."""
+    sb, g, key = st.sidebar, sliders, prefix + sliders.keys
+    out = {}
+    if g.k_max is not None:
+        out["k"] = sb.slider("k classes", 2, g.k_max, key=key + "k", **kwargs)
+    lo, hi, step = g.n
+    out["n"] = sb.slider(g.n_label, out.get("k", lo), hi, step=step, key=key + "n", **kwargs)
+    lo, hi, step = g.noise
+    out["noise"] = sb.slider(g.noise_label, lo, hi, step=step, key=key + "noise", **kwargs)
+    out["seed"] = sb.number_input("seed", 0, g.seed_max, step=1, key=key + "seed", **kwargs)
+    return out
+
+
+def data_source(ss, prefix: str, sources: Mapping[str, str], *, radio: bool = False,
+                generators: Collection[str] = (), sliders: Sliders = BINARY,
+                defaults: Mapping[str, Any] | None = None,
+                options: Mapping[str, Callable[[], Any]] | None = None,
+                upload: Upload | None = None, on_change: Callable[[], None] | None = None,
+                on_points: Callable[[], None] | None = None,
+                help: str | None = None) -> Source:
+    """The data-source block of every page that takes points (the Playground, which loads
+    and edits its points, draws ``generator_widgets`` alone): "Data", the source chooser
+    (``prefix`` + "source"; ``sources`` {name: label}, a select box or a ``radio``), then the
+    chosen source's widgets:
+
+    - its own, ``options[name]()`` (e.g. the Iris features, the regression's function);
+    - for a source in ``generators``, the sliders ``sliders`` (with k classes or without;
+      the page's ``defaults`` {"n", "noise", "seed"} when the session has no value yet);
+    - for the source "file", ``upload`` (``ui.data.import_panel.Upload``: the parser and the
+      columns to pick): the uploader, a file's error and the column pickers.
+
+    ``on_change`` runs when another source is chosen, ``on_points`` when the chosen source's
+    points change (a slider moves, another file is chosen). Returns the ``Source``; the page
+    makes its points from it (two classes, k classes or 1-D targets)."""
     sb = st.sidebar
-    sb.header("Model")
-    for k in (*MODEL_KEYS, "bias", "wss"):
-        seed_widget(ss, P + k, s[k])
-    new = model_sidebar(ss, P, s, lock=functools.partial(teacher.lock_kwargs, ss))
-    new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get,
-                           **teacher.lock_kwargs(ss, "bias"))
-
-    # solver: one button per solver; those that cannot solve this problem (or not within the
-    # time budget on these points) are disabled
-    avail = fitting.solver_availability(new, n=len(ss.get(state.K_X, ())))
-    if avail.get(new["solver"]) is not None:
-        ok = [name for name, why in avail.items() if why is None]
-        if ok:
-            state.push_flash(
-                ss,
-                "info",
-                f"Solver switched from {new['solver']} to {ok[0]}: {avail[new['solver']]}.",
-            )
-            new["solver"] = ok[0]
-    sb.markdown("**Solver**")
-    cols = sb.columns(2)
-    for i, name in enumerate(se.SOLVERS):
-        why = avail[name]
-        cols[i % 2].button(
-            name.upper() if name != "newton" else "Newton",
-            key=P + "solver." + name,
-            on_click=_set_solver_cb,
-            args=(name,),
-            type="primary" if name == new["solver"] else "secondary",
-            width="stretch",
-            **teacher.lock_kwargs(ss, "solver", disabled=why is not None,
-                                  help=why or f"Use {name}"),
-        )
-    for why in avail.values():
-        if why is not None:
-            sb.caption(why[:1].upper() + why[1:].rstrip(".") + ".")  # each names its solver
-    if new["solver"] == "smo":
-        new["wss"] = sb.radio(
-            "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get,
-            **teacher.lock_kwargs(ss, "solver"),
-        )
-    try:
-        return state.set_settings(ss, new)
-    except ValueError as exc:  # cannot happen through the widgets; keep the old settings
-        st.sidebar.error(f"Invalid setting: {exc}")
-        return s
+    sb.header("Data")
+    choose = sb.radio if radio else sb.selectbox
+    name = choose("Points", tuple(sources), key=prefix + "source", on_change=on_change,
+                  format_func=lambda s: sources.get(s, s), help=help)
+    option = options[name]() if options and name in options else None
+    params, file = {}, None
+    if name in generators:
+        for k, v in (defaults or {}).items():
+            ss.setdefault(prefix + sliders.keys + k, v)
+        params = generator_widgets(prefix, sliders,
+                                   **({"on_change": on_points} if on_points else {}))
+    if name == "file" and upload is not None:
+        file = sidebar_upload(ss, prefix, upload, on_points)
+    return Source(name, params, option, file)
 
 
-# ------------------------------------------------------------------------ the picture
-# The browser draws the whole picture, the numbers panel and the points table from one
-# answer of ``fit_api.answer``: after a click it POSTs to the fit endpoint; after a change of
-# data or settings the page puts the answer in the canvas's payload. A click's sync of the
-# points (``_on_canvas_points``) reruns this fragment without fitting or drawing anything.
-
-K_ANSWERED = "svmlab.answered"  # (epoch, settings, view_rev) whose answer the canvas was sent
-K_WANT_ANSWER = "svmlab.want_answer"  # the browser asked for the answer (no endpoint)
-K_SESSION = "svmlab.session"  # this session's id for the canvas: a new one = a restart
-RESTORED_TEXT = ("A new session started (the page was reloaded or the server restarted): your {n} "
-                 "points came back from this browser, with the settings in the address bar. "
-                 "Not kept: the zoom and what Undo could bring back from before a dataset load "
-                 "or an import.")
-K_RERUN_APP = "svmlab.rerun_app"  # the canvas's undo changed settings: rerun the whole page
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def cached_answer(xb: bytes, yb: bytes, skey: tuple, view: tuple, home: tuple,
-                  style: tuple = ()) -> dict:  # fmt: skip
-    """``fit_api.answer`` for the points (bytes) and settings, in a worker within the time
-    budget: a pure result (``budget.Stopped`` is raised, so never cached); ``style`` the
-    figure's (``teacher.figure_options``: present mode, hidden SVs) as sorted items."""
-    X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
-    y = np.frombuffer(yb, dtype=np.int64)
-    settings = dict(skey)
-    return budget.run("fit", fit_api.answer, (X, y, settings, view),
-                      {"home": home, "style": dict(style)}, settings=settings, n=len(X),
-                      refuse=False)  # fmt: skip
-
-
-def reused_time(ans: dict) -> dict:
-    """The page's answers are shared by every session (a pure result): its "time" is the
-    first computation's, and says so (issue 16 item 12: a time that was another visitor's)."""
-    panel = ans.get("panel")
-    if panel:
-        ans = dict(ans, panel=[[k, f"{v} (first computed; reused)" if k == "time" else v]
-                               for k, v in panel])
-    return ans
-
-
-def page_answer(ss) -> dict | None:
-    """The answer for the canvas's payload, or None when the browser has it already: it has
-    fitted every edit of its own through the endpoint since the last change made here."""
-    X, y, _ = state.current_dataset(ss)
-    skey = state.settings_key(state.current_settings(ss))
-    style = tuple(sorted(teacher.figure_options(ss).items()))
-    shown = (int(ss.get(state.K_EPOCH, 0)), skey, int(ss.get(state.K_VIEW_REV, 0)), style)
-    if ss.get(K_ANSWERED) == shown and not ss.pop(K_WANT_ANSWER, False):
-        return None
-    ss[K_ANSWERED] = shown
-    home = tuple(tuple(r) for r in ss[state.K_RANGE])
-    view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
-    xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
-    try:
-        return reused_time(cached_answer(xb, yb, skey, view, home, style))
-    except budget.Stopped as exc:  # the points stay; the canvas shows why there is no model
-        return {"seq": None, "n": len(X), "ok": False, "kind": "over_budget",
-                "message": str(exc), "figure": fit_api.points_figure(X, y, home)}
-
-
-# ---------------------------------------------------------------------------- canvas
-
-
-def adopt_canvas_state(ss) -> None:
-    """Take the canvas's latest points and zoom into the session (a newer edit only, so
-    running it twice changes nothing); its sync asks for the answer when the browser has
-    no endpoint."""
-    value = ss.get(CANVAS_KEY) or {}
-    points = value.get("points")
-    if isinstance(points, dict) and points.get("undo") is True:
-        # the canvas's Undo with its own edits all undone: the last replacement made here
-        if points.get("epoch") == ss.get(state.K_EPOCH):  # once: the undo bumps the epoch
-            msg = history.undo(ss)
-            if msg:
-                state.push_flash(ss, "info", msg)
-                ss[K_RERUN_APP] = True  # the sidebar shows the settings that came back
-        return
-    if canvas.apply_canvas_points(ss, points):
-        if points.get("want_answer") is True:
-            ss[K_WANT_ANSWER] = True
-        if points.get("restored") is True:  # a new session met a browser with its points
-            state.push_flash(ss, "info", RESTORED_TEXT.format(n=len(points["points"])))
-    canvas.apply_canvas_view(ss, value.get("view"))
-
-
-def _on_canvas_change() -> None:
-    adopt_canvas_state(st.session_state)
-
-
-def draw_canvas(ss) -> None:
-    """The canvas: the points, the settings and (after a change made here) the answer."""
-    adopt_canvas_state(ss)
-    if ss.pop(K_RERUN_APP, False):
-        st.rerun(scope="app")
-    X, y, title = state.current_dataset(ss)
-    payload = canvas.canvas_payload(
-        X,
-        y,
-        epoch=int(ss.get(state.K_EPOCH, 0)),
-        seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
-        view_rev=int(ss.get(state.K_VIEW_REV, 0)),
-        max_points=state.MAX_POINTS,
-        config=PLOTLY_CONFIG,
-        url_query=urlencode(teacher.page_query(ss)),
-        settings=state.current_settings(ss),
-        fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath")),
-        home=ss[state.K_RANGE],
-        view=ss.get(state.K_VIEW),
-        title=title,
-        answer=page_answer(ss),
-        locked=teacher.is_locked(ss, "points"),
-        can_undo=history.can_undo(ss),
-        session=ss.setdefault(K_SESSION, secrets.token_hex(8)),
-        boot=fit_api.BOOT,
-        hide=tuple(h for h in ("numbers", "table") if not teacher.shows(ss, h)),
-        style=teacher.figure_options(ss),
-    )
-    canvas.point_canvas(
-        payload, key=CANVAS_KEY, on_points=_on_canvas_change, on_view=_on_canvas_change
-    )
-
-
-# ----------------------------------------------------------------------------- panels
-
-
-def _points_digest(X, y) -> str:
-    return hashlib.sha1(np.asarray(X).tobytes() + np.asarray(y).tobytes()).hexdigest()[:12]
-
-
-def _on_editor_change(key: str) -> None:
-    ss = st.session_state
-    X, y, _ = state.current_dataset(ss)
-    try:
-        X2, y2 = state.validate_points(
-            *tables.apply_editor_changes(X, y, ss.get(key), state.MAX_POINTS))
-        history.remember(ss)
-        state.set_points(ss, X2, y2)
-    except ValueError as exc:
-        state.push_flash(ss, "error", f"The table edit was not applied: {exc}")
-
-
-def editor_tab(ss) -> None:
-    X, y, _ = state.current_dataset(ss)
-    import pandas as pd
-
-    df = pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "y": y.astype(int)})
-    key = P + "editor." + _points_digest(X, y)
-    st.caption("Type exact coordinates; add or delete rows. Labels are +1 or −1.")
-    st.data_editor(
-        df,
-        key=key,
-        num_rows="dynamic",
-        hide_index=True,
-        width="stretch",
-        on_change=_on_editor_change,
-        args=(key,),
-        disabled=teacher.is_locked(ss, "points"),
-        column_config={
-            "x1": st.column_config.NumberColumn("x1", required=True, format="%.6g"),
-            "x2": st.column_config.NumberColumn("x2", required=True, format="%.6g"),
-            "y": st.column_config.SelectboxColumn("y", options=[1, -1], required=True),
-        },
-    )
-
-
-def io_tab(ss) -> None:
-    X, y, _ = state.current_dataset(ss)
-    c1, c2 = st.columns(2)
-    with c1:
-        st.markdown("**Export the points**")
-        st.download_button(
-            "Download CSV", pio.to_csv(X, y), file_name="svm_lab_points.csv",
-            mime="text/csv", on_click="ignore", width="stretch",
-        )  # fmt: skip
-        st.download_button(
-            "Download LIBSVM (svm-toy)", pio.to_libsvm(X, y), file_name="svm_lab_points.libsvm",
-            mime="text/plain", on_click="ignore", width="stretch",
-        )  # fmt: skip
-        st.caption("The figure: the camera buttons in the plot's toolbar save it as PNG or "
-                   "SVG, with the title and the settings.")
-    with c2:
-        st.markdown("**Import points** (replaces the current ones)")
-        uploader(ss)
-    column_picker(ss)  # a wider file's columns and classes, full width
-    takeaway_panel.model_export(ss)
-
-
-def share_tab(ss, query: dict[str, str]) -> None:
-    qs = urlencode(query)
-    base = ""
-    try:
-        base = (st.context.url or "").split("?", 1)[0]
-    except Exception:  # st.context.url is unavailable outside a browser session
-        base = ""
-    st.caption(
-        "The address bar always holds the current points and settings; copy it, or this link:"
-    )
-    st.code(f"{base}?{qs}" if base else f"?{qs}", language=None, wrap_lines=True)
-    if math.isfinite(len(qs)) and len(qs) > 8000:
-        st.caption(f"The link is long ({len(qs):,} characters) because it holds every point.")
-
-
-PANELS = ("Edit coordinates", "Import / export", "Share link", "Teacher link")
-
-
-def lower_panels(ss) -> None:
-    """The panel under the plot (none open by default); only the chosen one is built."""
-    choice = st.segmented_control("More", PANELS, key=P + "panel", label_visibility="collapsed")
-    if choice == PANELS[0]:
-        editor_tab(ss)
-    elif choice == PANELS[1]:
-        io_tab(ss)
-    elif choice == PANELS[2]:
-        share_tab(ss, teacher.page_query(ss))
-    elif choice == PANELS[3]:
-        teacher_panel.teacher_tab(ss)
-
-
-# -- the "points" sidebar block of the Step-through and Compare pages ----------------------
-
-#: Where those pages take their points from: the Playground's, a book dataset, a generator.
+#: Where the two-class pages take their points from: the Playground's, a book dataset, a
+#: generator (``points_sidebar``).
 POINT_SOURCES = ("playground", *datasets.BOOK, *datasets.GENERATORS)
 
 
@@ -550,38 +228,24 @@ def source_settings(ss, prefix: str, name: str, n: int, noise: float) -> dict:
     return state.settings_from_dataset(datasets.load(name, **params).settings)
 
 
-def generator_widgets(prefix: str, **kwargs) -> None:
-    """A generator's n / noise / seed (keys ``prefix`` + "gen.n", "gen.noise", "gen.seed")
-    in the sidebar; ``kwargs`` (e.g. a teacher lock's ``disabled``) go to each widget."""
-    sb = st.sidebar
-    sb.slider("n (points)", 10, state.MAX_POINTS, step=10, key=prefix + "gen.n", **kwargs)
-    sb.slider("noise", 0.0, 2.0, step=0.05, key=prefix + "gen.noise", **kwargs)
-    sb.number_input("seed", 0, 1_000_000, step=1, key=prefix + "gen.seed", **kwargs)
-
-
 def points_sidebar(ss, prefix: str, *, n: int, noise: float, labels: dict,
                    on_change: Callable[[], None] | None = None,
                    help: str | None = None) -> tuple[np.ndarray, np.ndarray, str]:
-    """The data-source block of a page that works on points it does not edit: "Data", a
-    source select box (``prefix`` + "source"; the Playground's points by default, a book
-    dataset or a generator) and, for a generator, n / noise / seed (``generator_widgets``,
-    starting at the page's defaults ``n`` and ``noise``). ``on_change`` runs when another
-    source is chosen (e.g. to seed the page's model widgets from ``source_settings``).
-    Returns (X, y, title); a generator's ValueError propagates to the page's st.error."""
-    sb = st.sidebar
-    sb.header("Data")
+    """``data_source`` for a page that works on two-class points it does not edit: a select
+    box of ``POINT_SOURCES`` (the Playground's points by default, a book dataset or a
+    generator, named by ``labels``) and, for a generator, n / noise / seed starting at the
+    page's defaults ``n`` and ``noise``. ``on_change`` runs when another source is chosen
+    (e.g. to seed the page's model widgets from ``source_settings``). Returns (X, y, title);
+    a generator's ValueError propagates to the page's st.error."""
     ss.setdefault(prefix + "source", "playground")
-    name = sb.selectbox("Points", POINT_SOURCES, key=prefix + "source", on_change=on_change,
-                        format_func=lambda s: labels.get(s, s), help=help)
-    if name in datasets.GENERATORS:
-        ss.setdefault(prefix + "gen.n", n)
-        ss.setdefault(prefix + "gen.noise", noise)
-        ss.setdefault(prefix + "gen.seed", 0)
-        generator_widgets(prefix)
-    if name == "playground":
+    src = data_source(ss, prefix, {s: labels.get(s, s) for s in POINT_SOURCES},
+                      generators=datasets.GENERATORS,
+                      defaults={"n": n, "noise": noise, "seed": 0}, on_change=on_change,
+                      help=help)
+    if src.name == "playground":
         X, y, title = state.current_dataset(ss)
     else:
-        ds = datasets.load(name, **generator_params(ss, prefix, name, n, noise))
+        ds = datasets.load(src.name, **generator_params(ss, prefix, src.name, n, noise))
         X, y, title = ds.X, ds.y, ds.title
     return np.asarray(X, dtype=float), np.asarray(y), str(title)
 
