@@ -24,7 +24,7 @@ import time
 import warnings
 from pathlib import Path
 
-# as in the app's fit workers (ui/fit_pool.py THREAD_ENV): one BLAS thread
+# as in the app's fit workers (ui/serving/fit_pool.py THREAD_ENV): one BLAS thread
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 

@@ -17,7 +17,7 @@ augmented bias (the only form newton solves); C = 10 by default.
 
 Prints, per n: the time of se.fit (kernel matrix, Newton, finalize), the Newton loop alone
 for both implementations, their iterations, the primal objectives and the old/new ratio.
-BLAS runs on one thread, as in the app's fit workers (ui/fit_pool.THREAD_ENV); set
+BLAS runs on one thread, as in the app's fit workers (ui/serving/fit_pool.py THREAD_ENV); set
 OPENBLAS_NUM_THREADS yourself to measure another count.
 """
 

@@ -34,7 +34,7 @@ import timeit
 from pathlib import Path
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")       # as the fit workers (ui/fit_pool.py)
+    os.environ.setdefault(_var, "1")       # as the fit workers (ui/serving/fit_pool.py)
 
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402

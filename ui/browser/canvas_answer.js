@@ -18,7 +18,7 @@ export function pointsOnly(fig) {
 
 export function figureOf(ans, R) {
   // the answer's Plotly figure; its shading takes x, y, z from the answer's grid and its
-  // contours from the shading (meta.z_from, see ui/playground/canvas.py canvas_figure_json)
+  // contours from the shading (meta.z_from, see ui/shared/browser_data.py canvas_figure_json)
   const fig = ans.figure;
   const nx = R.xs.length;
   const z = R.h ? Array.from({ length: R.ys.length }, (_, j) => R.h.subarray(j * nx, (j + 1) * nx)) : [];

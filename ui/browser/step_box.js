@@ -6,7 +6,7 @@ import { COL, FONT } from "./step_style.js";
 import { escapeHtml, fmt, MINUS, niceTicks, sub, tickText } from "./format.js";
 
 export function boxView(rec) {
-  // ui.step_figures.box_view: the square view of the (αᵢ, αⱼ) plane
+  // ui.step_through.figures.box_view: the square view of the (αᵢ, αⱼ) plane
   const C = rec.C;
   const pts = [rec.ai_old, rec.aj_old, rec.ai_new, rec.aj_new];
   const unc = [rec.ai_unclipped, rec.aj_unclipped];

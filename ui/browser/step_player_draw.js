@@ -69,7 +69,7 @@ function shadeGrid(st, ctx, A, h) {
 }
 
 function slackFeet(st, P, idx) {
-  // ui.figures.slack_segments: Newton steps along the numerical gradient of h towards
+  // ui.shared.figures.slack_segments: Newton steps along the numerical gradient of h towards
   // h(x) = yᵢ; null where no foot was found
   const R = st.R;
   const sv = [];
@@ -186,7 +186,7 @@ export function drawDecision(st, P) {
       over.fillText("ξ=" + fmt(P.xi[q], 3), mxp + 4, myp); // as ui/shared/figures.py
     });
   }
-  // support-vector rings (ui.figures.ring_sizes), under the points like Plotly's traces
+  // support-vector rings (ui.shared.figures.ring_sizes), under the points like Plotly's traces
   const scale = R.ringScale !== null ? R.ringScale : P.amax > 0 ? P.amax : 1;
   for (const [list, color, width] of [
     [P.free, COL.free, 2.5],

@@ -177,7 +177,7 @@ export function alphaAt(R, k) {
 }
 
 export function stepRecord(R, k) {
-  // the numbers of step k (k ≥ 1), as ui.step_state.step_record names them
+  // the numbers of step k (k ≥ 1), as ui.step_through.state.step_record names them
   const t = k - 1;
   const i = R.I[t];
   const j = R.J[t];
@@ -300,7 +300,7 @@ export function gridBefore(st) {
 }
 
 export function pointState(st) {
-  // per point: h, ξ, the KKT violation (ui.step_state.kkt_point_violation), SV sets
+  // per point: h, ξ, the KKT violation (ui.step_through.state.kkt_point_violation), SV sets
   const R = st.R;
   const { n, y } = R;
   const a = st.alpha;
