@@ -1,30 +1,48 @@
 """SVM Lab's user interface: one package per page, the pieces they share, and the server side.
 
-- ``ui.shared``          – what every page uses (its ``__init__`` lists it for a new page):
-  session state and its URL encoding, the data-source and model sidebar blocks
-  (``controls``), number formatting (``numbers``) and tables, figures (pure), undo history,
-  navigation (``nav.PAGES``), the cached engine call (``fitting``), the solvers' descriptions,
-  Streamlit's internals (``st_private``, only there);
-- ``ui.data``            – files in and out: reading and writing points, the import panel,
-  the table editor;
+The shared layer, which every page may import:
+
+- ``ui.shared``          – what the pages use (its ``__init__`` lists it for a new page): the
+  data-source and model sidebar blocks (``controls``), session state and its URL encoding,
+  number formatting (``numbers``), labels and tables, figures (pure), undo history,
+  navigation (``nav.PAGES``), the cached engine call (``fitting``), the book's setups, the
+  browser's data (``browser_data``), every chart with its PNG/SVG buttons (``chart``), the
+  click plot, Streamlit's internals (``st_private``, only there);
+- ``ui.data``            – files in and out: reading and writing points, the upload step and
+  the import panel, the table editor;
 - ``ui.serving``         – the fit endpoint (``POST /api/refit``), the fit workers and every
-  fit's time budget, start-up and warm-up, the route of the browser's modules;
-- ``ui.playground``, ``ui.worked_examples``, ``ui.step_through``, ``ui.compare`` – one package
-  per page (``pages/1_…`` to ``pages/4_…``): its logic, its figures, its text;
-- ``ui.kernels``, ``ui.generalisation`` – the Kernels and Generalisation pages (``pages/5_…``,
-  ``pages/6_…``): what they compute (in a fit worker), their figures and their words;
-- ``ui.multiclass``, ``ui.regression`` – the More classes and Regression pages (``pages/7_…``,
-  ``pages/8_…``): what they compute (in a fit worker) and their figures;
-- ``ui.losses``          – the Losses & perceptron page (``pages/9_losses_perceptron.py``);
-- ``ui/browser/``        – the browser's code as ES modules (the click canvas, the step player,
-  the click plot; ``serving.browser_modules`` serves them, ``tests/js`` unit-tests them) and
-  styles;
-- ``ui/assets/``         – the tab icon (served locally: nothing leaves the server).
+  fit's time budget, start-up and warm-up, the route of the browser's modules.
+
+One package per page (``pages/1_…`` to ``pages/9_…``), each its logic, its figures, its text:
+
+- ``ui.playground``      – the Playground: its sidebar and panels, the click canvas, teacher
+  links and their QR codes, the model to take away;
+- ``ui.worked_examples`` – the book's examples and their figures;
+- ``ui.step_through``    – the recorded run, what a step shows and says, the step player;
+- ``ui.compare``         – every solver on one problem, the scaling run, the solvers' notes;
+- ``ui.kernels``, ``ui.generalisation`` – the Kernels and Generalisation pages: what they
+  compute (in a fit worker), their figures and their words;
+- ``ui.multiclass``, ``ui.regression`` – the More classes and Regression pages: what they
+  compute (in a fit worker) and their figures;
+- ``ui.losses``          – the Losses & perceptron page.
+
+Beside them: ``ui/browser/`` (the browser's code as ES modules: the click canvas, the step
+player, the click plot; ``serving.browser_modules`` serves them, ``tests/js`` unit-tests them)
+and styles; ``ui/assets/`` (the tab icon, served locally: nothing leaves the server);
+``ui/fit_worker_boot.py`` (the fit workers' preload: it imports the pages' compute modules, so
+it sits above the layers, named by ``serving.fit_pool.BOOT_MODULE``).
+
+Imports (tests/test_ui_layers.py): ``shared``, ``data`` and ``serving`` import no page's
+package; a page's package imports those and the engine, not another page's, except:
+
+- ``ui.worked_examples`` → ``ui.step_through``: the two-point example shows SMO's first step
+  in its box with the Step-through page's own recorder and figure (``state.build_run``,
+  ``figures.box_figure``), so the two pages draw the same picture, not a copy of it.
 
 Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,
-``data.import_panel``, ``playground.canvas``, ``playground.teacher_panel``,
+``shared.click_plot``, ``shared.chart``, ``data.import_panel``, ``playground.sidebar``,
+``playground.panels``, ``playground.canvas``, ``playground.teacher_panel``,
 ``playground.takeaway_panel``, ``step_through.panels``, ``step_through.player``,
-``step_through.plot``, ``shared.click_plot``, ``shared.chart`` and ``serving.warmup``;
-Streamlit's internals in ``shared.st_private``; the rest is plain Python tested without a
-server.
+``step_through.plot``, ``serving.browser_modules`` and ``serving.warmup``; Streamlit's
+internals in ``shared.st_private``; the rest is plain Python tested without a server.
 """

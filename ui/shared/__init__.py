@@ -4,9 +4,13 @@ uses them all):
 - ``nav.run_through_app()``: a page's first call; register the page in ``nav.PAGES``.
   ``nav.restore_widgets(ss, P)`` then ``nav.keep_widgets(ss, P, names)`` keep the page's
   widget values (keys ``P + name``) across visits to other pages.
-- ``controls.points_sidebar(ss, P, n=, noise=, labels=, on_change=)``: the data-source block
-  (the Playground's points, a book dataset or a generator) → (X, y, title);
-  ``controls.source_settings`` gives the chosen source's suggested settings.
+- ``controls.data_source(ss, P, sources, generators=, sliders=, options=, upload=)``: the
+  data-source block (a source chooser, a source's own widgets, a generator's ``Sliders``, a
+  file source's ``ui.data.import_panel.Upload``) → ``Source``, from which the page makes its
+  points (More classes, Regression); ``controls.points_sidebar(ss, P, n=, noise=, labels=,
+  on_change=)``: the same block for two-class points (the Playground's points, a book dataset
+  or a generator) → (X, y, title); ``controls.source_settings`` gives the chosen source's
+  suggested settings.
 - ``controls.model_sidebar(ss, P, settings, lock=, fixed_loss=)``: the model block (kernel
   with q and c or σ, loss, hard margin, C; keys ``P`` + ``controls.MODEL_KEYS``) → settings;
   ``controls.limits_caption`` the solvers' point limits within the time budget.
@@ -20,6 +24,10 @@ uses them all):
   a settings dict in words); ``plotly_config`` the Plotly config (no cloud Share button).
 - ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
   cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
-  Playground's picture, pure), ``history`` (undo), ``solver_docs`` (the solvers' notes).
+  Playground's picture, pure), ``history`` (undo), ``book_setups`` (the book's datasets with
+  the settings of its worked examples).
+- ``browser_data``: Plotly figures as JSON text for the browser's modules, the checks of what
+  a browser sends back; ``click_plot``: a Plotly chart that reports a click (More classes,
+  Regression).
 - ``st_private``: every non-public Streamlit API the app uses, and only there.
 """
