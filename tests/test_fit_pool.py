@@ -7,6 +7,7 @@ worker processes use after a kill.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -33,6 +34,12 @@ def pool():
     p.start(wait=True)
     yield p
     p.shutdown()
+
+
+def test_the_preload_module_exists():
+    """The fork server skips a preload it cannot import (multiprocessing.forkserver): a wrong
+    BOOT_MODULE would only make every new worker import the engine itself, seconds late."""
+    assert importlib.util.find_spec(fit_pool.BOOT_MODULE) is not None, fit_pool.BOOT_MODULE
 
 
 def test_runs_a_function_and_returns_its_result_or_raises_its_error(pool):
