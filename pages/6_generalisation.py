@@ -21,7 +21,7 @@ from ui.shared.chart import show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
-from ui.shared.numbers import fmt_fixed, fmt_setting
+from ui.shared.numbers import fmt_pct, fmt_setting
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -116,8 +116,8 @@ split = guarded(split_run, xb, yb, family, value, C, test, seed)
 if split is not None:
     r = split.result
     m1, m2, m3 = st.columns(3)
-    m1.metric("training accuracy", fmt_fixed(r.train_accuracy, 3))
-    m2.metric("test accuracy", fmt_fixed(r.test_accuracy, 3))
+    m1.metric("training accuracy", fmt_pct(r.train_accuracy))
+    m2.metric("test accuracy", fmt_pct(r.test_accuracy))
     m3.metric("support vectors", f"{r.model.n_support} of {len(r.train)}")
     if split.warning:
         st.warning(split.warning)

@@ -61,8 +61,8 @@ def test_split_shows_overfitting_at_small_sigma_and_large_c():
         warnings.simplefilter("ignore", se.ConvergenceWarning)
         r = ms.split_and_fit(X, y, se.Gaussian(0.05), 1000.0, test_fraction=0.3, seed=0)
     shown = metrics(at)
-    assert shown["training accuracy"] == f"{r.train_accuracy:.3f}" == "1.000"
-    assert shown["test accuracy"] == f"{r.test_accuracy:.3f}"
+    assert shown["training accuracy"] == f"{100 * r.train_accuracy:.1f} %" == "100.0 %"
+    assert shown["test accuracy"] == f"{100 * r.test_accuracy:.1f} %"
     assert r.test_accuracy < 0.8
     assert "**overfitting**" in text(at) and "A larger σ" in text(at)
     split = next(s for s in chart_specs(at)
@@ -80,7 +80,7 @@ def test_a_smoother_model_generalises():
     ok(at)
     X, y = moons()
     r = ms.split_and_fit(X, y, se.Gaussian(1.0), 1.0, seed=0)
-    assert metrics(at)["test accuracy"] == f"{r.test_accuracy:.3f}"
+    assert metrics(at)["test accuracy"] == f"{100 * r.test_accuracy:.1f} %"
     (said,) = [str(m.value) for m in at.markdown if str(m.value).startswith("Training accuracy")]
     assert "The two are close" in said and "overfitting" not in said
 
@@ -104,7 +104,7 @@ def test_cv_heatmap_best_cell_and_chosen_model():
     titles = [s["layout"].get("title", {}).get("text", "") for s in chart_specs(at)]
     assert f"The chosen model, on all 200 points: {best}" in titles
     t = text(at)
-    assert f"The best cell, {best}, scores {grid.mean_accuracy[i, j]:.3f}" in t
+    assert f"The best cell, {best}, scores {100 * grid.mean_accuracy[i, j]:.1f} %" in t
     flexible = f"At C = {max(GC.DEFAULT_CS):g}, σ = {min(GC.DEFAULT_SIGMAS):g}"
     assert f"{flexible} (the most flexible cell)" in t and "**overfitting**" in t
     cells = len(GC.DEFAULT_CS) * len(GC.DEFAULT_SIGMAS)

@@ -226,7 +226,7 @@ def test_sigma_and_degree_side_by_side():
     X, y = datasets.d1().X, datasets.d1().y
     m = se.fit(X, y, kernel=se.Gaussian(0.1), C=4.0, tol=SMO_TOL, max_iter=smo_max_iter(14))
     assert any(str(c.value).startswith(f"{m.n_support} support vectors of 14, training "
-                                       f"accuracy {m.training_accuracy:.3f}")
+                                       f"accuracy {100 * m.training_accuracy:.1f} %")
                for c in at.caption)
     assert at.radio(key="ker.family").options == ["Gaussian, σ = 0.1, 0.3, 1, 3",
                                                   "polynomial (xᵀz + 1)^q, q = 1, 2, 3, 5"]

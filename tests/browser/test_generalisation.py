@@ -30,9 +30,9 @@ def test_split_and_grid_with_the_engines_numbers(page):
                                  k=GC.DEFAULT_K, budget_s=600)
         r = ms.split_and_fit(d.X, d.y, se.Gaussian(0.05), 1000.0, seed=0)
     metric = page.locator("[data-testid=stMetric]").filter(has_text="test accuracy")
-    assert f"{r.test_accuracy:.3f}" in metric.inner_text()
+    assert f"{100 * r.test_accuracy:.1f} %" in metric.inner_text()
     i, j = grid.best
-    best = f"{grid.mean_accuracy[i, j]:.3f}"
+    best = f"{100 * grid.mean_accuracy[i, j]:.1f} %"
     cell = page.locator(".js-plotly-plot text", has_text=best)   # the heatmaps' cell labels
     assert cell.count() >= 1
     page.get_by_text("overfitting").first.wait_for()

@@ -8,7 +8,7 @@ import numpy as np
 from svm_engine import model_selection as ms
 from ui.generalisation.text import param_text
 from ui.shared.figures import NEG_COLOR, POS_COLOR, decision_figure_dict
-from ui.shared.numbers import fmt_fixed, fmt_setting
+from ui.shared.numbers import fmt_pct, fmt_setting
 
 BEST_COLOR = "#000000"
 
@@ -45,7 +45,7 @@ def cv_heatmap(grid: ms.GridResult, which: str = "held-out", height: int = 420) 
     z = grid.mean_accuracy if which == "held-out" else grid.mean_train_accuracy
     cols = [param_text(grid.param, v) for v in grid.values]
     rows = [f"C = {fmt_setting(c)}" for c in grid.Cs]
-    text = [["—" if np.isnan(v) else fmt_fixed(v, 3) for v in row] for row in z]
+    text = [["—" if np.isnan(v) else fmt_pct(v) for v in row] for row in z]
     shapes = []
     if grid.best is not None:
         i, j = grid.best

@@ -5,10 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 from svm_engine import model_selection as ms
-from ui.shared.numbers import fmt_fixed, fmt_setting
+from ui.shared.numbers import fmt_fixed, fmt_pct, fmt_setting
 
 #: Training accuracy this much above test accuracy is called overfitting.
 GAP = 0.1
+
+
+def points(fraction) -> str:
+    """A difference of two accuracies in percentage points: 0.27 → "27.0 percentage points"
+    (accuracies print as percentages on every page: fmt_pct)."""
+    return f"{fmt_fixed(100.0 * float(fraction), 1)} percentage points"
 
 
 def param_text(param: str, value) -> str:
@@ -17,13 +23,13 @@ def param_text(param: str, value) -> str:
 
 def split_sentence(r: ms.SplitResult) -> str:
     """The two accuracies, and what their difference says."""
-    head = (f"Training accuracy **{fmt_fixed(r.train_accuracy, 3)}** on the {len(r.train)} "
-            f"points the model was fitted on; test accuracy **{fmt_fixed(r.test_accuracy, 3)}** "
+    head = (f"Training accuracy **{fmt_pct(r.train_accuracy)}** on the {len(r.train)} "
+            f"points the model was fitted on; test accuracy **{fmt_pct(r.test_accuracy)}** "
             f"on {len(r.test)} "
             "points it never saw. ")
     gap = r.train_accuracy - r.test_accuracy
     if gap >= GAP:
-        return head + (f"It does {fmt_fixed(gap, 2)} better on its own points than on new ones: "
+        return head + (f"It does {points(gap)} better on its own points than on new ones: "
                        "**overfitting** — the boundary follows the noise of the training "
                        "points. A larger σ (a lower degree) or a smaller C smooths it.")
     if r.train_accuracy < 0.8:
@@ -47,8 +53,8 @@ def overfit_sentence(grid: ms.GridResult) -> str:
     cv, tr = grid.mean_accuracy, grid.mean_train_accuracy
     bi, bj = grid.best
     best = (f"The best cell, C = {fmt_setting(grid.Cs[bi])}, "
-            f"{param_text(grid.param, grid.values[bj])}, scores {fmt_fixed(cv[bi, bj], 3)} on "
-            f"held-out points (training {fmt_fixed(tr[bi, bj], 3)}).")
+            f"{param_text(grid.param, grid.values[bj])}, scores {fmt_pct(cv[bi, bj])} on "
+            f"held-out points (training {fmt_pct(tr[bi, bj])}).")
     ci, cj = _complex_cell(grid)
     if (ci, cj) == (bi, bj):
         return best + " It is also the most flexible cell of the grid: try smaller σ or larger C."
@@ -56,11 +62,11 @@ def overfit_sentence(grid: ms.GridResult) -> str:
     where = f"At C = {fmt_setting(grid.Cs[ci])}, {param_text(grid.param, grid.values[cj])}"
     if gap >= GAP:
         return (f"{where} (the most flexible cell) the models fit their training folds with "
-                f"accuracy {fmt_fixed(tr[ci, cj], 3)} but score only {fmt_fixed(cv[ci, cj], 3)} "
-                f"on the fold they did not see: that gap of {fmt_fixed(gap, 2)} is "
+                f"accuracy {fmt_pct(tr[ci, cj])} but score only {fmt_pct(cv[ci, cj])} "
+                f"on the fold they did not see: that gap of {points(gap)} is "
                 "**overfitting**. " + best)
-    return (f"{where} (the most flexible cell) training {fmt_fixed(tr[ci, cj], 3)} and held-out "
-            f"{fmt_fixed(cv[ci, cj], 3)} stay within {fmt_setting(GAP)}: no overfitting shows on "
+    return (f"{where} (the most flexible cell) training {fmt_pct(tr[ci, cj])} and held-out "
+            f"{fmt_pct(cv[ci, cj])} stay within {points(GAP)}: no overfitting shows on "
             "this grid. " + best)
 
 
@@ -86,6 +92,6 @@ def cv_sentence(grid: ms.GridResult) -> str:
     spread = float(np.nanmax(acc) - np.nanmin(acc))
     missing = f" Not finished: {unfinished_text(grid)}." if grid.stopped else ""
     return (f"{folds}: each cell is the mean accuracy on the held-out fold over the {grid.k} "
-            f"folds; {grid.summary}. Accuracies across the grid span {fmt_fixed(spread, 3)}; "
+            f"folds; {grid.summary}. Accuracies across the grid span {points(spread)}; "
             "ties go to "
             "the simplest model (smaller C, then larger σ or lower degree)." + missing)
