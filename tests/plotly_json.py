@@ -40,6 +40,12 @@ def chart_data(at, names=(PAGE_CHART,)) -> list[tuple[str, dict]]:
             for e in at.get("bidi_component") if e.proto.component_name in names]
 
 
+def read_payload(text: str) -> dict:
+    """The Playground canvas's payload (ui.playground.canvas.payload_text) read back, the
+    figure as a dict: what the browser gets."""
+    return json.loads(json.loads(text) if text.startswith('"') else text)
+
+
 def chart_specs(at) -> list[dict]:
     """Every chart's figure on the page (``ui.shared.chart.show_chart``; AppTest), typed arrays
     decoded."""

@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
-from ui.playground.canvas import read_payload
+from tests.plotly_json import read_payload
 from ui.serving import fit_api
 from ui.shared import controls
 from ui.shared import state as S

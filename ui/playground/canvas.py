@@ -140,11 +140,6 @@ def json_with_figure(obj: Mapping[str, Any]) -> str:
     return text if figure is None else f'{text[:-1]},"figure":{figure}}}'
 
 
-def read_payload(text: str) -> dict:
-    """``payload_text`` read back (the figure as a dict): what the browser gets."""
-    return json.loads(json.loads(text) if text.startswith('"') else text)
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
