@@ -215,8 +215,9 @@ def _cg(H, gr, y, act, m, stop, budget, d, Hd, r, p, Hp, Pv):
     exact solve of the face's KKT system (k = 50: 8 against 23 µs; k = 2,000: 9.9 against
     400 ms) and 1.6–13× faster than scipy.sparse.linalg.cg. On a dense Gaussian face it
     reaches MAX_CG unconverged, where the exact solve is faster at k ≤ 200 (23 against 209 µs
-    at k = 50); there the budget bounds CG's cost, which LAPACK's k³/3 would not (0.5 s at
-    k = 2,000). benchmarks/bench_numerics.py --only cg, 2026-11-28, under load.)"""
+    at k = 50); there the budget bounds CG's cost, which LAPACK's k³/3 would not: a step's 12
+    products (n = 2k) take 13 µs … 20 ms at k = 50 … 2,000, the exact solve 24 µs … 0.25–0.5 s.
+    benchmarks/bench_numerics.py --only cg, 2026-11-28, under load.)"""
     k = len(gr)
     for c in range(k):
         d[c] = 0.0
