@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 import warnings
 from functools import partial
 from pathlib import Path
@@ -38,6 +36,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_solvers import median_time  # noqa: E402  (this folder: sys.path[0])
 
 import svm_engine as se  # noqa: E402
 from svm_engine import datasets as ds  # noqa: E402
@@ -88,15 +88,6 @@ def data(n: int):
     return X, np.where(d.y > 0, 1.0, -1.0)
 
 
-def timed(fn, repeats: int):
-    times, out = [], None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[250, 500, 1000])
@@ -118,13 +109,13 @@ def main(argv=None) -> int:
               "solver": "newton"}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", se.ConvergenceWarning)
-            t_fit, m = timed(partial(se.fit, X, y, **kw), args.repeats)
+            t_fit, m = median_time(partial(se.fit, X, y, **kw), args.repeats)
         K = build_problem(X, y, kernel, args.C, "quadratic", "augmented").K
-        t_new, r = timed(partial(newton, K, y, args.C, kernel_form=True), args.repeats)
+        t_new, r = median_time(partial(newton, K, y, args.C, kernel_form=True), args.repeats)
         line = (f"{n:5d} {t_fit:8.3f} {t_new:9.4f} {r['n_iter']:5d} "
                 f"{m.primal_objective:14.8g}")
         if n <= args.old_max_n:
-            t_old, o = timed(partial(old_newton_kernel, K, y, args.C), 1)
+            t_old, o = median_time(partial(old_newton_kernel, K, y, args.C), 1)
             line += f" {t_old:8.3f} {o['n_iter']:5d} {o['primal']:14.8g} {t_old / t_new:8.0f}"
         print(line, flush=True)
     return 0

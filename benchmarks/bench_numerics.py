@@ -18,8 +18,20 @@ the setting the engine uses it in, and prints the figures the comments beside th
              K(X, Z) @ coef (kernel_cross: compiled) against the numpy formulas they replaced
              (scipy's cdist + np.exp, numpy's ** and BLAS), and the numpy copy used without
              numba (kernel_sources_dot_array); with the largest gap of the former values
+  matrix     kernel_values.kernel_matrix (compiled) against the numpy formulas (X Xᵀ,
+             (c + X Xᵀ)^q, exp(−γ cdist²)), n = 200, 1,000, 2,000 (moons), three kernels; and
+             how many entries of each differ from the lazy columns (`kernel_column`)
+  expansion  certify.expansion (g and mag from the support vectors' compiled kernel
+             columns) against cdist + np.exp + BLAS, Gaussian σ = 1, n = 200, 2,000 (moons)
+  sums       certify._sums (compiled, two passes) against the same sums in numpy, on a fit's
+             α, g and mag: n = 200 (the Playground), 2,000; and a whole fit for scale
+  cg         face._cg (projected CG, compiled) against LAPACK's solve of the face's KKT
+             system (np.linalg.solve, compiled) and scipy.sparse.linalg.cg on the projected
+             operator: faces of k = 50 … 2,000 points, linear (rank 2) and Gaussian kernels,
+             quadratic loss, C = 10⁴, at most MAX_CG iterations
 
-    .venv/bin/python benchmarks/bench_numerics.py [--only exp,solve,validation,matvec,kernel]
+    .venv/bin/python benchmarks/bench_numerics.py \
+        [--only exp,solve,validation,matvec,kernel,matrix,expansion,sums,cg]
 
 Run under load it is noisy: each figure is the best of several repeats.
 """
@@ -359,13 +371,210 @@ def bench_kernel() -> None:
             f"off by {gap:.1f} ε·max|K|; numpy copy bit-equal: {same}")
 
 
+# -- the kernel matrix -------------------------------------------------------------------------
+
+def numpy_kernel_matrix(kernel, X):
+    """K(X, X) by numpy's formulas (what `kernels.*.__call__` computes)."""
+    from scipy.spatial.distance import cdist
+
+    if isinstance(kernel, se.Gaussian):
+        return np.exp(-kernel.gamma * cdist(X, X, "sqeuclidean"))
+    G = X @ X.T
+    if isinstance(kernel, se.Polynomial):
+        return (kernel.coef0 + G) ** kernel.degree
+    return G
+
+
+def bench_matrix() -> None:
+    from svm_engine import kernel_values as kv
+    from svm_engine.problem import KernelSpec
+
+    for kernel in (se.Linear(), se.Polynomial(3, 1.0), se.Gaussian(1.0)):
+        for n in (200, 1000, 2000):
+            X = np.ascontiguousarray(ds.moons(n=n, seed=2).X)
+            XT = np.ascontiguousarray(X.T)
+            kp = KernelSpec.of(kernel, 1.0, "hinge", "free").numbers()
+            number = 20 if n <= 200 else 2
+            own = best(lambda X=X, XT=XT, kp=kp: kv.kernel_matrix(kp, X, XT), number, 5)
+            lib = best(lambda X=X, k=kernel: numpy_kernel_matrix(k, X), number, 5)
+            K, R = kv.kernel_matrix(kp, X, XT), numpy_kernel_matrix(kernel, X)
+            col = np.empty(n)
+            own_off = lib_off = 0
+            for c in range(n):
+                kv.kernel_column(kp, XT, n, X[c], col)
+                own_off += int((K[c] != col).sum())
+                lib_off += int((R[c] != col).sum())
+            ulp = float((np.abs(R - K) / np.spacing(np.maximum(np.abs(K), 1e-300))).max())
+            print(f"matrix {kernel.name:10s} n = {n:5,}: compiled {1e3 * own:7.2f} ms, numpy "
+                  f"{1e3 * lib:7.2f} ms (numpy ÷ compiled {lib / own:5.2f}); entries ≠ the lazy "
+                  f"columns: compiled {own_off}, numpy {100 * lib_off / n / n:.0f} % (up to "
+                  f"{ulp:.0f} ulp); numpy's symmetric: {bool((R == R.T).all())}")
+
+
+# -- the certificate's expansion ----------------------------------------------------------------
+
+def _fitted(n: int, kernel):
+    """(X, y, α) of SMO at the pages' tol on n moons."""
+    import warnings
+
+    d = ds.moons(n=n, seed=2)
+    X, y = np.ascontiguousarray(d.X), np.where(d.y > 0, 1.0, -1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5)
+    return X, y, np.ascontiguousarray(m.alpha)
+
+
+def bench_expansion() -> None:
+    from scipy.spatial.distance import cdist
+
+    from svm_engine import certify as cf
+    from svm_engine.problem import build_problem
+
+    kernel = se.Gaussian(1.0)
+    for n in (200, 2000):
+        X, y, a = _fitted(n, kernel)
+        problem = build_problem(X, y, kernel, 1.0, "hinge", "free", materialize=False)
+
+        def lib(X=X, y=y, a=a):
+            sv = np.flatnonzero(a)
+            Ks = np.exp(-kernel.gamma * cdist(X, X[sv], "sqeuclidean"))
+            return Ks @ (a[sv] * y[sv]), (Ks + 0.4) @ a[sv]
+
+        number = 200 if n <= 200 else 10
+        own = best(lambda problem=problem, a=a: cf.expansion(problem, a), number)
+        t_lib = best(lib, number)
+        print(f"expansion n = {n:5,} ({int((a > 0).sum())} SVs): compiled {1e6 * own:7.1f} µs, "
+              f"cdist + exp + BLAS {1e6 * t_lib:7.1f} µs (numpy ÷ compiled {t_lib / own:.2f})")
+
+
+# -- the certificate's sums ---------------------------------------------------------------------
+
+def numpy_sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
+    """certify._sums in numpy (the same results, up to the order of the sums)."""
+    eps = float(np.finfo(float).eps)
+    finite_C = C_box < math.inf
+    bad = not bool(((alpha >= 0.0) & (alpha < math.inf)).all())
+    above = finite_C and bool((alpha > C_box * (1 + 1e-12)).any())
+    ay = alpha * y
+    sv = alpha > 0.0
+    unit = eps * (unit_base + 2.0 * int(sv.sum()))
+    b_rnd = unit * float(mag[sv].max(initial=0.0)) if equality else 0.0
+    yh = y * (g + b)
+    rnd = unit * (mag + abs(b) + 1.0) + b_rnd
+    r = yh - 1.0 + diag * alpha
+    at_C = (alpha >= C_box * (1 - 1e-12)) if finite_C else False
+    v = np.maximum(np.where(alpha == 0.0, -r, np.where(at_C, r, np.abs(r))) - rnd, 0.0)
+    worst = int(np.argmax(v)) if len(v) else -1
+    xi = np.maximum(0.0, 1.0 - yh)
+    xi[xi <= rnd] = 0.0
+    on = xi > 0.0
+    return (float(alpha.sum()), float(ay.sum()), float(ay @ g), float(alpha @ alpha),
+            float(v[worst]) if len(v) else 0.0, worst,
+            float(xi @ xi) if quad else float(xi.sum()),
+            float(rnd[on] @ (2.0 * xi[on])) if quad else float(rnd[on].sum()),
+            float(alpha @ rnd), float(rnd.max(initial=0.0)), float(xi.max(initial=0.0)), bad,
+            above, float(yh[worst] - 1.0) if len(v) else 0.0)
+
+
+def bench_sums() -> None:
+    from svm_engine import certify as cf
+    from svm_engine.problem import build_problem
+
+    kernel = se.Gaussian(1.0)
+    for n in (200, 2000):
+        X, y, a = _fitted(n, kernel)
+        problem = build_problem(X, y, kernel, 1.0, "hinge", "free", materialize=False)
+        ex = cf.expansion(problem, a)
+        b = float(se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5).b)
+        args = (y, a, ex.g, ex.mag, b, 1.0, 0.0, False, True, 4.0 * (1 + 2) + 16.0)
+        got, ref = cf._sums(*args), numpy_sums(*args)
+        assert got[5] == ref[5] and got[11:13] == ref[11:13], (got, ref)   # worst, bad, above
+        number = 2000 if n <= 200 else 200
+        own = best(lambda args=args: cf._sums(*args), number)
+        lib = best(lambda args=args: numpy_sums(*args), number)
+        fit = best(lambda X=X, y=y: se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5), 5, 3)
+        print(f"sums n = {n:5,}: compiled {1e6 * own:6.1f} µs, numpy {1e6 * lib:6.1f} µs "
+              f"(+{1e6 * (lib - own):.1f} µs, {lib / own:.0f}×); a whole fit {1e3 * fit:.2f} ms")
+
+
+# -- CG on a face -------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _kkt_solve(H, g, y):
+    """The face's minimiser with the box ignored, exactly: [H y; yᵀ 0][d; μ] = [−g; 0]."""
+    k = len(g)
+    A = np.zeros((k + 1, k + 1))
+    A[:k, :k] = H
+    A[:k, k] = y
+    A[k, :k] = y
+    b = np.zeros(k + 1)
+    b[:k] = -g
+    return np.linalg.solve(A, b)[:k]
+
+
+def _cg_case(name: str, k: int, rng) -> str:
+    import scipy.sparse.linalg as sla
+
+    from svm_engine.solvers.face import MAX_CG, _cg, cg_budget, period
+
+    C, stop = 1e4, 0.1 * 1e-5              # the pages' SMO tol 1e-5: CG stops at tol/10
+    X = rng.normal(size=(k, 2))
+    y = np.where(rng.random(k) < 0.5, 1.0, -1.0)
+    K = X @ X.T if name == "linear" else np.exp(-0.5 * ((X[:, None] - X[None]) ** 2).sum(-1))
+    H = (y[:, None] * y[None, :]) * (K + np.eye(k) / (2.0 * C))
+    g = rng.normal(size=k)
+    act, w = np.ones(k, dtype=np.bool_), np.empty((6, k))
+
+    def proj(v):
+        return v - y * (y @ v) / k
+
+    op = sla.LinearOperator((k, k), matvec=lambda v: proj(H @ proj(v)))
+    rhs = -proj(g)
+
+    def own():
+        return _cg(H, g, y, act, k, stop, MAX_CG, *w)
+
+    def scipy_cg():
+        return sla.cg(op, rhs, rtol=0.0, atol=stop / math.sqrt(k), maxiter=MAX_CG)[0]
+
+    def off(d):
+        return float(np.abs(proj(H @ d + g)).max())
+
+    number = 5 if k > 500 else 50
+    its = own()
+    d_own = w[0].copy()
+    t_own = best(own, number, 5)
+    n = 2 * k                              # a face of half the points: a step's own budget
+    budget = cg_budget(n, k, period(n))
+    t_budget = best(lambda: _cg(H, g, y, act, k, stop, budget, *w), number, 5)
+    t_lapack = best(lambda: _kkt_solve(H, g, y), max(1, number // 5), 3)
+    t_scipy = best(scipy_cg, number, 5)
+    return (f"cg {name:8s} k = {k:4d}: _cg {its:3d} iterations {1e6 * t_own:9.1f} µs "
+            f"(|P∇| {off(d_own):.0e}; within a step's budget at n = {n}, {budget} products: "
+            f"{1e6 * t_budget:.1f} µs), LAPACK {1e6 * t_lapack:9.1f} µs "
+            f"(|P∇| {off(_kkt_solve(H, g, y)):.0e}), scipy cg {1e6 * t_scipy:9.1f} µs "
+            f"(|P∇| {off(scipy_cg()):.0e})")
+
+
+def bench_cg() -> None:
+    rng = np.random.default_rng(4)
+    for name in ("linear", "gaussian"):
+        for k in (50, 200, 1000, 2000):
+            print(_cg_case(name, k, rng))
+
+
+SECTIONS = {"exp": bench_exp, "solve": bench_solve, "validation": bench_validation,
+            "matvec": bench_matvec, "matrix": bench_matrix, "expansion": bench_expansion,
+            "sums": bench_sums, "cg": bench_cg, "kernel": bench_kernel}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="exp,solve,validation,matvec,kernel")
+    ap.add_argument("--only", default=",".join(SECTIONS))
     args = ap.parse_args()
     for name in args.only.split(","):
-        {"exp": bench_exp, "solve": bench_solve, "validation": bench_validation,
-         "matvec": bench_matvec, "kernel": bench_kernel}[name]()
+        SECTIONS[name]()
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             raise ValueError(f"warm_start does not fit this problem: {why}")
         if trace or not JIT:    # the readable solver: from α₀, G computed from it
             state = _warm.warm_state(problem, warm_start)
-            alpha0 = None if state is None else state[0]
+            alpha0 = None if state is None else state.alpha0
         else:
             done = _warm.refit(problem, warm_start, tol=tol, max_iter=max_iter, wss=wss)
             if done is not None:
@@ -181,10 +181,10 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
     if polish and not cert.passed:
         done = _polish.polish(problem, sol["alpha"], sol["b"], ex, columns)
         if done is not None:
-            sol1 = finalize(problem, done[0], g=done[2].g)
-            cert1 = certify(problem, sol1["alpha"], sol1["b"], done[2])
+            sol1 = finalize(problem, done.alpha, g=done.expansion.g)
+            cert1 = certify(problem, sol1["alpha"], sol1["b"], done.expansion)
             if cert1.passed:
-                return sol1, cert1, True, done[2], age
+                return sol1, cert1, True, done.expansion, age
     return sol, cert, False, ex, age
 
 

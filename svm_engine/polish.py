@@ -22,6 +22,7 @@ solver's α is kept. Either way `fit` recomputes everything from X for the certi
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import scipy.linalg
@@ -38,11 +39,20 @@ NEAR = 1e-3             # the second try: αᵢ ≤ NEAR·max α at 0, αᵢ ≥
 LSTSQ_MAX = 64          # up to this size: tested for singularity (then least squares)
 
 
-def polish(problem, alpha: np.ndarray, b: float, ex: Expansion, columns: Columns):
-    """(α, b, Expansion) of the exact KKT point from the solver's active set, or None. Tried
-    twice: with the active set α says, then (if that fails) with the αᵢ within NEAR of a
-    bound put on it (a solver stopped at tol 1e-3 can leave an αᵢ of 1e-3·max α that belongs
-    at 0)."""
+class Polished(NamedTuple):
+    """The exact KKT point `polish` found: its α, b and kernel expansion (g, mag)."""
+
+    alpha: np.ndarray
+    b: float
+    expansion: Expansion
+
+
+def polish(problem, alpha: np.ndarray, b: float, ex: Expansion,
+           columns: Columns) -> Polished | None:
+    """The exact KKT point from the solver's active set (`Polished`: α, b, Expansion), or
+    None. Tried twice: with the active set α says, then (if that fails) with the αᵢ within
+    NEAR of a bound put on it (a solver stopped at tol 1e-3 can leave an αᵢ of 1e-3·max α
+    that belongs at 0)."""
     C = float(problem.C_box)
     at0 = alpha == 0.0
     atC = (alpha >= C * (1 - 1e-12)) if math.isfinite(C) else np.zeros(problem.n, dtype=bool)
@@ -169,7 +179,7 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
         if want[i] <= 0.0:
             if eq and abs(s) > EQ_RTOL * max(float(a.sum()), 1e-300):
                 return None
-            return a, (bb if eq else s), Expansion(g, mag)
+            return Polished(a, bb if eq else s, Expansion(g, mag))
         at0[i] = atC[i] = False
     return None
 

@@ -45,8 +45,8 @@ class KernelSpec:
     augmented: bool = False
     diag: float = 0.0      # 1/(2C) for quadratic loss, else 0
 
-    @classmethod
-    def of(cls, kernel, C: float, loss: str, bias: str) -> KernelSpec:
+    @staticmethod
+    def of(kernel, C: float, loss: str, bias: str) -> KernelSpec:
         return _spec_of(kernel, C, loss, bias)
 
     def numbers(self) -> kv.KernelNumbers:

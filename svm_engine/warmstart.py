@@ -32,6 +32,8 @@ the Python between those steps cost as much as the SMO steps after an added poin
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import kernel_cache as kc
@@ -138,18 +140,26 @@ def compatible(problem, model) -> str | None:
     return None
 
 
-def warm_state(problem, model, max_changes: int = MAX_CHANGES):
-    """(alpha0, G0, columns) for `problem` from `model`, fit on the points before the edit,
-    or None when more than max_changes rows changed (then a cold start). columns: the
-    model's kernel column cache with (p, s) (`kernel_cache.PreviousColumns`), for
-    `smo_fast.solve` to copy from (or None)."""
+class WarmState(NamedTuple):
+    """Where a warm start begins (`warm_state`)."""
+
+    alpha0: np.ndarray                  # α₀, feasible for the edited problem
+    G0: np.ndarray                      # the gradient Qα₀ − 1 at α₀
+    columns: kc.PreviousColumns | None  # the model's kernel columns, rows matched (or None)
+
+
+def warm_state(problem, model, max_changes: int = MAX_CHANGES) -> WarmState | None:
+    """`WarmState` (alpha0, G0, columns) for `problem` from `model`, fit on the points
+    before the edit, or None when more than max_changes rows changed (then a cold start).
+    columns: the model's kernel column cache with (p, s) (`kernel_cache.PreviousColumns`),
+    for `smo_fast.solve` to copy from (or None)."""
     ok, p, s, alpha0, G0 = _warm_start(
         problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
         model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes)
     if not ok:
         return None
     columns = None if model.columns is None else kc.previous_columns(model.columns, p, s)
-    return alpha0, G0, columns
+    return WarmState(alpha0, G0, columns)
 
 
 @njit(cache=True, nogil=True)

@@ -1,6 +1,6 @@
 """Plotly JSON as a page sends it to a chart (a Custom Components v2 element: a page's chart,
-``ui.shared.chart``; a click plot; a Step-through chart), read back for the page tests; and the
-check every page test makes first."""
+``ui.shared.chart``; a click plot; a Step-through chart), read back for the page tests; the
+check every page test makes first, and the start most of them make."""
 
 import base64
 import json
@@ -40,6 +40,12 @@ def chart_data(at, names=(PAGE_CHART,)) -> list[tuple[str, dict]]:
             for e in at.get("bidi_component") if e.proto.component_name in names]
 
 
+def read_payload(text: str) -> dict:
+    """The Playground canvas's payload (ui.playground.canvas.payload_text) read back, the
+    figure as a dict: what the browser gets."""
+    return json.loads(json.loads(text) if text.startswith('"') else text)
+
+
 def chart_specs(at) -> list[dict]:
     """Every chart's figure on the page (``ui.shared.chart.show_chart``; AppTest), typed arrays
     decoded."""
@@ -52,3 +58,17 @@ def page_ok(at):
     for el in (*at.error, *at.warning, *at.markdown):
         assert "Traceback" not in str(el.value)
     return at
+
+
+def start_page(path: str, prefix: str, source: str | None = None, *, timeout: float, **gen):
+    """The page at path under AppTest, run and checked (`page_ok`); then, when given, its data
+    source chosen (selectbox ``{prefix}.source``) and its generator sliders set
+    (``{prefix}.gen.<name>``), each checked again."""
+    from streamlit.testing.v1 import AppTest
+
+    at = page_ok(AppTest.from_file(path, default_timeout=timeout).run())
+    if source is not None:
+        at.selectbox(key=f"{prefix}.source").select(source).run()
+    for k, v in gen.items():
+        at.slider(key=f"{prefix}.gen.{k}").set_value(v).run()
+    return page_ok(at)

@@ -23,10 +23,15 @@ import svm_engine as se
 from svm_engine import datasets as ds
 from svm_engine.problem import build_problem
 from svm_engine.solvers.newton import (
+    ACCEPT,
+    ETA_MIN,
+    HALVE,
+    STALLED,
     _kernel_direction,
     _solve,
     newton,
     newton_linear,
+    safeguard,
 )
 from tests.random_problems import make_problem
 
@@ -249,3 +254,17 @@ def test_kernel_newton_keeps_the_step_through_records():
     xi = np.maximum(0.0, 1.0 - y * h)
     J = 0.5 * m.trace[-1]["w"] @ K @ m.trace[-1]["w"] + m.C * xi @ xi
     assert m.trace[-1]["primal"] == pytest.approx(J, rel=1e-9)
+
+
+@pytest.mark.parametrize("J", [0.0, 1e-3, 2.5, 1e9])
+def test_the_line_search_accepts_no_rise_halves_a_rise_and_stalls_below_the_smallest_step(J):
+    """Both forms' safeguard: a step that lowers J, or raises it by no more than rounding
+    (1e-12 relative, 1e-12 absolute below 1), is taken; one that raises it more is halved,
+    until η < ETA_MIN: then the fit stops as stalled."""
+    allow = 1e-12 * max(1.0, J)
+    for eta in (1.0, 2.0 * ETA_MIN, ETA_MIN):
+        assert safeguard(J - 1.0, J, eta) == ACCEPT
+        assert safeguard(J + 0.5 * allow, J, eta) == ACCEPT
+        assert safeguard(J + 2.0 * allow, J, eta) == HALVE
+    assert safeguard(J - 1.0, J, 0.5 * ETA_MIN) == ACCEPT
+    assert safeguard(J + 2.0 * allow, J, 0.5 * ETA_MIN) == STALLED

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from ui.playground.canvas import read_payload
+from tests.plotly_json import read_payload
 from ui.serving import budget
 from ui.shared import state as S
 

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import svm_engine as se
 from svm_engine import datasets
-from tests.plotly_json import chart_data, decoded
+from tests.plotly_json import chart_data, decoded, start_page
 from tests.plotly_json import page_ok as ok
 from tests.shown_numbers import parse_num
 from ui.shared.numbers import fmt_num
@@ -24,12 +24,7 @@ REFERENCE = "= reference"
 
 
 def start(source: str | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
-    ok(at)
-    if source is not None:
-        at.selectbox(key="cmp.source").select(source).run()
-        ok(at)
-    return at
+    return start_page(PAGE, "cmp", source, timeout=TIMEOUT)
 
 
 

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine import model_selection as ms
-from tests.plotly_json import chart_specs
+from tests.plotly_json import chart_specs, start_page
 from tests.plotly_json import page_ok as ok
 from ui.generalisation import compute as GC
 from ui.serving import budget
@@ -23,12 +23,7 @@ TIMEOUT = 300
 
 
 def start(**gen) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
-    ok(at)
-    for k, v in gen.items():
-        at.slider(key=f"gnl.gen.{k}").set_value(v).run()
-    ok(at)
-    return at
+    return start_page(PAGE, "gnl", timeout=TIMEOUT, **gen)
 
 
 

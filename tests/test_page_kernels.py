@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 import svm_engine as se
 from svm_engine import datasets, gram
 from svm_engine import feature_maps as fm
-from tests.plotly_json import chart_specs
+from tests.plotly_json import chart_specs, start_page
 from tests.plotly_json import page_ok as ok
 from tests.shown_numbers import parse_num
 from ui.serving import budget
@@ -24,14 +24,7 @@ TIMEOUT = 300
 
 
 def start(source: str | None = None, **gen) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
-    ok(at)
-    if source is not None:
-        at.selectbox(key="ker.source").select(source).run()
-        for k, v in gen.items():
-            at.slider(key=f"ker.gen.{k}").set_value(v).run()
-        ok(at)
-    return at
+    return start_page(PAGE, "ker", source, timeout=TIMEOUT, **gen)
 
 
 

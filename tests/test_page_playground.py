@@ -13,8 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
+from tests.plotly_json import read_payload
 from ui.playground import panels
-from ui.playground.canvas import read_payload
 from ui.serving import fit_api
 from ui.shared import state as S
 from ui.shared.numbers import fmt_pct

@@ -23,6 +23,7 @@ from svm_engine import datasets
 from svm_engine.finalize import support_threshold
 from tests.plotly_json import decoded
 from tests.shown_numbers import parse_num
+from tests.step_payload import replay_alpha
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_num
 from ui.shared.state import effective_C, settings_from_dataset, settings_to_kernel
@@ -183,7 +184,7 @@ def _suggested(ds):
 
 def replayed(payload, k):
     """α after step k as the browser's player computes it from the payload."""
-    for t, a in enumerate(SP.replay_alpha(payload)):
+    for t, a in enumerate(replay_alpha(payload)):
         if t == k:
             return a
     raise IndexError(k)

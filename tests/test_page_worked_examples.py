@@ -9,8 +9,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
-from tests.plotly_json import chart_specs
-from ui.playground.canvas import read_payload
+from tests.plotly_json import chart_specs, read_payload
 from ui.serving import budget
 from ui.shared import state as S
 from ui.worked_examples import examples as E

@@ -1,11 +1,10 @@
 """ui.step_through.player: the payload the SMO step player replays in the browser, and what comes
 back.
 
-The browser's replay is mirrored in Python (``replay_alpha``: assign αᵢ then αⱼ of each step,
-as step_player_state.js does); here it must give ``ui.step_through.state``'s α at every step, bit
-for
-bit, and the per-step numbers must be the run's. What the browser draws from them is tested
-in tests/browser/test_step_through.py.
+The browser's replay is mirrored in Python (tests/step_payload.py ``replay_alpha``: assign αᵢ
+then αⱼ of each step, as step_player_state.js does); here it must give
+``ui.step_through.state``'s α at every step, bit for bit, and the per-step numbers must be the
+run's. What the browser draws from them is tested in tests/browser/test_step_through.py.
 """
 
 import json
@@ -16,6 +15,7 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets
+from tests.step_payload import payload_step_bytes, replay_alpha
 from ui.shared import figures as FIG
 from ui.shared.state import DEFAULT_SETTINGS, default_range, settings_from_dataset
 from ui.step_through import figures as F
@@ -56,7 +56,7 @@ def test_replaying_the_payload_gives_step_states_alpha_at_every_step(name):
     ds, run = RUNS[name]()
     p = payload_of(ds, run)
     assert p["T"] == run.n_steps > 0
-    alphas = list(SP.replay_alpha(p))
+    alphas = list(replay_alpha(p))
     assert len(alphas) == run.n_steps + 1
     for k, a in enumerate(alphas):
         np.testing.assert_array_equal(a, S.state_at(run, k).alpha, err_msg=f"step {k}")
@@ -73,7 +73,7 @@ def test_replaying_the_payload_gives_step_states_alpha_at_every_step(name):
 def test_replay_on_200_points_rbf(moons200):
     ds, run = moons200
     p = payload_of(ds, run)
-    for k, a in enumerate(SP.replay_alpha(p)):
+    for k, a in enumerate(replay_alpha(p)):
         np.testing.assert_array_equal(a, S.state_at(run, k).alpha)
     assert p["kernel"] == {"name": "gaussian", "sigma": 1.0}
 
@@ -113,7 +113,7 @@ def test_the_payload_is_json_and_compact():
     assert run.n_steps == S.TRACE_CAP
     p = payload_of(ds, run)
     text = json.dumps(p, allow_nan=False)  # no NaN/∞ in the JSON itself
-    per_step = SP.payload_step_bytes(p) / run.n_steps
+    per_step = payload_step_bytes(p) / run.n_steps
     # 2 indices (u2) + 2 α (f8) + 6 shown numbers (f4) + flags + b (f8) + 3 curves (f4):
     # 65 bytes, 87 as base64 text
     assert per_step < 90

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from svm_engine import datasets
+from tests.plotly_json import read_payload
 from ui.playground import canvas
 from ui.serving import fit_api
 from ui.shared import browser_data
@@ -46,7 +47,7 @@ def test_payload_carries_what_the_fit_endpoint_needs():
     # what the component receives: one JSON text, the figure spliced in (not quoted again)
     text = canvas.payload_text(p)
     assert '"figure":{' in text and '\\"' not in text
-    sent = canvas.read_payload(text)
+    sent = read_payload(text)
     assert sent["answer"]["figure"] == json.loads(ans["figure"])
     assert {k: v for k, v in sent.items() if k != "answer"} == \
         {k: v for k, v in back.items() if k != "answer"}

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.plotly_json import read_payload
 from ui.playground import panels
-from ui.playground.canvas import read_payload
 from ui.shared import history
 from ui.shared import state as S
 

@@ -10,7 +10,8 @@ Any kernel (SVM-Primal-Kernel, slide 41), h(xᵢ) = Kᵢᵀβ:
     v = Σ yᵢKᵢ,  S = Σ KᵢKᵢᵀ,   ∇ = (K + 2CS)β − 2Cv,  H = K + 2CS,  β ← β − ηH⁻¹∇
 
 Safeguard (not on the slide): the step η starts at 1 and is halved until J decreases
-(Armijo). J is piecewise quadratic, so once the violator set settles the full step is exact.
+(Armijo; `safeguard`, shared by both forms). J is piecewise quadratic, so once the violator
+set settles the full step is exact.
 
 The kernel form's H⁻¹∇ without H (`_kernel_direction`): with uᵢ = 2C(hᵢ − yᵢ) on V, 0 off V,
     ∇ = K(β + u),   H = K + 2C·K I_V K = K(I + 2C·I_V K),
@@ -59,6 +60,22 @@ def _objective(F, y, C, reg):
     return reg + C * float(xi @ xi)
 
 
+#: `safeguard`'s verdicts on a trial step η
+ACCEPT, HALVE, STALLED = 0, 1, 2
+ETA_MIN = 1e-10        # the smallest η tried
+
+
+@njit(cache=True, nogil=True)
+def safeguard(J_new, J, eta):
+    """The line search's verdict on the step η that gives J_new from J (both forms of
+    SVM-Primal use it): ACCEPT when J does not rise (up to rounding, 1e-12 relative), else
+    HALVE η, or STALLED when η < ETA_MIN already: no η lowers J, so H⁻¹∇ is rounding noise
+    (H too ill-conditioned)."""
+    if J_new <= J + 1e-12 * max(1.0, abs(J)):
+        return ACCEPT
+    return STALLED if eta < ETA_MIN else HALVE
+
+
 def newton(A, y, C, *, kernel_form, tol=1e-8, max_iter=None, trace=False):
     """A = X′ (n × (d+1), linear) or K′ (n × n, kernel form). Returns α = 2Cξ and the run."""
     n, p = A.shape
@@ -82,16 +99,15 @@ def newton(A, y, C, *, kernel_form, tol=1e-8, max_iter=None, trace=False):
             grad = (R + 2.0 * C * S) @ w - 2.0 * C * v     # line 8: ∇
             H = R + 2.0 * C * S                            # line 10: H
             d = np.linalg.lstsq(H, grad, rcond=None)[0]    # H⁻¹∇
-        eta = 1.0
-        while True:                                        # safeguard: halve η until J falls
+        eta, verdict = 2.0, HALVE
+        while verdict == HALVE:                            # safeguard: halve η until J falls
+            eta *= 0.5                                     # (η = 1 first)
             w_new = w - eta * d                            # line 12: Newton update
             F_new = A @ w_new
             J_new = _objective(F_new, y, C, 0.5 * w_new @ (R @ w_new))
-            if J_new <= J + 1e-12 * max(1.0, abs(J)) or eta < 1e-10:
-                break
-            eta *= 0.5
-        if not J_new <= J + 1e-12 * max(1.0, abs(J)):    # no η lowers J: H⁻¹∇ is rounding
-            stalled = True                                 # noise (H too ill-conditioned)
+            verdict = safeguard(J_new, J, eta)
+        if verdict == STALLED:
+            stalled = True
             break
         dw = w_new - w
         step_norm = math.sqrt(max(float(dw @ (R @ dw)), 0.0))   # ‖Δw′‖ (R = I or K)
@@ -141,7 +157,7 @@ def _spd_solve(M, b):
 
 def _status(t, max_iter, step_norm, tol, converged, stalled) -> str:
     if stalled:
-        return (f"stopped after {t} iterations: no step size η ≥ 1e-10 lowers J along the "
+        return (f"stopped after {t} iterations: no step size η ≥ {ETA_MIN:g} lowers J along the "
                 "Newton direction (the Hessian is too ill-conditioned, e.g. C too large)")
     if not converged:
         return f"stopped at max_iter = {max_iter} with ‖w_t − w_t−1‖ = {step_norm:.3g}"
@@ -268,19 +284,18 @@ def _newton_linear_run(X, y, C, tol, max_iter, v, S, trace):
             for b in range(p):
                 grad[a] += H[a, b] * w[b]
         step = _solve(H, grad)                             # H⁻¹∇
-        eta = 1.0
-        while True:                                        # safeguard: halve η until J falls
+        eta, verdict = 2.0, HALVE
+        while verdict == HALVE:                            # safeguard: halve η until J falls
+            eta *= 0.5                                     # (η = 1 first)
             ww = 0.0
             for a in range(p):
                 w_new[a] = w[a] - eta * step[a]            # line 12: Newton update
                 ww += w_new[a] * w_new[a]
             loss, n_viol_new, n_moved = _pass(X, y, w_new, m, v, S, m_new, v_new, S_new)
             J_new = 0.5 * ww + C * loss
-            if J_new <= J + 1e-12 * max(1.0, abs(J)) or eta < 1e-10:
-                break
-            eta *= 0.5
-        if not J_new <= J + 1e-12 * max(1.0, abs(J)):    # no η lowers J: H⁻¹∇ is rounding
-            stalled = True                                 # noise (H too ill-conditioned)
+            verdict = safeguard(J_new, J, eta)
+        if verdict == STALLED:
+            stalled = True
             break
         dw2 = 0.0
         for a in range(p):

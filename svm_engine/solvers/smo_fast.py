@@ -441,6 +441,8 @@ def smo_loop(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking,
         i, j = act[pi], act[pj]
         y_i, y_j = ya[pi], ya[pj]
         a_i, a_j = alpha[i], alpha[j]
+        # η = Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ ≥ 0 as in smo.take_step: seed 004's η = 2K₁₂ − K₁₁ − K₂₂ ≤ 0
+        # has the opposite sign (its update λ₂ + y₂(E₂ − E₁)/η is line 4 with both flipped)
         eta = QDa[pi] + QDa[pj] - 2.0 * Ki[pj]
         eta_used = eta if eta > 0 else TAU
         E_i, E_j = -Fa[pi], -Fa[pj]

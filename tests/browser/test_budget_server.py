@@ -58,6 +58,16 @@ def post(url: str, body: dict, timeout: float = 120) -> tuple[float, int, dict]:
     return time.monotonic() - t0, status, json.loads(text)
 
 
+def wait_workers(url: str, seconds: int = 60) -> None:
+    """Until the server answers a small fit (its workers start with it), at most ``seconds``."""
+    d = datasets.d1()
+    pts = [[float(a), float(b), int(c)] for (a, b), c in zip(d.X, d.y, strict=True)]
+    for _ in range(seconds):
+        if post(url, {"points": pts})[1] == 200:
+            return
+        time.sleep(1)
+
+
 def tree(pid: int) -> list[psutil.Process]:
     root = psutil.Process(pid)
     return [root, *root.children(recursive=True)]
@@ -95,13 +105,7 @@ def server():
     srv = AppServer(timeout=120, env={"SVMLAB_BUDGET_SLACK": "1"})
     url = srv.start()
     try:
-        # the workers start with the server; wait until a small fit is answered
-        d = datasets.d1()
-        pts = [[float(a), float(b), int(c)] for (a, b), c in zip(d.X, d.y, strict=True)]
-        for _ in range(60):
-            if post(url, {"points": pts})[1] == 200:
-                break
-            time.sleep(1)
+        wait_workers(url)
         yield url, srv.proc.pid
     finally:
         srv.stop()
@@ -152,12 +156,7 @@ def test_sigterm_stops_the_server_within_5_s_mid_fit_and_leaves_no_worker():
     srv = AppServer(timeout=120, env={"SVMLAB_BUDGET_SLACK": "60"})
     url = srv.start()
     try:
-        d = datasets.d1()
-        small = [[float(a), float(b), int(c)] for (a, b), c in zip(d.X, d.y, strict=True)]
-        for _ in range(60):  # the workers are up
-            if post(url, {"points": small})[1] == 200:
-                break
-            time.sleep(1)
+        wait_workers(url)
         answers = []
         heavy = {"points": blobs_2000(), "settings": CRAWL}
         fit = threading.Thread(target=lambda: answers.append(post(url, heavy)))

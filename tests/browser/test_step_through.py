@@ -124,6 +124,19 @@ def d1_run():
     return ds, S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
 
 
+def d1_at_step(page, k: int):
+    """The page opened on D1 and `next` clicked k times: (D1, its run, the heading of the
+    server's numbers of step k, once it shows)."""
+    open_step_through(page)
+    ds, run = d1_run()
+    for _ in range(k):
+        button(page, "next").click()
+    wait_step(page, k)
+    heading = page.get_by_text(f"Numbers of step {k} / {run.n_steps}:")
+    heading.wait_for()
+    return ds, run, heading
+
+
 def test_next_five_times_moves_the_pair_and_the_box(page):
     open_step_through(page)
     assert "Book D1" in page.locator("text=/n = 14/").first.inner_text()
@@ -165,13 +178,7 @@ def test_next_five_times_moves_the_pair_and_the_box(page):
 
 
 def test_the_server_panels_follow_the_player(page):
-    open_step_through(page)
-    _, run = d1_run()
-    for _ in range(3):
-        button(page, "next").click()
-    wait_step(page, 3)
-    heading = page.get_by_text(f"Numbers of step 3 / {run.n_steps}:")
-    heading.wait_for()
+    _, run, heading = d1_at_step(page, 3)
     assert W.smo_summary(S.step_record(run, 3)) in heading.inner_text()
     # the numbers table of step 3 (server) and the player agree on the step
     b_row = page.locator('[data-testid="stTable"] tr', has_text="b").first
@@ -339,12 +346,7 @@ def test_gaussian_kernel_and_slack_on_200_points(page):
 
 
 def test_a_lost_run_is_sent_again_and_a_new_run_resets_the_player(page):
-    open_step_through(page)
-    ds, run = d1_run()
-    for _ in range(4):
-        button(page, "next").click()
-    wait_step(page, 4)
-    page.get_by_text(f"Numbers of step 4 / {run.n_steps}:").wait_for()
+    ds, run, _ = d1_at_step(page, 4)
     # leave the page and forget the run in this tab: the new element asks for it (state
     # "need"), the server sends it again, and the player resumes at the step it reported
     page.locator(NAV, has_text="Playground").click()

@@ -10,7 +10,6 @@ imported file with k classes (`ui.data` reads it; any number of classes up to MA
 
 from __future__ import annotations
 
-import math
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +20,7 @@ import svm_engine as se
 from svm_engine.datasets_multiclass import MAX_K, blobs_k, iris_species
 from svm_engine.multiclass import STRATEGY_NAMES, grid, regions
 from ui.data import io as pio
-from ui.shared.numbers import fmt_setting
+from ui.shared.state import check_numbers
 
 MAX_POINTS = 400          # OvO fits k(k−1)/2 machines, OvR k machines on all the points
 #: The QP (cvxopt, which cannot be stopped) is refused when Σ over the machines of (its
@@ -63,13 +62,8 @@ def check_settings(s: dict) -> dict:
                           ("loss", tuple(LOSSES)), ("kernel", se.KERNELS)):
         if out[name] not in choices:
             raise ValueError(f"{name} must be one of {choices}, got {out[name]!r}")
-    for name, lo, hi in (("C", 1e-4, 1e6), ("sigma", 1e-3, 1e3), ("coef0", 0.0, 1e3),
-                         ("degree", 1, 10)):
-        v = out[name]
-        if isinstance(v, bool) or not isinstance(v, int | float) or not (
-                math.isfinite(v) and lo <= v <= hi):
-            raise ValueError(f"{name} must be a number between {fmt_setting(lo)} and "
-                             f"{fmt_setting(hi)}, got {v!r}")
+    check_numbers(out, (("C", 1e-4, 1e6), ("sigma", 1e-3, 1e3), ("coef0", 0.0, 1e3),
+                        ("degree", 1, 10)))
     return out
 
 

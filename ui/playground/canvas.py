@@ -130,9 +130,6 @@ def payload_text(payload: Mapping[str, Any]) -> str:
     return f'{text[:-1]},"answer":{json_with_figure(answer)}}}'
 
 
-def read_payload(text: str) -> dict:
-    """``payload_text`` read back (the figure as a dict): what the browser gets."""
-    return json.loads(json.loads(text) if text.startswith('"') else text)
 
 
 def _is_int(v: Any) -> bool:

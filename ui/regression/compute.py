@@ -8,7 +8,6 @@ model that says "not converged" and what to change; the QP is quick at `MAX_POIN
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +17,7 @@ import svm_engine as se
 from svm_engine.datasets_regression import FUNCTIONS, curve
 from ui.serving.costs import BUDGET_S
 from ui.shared.numbers import fmt_num, fmt_setting
+from ui.shared.state import check_numbers
 
 #: the page's cap: SMO keeps the n × n kernel matrix; cvxopt's 2n-variable QP (which cannot be
 #: stopped) takes ~0.2 s at 300 points (benchmarks/bench_svr.py)
@@ -55,13 +55,8 @@ def check_settings(s: dict) -> dict:
         raise ValueError(f"kernel must be one of {KERNELS}, got {out['kernel']!r}")
     if out["solver"] not in SOLVERS:
         raise ValueError(f"solver must be one of {tuple(SOLVERS)}, got {out['solver']!r}")
-    for name, lo, hi in (("C", 1e-4, 1e6), ("epsilon", 0.0, 1e3), ("sigma", 1e-3, 1e3),
-                         ("coef0", 0.0, 1e3), ("degree", 1, 10)):
-        v = out[name]
-        if isinstance(v, bool) or not isinstance(v, int | float) or not (
-                math.isfinite(v) and lo <= v <= hi):
-            raise ValueError(f"{name} must be a number between {fmt_setting(lo)} and "
-                             f"{fmt_setting(hi)}, got {v!r}")
+    check_numbers(out, (("C", 1e-4, 1e6), ("epsilon", 0.0, 1e3), ("sigma", 1e-3, 1e3),
+                        ("coef0", 0.0, 1e3), ("degree", 1, 10)))
     return out
 
 

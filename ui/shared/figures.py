@@ -194,27 +194,37 @@ def _point_traces(X, y, names=("x1", "x2"), scale: float = 1.0) -> list[dict]:
     for label, color, symbol in ((1, POS_COLOR, POS_SYMBOL), (-1, NEG_COLOR, NEG_SYMBOL)):
         idx = np.flatnonzero(y == label)
         traces.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "x": X[idx, 0],
-                "y": X[idx, 1],
-                "customdata": idx + 1,
-                "name": f"class {class_label(label)}",
-                "marker": {
-                    "color": color,
-                    "symbol": symbol,
-                    "size": POINT_SIZE * scale,
-                    "line": {"color": "#FFFFFF", "width": 1.5 * scale},
-                },
-                "hovertemplate": (
-                    f"x<sub>%{{customdata}}</sub> = (%{{x:.4g}}, %{{y:.4g}})"
-                    f"<extra>y = {class_label(label)}</extra>"
-                ),
-                "meta": {"role": "points", "label": label},
-            }
+            marker_trace(
+                X, idx, name=f"class {class_label(label)}", role="points", label=label,
+                marker={"color": color, "symbol": symbol, "size": POINT_SIZE * scale,
+                        "line": {"color": "#FFFFFF", "width": 1.5 * scale}},
+                hover=(f"x<sub>%{{customdata}}</sub> = (%{{x:.4g}}, %{{y:.4g}})"
+                       f"<extra>y = {class_label(label)}</extra>"),
+            )
         )
     return traces
+
+
+def marker_trace(X, idx, *, name: str, role: str, marker: dict, hover: str | None = None,
+                 customdata=None, **meta) -> dict:
+    """A scatter trace of markers at the points X[idx] (X: n × 2): its legend name, marker,
+    role (with any other fields of ``meta``) and hover template (None: no hover).
+    customdata: the points' 1-based numbers unless given."""
+    trace = {
+        "type": "scatter",
+        "mode": "markers",
+        "x": X[idx, 0],
+        "y": X[idx, 1],
+        "customdata": idx + 1 if customdata is None else customdata,
+        "name": name,
+        "marker": marker,
+        "meta": {"role": role, **meta},
+    }
+    if hover is None:
+        trace["hoverinfo"] = "skip"
+    else:
+        trace["hovertemplate"] = hover
+    return trace
 
 
 def _sv_traces(model, scale: float = 1.0) -> list[dict]:
@@ -232,23 +242,14 @@ def _sv_traces(model, scale: float = 1.0) -> list[dict]:
         if len(idx) == 0:
             continue
         traces.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "x": X[idx, 0],
-                "y": X[idx, 1],
-                "customdata": np.column_stack([idx + 1, alpha[idx]]),
-                "name": name,
-                "marker": {
-                    "symbol": "circle-open",
-                    "size": ring_sizes(model, idx) * scale,
-                    "color": color,
-                    "line": {"color": color, "width": width * scale},
-                },
-                "hovertemplate": "x<sub>%{customdata[0]}</sub>: α = %{customdata[1]:.4g}"
-                f"<extra>{name}</extra>",
-                "meta": {"role": "sv"},
-            }
+            marker_trace(
+                X, idx, name=name, role="sv",
+                marker={"symbol": "circle-open", "size": ring_sizes(model, idx) * scale,
+                        "color": color, "line": {"color": color, "width": width * scale}},
+                hover=("x<sub>%{customdata[0]}</sub>: α = %{customdata[1]:.4g}"
+                       f"<extra>{name}</extra>"),
+                customdata=np.column_stack([idx + 1, alpha[idx]]),
+            )
         )
     return traces
 
@@ -314,21 +315,11 @@ def _misclassified_trace(model, scale: float = 1.0) -> list[dict]:
         return []
     X = np.asarray(model.X, dtype=float)
     return [
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "x": X[idx, 0],
-            "y": X[idx, 1],
-            "name": "misclassified",
-            "marker": {
-                "symbol": "x-thin-open",
-                "size": 22 * scale,
-                "color": "#000000",
-                "line": {"color": "#000000", "width": 3 * scale},
-            },
-            "hoverinfo": "skip",
-            "meta": {"role": "misclassified"},
-        }
+        marker_trace(
+            X, idx, name="misclassified", role="misclassified",
+            marker={"symbol": "x-thin-open", "size": 22 * scale, "color": "#000000",
+                    "line": {"color": "#000000", "width": 3 * scale}},
+        )
     ]
 
 
@@ -337,22 +328,12 @@ def _highlight_trace(X: np.ndarray, highlight: Sequence[int], scale: float = 1.0
     if len(idx) == 0:
         return []
     return [
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "x": X[idx, 0],
-            "y": X[idx, 1],
-            "customdata": idx + 1,
-            "name": "selected",
-            "marker": {
-                "symbol": "circle-open",
-                "size": 42 * scale,
-                "color": HIGHLIGHT_COLOR,
-                "line": {"color": HIGHLIGHT_COLOR, "width": 5 * scale},
-            },
-            "hovertemplate": "x<sub>%{customdata}</sub><extra>selected</extra>",
-            "meta": {"role": "highlight"},
-        }
+        marker_trace(
+            X, idx, name="selected", role="highlight",
+            marker={"symbol": "circle-open", "size": 42 * scale, "color": HIGHLIGHT_COLOR,
+                    "line": {"color": HIGHLIGHT_COLOR, "width": 5 * scale}},
+            hover="x<sub>%{customdata}</sub><extra>selected</extra>",
+        )
     ]
 
 

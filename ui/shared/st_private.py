@@ -21,6 +21,16 @@ version; no other module of ``ui/``, ``pages/`` or ``app.py`` imports from ``str
   server calls it once at its start; ``AppTest`` calls it for every app it starts (0.15 s
   each, 30 s of CPU over the page tests). ``memoize_component_scan`` (for tests/conftest.py):
   the installed packages do not change within one test session.
+
+The tests reach three more, each listed in ``APIS`` (so the contract test checks it) and
+used by tests only, never by the app:
+
+- ``get_script_run_ctx()`` (``...scriptrunner_utils.script_run_context``) and
+  ``ScriptRequests.request_rerun(RerunData())`` (``...scriptrunner_utils.script_requests``):
+  what a session does from its own thread when a newer click arrives
+  (``tests/test_st_interrupt.py``: the yield check above sees it).
+- ``discover_asgi_app(path)`` (``streamlit.web.server.app_discovery``): how ``streamlit run``
+  decides that app.py is an ``st.App`` (``tests/test_fit_api.py``: the fit route is served).
 """
 
 from __future__ import annotations
@@ -37,6 +47,11 @@ APIS = (
     ("streamlit.runtime.scriptrunner_utils.script_run_context", "get_run_yield_check"),
     ("streamlit.runtime.scriptrunner_utils.exceptions", "ScriptControlException"),
     ("streamlit.components.v2.manifest_scanner", "scan_component_manifests"),
+    # tests only (module docstring)
+    ("streamlit.runtime.scriptrunner_utils.script_run_context", "get_script_run_ctx"),
+    ("streamlit.runtime.scriptrunner_utils.script_requests", "RerunData"),
+    ("streamlit.runtime.scriptrunner_utils.script_requests", "ScriptRequests.request_rerun"),
+    ("streamlit.web.server.app_discovery", "discover_asgi_app"),
 )
 
 _control_exception: type[BaseException] | None = None

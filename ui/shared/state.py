@@ -116,6 +116,17 @@ def _number(name: str, value: Any, lo: float, hi: float) -> float:
     return v
 
 
+def check_numbers(values: Mapping[str, Any], bounds) -> None:
+    """ValueError naming the first (name, lo, hi) of ``bounds`` whose value in ``values`` is
+    not a real number in [lo, hi] (a page's settings sent to a worker: no strings, no bool)."""
+    for name, lo, hi in bounds:
+        v = values[name]
+        if isinstance(v, bool) or not isinstance(v, int | float) or not (
+                math.isfinite(v) and lo <= v <= hi):
+            raise ValueError(f"{name} must be a number between {fmt_setting(lo)} and "
+                             f"{fmt_setting(hi)}, got {v!r}")
+
+
 def normalize_settings(raw: Mapping[str, Any]) -> dict:
     """Validated settings with every key of ``DEFAULT_SETTINGS``; missing keys get defaults.
 

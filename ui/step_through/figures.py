@@ -33,6 +33,7 @@ from ui.shared.figures import (
     POS_COLOR,
     Overlay,
     decision_figure_dict,
+    marker_trace,
 )
 from ui.shared.numbers import MINUS, fmt_num
 from ui.shared.state import default_range
@@ -142,22 +143,12 @@ def step_decision_figure(
     viol = np.asarray(state.violators, dtype=int)
     if show_violators and len(viol):
         data.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "x": X[viol, 0],
-                "y": X[viol, 1],
-                "customdata": viol + 1,
-                "name": violator_label,
-                "marker": {
-                    "symbol": "diamond-open",
-                    "size": 24,
-                    "color": VIOLATOR_COLOR,
-                    "line": {"color": VIOLATOR_COLOR, "width": 3},
-                },
-                "hovertemplate": f"x<sub>%{{customdata}}</sub><extra>{violator_label}</extra>",
-                "meta": {"role": "violators"},
-            }
+            marker_trace(
+                X, viol, name=violator_label, role="violators",
+                marker={"symbol": "diamond-open", "size": 24, "color": VIOLATOR_COLOR,
+                        "line": {"color": VIOLATOR_COLOR, "width": 3}},
+                hover=f"x<sub>%{{customdata}}</sub><extra>{violator_label}</extra>",
+            )
         )
     if len(pair):
         idx = [int(i) for i in pair]

@@ -20,9 +20,10 @@ only by an element that has no step of this run yet).
 The payload is sent once per run and session: later reruns send the run id only; an element
 that lacks the run (a reload of the element) asks for it again (state ``need``).
 
-Pure parts (tested): ``player_payload`` (what is sent), ``decode``/``replay_alpha``/
-``event_steps`` (the browser's reading of it, in Python), ``parse_step`` (what comes back,
-validated: the browser is not trusted). Mounting: ``step_player`` and ``step_listener``.
+Pure parts (tested): ``player_payload`` (what is sent), ``decode``/``event_steps`` (the
+browser's reading of it, in Python; the tests replay α from it as step_player.js does:
+tests/step_payload.py), ``parse_step`` (what comes back, validated: the browser is not
+trusted). Mounting: ``step_player`` and ``step_listener``.
 
 Symbols as in ``ui.step_through.state``: α, C, η, L, H, Eₜ = h(xₜ) − yₜ (before the step), b.
 Indices 0-based here; the browser shows them 1-based.
@@ -33,7 +34,7 @@ from __future__ import annotations
 import base64
 import functools
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -256,28 +257,7 @@ def player_payload(
     }
 
 
-def payload_step_bytes(payload: Mapping[str, Any]) -> int:
-    """Bytes of the per-step arrays as sent (base64 text), for the compactness check."""
-    total = 0
-    for group in ("steps", "curve"):
-        total += sum(len(spec["bdata"]) for spec in payload[group].values())
-    return total
-
-
 # ------------------------------------------------------- the browser's reading, in Python
-
-
-def replay_alpha(payload: Mapping[str, Any]) -> Iterator[np.ndarray]:
-    """α after step k for k = 0..T, read from the payload the way step_player.js does
-    (assign αᵢ, then αⱼ, of each step in turn). Yields one fresh array per k."""
-    a = decode(payload["alpha0"]).astype(float).copy()
-    steps = payload["steps"]
-    I, J, new = decode(steps["i"]), decode(steps["j"]), decode(steps["a_new"])
-    yield a.copy()
-    for t in range(int(payload["T"])):
-        a[int(I[t])] = new[2 * t]
-        a[int(J[t])] = new[2 * t + 1]
-        yield a.copy()
 
 
 def event_steps(payload: Mapping[str, Any]) -> np.ndarray:

@@ -170,10 +170,6 @@ class Result:
     warnings: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def all_match(self) -> bool:
-        return all(r.match for r in self.rows)
-
 
 def _fit(d, log: list[str], **kw):
     """se.fit on a dataset; a ConvergenceWarning is kept for the page instead of printed."""
