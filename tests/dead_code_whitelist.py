@@ -43,6 +43,7 @@ _.finalizer              # multiprocessing's Popen attribute, set as its own _la
 _.WRITTEN_FOR
 _.APIS
 _.memoize_component_scan
+_.memoize_script_bytecode
 
 # -- test hooks that must run inside a fit worker, so live in a module the worker imports ------
 _.echo                   # ui/serving/fit_worker.py: the pool's round trip
