@@ -1,5 +1,6 @@
 import os
 import sys
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -34,6 +35,18 @@ def pytest_configure(config):
 
     memoize_component_scan()
     memoize_script_bytecode()
+
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """With -m "not browser" (make test-fast) every test of tests/browser/ is deselected (each
+    of its modules marks all its tests browser: tests/test_browser_tests_marked.py): do not
+    import them (Playwright, aiohttp: ~0.5 s in each test process) only to deselect them."""
+    if collection_path == BROWSER_TESTS and config.getoption("markexpr") == "not browser":
+        return True
+    return None
 
 
 def pytest_addoption(parser):
