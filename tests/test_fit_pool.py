@@ -88,18 +88,21 @@ def test_a_cheap_task_finishes_within_the_cancel_grace():
 
 
 def test_a_full_lane_makes_the_next_task_wait_then_pool_busy(pool):
-    ended = []
+    ended, done = [], threading.Event()
 
-    def occupy():  # a heavy task that holds its worker (no CPU) until its budget kills it
+    def occupy():  # a heavy task that holds its worker (no CPU) until the checks are done
         try:
-            pool.run(fit_worker.hold, (60.0,), lane="heavy", budget_s=3.0)
+            pool.run(fit_worker.hold, (60.0,), lane="heavy", budget_s=30.0,
+                     should_stop=done.is_set)
         except Exception as exc:
             ended.append(type(exc))
 
     threads = [threading.Thread(target=occupy) for _ in range(2)]
     for t in threads:
         t.start()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 30.0
+    while pool.stats()["idle"]["heavy"] and time.monotonic() < deadline:  # both taken
+        time.sleep(0.02)
     t0 = time.monotonic()
     with pytest.raises(fit_pool.PoolBusy):
         pool.run(fit_worker.echo, (1,), lane="heavy", queue_s=0.5)
@@ -109,9 +112,10 @@ def test_a_full_lane_makes_the_next_task_wait_then_pool_busy(pool):
     t0 = time.monotonic()
     assert pool.run(fit_worker.echo, ("click",), lane="light", queue_s=0.5) == "click"
     assert time.monotonic() - t0 < 1.0
+    done.set()
     for t in threads:
         t.join()
-    assert ended == [fit_pool.BudgetExceeded] * 2
+    assert ended == [fit_pool.Cancelled] * 2  # they held the lane until then
 
 
 def test_heavy_workers_run_at_low_priority_and_a_slow_light_task_is_demoted():
