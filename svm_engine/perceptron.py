@@ -158,13 +158,14 @@ def perceptron(X, y, *, eta: float = 1.0, max_epochs: int = 100, bias: str = "fr
     epochs = len(per_epoch)
     if converged:
         status = (f"converged: epoch {epochs} made no mistake; every point is on its side "
-                  f"(smallest y·h(x) = {margins.min():.4g}) after {n_updates} updates")
+                  f"(smallest y·h(x) = {margins.min():.4g}) after {_count(n_updates, 'update')}")
     elif clean:
         status = ("not converged: the last epoch made no update but a point lies on the line "
                   "when rechecked (rounding); try another seed or learning rate")
     else:
-        status = (f"not converged: stopped at the epoch cap ({epochs} epochs, {n_updates} "
-                  f"updates; {per_epoch[-1]} mistakes in the last epoch). On data that are not "
+        status = (f"not converged: stopped at the epoch cap ({_count(epochs, 'epoch')}, "
+                  f"{_count(n_updates, 'update')}; {_count(per_epoch[-1], 'mistake')} in the last "
+                  "epoch). On data that are not "
                   "linearly separable the perceptron never converges (it cycles); on separable "
                   "data raise max_epochs")
     return PerceptronResult(
@@ -207,3 +208,8 @@ def novikoff_bound(X, y, w, b: float = 0.0, bias: str = "free") -> tuple[float, 
     gamma = float((y * (X @ u)).min() / norm) if norm > 0 else 0.0
     bound = (R / gamma) ** 2 if gamma > 0 else math.inf
     return R, gamma, bound
+
+
+def _count(k: int, noun: str) -> str:
+    """ "1 mistake", "3 mistakes": the status is read as a sentence."""
+    return f"{k} {noun}" if k == 1 else f"{k} {noun}s"

@@ -175,3 +175,16 @@ def test_bad_data_is_named():
         P.perceptron([[0.0, math.nan], [1.0, 0.0]], [1, -1])
     with pytest.raises(ValueError, match="one label per point"):
         P.perceptron([[0.0, 1.0], [1.0, 0.0]], [1, -1, 1])
+
+
+def test_the_status_counts_in_words():
+    """One epoch is "1 epoch", one mistake "1 mistake" (the Losses page shows the status)."""
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    y = np.array([1, 1, -1, -1])                       # XOR: never separable
+    r = P.perceptron(X, y, max_epochs=1)
+    k = r.mistakes_per_epoch[-1]
+    assert f"(1 epoch, {r.n_updates} update" in r.status and "1 epochs" not in r.status
+    assert (f"; {k} mistake in" if k == 1 else f"; {k} mistakes in") in r.status
+    one = P.perceptron(np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1, -1]))
+    assert one.converged and one.status.endswith(
+        f"after {one.n_updates} update" + ("" if one.n_updates == 1 else "s"))

@@ -18,6 +18,16 @@ def open_compare(page):
     page.get_by_role("button", name="Run").wait_for()
 
 
+def most_sizes(page):
+    """10 sizes (~6 s on a quiet machine): the run outlasts what the test does meanwhile (the
+    default ~3 s run could end before a click on Stop arrived under CI's load)."""
+    sizes = page.get_by_role("slider", name="sizes")
+    sizes.focus()
+    sizes.press("End")
+    page.wait_for_function("document.querySelector('input[aria-label=sizes]').value === '10'")
+    page.wait_for_timeout(1000)  # the slider's rerun
+
+
 def start_scaling(page):
     page.get_by_role("button", name="Run").click()
     page.locator(PROGRESS).get_by_text("n = ").first.wait_for()  # fits are being timed
@@ -25,6 +35,7 @@ def start_scaling(page):
 
 def test_stop_cancels_a_running_scaling_run(page):
     open_compare(page)
+    most_sizes(page)
     start_scaling(page)
     t0 = time.monotonic()
     page.get_by_role("button", name="Stop").click()
@@ -43,11 +54,7 @@ def test_another_session_is_served_while_a_scaling_run_goes_on(browser, app_url)
         a.app_url = app_url
         a.js_errors = []
         open_compare(a)
-        sizes = a.get_by_role("slider", name="sizes")
-        sizes.focus()
-        sizes.press("End")  # 10 sizes (~6 s): the run must outlast B's page load (~3 s)
-        a.wait_for_function("document.querySelector('input[aria-label=sizes]').value === '10'")
-        a.wait_for_timeout(1000)  # the slider's rerun
+        most_sizes(a)  # the run must outlast B's page load (~3 s)
         start_scaling(a)
         b = ctx_b.new_page()
         b.set_default_timeout(60_000)
