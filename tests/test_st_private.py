@@ -17,6 +17,7 @@ from pathlib import Path
 import streamlit
 from streamlit.testing.v1 import AppTest
 
+from tests.source_ast import nodes
 from ui.shared import st_private
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,11 +161,10 @@ def private_uses(source: str, in_tests: bool = False) -> list[str]:
     """Every non-public Streamlit name a Python source reaches: by import, by attribute
     (`st._x`, `st.runtime.x`), by getattr(st, "_x") (any string the name argument holds) or by
     a dotted string ("streamlit.runtime.x", as monkeypatch.setattr takes)."""
-    tree = ast.parse(source)
-    aliases = {a.asname or a.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+    aliases = {a.asname or a.name for node in nodes(source) if isinstance(node, ast.Import)
                for a in node.names if a.name == "streamlit"}
     paths = []
-    for node in ast.walk(tree):
+    for node in nodes(source):
         if isinstance(node, ast.Import):
             paths += [a.name for a in node.names if a.name.startswith("streamlit.")]
         elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "streamlit":
