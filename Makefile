@@ -35,8 +35,8 @@ unexport PYTHONDONTWRITEBYTECODE
 # the tests without a browser run in this many processes (pytest-xdist); 1 runs them in one
 JOBS    ?= 2
 
-.PHONY: run serve test test-fast test-nojit lint js bench chromium haproxy node clean \
-	distclean venv deps test-deps
+.PHONY: run serve test test-fast test-nojit lint js precompile bench chromium haproxy node \
+	clean distclean venv deps test-deps
 
 run: $(RUN_STAMP)
 	$(BIN)/python -m svm_engine.precompile
@@ -55,10 +55,14 @@ test: $(TEST_STAMP) chromium haproxy js
 	$(BIN)/python -m pytest -q -m browser
 	$(MAKE) --no-print-directory test-nojit
 
-test-fast: $(TEST_STAMP) js
+# make js and the precompile side by side (two cores; each prints when it is done), then pytest
+test-fast: $(TEST_STAMP) $(NPM_STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m svm_engine.precompile
+	@$(MAKE) --no-print-directory -j2 --output-sync=target js precompile
 	$(BIN)/python -m pytest -q -n $(JOBS) -m "not browser"
+
+precompile: $(RUN_STAMP)
+	$(BIN)/python -m svm_engine.precompile
 
 # numba is optional (svm_engine/jit.py): the book's numbers, the solvers' agreement and the
 # kernels' bit-equal values (near and far from the origin) with every compiled function run as
@@ -72,9 +76,12 @@ test-nojit: $(TEST_STAMP)
 
 # The browser modules (ui/browser/*.js): eslint (eslint.config.js) and the unit tests of what
 # needs no DOM (tests/js/*.test.mjs, node's own test runner); Playwright tests the rest.
+# eslint keeps its results in .eslintcache (a file is linted again when its content, the
+# config or eslint changes) and runs from node_modules/.bin (npx would add half a second).
 js: $(NPM_STAMP)
-	npx --no-install eslint ui/browser tests/js eslint.config.js
-	node --test tests/js/*.test.mjs
+	node_modules/.bin/eslint --cache --cache-strategy content --cache-location .eslintcache \
+		ui/browser tests/js eslint.config.js
+	node --test --test-reporter=spec tests/js/*.test.mjs
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
@@ -135,7 +142,7 @@ haproxy:
 	$(call apt_need,haproxy,command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ],make serve and its test will fail)
 
 clean:
-	rm -rf .pytest_cache .ruff_cache .hypothesis build dist *.egg-info \
+	rm -rf .pytest_cache .ruff_cache .eslintcache .hypothesis build dist *.egg-info \
 		benchmarks/out benchmarks/output benchmarks/results \
 		test-results playwright-report
 	rm -f $(RUN_STAMP) $(TEST_STAMP)

@@ -1,5 +1,6 @@
 import os
 import sys
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -21,11 +22,31 @@ settings.register_profile("dev", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-# AppTest scans every installed package for Streamlit components each time it starts an app
-# (0.15 s a page test); the packages do not change within a session: scan once per process.
-from ui.shared.st_private import memoize_component_scan  # noqa: E402
 
-memoize_component_scan()
+def pytest_configure(config):
+    """In each process that runs tests (not pytest-xdist's controller, which only hands them
+    out: it need not import Streamlit), what AppTest does again for every page it runs and
+    whose result cannot change within the session (ui/shared/st_private.py): the scan of
+    every installed package for Streamlit components (0.15 s a page test), and the compile
+    of each page script (parsed, "magic" added and compiled again on every run)."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        return
+    from ui.shared.st_private import memoize_component_scan, memoize_script_bytecode
+
+    memoize_component_scan()
+    memoize_script_bytecode()
+
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """With -m "not browser" (make test-fast) every test of tests/browser/ is deselected (each
+    of its modules marks all its tests browser: tests/test_browser_tests_marked.py): do not
+    import them (Playwright, aiohttp: ~0.5 s in each test process) only to deselect them."""
+    if collection_path == BROWSER_TESTS and config.getoption("markexpr") == "not browser":
+        return True
+    return None
 
 
 def pytest_addoption(parser):

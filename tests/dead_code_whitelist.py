@@ -43,10 +43,12 @@ _.finalizer              # multiprocessing's Popen attribute, set as its own _la
 _.WRITTEN_FOR
 _.APIS
 _.memoize_component_scan
+_.memoize_script_bytecode
 
 # -- test hooks that must run inside a fit worker, so live in a module the worker imports ------
 _.echo                   # ui/serving/fit_worker.py: the pool's round trip
 _.fail                   # a task's exception crosses the process boundary
+_.hold                   # a busy worker that uses no CPU (lanes, cancels, kills)
 _.main_file              # the worker does not see the parent's __main__
 _.slow_respond           # a slow answer, for the disconnect tests
 _.pids                   # fit_pool.FitPool: its workers' ids (tests/test_fit_pool.py)

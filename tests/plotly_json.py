@@ -8,17 +8,18 @@ import json
 import numpy as np
 
 
-def decoded(v):
-    """Typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists, everywhere in v."""
+def decoded(v, arrays: bool = False):
+    """Typed arrays ({"dtype": "f8", "bdata": base64}) as plain lists (``arrays``: as numpy
+    arrays), everywhere in v."""
     if isinstance(v, dict) and set(v) >= {"dtype", "bdata"}:
         a = np.frombuffer(base64.b64decode(v["bdata"]), dtype="<" + v["dtype"])
         if "shape" in v:
             a = a.reshape([int(k) for k in v["shape"].split(",")])
-        return a.tolist()
+        return a if arrays else a.tolist()
     if isinstance(v, dict):
-        return {k: decoded(x) for k, x in v.items()}
+        return {k: decoded(x, arrays) for k, x in v.items()}
     if isinstance(v, list):
-        return [decoded(x) for x in v]
+        return [decoded(x, arrays) for x in v]
     return v
 
 
@@ -46,10 +47,10 @@ def read_payload(text: str) -> dict:
     return json.loads(json.loads(text) if text.startswith('"') else text)
 
 
-def chart_specs(at) -> list[dict]:
+def chart_specs(at, arrays: bool = False) -> list[dict]:
     """Every chart's figure on the page (``ui.shared.chart.show_chart``; AppTest), typed arrays
-    decoded."""
-    return [decoded(json.loads(d["fig"])) for _, d in chart_data(at)]
+    decoded (``arrays``: as numpy arrays)."""
+    return [decoded(json.loads(d["fig"]), arrays) for _, d in chart_data(at)]
 
 
 def page_ok(at):
@@ -72,3 +73,24 @@ def start_page(path: str, prefix: str, source: str | None = None, *, timeout: fl
     for k, v in gen.items():
         at.slider(key=f"{prefix}.gen.{k}").set_value(v).run()
     return page_ok(at)
+
+
+def _key_paths(v, at=()) -> set[tuple]:
+    """Every dict key in v, as its path from the top (list items by position)."""
+    if isinstance(v, dict):
+        return set().union(*({(*at, k)} | _key_paths(x, (*at, k)) for k, x in v.items()))
+    if isinstance(v, list):
+        return set().union(set(), *(_key_paths(x, (*at, i)) for i, x in enumerate(v)))
+    return set()
+
+
+def plotly_keeps(spec: dict) -> None:
+    """What ``ui.shared.chart.plotly_json`` leaves to the tests: the figure the browser gets is
+    one ``plotly.graph_objects`` accepts (a misspelt attribute raises ValueError here), and
+    plotly's own JSON of it keeps every key sent (none was one that plotly rewrites, such as
+    marker_color for marker.color, which Plotly.js would ignore)."""
+    import plotly.graph_objects as go
+
+    kept = _key_paths(go.Figure(spec).to_plotly_json())
+    lost = {p for p in _key_paths(spec) if p[:2] != ("layout", "template")} - kept
+    assert not lost, sorted(lost)[:5]

@@ -119,7 +119,7 @@ def test_run_stops_a_task_at_the_budget_with_the_message(table, monkeypatch):
     assert budget.run("fit", fit_worker.echo, ("ok",), settings=settings(), n=10) == "ok"
     t0 = time.monotonic()
     with pytest.raises(budget.Stopped, match="did not finish within the 2 s budget"):
-        budget.run("fit", fit_worker.spin, (60.0,), settings=settings(), n=2000,
+        budget.run("fit", fit_worker.hold, (60.0,), settings=settings(), n=2000,
                    budget_s=0.5)
     assert time.monotonic() - t0 < 5.0
     # and after the kill, the pool still answers

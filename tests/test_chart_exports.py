@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.plotly_json import CHART_ELEMENTS, chart_data
+from tests.plotly_json import CHART_ELEMENTS, chart_data, chart_specs, plotly_keeps
 from tests.plotly_json import page_ok as ok
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
@@ -59,6 +59,8 @@ def check_charts(at, count: int, says: list[str]) -> list[tuple[str, dict, dict]
         assert config["showSendToCloud"] is False and "sendChartToCloud" in config[
             "modeBarButtonsToRemove"], key
         assert config["toImageButtonOptions"]["filename"].startswith("svm_lab_"), key
+    for spec in chart_specs(at, arrays=True):   # the figures as sent: plotly accepts each
+        plotly_keeps(spec)
     files = {k.split(".player.")[0]: c["toImageButtonOptions"]["filename"] for k, _, c in charts}
     assert len(set(files.values())) == len(files), files     # each chart's file its own name
     return charts
@@ -88,3 +90,11 @@ def test_the_step_through_charts_drawn_on_the_server_say_their_step():
     total = words["stp.fig.decision"]["settings"].rsplit(" of ", 1)[-1]
     assert words["stp.fig.decision"]["settings"].endswith(f"sweep 0 of {total}")
     assert words["stp.fig.decision"]["title"] == "SGA (SVM-Dual): the decision function h(x)"
+
+
+def test_the_plotly_check_of_the_sent_figures_can_fail():
+    plotly_keeps({"data": [{"type": "scatter", "x": [1], "marker": {"color": "red"}}]})
+    with pytest.raises(AssertionError, match="marker_color"):     # rewritten by plotly
+        plotly_keeps({"data": [{"type": "scatter", "x": [1], "marker_color": "red"}]})
+    with pytest.raises(ValueError, match="colr"):                 # misspelt
+        plotly_keeps({"data": [{"type": "scatter", "x": [1], "colr": 1}]})

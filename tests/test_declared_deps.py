@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_ast import file_nodes
+
 ROOT = Path(__file__).resolve().parents[1]
 APP = [ROOT / "app.py", ROOT / "pages", ROOT / "ui", ROOT / "svm_engine", ROOT / "deploy"]
 DEV = [ROOT / "tests", ROOT / "benchmarks"]
@@ -37,7 +39,7 @@ def imported_top_modules(paths) -> set[str]:
     """Top-level names of every absolute import in the files (function-level imports too)."""
     found = set()
     for f in _files(paths):
-        for node in _tree(f):
+        for node in file_nodes(f):
             if isinstance(node, ast.Import):
                 found |= {a.name.split(".")[0] for a in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -46,9 +48,6 @@ def imported_top_modules(paths) -> set[str]:
     return {m for m in found if m not in sys.stdlib_module_names and m not in OURS | local}
 
 
-@functools.cache   # each file is read by several tests: parsed once per run
-def _tree(f: Path) -> list[ast.AST]:
-    return list(ast.walk(ast.parse(f.read_text(), filename=str(f))))
 
 
 def distributions(modules: set[str]) -> set[str]:

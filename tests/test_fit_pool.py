@@ -57,7 +57,11 @@ def test_a_task_over_its_budget_is_killed_and_the_cpu_falls_back_to_idle(pool):
         pool.run(fit_worker.spin, (60.0,), lane="heavy", budget_s=0.5)
     assert 0.5 <= info.value.elapsed_s and time.monotonic() - t0 < 5.0
     assert gone(pid), "the worker that ran over its budget is still alive"
-    time.sleep(0.5)  # its replacement starts in the background
+    # its replacement starts in the background: measure once it is idle in its lane
+    deadline = time.monotonic() + 30.0
+    while pool.stats()["idle"]["heavy"] < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pool.stats()["idle"]["heavy"] == 2, pool.stats()
     assert children_cpu_seconds(2.0) < 0.3  # idle: a spinning worker would use ~2 s
     assert pool.run(fit_worker.echo, ("next",), lane="heavy") == "next"  # replaced
 
@@ -68,7 +72,7 @@ def test_should_stop_cancels_a_running_task_and_kills_its_worker(pool):
     threading.Timer(0.3, stop.set).start()
     t0 = time.monotonic()
     with pytest.raises(fit_pool.Cancelled):
-        pool.run(fit_worker.spin, (60.0,), lane="heavy", budget_s=30.0, should_stop=stop.is_set)
+        pool.run(fit_worker.hold, (60.0,), lane="heavy", budget_s=30.0, should_stop=stop.is_set)
     assert time.monotonic() - t0 < 5.0
     assert gone(pid)
 
@@ -84,12 +88,21 @@ def test_a_cheap_task_finishes_within_the_cancel_grace():
 
 
 def test_a_full_lane_makes_the_next_task_wait_then_pool_busy(pool):
-    threads = [threading.Thread(target=lambda: pytest.raises(
-        fit_pool.BudgetExceeded, pool.run, fit_worker.spin, (60.0,), lane="heavy",
-        budget_s=3.0)) for _ in range(2)]
+    ended, done = [], threading.Event()
+
+    def occupy():  # a heavy task that holds its worker (no CPU) until the checks are done
+        try:
+            pool.run(fit_worker.hold, (60.0,), lane="heavy", budget_s=30.0,
+                     should_stop=done.is_set)
+        except Exception as exc:
+            ended.append(type(exc))
+
+    threads = [threading.Thread(target=occupy) for _ in range(2)]
     for t in threads:
         t.start()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 30.0
+    while pool.stats()["idle"]["heavy"] and time.monotonic() < deadline:  # both taken
+        time.sleep(0.02)
     t0 = time.monotonic()
     with pytest.raises(fit_pool.PoolBusy):
         pool.run(fit_worker.echo, (1,), lane="heavy", queue_s=0.5)
@@ -99,8 +112,10 @@ def test_a_full_lane_makes_the_next_task_wait_then_pool_busy(pool):
     t0 = time.monotonic()
     assert pool.run(fit_worker.echo, ("click",), lane="light", queue_s=0.5) == "click"
     assert time.monotonic() - t0 < 1.0
+    done.set()
     for t in threads:
         t.join()
+    assert ended == [fit_pool.Cancelled] * 2  # they held the lane until then
 
 
 def test_heavy_workers_run_at_low_priority_and_a_slow_light_task_is_demoted():
@@ -119,7 +134,7 @@ def test_heavy_workers_run_at_low_priority_and_a_slow_light_task_is_demoted():
 
         w = threading.Thread(target=watch)
         w.start()
-        p.run(fit_worker.spin, (1.0,), lane="light", budget_s=20.0)
+        p.run(fit_worker.hold, (1.0,), lane="light", budget_s=20.0)
         w.join()
         assert seen["nice"] == 15 and seen["stats"]["demoted"] == 1
         assert gone(light)  # retired after its task: its priority stays low
@@ -168,7 +183,7 @@ def test_workers_die_with_a_killed_server():
         p = fit_pool.FitPool()
         p.start(wait=True)
         print(" ".join(map(str, p.pids())), flush=True)
-        threading.Thread(target=p.run, args=(fit_worker.spin, (60.0,)),
+        threading.Thread(target=p.run, args=(fit_worker.hold, (60.0,)),
                          kwargs={{"budget_s": 60.0}}, daemon=True).start()
         threading.Event().wait()
     """)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_ast import nodes
+
 ROOT = Path(__file__).resolve().parents[1]
 FORMATTER = "ui/shared/numbers.py"
 
@@ -54,10 +56,10 @@ def _numeric(spec: str) -> bool:
     return bool(m["sign"] or m["group"] or m["prec"] or m["type"] not in ("", "s"))
 
 
-def _browser_formats(tree: ast.AST) -> set[int]:
+def _browser_formats(source: str) -> set[int]:
     """The string constants passed as format= to a Streamlit column (…Column(format=…))."""
     out = set()
-    for node in ast.walk(tree):
+    for node in nodes(source):
         if isinstance(node, ast.Call):
             f = node.func
             name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
@@ -69,10 +71,9 @@ def _browser_formats(tree: ast.AST) -> set[int]:
 
 def inline_formats(source: str) -> list[tuple[int, str]]:
     """(line, spec) for every number formatted in ``source`` without numbers.py."""
-    tree = ast.parse(source)
-    browser = _browser_formats(tree)
+    browser = _browser_formats(source)
     found = []
-    for node in ast.walk(tree):
+    for node in nodes(source):
         if isinstance(node, ast.FormattedValue) and node.format_spec is not None:
             spec = _spec_text(node.format_spec)
             if node.conversion == -1 and _numeric(spec):    # !r:.40 cuts a text: not a number

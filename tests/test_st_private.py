@@ -17,6 +17,7 @@ from pathlib import Path
 import streamlit
 from streamlit.testing.v1 import AppTest
 
+from tests.source_ast import nodes
 from ui.shared import st_private
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,11 +161,10 @@ def private_uses(source: str, in_tests: bool = False) -> list[str]:
     """Every non-public Streamlit name a Python source reaches: by import, by attribute
     (`st._x`, `st.runtime.x`), by getattr(st, "_x") (any string the name argument holds) or by
     a dotted string ("streamlit.runtime.x", as monkeypatch.setattr takes)."""
-    tree = ast.parse(source)
-    aliases = {a.asname or a.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+    aliases = {a.asname or a.name for node in nodes(source) if isinstance(node, ast.Import)
                for a in node.names if a.name == "streamlit"}
     paths = []
-    for node in ast.walk(tree):
+    for node in nodes(source):
         if isinstance(node, ast.Import):
             paths += [a.name for a in node.names if a.name.startswith("streamlit.")]
         elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "streamlit":
@@ -244,3 +244,40 @@ def test_the_component_scan_runs_once_and_gives_the_same_manifests(monkeypatch):
     assert memoized() == memoized() == [("manifest", "root")] and len(calls) == 1
     st_private.memoize_component_scan()                 # idempotent: not wrapped twice
     assert manifest_scanner.scan_component_manifests is memoized
+
+
+def test_a_script_is_compiled_once_per_text_and_again_after_an_edit(tmp_path, monkeypatch):
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    api = "streamlit.runtime.scriptrunner.script_cache.ScriptCache.get_bytecode"
+    script = tmp_path / "page.py"
+    script.write_text("x = 1\n")
+    code = ScriptCache().get_bytecode(str(script))     # Streamlit's (memoized by conftest.py)
+    assert isinstance(code, types.CodeType) and code.co_filename == str(script), changed(
+        api, f"gave {code!r}")
+
+    calls = []
+
+    def get_bytecode(self, script_path):
+        calls.append(script_path)
+        return compile(Path(script_path).read_text(), script_path, "exec")
+
+    monkeypatch.setattr(ScriptCache, "get_bytecode", get_bytecode)
+    st_private.memoize_script_bytecode()
+    memoized = ScriptCache.get_bytecode
+    assert memoized is not get_bytecode
+
+    def run(code) -> int:
+        namespace = {}
+        exec(code, namespace)
+        return namespace["x"]
+
+    first = ScriptCache().get_bytecode(str(script))
+    assert ScriptCache().get_bytecode(str(script)) is first and len(calls) == 1
+    script.write_text("x = 2\n")                        # an edit: compiled again
+    assert run(ScriptCache().get_bytecode(str(script))) == 2 and len(calls) == 2
+    script.write_text("x = 1\n")                        # the first text again: its code
+    assert ScriptCache().get_bytecode(str(script)) is first and run(first) == 1
+    assert len(calls) == 2
+    st_private.memoize_script_bytecode()                # idempotent: not wrapped twice
+    assert ScriptCache.get_bytecode is memoized

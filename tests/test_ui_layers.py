@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import ui
+from tests.source_ast import file_nodes
 
 UI = Path(__file__).resolve().parents[1] / "ui"
 #: the layers every page may use; they may not use a page
@@ -31,7 +32,7 @@ ALLOWED = {
 def imported(path: Path) -> list[tuple[int, str]]:
     """(line, module) of every ui.* module ``path`` imports."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in file_nodes(path):
         names = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]

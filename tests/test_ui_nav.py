@@ -46,16 +46,23 @@ def test_plotly_js_is_copied_once(tmp_path):
     assert dst.stat().st_size == src.stat().st_size  # a broken copy is replaced
 
 
-def test_gc_freeze_happens_once_per_process():
+def test_gc_freeze_happens_once_per_process(monkeypatch):
     gc.unfreeze()  # an AppTest of app.py in this process froze already
+    startup._frozen = False  # as in a fresh process
+    counts = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: counts.append(1) or count())
     try:
         assert startup.freeze_gc_once() is True
-        assert gc.get_freeze_count() > 0
+        assert count() > 0
         assert startup.freeze_gc_once() is False
+        assert len(counts) == 1  # a click does not walk the frozen list again
         importlib.reload(startup)  # what Streamlit does when the file changed
         assert startup.freeze_gc_once() is False  # still once for the process
+        assert len(counts) == 2
     finally:
         gc.unfreeze()
+        startup._frozen = False  # the next run of app.py in this process freezes again
 
 
 def test_a_page_run_in_pages_folder_mode_reruns_through_the_app(monkeypatch):

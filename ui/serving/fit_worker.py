@@ -111,6 +111,15 @@ def spin(seconds: float) -> float:
     return time.process_time() - t0
 
 
+def hold(seconds: float) -> float:
+    """Occupy the worker for ``seconds`` of wall time without using a core (a stand-in for a
+    long fit where only the worker's being busy, stopped or killed matters, not its CPU)."""
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
 def fail(message: str) -> None:
     """Raise ValueError(message) (how a worker reports an exception)."""
     raise ValueError(message)

@@ -7,8 +7,10 @@
   that scans ~1.6 million objects (~80 ms, holding the GIL, so finished output waits). Freezing
   the objects that exist after start-up (``gc.freeze()``, once per process) leaves the
   collection only the objects made since: ~1 ms. "Once" is the process's own record
-  (``gc.get_freeze_count()``), not a flag of this module: Streamlit re-imports a module whose
-  file changed, and sessions run app.py in parallel threads.
+  (``gc.get_freeze_count()``), not only a flag of this module: Streamlit re-imports a module
+  whose file changed, and sessions run app.py in parallel threads. But that count walks the
+  whole frozen list (the ~1.6 million objects: ~20 ms holding the GIL, on every click), so
+  it is asked once per import of this module; after that the module's flag answers.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 import plotly
 
 _freeze_lock = threading.Lock()
+_frozen = False  # this import of the module saw the process frozen (a re-import starts over)
 
 
 def plotly_js_source() -> Path:
@@ -43,8 +46,14 @@ def ensure_plotly_js(static_dir: str | Path) -> Path:
 
 def freeze_gc_once() -> bool:
     """``gc.freeze()`` the start-up objects, once per process. Returns True the first time."""
+    global _frozen
+    if _frozen:
+        return False
     with _freeze_lock:
-        if gc.get_freeze_count():  # frozen already in this process
+        if _frozen:
+            return False
+        _frozen = True
+        if gc.get_freeze_count():  # frozen already in this process (before a re-import)
             return False
         gc.collect()
         gc.freeze()

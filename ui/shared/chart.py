@@ -25,7 +25,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import plotly.graph_objects as go
 import plotly.io as pio
 
 from ui.serving import browser_modules
@@ -122,9 +121,14 @@ def json_safe(v: Any) -> Any:
 
 
 def plotly_json(fig: Any) -> dict:
-    """The figure as ``st.plotly_chart`` sent it: checked by ``plotly.graph_objects`` (a bad
-    attribute raises here, as it did there), with the colours it had (``chart_template``)."""
-    out = json_safe(go.Figure(fig).to_plotly_json())
+    """The figure as plotly JSON, with the colours ``st.plotly_chart`` gave it
+    (``chart_template``); ``fig`` is left as it was. A figure dict is sent as it is, not checked
+    again by ``go.Figure``: that check and its copy cost 6-12 ms a chart on every click (8
+    charts on Kernels; ``benchmarks/bench_chart_payload.py``), while the figures are fixed
+    code, which the page tests check with ``go.Figure`` (``tests/plotly_json.plotly_keeps``)."""
+    if hasattr(fig, "to_plotly_json"):        # a go.Figure: checked when it was built
+        fig = fig.to_plotly_json()
+    out = json_safe(fig)                      # new dicts and lists (arrays shared)
     out.setdefault("layout", {})["template"] = chart_template()
     return out
 

@@ -21,6 +21,13 @@ version; no other module of ``ui/``, ``pages/`` or ``app.py`` imports from ``str
   server calls it once at its start; ``AppTest`` calls it for every app it starts (0.15 s
   each, 30 s of CPU over the page tests). ``memoize_component_scan`` (for tests/conftest.py):
   the installed packages do not change within one test session.
+- ``ScriptCache.get_bytecode`` (``streamlit.runtime.scriptrunner.script_cache``): reads a
+  script, adds Streamlit's "magic" (an AST pass) and compiles it. A server keeps one cache
+  for all its runs; ``AppTest`` makes a new one for every run, so each page test's every
+  click parsed and compiled its page again (1.5 s of the 19 s of CPU of the five largest
+  page test files). ``memoize_script_bytecode`` (for tests/conftest.py): one compile
+  per script text and magic setting, per process (the code object is immutable; an edited
+  script is another text, so it is compiled again).
 
 The tests reach three more, each listed in ``APIS`` (so the contract test checks it) and
 used by tests only, never by the app:
@@ -36,6 +43,8 @@ used by tests only, never by the app:
 from __future__ import annotations
 
 import functools
+import os
+import threading
 from collections.abc import Callable
 
 #: The Streamlit version these were checked against (the contract test names it).
@@ -47,6 +56,7 @@ APIS = (
     ("streamlit.runtime.scriptrunner_utils.script_run_context", "get_run_yield_check"),
     ("streamlit.runtime.scriptrunner_utils.exceptions", "ScriptControlException"),
     ("streamlit.components.v2.manifest_scanner", "scan_component_manifests"),
+    ("streamlit.runtime.scriptrunner.script_cache", "ScriptCache.get_bytecode"),
     # tests only (module docstring)
     ("streamlit.runtime.scriptrunner_utils.script_run_context", "get_script_run_ctx"),
     ("streamlit.runtime.scriptrunner_utils.script_requests", "RerunData"),
@@ -103,3 +113,34 @@ def memoize_component_scan() -> None:
 
     memoized.memoized = True
     manifest_scanner.scan_component_manifests = memoized
+
+
+def memoize_script_bytecode() -> None:
+    """Compile each script text once per process, whatever ScriptCache asks (test sessions
+    only: ``AppTest`` starts every run with an empty ScriptCache)."""
+    from streamlit import config
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    compile_script = ScriptCache.get_bytecode
+    if getattr(compile_script, "memoized", False):
+        return
+    compiled: dict[tuple[str, bytes, bool], object] = {}
+    lock = threading.Lock()
+
+    def get_bytecode(self, script_path: str):
+        path = os.path.abspath(script_path)
+        with open(path, "rb") as f:
+            key = (path, f.read(), bool(config.get_option("runner.magicEnabled")))
+        with lock:
+            code = compiled.get(key)
+        if code is None:
+            code = compile_script(self, script_path)  # reads the file again, as it does
+            with open(path, "rb") as f:
+                unchanged = f.read() == key[1]        # not edited in between
+            if unchanged:
+                with lock:
+                    compiled[key] = code
+        return code
+
+    get_bytecode.memoized = True
+    ScriptCache.get_bytecode = get_bytecode
