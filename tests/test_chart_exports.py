@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -96,5 +97,8 @@ def test_the_plotly_check_of_the_sent_figures_can_fail():
     plotly_keeps({"data": [{"type": "scatter", "x": [1], "marker": {"color": "red"}}]})
     with pytest.raises(AssertionError, match="marker_color"):     # rewritten by plotly
         plotly_keeps({"data": [{"type": "scatter", "x": [1], "marker_color": "red"}]})
+    with pytest.raises(AssertionError, match="RdBu"):            # Plotly.js's RdBu differs
+        plotly_keeps({"data": [{"type": "heatmap", "z": [[1]], "colorscale": "RdBu"}]})
+    plotly_keeps({"data": [{"type": "surface", "z": np.array([[1.0, np.nan], [2.0, 3.0]])}]})
     with pytest.raises(ValueError, match="colr"):                 # misspelt
         plotly_keeps({"data": [{"type": "scatter", "x": [1], "colr": 1}]})

@@ -4,11 +4,15 @@ the split's model with its test points, and the cross-validation grid as heatmap
 from __future__ import annotations
 
 import numpy as np
+from plotly.colors import get_colorscale
 
 from svm_engine import model_selection as ms
 from ui.generalisation.text import param_text
 from ui.shared.figures import NEG_COLOR, POS_COLOR, decision_figure_dict
 from ui.shared.numbers import fmt_pct, fmt_setting
+
+#: plotly.py's Viridis as its stops (Plotly.js reads the name with stops of its own)
+CV_COLORSCALE = get_colorscale("Viridis")
 
 BEST_COLOR = "#000000"
 
@@ -53,7 +57,7 @@ def cv_heatmap(grid: ms.GridResult, which: str = "held-out", height: int = 420) 
                        "y0": i - 0.5, "y1": i + 0.5, "line": {"color": BEST_COLOR, "width": 4}})
     return {"data": [{"type": "heatmap", "z": np.where(np.isnan(z), None, z).tolist(),
                       "x": list(range(len(cols))), "y": list(range(len(rows))),
-                      "text": text, "texttemplate": "%{text}", "colorscale": "Viridis",
+                      "text": text, "texttemplate": "%{text}", "colorscale": CV_COLORSCALE,
                       "zmin": 0.5, "zmax": 1.0, "colorbar": {"title": {"text": "accuracy"}},
                       "hovertemplate": "%{text}<extra></extra>",
                       "meta": {"role": "cv", "which": which}}],

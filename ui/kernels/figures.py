@@ -5,9 +5,13 @@ the Gram matrix, its eigenvalues, and one small panel per σ or degree."""
 from __future__ import annotations
 
 import numpy as np
+from plotly.colors import get_colorscale
 
 from ui.kernels.compute import FeatureView, GramStudy, Panel
 from ui.shared.figures import NEG_COLOR, POS_COLOR, decision_figure_dict
+
+#: plotly.py's RdBu as its stops: Plotly.js has an "RdBu" of its own, with other colours
+GRAM_COLORSCALE = get_colorscale("RdBu")
 
 PLANE_COLOR = "#009E73"   # Okabe–Ito bluish green
 CURVE_COLOR = "#E69F00"   # Okabe–Ito orange
@@ -99,7 +103,7 @@ def gram_heatmap(study: GramStudy, height: int = 460) -> dict:
     zmax = float(np.max(np.abs(K))) or 1.0
     ticks = point_ticks(n)
     return {"data": [{"type": "heatmap", "z": K, "x": idx, "y": idx,
-                      "colorscale": "RdBu", "zmid": 0.0, "zmin": -zmax, "zmax": zmax,
+                      "colorscale": GRAM_COLORSCALE, "zmid": 0.0, "zmin": -zmax, "zmax": zmax,
                       "hovertemplate": "K(x<sub>%{y}</sub>, x<sub>%{x}</sub>) = %{z:.4g}"
                                        "<extra></extra>",
                       "meta": {"role": "gram"}}],

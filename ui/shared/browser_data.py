@@ -89,8 +89,8 @@ def _plotly_json_default(obj: Any) -> Any:
     if isinstance(obj, np.ndarray):
         if obj.dtype.kind == "f":
             a = np.ascontiguousarray(obj, dtype="<f8" if obj.dtype.itemsize > 4 else "<f4")
-            if not np.isfinite(a).all():
-                return [None if not math.isfinite(v) else float(v) for v in a.ravel().tolist()]
+            if not np.isfinite(a).all():       # nulls, in the array's shape (a surface's x)
+                return np.where(np.isfinite(a), a, None).tolist()
         elif obj.dtype.kind in "iub":
             a = np.ascontiguousarray(obj, dtype="<i4")
         else:
