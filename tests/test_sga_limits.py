@@ -62,3 +62,26 @@ def test_the_book_rule_can_stop_short_of_the_optimum_as_the_docstring_says():
     rel = (qp.dual_objective - m.dual_objective) / qp.dual_objective
     assert 1e-6 < rel < 3.5e-2
     assert np.isfinite(m.dual_objective)
+
+
+@pytest.mark.parametrize("cap", [0, 1, 700, 5000])
+def test_a_trace_changes_nothing_but_the_record(cap):
+    """The traced sweeps (one at a time, for the Step-through) and the compiled rest give the
+    same α to the bit and the same sweep count as the run without a trace; the trace holds
+    the first `cap` sweeps, each with ‖α_t − α_t−1‖ as the stopping rule saw it."""
+    d = ds.iris_setosa()
+    from svm_engine.problem import build_problem
+
+    y = d.y.astype(float)
+    K = build_problem(d.X, y, se.Linear(), 10.0, "hinge", "augmented").K_eff
+    plain = sga.sga(K, y, 10.0)
+    traced = sga.sga(K, y, 10.0, trace=True, trace_cap=cap)
+    assert plain["converged"] and plain["n_iter"] > 700       # the caps above stop inside it
+    np.testing.assert_array_equal(traced["alpha"], plain["alpha"])
+    assert traced["n_iter"] == plain["n_iter"] and traced["status"] == plain["status"]
+    assert len(traced["trace"]) == min(cap, plain["n_iter"])
+    assert traced["trace_truncated"] == (plain["n_iter"] > cap)
+    rows = traced["trace"]
+    for before, row in zip([{"alpha": np.zeros(len(y))}, *rows], rows):
+        assert row["delta_norm"] == pytest.approx(np.linalg.norm(row["alpha"] - before["alpha"]),
+                                                  rel=1e-12)
