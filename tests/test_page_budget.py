@@ -18,7 +18,7 @@ TIMEOUT = 300
 TEN_MINUTES = {"v": "1", "d": "blobs", "n": "2000", "noise": "1", "seed": "0", "k": "gaussian",
                "s": "1", "l": "hinge", "C": "inf", "b": "free", "sv": "smo"}
 #: Predicted within the budget, runs for minutes (SGA crawls to its sweep cap).
-CRAWL = {**TEN_MINUTES, "s": "0.1", "C": "10000", "b": "augmented", "sv": "sga"}
+CRAWL = {**TEN_MINUTES, "n": "1500", "s": "0.1", "C": "10000", "b": "augmented", "sv": "sga"}
 
 
 def page(name: str, query: dict | None = None) -> AppTest:
@@ -82,9 +82,9 @@ def test_playground_shows_the_message_of_a_fit_stopped_at_the_budget(monkeypatch
     roles = {t["meta"]["role"] for t in ans["figure"]["data"]}
     assert roles == {"points"}  # the plot shows the points, and no model
     msg = ans["message"]
-    assert msg.startswith("SGA with the Gaussian kernel on 2,000 points did not finish within "
+    assert msg.startswith("SGA with the Gaussian kernel on 1,500 points did not finish within "
                           "the 2 s budget and was stopped (your points are kept)")
-    assert n_points(at) == 2000
+    assert n_points(at) == 1500
 
 
 def test_step_through_refuses_a_run_over_the_budget():
