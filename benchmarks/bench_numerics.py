@@ -60,6 +60,8 @@ import svm_engine as se  # noqa: E402
 from svm_engine import datasets as ds  # noqa: E402
 from svm_engine import kernel_values as kv  # noqa: E402
 from svm_engine.kernel_values import exp_nonpositive  # noqa: E402
+from svm_engine.problem import build_problem  # noqa: E402
+from svm_engine.solvers import sga  # noqa: E402
 
 
 def best(f, number: int, repeat: int = 7) -> float:
@@ -432,7 +434,6 @@ def bench_expansion() -> None:
     from scipy.spatial.distance import cdist
 
     from svm_engine import certify as cf
-    from svm_engine.problem import build_problem
 
     kernel = se.Gaussian(1.0)
     for n in (200, 2000):
@@ -482,7 +483,6 @@ def numpy_sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
 
 def bench_sums() -> None:
     from svm_engine import certify as cf
-    from svm_engine.problem import build_problem
 
     kernel = se.Gaussian(1.0)
     for n in (200, 2000):
@@ -572,8 +572,6 @@ def bench_cg() -> None:
 def _sga_python_loop(K, y, C, tol, max_iter=100_000):
     """SVM-Dual's sweeps as sga.sga ran them before: a Python loop around the compiled
     sweep, with numpy's copy and norm per sweep."""
-    from svm_engine.solvers import sga
-
     eta = 1.0 / np.diag(K)
     alpha = np.zeros(len(y))
     g = K @ (alpha * y)
@@ -588,9 +586,6 @@ def _sga_python_loop(K, y, C, tol, max_iter=100_000):
 
 
 def bench_sga() -> None:
-    from svm_engine.problem import build_problem
-    from svm_engine.solvers import sga
-
     d = ds.iris_setosa()
     y = d.y.astype(float)
     for C in (10.0, 1000.0):

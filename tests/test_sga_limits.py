@@ -11,6 +11,7 @@ import pytest
 
 import svm_engine as se
 from svm_engine import datasets as ds
+from svm_engine.problem import build_problem
 from svm_engine.solvers import sga
 
 SWEEPS = 100_000                      # the engine's (and the Playground's) sweep cap
@@ -70,8 +71,6 @@ def test_a_trace_changes_nothing_but_the_record(cap):
     same α to the bit and the same sweep count as the run without a trace; the trace holds
     the first `cap` sweeps, each with ‖α_t − α_t−1‖ as the stopping rule saw it."""
     d = ds.iris_setosa()
-    from svm_engine.problem import build_problem
-
     y = d.y.astype(float)
     K = build_problem(d.X, y, se.Linear(), 10.0, "hinge", "augmented").K_eff
     plain = sga.sga(K, y, 10.0)

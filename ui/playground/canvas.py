@@ -130,8 +130,6 @@ def payload_text(payload: Mapping[str, Any]) -> str:
     return f'{text[:-1]},"answer":{json_with_figure(answer)}}}'
 
 
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
