@@ -35,7 +35,8 @@ unexport PYTHONDONTWRITEBYTECODE
 # the tests without a browser run in this many processes (pytest-xdist); 1 runs them in one
 JOBS    ?= 2
 
-.PHONY: run serve test test-fast test-nojit lint js precompile bench chromium haproxy node \
+.PHONY: run serve test test-fast pytest-no-browser test-nojit lint js precompile bench \
+	chromium haproxy node \
 	clean distclean venv deps test-deps
 
 run: $(RUN_STAMP)
@@ -55,10 +56,13 @@ test: $(TEST_STAMP) chromium haproxy js
 	$(BIN)/python -m pytest -q -m browser
 	$(MAKE) --no-print-directory test-nojit
 
-# make js and the precompile side by side (two cores; each prints when it is done), then pytest
+# make js beside the precompile and then beside pytest (each prints when it is done): the
+# tests wait for the compiled code, not for node
 test-fast: $(TEST_STAMP) $(NPM_STAMP)
 	$(BIN)/ruff check .
-	@$(MAKE) --no-print-directory -j2 --output-sync=target js precompile
+	@$(MAKE) --no-print-directory -j2 --output-sync=target js pytest-no-browser
+
+pytest-no-browser: precompile
 	$(BIN)/python -m pytest -q -n $(JOBS) -m "not browser"
 
 precompile: $(RUN_STAMP)

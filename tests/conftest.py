@@ -1,3 +1,4 @@
+import gc
 import os
 import sys
 from pathlib import Path
@@ -35,6 +36,14 @@ def pytest_configure(config):
 
     memoize_component_scan()
     memoize_script_bytecode()
+
+
+def pytest_collection_finish(session):
+    """Freeze what the test process holds once its tests are collected (every test module and
+    what it imports: ~1.6 M objects), as app.py freezes a server's start-up objects
+    (ui/serving/startup.py): the garbage collector's full passes then walk only what the tests
+    make. Without it, each test process spent 2–3 s of CPU in 13–14 full passes."""
+    gc.freeze()
 
 
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"

@@ -1,38 +1,38 @@
 """The engine never imports the UI's libraries (the project's standard: svm_engine/ never
-imports streamlit or plotly), and loads scikit-learn only for its facade (se.SVC), checked in
-one fresh interpreter, where nothing else loaded them."""
+imports streamlit or plotly), and tries scikit-learn only for its facade (se.SVC), checked in
+one fresh interpreter in which the three are refused and every attempt is recorded
+(tests/fresh_python.py)."""
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from tests import fresh_python
 
-ROOT = Path(__file__).resolve().parents[1]
 UI_LIBRARIES = ("streamlit", "plotly")
 WATCHED = (*UI_LIBRARIES, "sklearn")
 
-PROBE = f"""
-import json, sys
-
-def seen():
-    print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} & {set(WATCHED)!r})))
-
+PROBE = """
+import json
 import svm_engine as se
+
 d = se.datasets.d1()
 se.fit(d.X, d.y)
-seen()
-se.SVC
-seen()
-import plotly.graph_objects, streamlit
-seen()
+engine = tried()
+try:
+    se.SVC
+    svc = "loaded"
+except ImportError as exc:
+    svc = str(exc)
+facade = tried()
+for name in ("plotly.graph_objects", "streamlit"):
+    try:
+        __import__(name)
+    except ImportError:
+        pass
+print(json.dumps([engine, facade, tried(), svc]))
 """
 
 
-def test_import_svm_engine_loads_no_ui_library_and_scikit_learn_only_for_svc():
-    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    engine, facade, ui = (json.loads(line) for line in done.stdout.strip().splitlines()[-3:])
+def test_import_svm_engine_tries_no_ui_library_and_scikit_learn_only_for_svc():
+    engine, facade, ui, svc = fresh_python.run(PROBE, blocked=WATCHED)
     assert engine == []
-    assert facade == ["sklearn"]        # loaded by the first use of se.SVC, not before
-    assert ui == sorted(WATCHED)        # the probe sees them once they are loaded (it can fail)
+    assert facade == ["sklearn"]        # tried by the first use of se.SVC, not before
+    assert "needs scikit-learn" in svc  # and refused, so the facade says what to install
+    assert ui == sorted(WATCHED)        # the probe sees an import when there is one (it can fail)

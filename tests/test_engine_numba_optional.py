@@ -12,28 +12,14 @@ kernel values from the same code (`kernel_values.kernel_column`), which forms â€
 the differences, so a Gaussian fit far from the origin is the fit near it.
 """
 
-import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import svm_engine as se
 from svm_engine import datasets as ds
-
-ROOT = Path(__file__).resolve().parents[1]
-
-BLOCK = """
-import sys
-class NoNumba:
-    def find_spec(self, name, path=None, target=None):
-        if name == "numba" or name.startswith("numba."):
-            raise ImportError("numba is blocked for this test")
-sys.meta_path.insert(0, NoNumba())
-"""
+from tests import fresh_python
 
 SCRIPT = """
 import json, math, sys, warnings
@@ -63,15 +49,8 @@ print(json.dumps(out))
 """
 
 
-def run_blocked(script: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", BLOCK + script], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def test_the_engine_runs_without_numba():
-    out = run_blocked(SCRIPT)
+    out = fresh_python.run(SCRIPT, blocked=("numba",))
     assert out["jit"] is False and out["numba_loaded"] is False
     w1, w2, b, converged = out["d1"]
     assert converged                                   # slide 16: w = (5/6, 1/3), b = âˆ’10/3
@@ -89,8 +68,7 @@ def test_the_engine_runs_without_numba():
 def test_blocking_works():
     """The blocker itself: with it, `import numba` fails (else the test above proves
     nothing)."""
-    done = subprocess.run([sys.executable, "-c", BLOCK + "import numba"], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
+    done = fresh_python.python("import numba", blocked=("numba",), timeout=60)
     assert done.returncode != 0 and "numba is blocked" in done.stderr
 
 

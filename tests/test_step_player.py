@@ -3,8 +3,9 @@ back.
 
 The browser's replay is mirrored in Python (tests/step_payload.py ``replay_alpha``: assign αᵢ
 then αⱼ of each step, as step_player_state.js does); here it must give
-``ui.step_through.state``'s α at every step, bit for bit, and the per-step numbers must be the
-run's. What the browser draws from them is tested in tests/browser/test_step_through.py.
+``ui.step_through.state``'s α at every step (its tape, which ``state_at`` reads), bit for
+bit, and the per-step numbers must be the run's. What the browser draws from them is tested
+in tests/browser/test_step_through.py.
 """
 
 import json
@@ -58,8 +59,9 @@ def test_replaying_the_payload_gives_step_states_alpha_at_every_step(name):
     assert p["T"] == run.n_steps > 0
     alphas = list(replay_alpha(p))
     assert len(alphas) == run.n_steps + 1
-    for k, a in enumerate(alphas):
-        np.testing.assert_array_equal(a, S.state_at(run, k).alpha, err_msg=f"step {k}")
+    for k, a in enumerate(alphas):  # the tape: state_at's α, without its model and KKT
+        np.testing.assert_array_equal(a, run.tape.alpha_at(k), err_msg=f"step {k}")
+    np.testing.assert_array_equal(alphas[-1], S.state_at(run, run.n_steps).alpha)
     if name == "nonlinear polynomial":  # 5,600 steps: the trace keeps the first 5,000
         assert run.truncated and p["T"] == S.TRACE_CAP
         return
@@ -74,7 +76,7 @@ def test_replay_on_200_points_rbf(moons200):
     ds, run = moons200
     p = payload_of(ds, run)
     for k, a in enumerate(replay_alpha(p)):
-        np.testing.assert_array_equal(a, S.state_at(run, k).alpha)
+        np.testing.assert_array_equal(a, run.tape.alpha_at(k), err_msg=f"step {k}")
     assert p["kernel"] == {"name": "gaussian", "sigma": 1.0}
 
 

@@ -1,15 +1,13 @@
 """ui.shared.figures: the decision plot (pure: model → plotly Figure)."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 
 from svm_engine import datasets
+from tests import fresh_python
 from ui.shared import browser_data, figures, fitting
 from ui.shared import state as S
 
@@ -153,10 +151,10 @@ def test_every_book_setting_draws_and_serialises(name):
 
 
 def test_figures_module_never_imports_streamlit():
-    code = ("import sys, ui.shared.figures, ui.shared.fitting, ui.shared.state;"
-            " print('streamlit' in sys.modules)")
-    root = Path(__file__).resolve().parents[1]
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
-    )
-    assert out.stdout.strip() == "False"
+    # streamlit refused in a fresh interpreter: an attempt is recorded (tests/fresh_python.py)
+    probe = """
+        import json
+        import ui.shared.figures, ui.shared.fitting, ui.shared.state
+        print(json.dumps(tried()))
+    """
+    assert fresh_python.run(probe, blocked=("streamlit",)) == []

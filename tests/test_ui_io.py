@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import dump_svmlight_file
 
 from svm_engine import datasets
+from tests import fresh_python
 from ui.data import io as pio
 from ui.data.io import PointsFileError
 from ui.shared.state import MAX_POINTS
@@ -375,14 +376,21 @@ def test_messages_are_made_literal_for_markdown():
                     "\\</b\\> \\*")
 
 
-def test_the_reading_is_pure_and_loads_scikit_learn_only_for_svmlight():
-    import subprocess
-    import sys
-
-    code = ("import sys, ui.data.io as p;"
-            " a = ('streamlit' in sys.modules, 'sklearn' in sys.modules);"
-            " p.parse_csv('x1,x2,y\\n1,2,a\\n3,4,b\\n'); b = 'sklearn' in sys.modules;"
-            " p.parse_libsvm('1 1:2\\n-1 1:3\\n'); print(*a, b, 'sklearn' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out == ["False", "False", "False", "True"]
+def test_the_reading_is_pure_and_tries_scikit_learn_only_for_svmlight():
+    # a fresh interpreter refuses (and records) streamlit and scikit-learn: loading the
+    # latter would take ~2 s (tests/fresh_python.py)
+    probe = """
+        import json
+        import ui.data.io as p
+        first = tried()
+        p.parse_csv("x1,x2,y\\n1,2,a\\n3,4,b\\n")
+        csv = tried()
+        try:
+            p.parse_libsvm("1 1:2\\n-1 1:3\\n")
+        except ImportError:
+            pass
+        print(json.dumps([first, csv, tried()]))
+    """
+    first, csv, svmlight = fresh_python.run(probe, blocked=("streamlit", "sklearn"))
+    assert first == [] and csv == []
+    assert svmlight == ["sklearn"]  # the probe sees the import when there is one

@@ -73,14 +73,14 @@ def test_a_page_starts_the_workers_and_waits_for_them(pool, monkeypatch):
     started = []
     start = pool.start
 
-    def start_then_up(wait=False):  # the workers come up 0.5 s after they were started
+    def start_then_up(wait=False):  # the workers come up 0.25 s after they were started
         start()
         started.append(time.monotonic())
-        threading.Timer(0.5, pool.up).start()
+        threading.Timer(0.25, pool.up).start()
 
     monkeypatch.setattr(pool, "start", start_then_up)
     assert run_page(60) == ["waited: True"]
-    assert len(started) == 1 and time.monotonic() - started[0] >= 0.45  # it did wait
+    assert len(started) == 1 and time.monotonic() - started[0] >= 0.2  # it did wait
     assert warmup.ready()
 
 
@@ -93,5 +93,5 @@ def test_a_page_stops_waiting_when_no_worker_can_start(pool, monkeypatch):
 
 def test_a_page_stops_waiting_after_max_wait(pool):
     t0 = time.monotonic()
-    assert run_page(0.5) == ["waited: False"]  # started, never up
-    assert 0.4 <= time.monotonic() - t0 < 10 and pool.starts == 1
+    assert run_page(0.25) == ["waited: False"]  # started, never up
+    assert 0.2 <= time.monotonic() - t0 < 10 and pool.starts == 1
