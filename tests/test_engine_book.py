@@ -97,7 +97,8 @@ def test_iris_svm_dual_slide34_book_stopping_rule(C, printed_h):
     it is (polish=False): the rule is met, but that α is not the optimum to 1e-6, and the
     model says so."""
     d = ds.iris_setosa()
-    m = se.fit(d.X, d.y, C=C, bias="augmented", solver="sga", tol=1e-4, polish=False)
+    with pytest.warns(se.ConvergenceWarning, match="not converged"):
+        m = se.fit(d.X, d.y, C=C, bias="augmented", solver="sga", tol=1e-4, polish=False)
     assert m.extra["solver_converged"] and "≤ ε = 0.0001" in m.extra["solver_status"]
     assert not m.converged and m.status.startswith("not converged: ")
     for value, text in zip(_iris_coeffs(m), printed_h):

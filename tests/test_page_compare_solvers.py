@@ -157,7 +157,9 @@ def test_default_tolerances_agreement_column_matches_an_independent_check():
     # the book's ε = 1e-4 leaves SGA's own α visibly short of the optimum (seed notes, h1000);
     # the exact solve on its support vectors (svm_engine/polish.py) reaches it
     assert df.loc[df["solver"] == "SGA (SVM-Dual)", "agrees with cvxopt"].item() == "✓"
-    assert not se.fit(ds.X, ds.y, C=10.0, bias="augmented", solver="sga", polish=False).converged
+    with pytest.warns(se.ConvergenceWarning, match="not converged"):
+        assert not se.fit(ds.X, ds.y, C=10.0, bias="augmented", solver="sga",
+                          polish=False).converged
 
 
 def test_hard_margin_on_non_separable_data_is_an_error_not_a_traceback():

@@ -31,6 +31,10 @@ from ui.step_through import player as SP
 from ui.step_through import state as S
 from ui.step_through import text as W
 
+#: The solver's own steps (polish=False, as the Step-through replays them): the independent
+#: check may find the last α short of the optimum and warn; what is compared here is the steps.
+UNPOLISHED = pytest.mark.filterwarnings("ignore::svm_engine.model.ConvergenceWarning")
+
 PAGE = "../pages/3_step_through.py"
 TIMEOUT = 180
 
@@ -225,6 +229,7 @@ def test_the_player_gets_the_run_once_and_then_its_id_only():
         ("moons", {"gen.n": 200}),
     ],
 )
+@UNPOLISHED
 def test_next_and_last_on_smo(source, extra):
     at = start(source, **extra)
     k0, T = counter(at)
@@ -364,6 +369,7 @@ def test_bound_jump_stops_where_an_alpha_hits_a_bound():
         assert all(0.0 < rk[v] < 1.0 for v in ("ai_new", "aj_new"))
 
 
+@UNPOLISHED
 def test_working_set_rule_changes_the_iteration_count():
     at = start("d2", wss="max_violating_pair")
     _, T_mvp = counter(at)
@@ -443,6 +449,7 @@ def _independent_sga(X, y, C, sweeps, coords):
     return a, last
 
 
+@UNPOLISHED
 def test_sga_sweeps_and_coordinates():
     at = start("d2", solver="sga")
     a0 = shown_alpha(at)

@@ -13,6 +13,10 @@ from ui.shared.fitting import SMO_TOL
 from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
 from ui.step_through import state as S
 
+#: The solver's own steps (polish=False, as the Step-through replays them): the independent
+#: check may find the last α short of the optimum and warn; what is compared here is the steps.
+UNPOLISHED = pytest.mark.filterwarnings("ignore::svm_engine.model.ConvergenceWarning")
+
 
 def settings_for(name, **over):
     s = (
@@ -71,6 +75,7 @@ def test_tape_replays_changes_in_order_and_checkpoints():
 # ------------------------------------------------------------------------------- SMO
 
 
+@UNPOLISHED
 @pytest.mark.parametrize("wss", ["second_order", "max_violating_pair"])
 @pytest.mark.parametrize("name", ["d1", "d2"])
 def test_smo_last_step_is_the_engines_fit(name, wss):
@@ -103,6 +108,7 @@ def test_smo_rbf_200_points_last_step(moons200):
     assert len(last.violators) == 0  # converged: every KKT condition holds within tol
 
 
+@UNPOLISHED
 def test_step_state_matches_an_independent_replay(d2_smo):
     ds, run = d2_smo
     ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=1.0, trace=True, tol=SMO_TOL, polish=False)
