@@ -65,8 +65,15 @@ test-fast: $(TEST_STAMP) $(NPM_STAMP)
 pytest-no-browser: precompile
 	$(BIN)/python -m pytest -q -n $(JOBS) -m "not browser"
 
-precompile: $(RUN_STAMP)
+# The compiled code is checked (numba's cache loaded: ~1 s) only when an engine source or the
+# install is newer than the last check. The stamp sits in numba's cache, so that removing the
+# cache (make clean, NUMBA_CACHE_DIR emptied) removes it too.
+ENGINE_SOURCES := $(shell find svm_engine -name '*.py' -not -path '*/__pycache__/*')
+PRECOMPILED    := $(or $(NUMBA_CACHE_DIR),svm_engine/__pycache__)/svmlab-precompiled.stamp
+precompile: $(PRECOMPILED)
+$(PRECOMPILED): $(RUN_STAMP) $(ENGINE_SOURCES)
 	$(BIN)/python -m svm_engine.precompile
+	@mkdir -p $(@D) && touch $@
 
 # numba is optional (svm_engine/jit.py): the book's numbers, the solvers' agreement and the
 # kernels' bit-equal values (near and far from the origin) with every compiled function run as
