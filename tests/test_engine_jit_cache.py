@@ -139,5 +139,5 @@ def test_an_edit_in_another_file_is_compiled_again(tmp_path, where, runs):
         assert call_b_and_c() == [2, 7]
         assert stamps(cache, "probe_b") == b_cached
     (root / "svm_engine" / "probe_a.py").write_text(PROBE_A.format(value=10))
-    assert call_b_and_c() == [11, 7]         # not 2: b's cached code was removed
+    assert call_b_and_c() == [11, 7]                  # not 2: b's cached code was removed
     assert stamps(cache, "probe_c") == c_cached       # c imports neither: kept as it was

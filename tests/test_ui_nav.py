@@ -47,11 +47,11 @@ def test_plotly_js_is_copied_once(tmp_path):
 
 
 def test_gc_freeze_happens_once_per_process(monkeypatch):
-    was_frozen = gc.get_freeze_count() > 0  # an AppTest of app.py in this process froze it
+    was_frozen = gc.get_freeze_count() > 0  # tests/conftest.py froze this process's objects
     gc.unfreeze()
     monkeypatch.setattr(startup, "_frozen", False)  # as in a fresh process
     # what is counted is the freeze; the collection before it would walk this test process's
-    # ~1.6 M objects (0.6 s), here and again in the next run of app.py
+    # ~1.6 M objects (0.6 s)
     monkeypatch.setattr(gc, "collect", lambda *args: 0)
     counts = []
     count = gc.get_freeze_count
@@ -66,7 +66,7 @@ def test_gc_freeze_happens_once_per_process(monkeypatch):
         assert len(counts) == 2
     finally:
         gc.unfreeze()
-        if was_frozen:  # as it was: the next run of app.py here need not collect again
+        if was_frozen:  # as it was, for the tests after this one
             gc.freeze()
 
 
