@@ -396,7 +396,7 @@ def _float_sized_int(text: str) -> int:
     try:
         float(n)
     except OverflowError:
-        raise BadRequest(f"the number {text:.20}… ({len(text)} digits) is too large") from None
+        raise BadRequest(f"the number {text[:20]}… ({len(text)} digits) is too large") from None
     return n
 
 
