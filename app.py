@@ -55,6 +55,7 @@ if __name__ != "__main__":  # imported by `streamlit run` (uvicorn) to serve the
     from ui.serving.fit_api import routes
 
     slow_clients.install()  # uvicorn reads a request with no time limit: bound it
-    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")), lifespan=lifespan)
+    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")),
+                 lifespan=slow_clients.lifespan(lifespan))
 else:  # a session's run of the script
     main()

@@ -187,3 +187,31 @@ def test_the_endpoint_still_answers_with_slow_clients_waiting(server):
     finally:
         for s in slow:
             s.close()
+
+
+def test_accept_errors_are_one_line_a_while_not_a_traceback_each(monkeypatch):
+    # out of descriptors, asyncio's accept loop logged a traceback per connection it could
+    # not accept: 178 MB in 30 s under `ulimit -n 1024` (benchmarks/bench_slow_clients.py)
+    import inspect
+
+    assert slow_clients.ACCEPT_FAILED in inspect.getsource(asyncio.selector_events)
+    monkeypatch.setattr(slow_clients, "_refused", {"count": 0, "logged": -math.inf})
+    seen = Records()
+    log = logging.getLogger(slow_clients.__name__)
+    monkeypatch.setattr(log, "level", logging.INFO)
+    log.addHandler(seen)
+    loop = asyncio.new_event_loop()
+    try:
+        others: list[dict] = []
+        loop.set_exception_handler(lambda _loop, context: others.append(context))
+        slow_clients.quiet_accept_errors(loop)
+        for _ in range(1000):
+            loop.call_exception_handler({"message": slow_clients.ACCEPT_FAILED,
+                                         "exception": OSError(24, "Too many open files")})
+        loop.call_exception_handler({"message": "something else"})
+    finally:
+        loop.close()
+        log.removeHandler(seen)
+    assert [r.exc_info for r in seen.records] == [None]
+    assert "could not accept 1 connection(s)" in seen.records[0].getMessage()
+    assert [c["message"] for c in others] == ["something else"]  # the rest as before
