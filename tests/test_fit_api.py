@@ -462,14 +462,16 @@ def test_streamlit_run_serves_app_py_with_the_fit_route():
         "import runpy; g = runpy.run_path('app.py', run_name='app');"
         "print([r.path for r in g['app']._user_routes]);"
         "from uvicorn.protocols.http.h11_impl import H11Protocol;"
-        "print(H11Protocol.svmlab_slow_clients)"  # ui/serving/slow_clients.py: installed
+        "print(H11Protocol.svmlab_slow_clients);"  # ui/serving/slow_clients.py: installed
+        "from starlette.requests import ClientDisconnect;"
+        "print(g['app']._exception_handlers[ClientDisconnect].__name__)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-2:] == [
-        "['/api/refit', '/svmlab/{version}/{name}']", "True"]
+    assert out.stdout.strip().splitlines()[-3:] == [
+        "['/api/refit', '/svmlab/{version}/{name}']", "True", "client_left"]
 
 
 def test_no_state_is_kept_between_requests():

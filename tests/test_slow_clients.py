@@ -35,6 +35,12 @@ async def _slow_answer(request):
     return PlainTextResponse("late but whole")
 
 
+async def _read(request):  # a route of someone else's (Streamlit's upload) reads a body
+    from starlette.responses import PlainTextResponse
+
+    return PlainTextResponse(str(len(await request.body())))
+
+
 class Records(logging.Handler):
     def __init__(self):
         super().__init__(logging.INFO)
@@ -50,13 +56,17 @@ def server(monkeypatch):
     LIMIT_S; its log records (INFO and up) in ``server.records``."""
     import uvicorn
     from starlette.applications import Starlette
+    from starlette.requests import ClientDisconnect
     from starlette.routing import Route
 
     slow_clients.install()
     monkeypatch.setattr(slow_clients, "HEAD_TIMEOUT_S", LIMIT_S)
     monkeypatch.setattr(slow_clients, "BODY_TIMEOUT_S", LIMIT_S)
     monkeypatch.setattr(slow_clients, "_closed", {"count": 0, "logged": -math.inf})
-    app = Starlette(routes=[*fit_api.routes(), Route("/ok", _ok), Route("/slow", _slow_answer)])
+    routes = [*fit_api.routes(), Route("/ok", _ok), Route("/slow", _slow_answer),
+              Route("/read", _read, methods=["POST"])]
+    app = Starlette(routes=routes,  # as app.py's st.App
+                    exception_handlers={ClientDisconnect: slow_clients.client_left})
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     config = uvicorn.Config(app, http="h11", ws="none", lifespan="off", log_config=None,
@@ -120,17 +130,19 @@ def test_a_head_that_never_ends_is_closed_with_408(server):
     assert got.startswith(b"HTTP/1.1 408 ") and LIMIT_S * 0.8 <= took <= LIMIT_S + 2
 
 
-def test_a_body_that_never_ends_is_closed_and_logged_in_one_line(server):
+@pytest.mark.parametrize("path", ["/api/refit", "/read"])
+def test_a_body_that_never_ends_is_closed_and_logged_in_one_line(server, path):
     addr, records = server
-    head = (b"POST /api/refit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 1000\r\n\r\n")
+    head = (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Length: 1000\r\n\r\n").encode()
     with _open(addr, head + b'{"points": [') as s:
         took, got = _until_closed(s)
     assert got == b"" and took <= 2 * LIMIT_S + 2
-    time.sleep(0.2)  # the endpoint logs once the app sees the disconnect
+    time.sleep(0.2)  # the route logs once the app sees the disconnect
     assert not any(r.exc_info or r.levelno >= logging.ERROR for r in records), records
     lines = [r.getMessage() for r in records]
-    assert sum("left before its request arrived whole" in m for m in lines) == 1, lines
+    assert sum(f"POST {path}: 127.0.0.1:" in m and "left before its request arrived whole" in m
+               for m in lines) == 1, lines
     assert sum("did not arrive in time" in m for m in lines) == 1, lines
 
 

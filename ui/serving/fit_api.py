@@ -506,7 +506,7 @@ async def refit_endpoint(request):
     from starlette.requests import ClientDisconnect
     from starlette.responses import Response
 
-    from ui.serving import budget
+    from ui.serving import budget, slow_clients
 
     headers = {"Cache-Control": "no-store", BOOT_HEADER: BOOT}
     if request.method in ("GET", "HEAD"):  # which server answers (a restart?); never a fit
@@ -517,9 +517,8 @@ async def refit_endpoint(request):
     else:
         try:
             raw = await _read_capped(request)
-        except ClientDisconnect:  # the browser left, or ``slow_clients`` closed it
-            _log.info("refit: %s left before its request arrived whole", _client(request))
-            return Response(status_code=499)  # nobody reads it
+        except ClientDisconnect as exc:  # the browser left, or ``slow_clients`` closed it
+            return await slow_clients.client_left(request, exc)
         bad = None if raw is None else check_body(raw)
         if raw is None:
             status, text = 400, _error(_too_large_message())
@@ -528,11 +527,6 @@ async def refit_endpoint(request):
         else:
             status, text = await budget.respond(raw, request.is_disconnected)
     return Response(text, status_code=status, media_type=JSON_TYPE, headers=headers)
-
-
-def _client(request) -> str:
-    c = request.client
-    return f"{c.host}:{c.port}" if c else "a client"
 
 
 def routes(base_url_path: str = "") -> list:

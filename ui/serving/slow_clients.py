@@ -21,6 +21,11 @@ checks both), so that
 A connection whose request arrived, is being answered, or became a websocket is never
 touched. Closings are logged as one line per ``LOG_EVERY_S`` at most, with a count.
 
+A client that leaves while the app reads its body (or is closed by the limit above) raised
+starlette's ``ClientDisconnect`` out of the route: a traceback in the log per client.
+``client_left`` (the fit endpoint's own catch, and app.py's handler for every other route,
+such as Streamlit's upload) logs one line instead.
+
 ``lifespan(inner)`` (app.py) also quiets asyncio's accept loop: out of file descriptors, it
 logs a traceback for every connection it fails to accept, thousands a second in a burst
 (178 MB in 30 s under ``ulimit -n 1024``); now one line per ``LOG_EVERY_S`` with a count.
@@ -155,6 +160,23 @@ def _close(proto, phase: str) -> None:
                      "%s s, body %s s more) or waited beyond the %s allowed",
                      _closed["count"], HEAD_TIMEOUT_S, BODY_TIMEOUT_S, max_waiting())
         _closed.update(count=0, logged=now)
+
+
+def note_client_left(request) -> None:
+    """One log line for a client that left before its request arrived whole."""
+    c = request.client
+    who = f"{c.host}:{c.port}" if c else "a client"
+    _log.info("%s %s: %s left before its request arrived whole", request.method,
+              request.url.path, who)
+
+
+async def client_left(request, exc):
+    """starlette exception handler for ``ClientDisconnect`` (app.py): ``note_client_left``
+    and an empty 499 that nobody reads."""
+    from starlette.responses import Response
+
+    note_client_left(request)
+    return Response(status_code=499)
 
 
 def lifespan(inner):
