@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 
 # what Streamlit's markdown (remark-gfm) turns into a link in text after the escapes are
-# undone: its own patterns (mdast-util-gfm-autolink-literal), and its :shortcodes:
-AUTOLINKS = (re.compile(r"(https?://|www(?=\.))([-.\w]+)", re.I),
-             re.compile(r"([-.\w+]+)@([-\w]+(?:\.[-\w]+)+)"),
+# undone: its tokenizer takes "http://", "https://" or "www." and whatever follows (any letter,
+# even an invisible one, as the host), and name@ before a host's first character; and its
+# :shortcodes: (icons, emoji)
+AUTOLINKS = (re.compile(r"https?://|www\.", re.I), re.compile(r"[-.\w+]@[\w-]"),
              re.compile(r":[A-Za-z+][\w/+-]*:"))
 # a character that starts a link, image, formula, code, tag or entity, not escaped
 _UNESCAPED = re.compile(r"(?<!\\)(?:\\\\)*[\[\]`$<>&]")

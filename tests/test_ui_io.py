@@ -373,7 +373,7 @@ def test_messages_are_made_literal_for_markdown():
     text = pio.markdown_safe("Could not import ![x](http://host/p.png): `a_b` <b>$x$</b>\n*")
     assert "![" not in text and "](" not in text.replace("\\]", "")
     # the bare address gets an invisible word joiner: markdown would link it
-    assert text == ("Could not import !\\[x\\](http://\u2060host/p.png): \\`a\\_b\\` "
+    assert text == ("Could not import !\\[x\\](http:\u2060//host/p.png): \\`a\\_b\\` "
                     "\\<b\\>\\$x\\$\\</b\\> \\*")
 
 

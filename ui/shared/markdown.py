@@ -6,8 +6,9 @@ st.error, st.warning or a widget's label must not become a link, an image fetche
 server, emphasis, a heading, a list, LaTeX, an icon or HTML: ``markdown_safe`` folds line
 breaks, backslash-escapes the characters that make those (CommonMark's escapes), a heading's,
 list's or rule's start, and puts a WORD JOINER (U+2060, invisible) where GitHub's markdown
-would turn bare text into a link (``https://…``, ``www.…``, ``name@host``): escapes do not stop
-those, because the renderer finds them in the text after the escapes are undone.
+would turn bare text into a link (``https://…``, ``www.…``, ``name@host``: after the colon,
+before the dot, after the at sign): escapes do not stop those, because the renderer finds
+them in the text after the escapes are undone.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ _MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>~$&"})
 WORD_JOINER = "\u2060"
 # where remark's autolink literals (and :emoji: / :material/…: shortcodes) would start: a
 # WORD JOINER goes at each of these places
-_AUTOLINK = re.compile(r"(?<=://)|(?<=www)(?=\.)|(?<=@)|(?<=:)(?=[A-Za-z+])", re.IGNORECASE)
+# (inside "://", not after it: the renderer's tokenizer takes any non-punctuation as a host)
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)|(?<=:)(?=[A-Za-z+])", re.IGNORECASE)
 _BLOCK_START = re.compile(r"^(?:[#\-+=|]|\d+[.)](?=\s|$))")
 
 
