@@ -36,16 +36,18 @@ CANVAS_KEY = "svmlab_canvas"
 
 def init_session(ss) -> str | None:
     """First run of a session: restore the state from the URL if it holds a link, else the
-    default. Returns a message for the user when the link was broken."""
+    default. Returns a message for the user when the link was broken, as markdown that shows
+    it literally (it quotes what the link holds: never a link, image or formula)."""
     if state.K_X in ss and state.K_SETTINGS in ss:
         return None
     q = st.query_params.to_dict()
+    message = None
     if teacher.has_link_params(q):  # a teacher link (t=, ts=) or present mode
-        return teacher.open_link(ss, q)
-    if state.is_link(q):
-        return state.restore_from_query(ss, q)
+        message = teacher.open_link(ss, q)
+    elif state.is_link(q):
+        message = state.restore_from_query(ss, q)
     state.ensure_state(ss)
-    return None
+    return pio.markdown_safe(message) if message else None
 
 
 def sync_url(ss) -> dict[str, str]:

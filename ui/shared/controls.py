@@ -124,9 +124,10 @@ class Sliders:
     """A page's point generator in the sidebar (``generator_widgets``): n, noise, seed, and k
     for k classes; the widgets' keys after the page's prefix, their labels and ranges."""
 
-    n: tuple[int, int, int] = (10, state.MAX_POINTS, 10)  # min (k when k is drawn), max, step
-    noise: tuple[float, float, float] = (0.0, 2.0, 0.05)  # min, max, step
-    seed_max: int = 1_000_000
+    # min (k when k is drawn), max, step; a link's values are checked against the defaults
+    n: tuple[int, int, int] = (state.GEN_N_MIN, state.MAX_POINTS, 10)
+    noise: tuple[float, float, float] = (0.0, state.GEN_NOISE_MAX, 0.05)  # min, max, step
+    seed_max: int = state.GEN_SEED_MAX
     n_label: str = "n (points)"
     noise_label: str = "noise"
     k_max: int | None = None  # a "k classes" slider from 2 to k_max, before n
