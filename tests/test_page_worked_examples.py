@@ -215,3 +215,19 @@ def test_open_psvm_in_playground_runs_psvm_there():
     (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("svmlab_canvas")]
     panel = dict(read_payload(el.proto.json)["answer"]["panel"])  # the Playground's numbers
     assert panel["solver"] == "psvm"
+
+
+def test_example3_says_why_the_playground_shows_other_sga_numbers():
+    """Issue 32 item 8: Iris setosa with SGA shows (2.748, −3.752) here and the exact optimum
+    (2.746, −3.748) on the Playground, which polishes SGA's stop; the page must say so, with
+    the Playground's numbers."""
+    import svm_engine as se
+    from ui.shared.numbers import fmt_fixed
+
+    at = open_tab(AppTest.from_file(PAGE, default_timeout=TIMEOUT).run(), 3)
+    text = " ".join(str(m.value) for m in (*at.markdown, *at.caption))
+    d = datasets.iris_setosa()
+    pg = se.fit(d.X, d.y, C=10.0, bias="augmented", solver="sga", tol=E.SGA_EPS)  # polished
+    shown = (f"w = ({fmt_fixed(pg.w[0], 3)}, {fmt_fixed(pg.w[1], 3)}), "
+             f"b = {fmt_fixed(pg.b, 3)}")
+    assert "Playground" in text and "polishes" in text and shown in text, shown

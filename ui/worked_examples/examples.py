@@ -449,6 +449,11 @@ def ex_iris_sga() -> Result:
         f"The book's h1000 is the algorithm stopped by its rule ‖α_t − α_(t−1)‖ ≤ ε = 1e-4 after "
         f"{sga[1000].n_iter:,} sweeps, up to {fixed(far, 3)} away from the exact optimum of the "
         f"same problem; h10 converges much closer.",
+        f"These are SGA's numbers where it stops by that rule, as the book prints them. The "
+        f"Playground runs the same SGA and then solves the KKT conditions on its support vectors "
+        f"exactly (it “polishes” the stop): there the same points and C = 10 show the exact "
+        f"optimum, w = ({fixed(qp[10].w[0], 3)}, {fixed(qp[10].w[1], 3)}), "
+        f"b = {fixed(qp[10].b, 3)} (the column “exact optimum (qp)”).",
         f"The book folds b into w (x′ = (x, 1), slide 30), so its objective also charges ½b²: "
         f"b = {fixed(free.b, 2)} would cost ½b² = {fixed(0.5 * free.b ** 2, 1)}, and the optimum "
         f"settles at b = {fixed(a10.b, 2)} with a differently tilted w. With a free bias (the "
