@@ -1,6 +1,7 @@
 """The Worked examples page under AppTest: what the rendered tables say, the drift check,
 and "Open in Playground"."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -55,11 +56,16 @@ class Page:
         self.at = at
         self.overview = at.table[0].value
         self.tables, self.charts, self.buttons, self.latex = {}, {}, {}, {}
+        self.axes: dict[int, list[str]] = {}      # every chart's axis titles
         for e in E.EXAMPLES:
             open_tab(at, e.number)
             assert [str(h.value) for h in at.header] == [f"{e.number}. {e.title}"]
             self.tables.update(sections(at))
             self.charts[e.number] = len(chart_specs(at))
+            self.axes[e.number] = [str(ax.get("title", {}).get("text", ""))
+                                   for spec in chart_specs(at)
+                                   for k, ax in spec.get("layout", {}).items()
+                                   if k.startswith(("xaxis", "yaxis")) and isinstance(ax, dict)]
             self.buttons[e.number] = [b.key for b in at.button]
             self.latex[e.number] = [str(x.value).strip("$\n") for x in at.latex]
 
@@ -79,6 +85,13 @@ def test_page_runs_and_shows_every_example(page):
     assert sum(page.charts.values()) == 11 and all(page.charts.values())
     for e in E.EXAMPLES:
         assert page.buttons[e.number] == [f"we.open.{e.key}.{k}" for k in range(len(e.setups))]
+
+
+def test_axes_are_named_x1_x2_as_on_every_other_page(page):
+    """Issue 32: "X1/X2" on Worked examples, "x1/x2" elsewhere."""
+    titles = [t for ts in page.axes.values() for t in ts]
+    assert "x1" in titles and "x2" in titles
+    assert not [t for t in titles if re.search(r"\bX\d", t)], titles
 
 
 def test_the_overview_counts_the_matches(page):
