@@ -224,7 +224,8 @@ else:
 st.subheader("The binary machines")
 st.dataframe(pd.DataFrame(answer.machines), hide_index=True, key=P + "machines",
              column_config={"b": st.column_config.NumberColumn(format="%.4f"),
-                            "converged": st.column_config.CheckboxColumn()})
+                            "converged": st.column_config.CheckboxColumn(),
+                            "status": st.column_config.TextColumn(width="large")})
 st.subheader("Every point: the machines' scores" + (" and votes" if answer.strategy == "ovo"
                                                      else ""))
 only_wrong = st.toggle("Only the misclassified points", key=P + "only_wrong")

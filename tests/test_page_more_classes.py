@@ -58,7 +58,7 @@ def test_iris_one_vs_rest_as_scikit_learn():
     assert "3 binary machines" in msg and f"Training accuracy {100 * acc:.1f} %" in msg
     fig = figure(at)
     assert sum(len(t["x"]) for t in traces(fig, "points")) == 150
-    assert len(traces(fig, "regions")) == 1
+    assert len(traces(fig, "regions")) == 3            # one smooth fill per class
     assert len(traces(fig, "misclassified")[0]["x"]) == int((points["right"] == False).sum())  # noqa: E712
 
 
