@@ -94,6 +94,13 @@ def test_axes_are_named_x1_x2_as_on_every_other_page(page):
     assert not [t for t in titles if re.search(r"\bX\d", t)], titles
 
 
+def test_solvers_are_named_in_words_not_by_their_keys(page):
+    """Issue 32 item 14: a table printed "sga" and "newton" (the engine's keys)."""
+    cells = [str(v) for ts in page.tables.values() for t in ts if "solver" in t.columns
+             for v in t["solver"]]
+    assert cells and not {"sga", "newton", "smo", "qp", "psvm"} & set(cells), cells
+
+
 def test_the_overview_counts_the_matches(page):
     ov = page.overview
     n_all = sum(len(E.compute(e.key).rows) for e in E.EXAMPLES)

@@ -30,6 +30,7 @@ from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared.book_setups import SETUPS, Setup
+from ui.shared.fitting import SOLVER_NAMES
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import (
     MINUS,
@@ -538,7 +539,8 @@ def ex_dual_primal() -> Result:
                   "slide 42", f"same side on {fmt_pct(grid_q)} of the plotted area (test: ≥ 90 %)",
                   grid_q >= 0.90),
     ]
-    coef = [{"": name, "hyperplane": _coef_text(m), "loss": m.loss, "solver": m.solver,
+    coef = [{"": name, "hyperplane": _coef_text(m), "loss": m.loss,
+             "solver": SOLVER_NAMES.get(m.solver, m.solver),
              "iterations": f"{m.n_iter:,}", "training accuracy": fmt_pct(m.training_accuracy)}
             for name, m in (("hd (SVM-Dual, hinge)", hd), ("hp (SVM-Primal, quadratic)", hp))]
     notes = ["The slides print neither the coefficients nor C; we use C = 10 for both. The "
