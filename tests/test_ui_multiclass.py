@@ -47,8 +47,9 @@ def test_the_figure_draws_every_class_the_regions_and_chosen_boundaries(iris_ovo
     fig = F.regions_figure(a, X, labels, names, boundaries=(0, 2))
     roles = [(t.get("meta") or {}).get("role") for t in fig["data"]]
     assert roles.count("points") == 3 and roles.count("boundary") == 2
-    assert roles[:3] == ["regions"] * 3 and roles[3:5] == ["boundary", "boundary"]
-    regions = fig["data"][:3]        # one smooth fill per class: contours, not heatmap cells
+    assert roles[:4] == ["region_cells"] + ["regions"] * 3      # cells under the fills
+    assert roles[4:6] == ["boundary", "boundary"]
+    regions = fig["data"][1:4]       # one smooth fill per class: contours, not heatmap cells
     assert {t["type"] for t in regions} == {"contour"}
     assert [t["meta"]["class"] for t in regions] == list(a.classes)
     inside = np.array([t["z"] for t in regions]) > 0

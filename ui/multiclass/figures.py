@@ -44,6 +44,19 @@ def region_fields(a) -> np.ndarray:
     return np.stack([(a.region == c) - 0.5 for c in range(k)])
 
 
+def _region_cells(a) -> dict:
+    """One-vs-one: the grid's cells under the smooth fills, where three regions meet and no
+    fill reaches (a small gap the page's white showed through)."""
+    k = len(a.classes)
+    scale = []
+    for i in range(k):
+        c = pale(COLORS[i % len(COLORS)])
+        scale += [[i / k, c], [(i + 1) / k, c]]
+    return {"type": "heatmap", "x": a.xs.tolist(), "y": a.ys.tolist(),
+            "z": a.region.tolist(), "zmin": -0.5, "zmax": k - 0.5, "colorscale": scale,
+            "showscale": False, "hoverinfo": "skip", "meta": {"role": "region_cells"}}
+
+
 def _region_traces(a) -> list[dict]:
     """Each class's region as a filled contour of its ``region_fields`` at 0: its edge is
     interpolated between grid places, so a boundary drawn on the 90 × 90 grid is a smooth
@@ -86,7 +99,8 @@ def _hover(a, X, labels, i: int) -> str:
 def regions_figure(a, X: np.ndarray, labels: np.ndarray, names=("x1", "x2"),
                    boundaries=()) -> dict:
     """The figure dict: regions, the chosen machines' boundaries, the points."""
-    data = _region_traces(a) + [_boundary_trace(a, j) for j in boundaries]
+    under = [_region_cells(a)] if a.strategy == "ovo" else []
+    data = under + _region_traces(a) + [_boundary_trace(a, j) for j in boundaries]
     labels = labels.astype(str)
     for ci, c in enumerate(a.classes):
         idx = np.flatnonzero(labels == c)
