@@ -73,6 +73,7 @@ function createState(root, parentElement) {
     overlay,
     layer,
     overlayOn: false, // true while the browser shows something Plotly did not draw
+    hiddenGroups: [], // Plotly's trace groups the overlay hid (canvas_traces.js)
     pointStyle: null, // marker colours/symbols/size of the point traces, from the figure
     statusEl: root.querySelector(".svmlab-status"),
     points: [], // [[x1, x2, label]]
