@@ -135,3 +135,42 @@ def test_d2_with_the_quadratic_loss_crosses_out_both_misclassified_points(page):
     want = assert_layers_match(page)
     assert want["misclassified"] == 2  # accuracy 88.9 % of 18 points
     assert not page.js_errors
+
+
+# --------------------------------------------- issue 32 item 10: the title follows the edits
+
+BOOK_D1 = "Book D1: separable (slide 15)"
+
+
+def panel_title(page) -> str:
+    return page.locator(f"{CANVAS} .svmlab-numbers .svmlab-title").inner_text()
+
+
+def test_the_title_says_edited_from_the_first_click_on_everywhere(page):
+    """The numbers panel kept "Book D1 …" over 15 points until a later click happened to
+    come after the session's sync; the sidebar's "Shown: …" never changed."""
+    sidebar = page.locator("[data-testid=stSidebar]")
+    open_app(page, D1)
+    assert panel_title(page) == BOOK_D1
+    sidebar.get_by_text(f"Shown: {BOOK_D1}", exact=True).wait_for()
+    box = page.locator(f"{CANVAS} .nsewdrag").bounding_box()
+    page.mouse.click(box["x"] + 30, box["y"] + 30)
+    wait_refit(page, 1)
+    assert int(st(page, "s.syncs")) == 0  # the session has not heard of the click yet
+    assert panel_title(page) == f"{BOOK_D1} (edited)"  # with the first click's answer
+    assert st(page, "s.title") == f"{BOOK_D1} (edited)"  # (the exported image's title)
+    page.mouse.click(box["x"] + 70, box["y"] + 30)
+    wait_refit(page, 2)
+    assert panel_title(page) == f"{BOOK_D1} (edited)"
+    # once the session has the points (here: the pause), the sidebar says the same
+    sidebar.get_by_text(f"Shown: {BOOK_D1} (edited)", exact=True).wait_for()
+    page.wait_for_function(f"document.querySelector('{CANVAS}').dataset.fitSeq === '2'")
+    assert panel_title(page) == f"{BOOK_D1} (edited)"
+    assert page.get_by_text("16 points (").count() == 1
+    # a new load is not edited any more, anywhere
+    sidebar.get_by_role("button", name="Load dataset").click()
+    settled(page, 14)
+    sidebar.get_by_text(f"Shown: {BOOK_D1}", exact=True).wait_for()
+    page.wait_for_function(
+        f"document.querySelector('{CANVAS} .svmlab-title').innerText === '{BOOK_D1}'")
+    assert not page.js_errors

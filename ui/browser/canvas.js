@@ -46,6 +46,7 @@ import { onAnswer, refreshView, requestRefit } from "./canvas_endpoint.js";
 import { scheduleFull } from "./canvas_full.js";
 import { drawRefit, hAt } from "./canvas_layer.js";
 import { hideLayer, showHighlight, toggleRow } from "./canvas_overlay.js";
+import { renderNumbers, shownTitle } from "./canvas_panels.js";
 import { setStatus, updateAttrs } from "./canvas_status.js";
 import {
   adoptedBy, flushSync, holdPageSwitch, keepPoints, mirrorUrl, reportView, sendPoints, useEndpoint,
@@ -86,7 +87,9 @@ function createState(root, parentElement) {
     cls: 1,
     undo: [],
     fig: null,
-    title: "",
+    title: "", // what the panel and the exported image call the points (shownTitle)
+    pageTitle: "", // the session's title for them
+    edited: false, // edited here since the session last replaced the points
     home: null,
     startView: null, // the zoom to show first (canvas_payload's view)
     maxPoints: 2000,
@@ -229,7 +232,7 @@ function update(st, data) {
   st.home = Array.isArray(data.home) ? data.home : null;
   // the session's zoom, shown again by a canvas mounted anew (back from another page)
   if (!st.drawn) st.startView = Array.isArray(data.view) ? data.view : null;
-  st.title = data.title || "";
+  st.pageTitle = data.title || "";
   st.canUndo = !!data.can_undo;
   setLocked(st, !!data.locked);
   setHidden(st, data.hide);
@@ -255,9 +258,15 @@ function update(st, data) {
     st.figSeq = -1;
     st.fullSeq = -1;
     st.highlight = [];
+    st.edited = false;
     clearTimeout(st.sendTimer);
     st.sendTimer = null;
     hideLayer(st);
+  }
+  const title = shownTitle(st.pageTitle, st.edited);
+  if (title !== st.title) {
+    st.title = title;
+    if (st.refit) renderNumbers(st);
   }
   if (data.view_rev !== st.viewRev) {
     st.viewRev = data.view_rev;

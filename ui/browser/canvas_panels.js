@@ -10,6 +10,15 @@ function sentence(text) {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+const EDITED = "(edited)"; // ui/shared/state.py set_points: the same mark
+
+export function shownTitle(title, edited) {
+  // the points' title once the student edited them here: "(edited)" from the first edit on,
+  // as the session's title says once it has the points (ui/shared/state.py set_points)
+  const t = String(title || "");
+  return edited && !t.endsWith(EDITED) ? (t ? `${t} ${EDITED}` : EDITED) : t;
+}
+
 export function numbersHtml({ hidden, title, points, ans }) {
   // the panel beside the plot: the title, the class counts, then the answer's message or
   // its numbers (ans.panel: [label, text] rows, formatted by the server)

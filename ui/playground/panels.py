@@ -79,7 +79,7 @@ RESTORED_TEXT = ("A new session started (the page was reloaded or the server res
                  "points came back from this browser, with the settings in the address bar. "
                  "Not kept: the zoom and what Undo could bring back from before a dataset load "
                  "or an import.")
-K_RERUN_APP = "svmlab.rerun_app"  # the canvas's undo changed settings: rerun the whole page
+K_RERUN_APP = "svmlab.rerun_app"  # the canvas changed what the sidebar shows: rerun the page
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -143,7 +143,10 @@ def adopt_canvas_state(ss) -> None:
                 state.push_flash(ss, "info", msg)
                 ss[K_RERUN_APP] = True  # the sidebar shows the settings that came back
         return
+    title = ss.get(state.K_TITLE)
     if canvas.apply_canvas_points(ss, points):
+        if ss.get(state.K_TITLE) != title:  # the first edit's "(edited)": the sidebar's
+            ss[K_RERUN_APP] = True  # "Shown:" is outside this fragment (once per load)
         if points.get("want_answer") is True:
             ss[K_WANT_ANSWER] = True
         if points.get("restored") is True:  # a new session met a browser with its points
