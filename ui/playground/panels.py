@@ -101,8 +101,8 @@ def reused_time(ans: dict) -> dict:
     first computation's, and says so (issue 16 item 12: a time that was another visitor's)."""
     panel = ans.get("panel")
     if panel:
-        ans = dict(ans, panel=[[k, f"{v} (first computed; reused)" if k == "time" else v]
-                               for k, v in panel])
+        ans = dict(ans, panel=[[k, f"already computed ({v} the first time)" if k == "time"
+                                else v] for k, v in panel])  # fmt: skip
     return ans
 
 
