@@ -174,3 +174,44 @@ def test_the_title_says_edited_from_the_first_click_on_everywhere(page):
     page.wait_for_function(
         f"document.querySelector('{CANVAS} .svmlab-title').innerText === '{BOOK_D1}'")
     assert not page.js_errors
+
+
+# ---------------------------------------------------- issue 32's cosmetics on the Playground
+
+COVERS = """() => {
+  // pairs of boxes (px) that overlap by more than a pixel: the toolbar's buttons over legend
+  // entries; ξ labels over each other, over points and over SV rings; and the table's rows
+  // hidden behind an inner scroll
+  const s = document.querySelector('.svmlab-canvas').__state;
+  const box = (e) => e.getBoundingClientRect();
+  const hit = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const byRole = (role, sel) => s.plot._fullData.flatMap((t, i) => t.meta && t.meta.role === role
+    ? [...s.plot.calcdata[i][0].node3.node().querySelectorAll(sel)] : []);
+  const out = {toolbar: 0, labels: 0, marks: 0, n: 0, hiddenRows: 0};
+  const legend = [...s.plot.querySelectorAll('.legend .traces')].map(box);
+  const tools = [...s.plot.querySelectorAll('.modebar-btn')].map(box);
+  for (const b of tools) out.toolbar += legend.filter((l) => hit(b, l)).length;
+  const labels = byRole('slack_labels', 'text').map(box);
+  out.n = labels.length;
+  const marks = ['points', 'sv', 'misclassified'].flatMap((r) => byRole(r, 'path.point')).map(box);
+  labels.forEach((a, k) => {
+    out.labels += labels.slice(k + 1).filter((b) => hit(a, b)).length;
+    out.marks += marks.filter((m) => hit(a, m)).length;
+  });
+  const wrap = s.root.querySelector('.svmlab-tablewrap');
+  out.hiddenRows = wrap.scrollHeight - wrap.clientHeight > 1 ? 1 : 0;
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("loss", ["hinge", "quadratic"])
+def test_the_toolbar_and_the_xi_labels_cover_nothing_and_the_table_shows_every_row(page, loss):
+    open_app(page, D2.replace("l=hinge", f"l={loss}"))
+    settled(page, 18)
+    box = page.locator(f"{CANVAS} .nsewdrag").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # the toolbar
+    page.locator(f"{CANVAS} .modebar-btn").first.wait_for()
+    got = page.evaluate(COVERS)
+    assert got["n"] >= 4 and got["hiddenRows"] == 0, got
+    assert got["toolbar"] == 0 and got["labels"] == 0 and got["marks"] == 0, got

@@ -79,6 +79,14 @@ export function renderNumbers(st) {
     points: R ? R.points : st.points, ans: R && R.ans }); // prettier-ignore
 }
 
+const LONG_TABLE_ROWS = 40; // a longer table scrolls inside its box (canvas.css)
+
+export function tableNote(n) {
+  // the summary's words after "Points table"
+  const rows = n > LONG_TABLE_ROWS ? ` · ${n} rows: scroll inside the table` : "";
+  return `(click rows to ring their points${rows})`;
+}
+
 export function renderTable(st) {
   // the model columns only when the answer is for as many points as the table shows
   const el = st.tableEl;
@@ -86,4 +94,8 @@ export function renderTable(st) {
   const R = st.refit;
   const a = R && R.ans && R.ans.ok && R.points.length === st.points.length ? R.ans : null;
   el.innerHTML = tableHtml(st.points, a, st.highlight);
+  const wrap = el.parentElement;
+  const note = wrap && wrap.parentElement && wrap.parentElement.querySelector("summary .svmlab-muted");
+  if (wrap && wrap.classList) wrap.classList.toggle("svmlab-long", st.points.length > LONG_TABLE_ROWS);
+  if (note) note.textContent = tableNote(st.points.length);
 }
