@@ -2,8 +2,8 @@
 module — ``ui.shared.state``, ``ui.shared.fitting``, ``ui.shared.tables``, ``ui.data.io``,
 ``ui.playground.canvas``, ``ui.serving.fit_api``):
 
-- the start of a run: the session from a link (``init_session``), the address bar
-  (``sync_url``), the queued messages (``show_flash``);
+- the start of a run: the session from a link (``init_session``), the page's heading
+  (``heading``), the address bar (``sync_url``), the queued messages (``show_flash``);
 - the picture: the canvas with the answer of the fit endpoint (``draw_canvas``);
 - the panels under it (``lower_panels``): edit coordinates, import / export, share link,
   teacher link.
@@ -46,6 +46,13 @@ def init_session(ss) -> str | None:
         return state.restore_from_query(ss, q)
     state.ensure_state(ss)
     return None
+
+
+def heading(ss) -> None:
+    """The page's heading, as every page has (the dataset's name is the plot's, beside it);
+    none in present mode, where the room is the plot's."""
+    if not teacher.is_present(ss):
+        st.title("Playground")
 
 
 def sync_url(ss) -> dict[str, str]:
