@@ -4,7 +4,8 @@
 // requests and answers), canvas_layer.js (the answer painted at once), canvas_overlay.js (the
 // points over it), canvas_full.js (Plotly's full figure), canvas_panels.js (the numbers and
 // the table), canvas_sync.js (what the session hears, and when), canvas_status.js (marks for
-// tests and benchmarks), canvas_geometry.js (pixels ↔ data).
+// tests and benchmarks), canvas_geometry.js (pixels ↔ data), canvas_traces.js (which of
+// Plotly's trace groups the overlay hid, and the traces' ids).
 //
 // Keeps the point list in the browser and draws the whole Playground from the fit endpoint's
 // answer (ui/serving/fit_api.py `answer`): the picture, the numbers panel and the points table. A
