@@ -96,6 +96,20 @@ def test_loading_d2_over_d1_shows_every_ring_and_label(page):
     assert not page.js_errors
 
 
+def test_loading_a_generator_and_the_nonlinear_bump_shows_every_layer(page):
+    sidebar = page.locator("[data-testid=stSidebar]")
+    for label in ("Generator: moons", "Nonlinear bump (slide 25)"):
+        open_app(page, D1)  # fewer layers than either: the positions of its points move
+        settled(page, 14)
+        n0 = int(st(page, "s.epoch"))
+        choose(page, "Dataset", label, scope=sidebar)
+        sidebar.get_by_role("button", name="Load dataset").click()
+        page.wait_for_function(f"document.querySelector('{CANVAS}').__state.epoch > {n0}")
+        settled(page, int(st(page, "s.points.length")))
+        assert_layers_match(page)
+    assert not page.js_errors
+
+
 def test_a_slack_making_click_shows_its_ring_and_label_and_survives_undo(page):
     open_app(page, D1_SOFT)
     settled(page, 14)
