@@ -234,7 +234,7 @@ def test_open_psvm_in_playground_runs_psvm_there():
     assert at.button(key="pg.solver.smo").disabled  # smo has no folded bias
     (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("svmlab_canvas")]
     panel = dict(read_payload(el.proto.json)["answer"]["panel"])  # the Playground's numbers
-    assert panel["solver"] == "psvm"
+    assert panel["solver"] == "PSVM (proximal SVM)"
 
 
 def test_example3_says_why_the_playground_shows_other_sga_numbers():
