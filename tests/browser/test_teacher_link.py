@@ -148,3 +148,27 @@ def test_the_teacher_form_keeps_what_the_teacher_types_in_a_fresh_session(page):
     assert spec.hidden == {"sv", "table"}
     expect(title).to_have_value("My own title")
     assert not page.js_errors
+
+
+def test_a_link_made_from_a_loopback_visit_says_students_cannot_open_it_or_uses_the_class_address(
+        page):
+    """Issue 32 item 2: opened at 127.0.0.1 (the test server listens there only), "Make the
+    teacher link" gave http://127.0.0.1:…/?t=… with no warning, and so did its QR code."""
+    open_link(page, "")
+    teacher_panel(page)
+    page.get_by_role("button", name="Make the teacher link").click()
+    warning = page.locator("[data-testid=stAlert]").filter(has_text="Students cannot open")
+    warning.wait_for()
+    assert "make run ADDRESS=0.0.0.0" in warning.inner_text()
+    # the class's address, typed: the short link (and so its QR code) uses it
+    where = page.get_by_role("textbox", name="Class address (optional)")
+    where.fill("http://192.168.1.20:8501")
+    where.press("Tab")
+    page.wait_for_timeout(1000)
+    page.get_by_role("button", name="Make the teacher link").click()
+    code = page.locator("[data-testid=stCode]").filter(has_text="192.168.1.20").first
+    code.wait_for()
+    assert code.inner_text().strip().startswith("http://192.168.1.20:8501/?t=")
+    expect(page.locator("[data-testid=stAlert]").filter(has_text="Students cannot open")) \
+        .to_have_count(0)
+    assert not page.js_errors
