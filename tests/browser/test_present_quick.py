@@ -23,7 +23,7 @@ def quick(page, label: str):
 def change_c_by_keyboard(page) -> None:
     """Focus the quick row's C slider and press →: the next C of the grid; wait for the refit."""
     draws = int(page.locator(CANVAS).get_attribute("data-draws"))
-    thumb = page.locator("[data-testid=stMain] [role=slider]").first
+    thumb = page.locator("[data-testid=stMain] [data-testid=stSlider] [tabindex=\"0\"]").first
     thumb.focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_url("**C=1.5**")  # the settings (the address bar holds them) changed
@@ -64,7 +64,7 @@ def test_phone_quick_controls_outside_the_drawer(browser, app_url):
             el = quick(pg, label)
             el.scroll_into_view_if_needed()
             assert el.is_visible()
-        c_box = main.locator("[role=slider]").first.bounding_box()
+        c_box = main.locator("[data-testid=stSlider]").first.bounding_box()
         plot_box = pg.locator(f"{CANVAS} .nsewdrag").bounding_box()
         assert c_box["y"] < plot_box["y"]
         change_c_by_keyboard(pg)
