@@ -70,3 +70,25 @@ def test_phone_quick_controls_outside_the_drawer(browser, app_url):
         change_c_by_keyboard(pg)
     finally:
         pg.context.close()
+
+
+def test_the_drawer_closes_after_a_page_link_on_a_phone(browser, app_url):
+    """Issue 32 item 13: after tapping a page in the menu the drawer stayed open over the new
+    page (ui/browser/drawer.js closes it where it covers the page)."""
+    from conftest import open_page
+
+    pg = open_page(browser, app_url, **PHONE)
+    try:
+        open_app(pg, D1)
+        sidebar = pg.locator("[data-testid=stSidebar]")
+        pg.locator("[data-testid=stExpandSidebarButton]").click()
+        pg.wait_for_function("document.querySelector('[data-testid=stSidebar]')"
+                             ".getBoundingClientRect().right > 200")
+        pg.locator("[data-testid=stSidebarNavLink]").filter(has_text="Step-through").tap()
+        pg.wait_for_url("**/step_through**")
+        pg.wait_for_function("document.querySelector('[data-testid=stSidebar]')"
+                             ".getBoundingClientRect().right <= 0", timeout=10_000)
+        assert sidebar.bounding_box()["x"] + sidebar.bounding_box()["width"] <= 0
+        assert not pg.js_errors
+    finally:
+        pg.context.close()
