@@ -7,6 +7,7 @@ worker processes use after a kill.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import signal
@@ -199,3 +200,68 @@ def test_workers_die_with_a_killed_server():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def _hold_in_threads(p, n, done, **kw):
+    """``n`` tasks that hold a light worker each (no CPU) until ``done``; the threads."""
+    def occupy(i):
+        with contextlib.suppress(fit_pool.PoolError):
+            p.run(fit_worker.hold, (60.0,), lane="light", budget_s=30.0, queue_s=5.0,
+                  should_stop=done.is_set, key="C=1e6", owner=f"attacker{i}", **kw)
+
+    threads = [threading.Thread(target=occupy, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    return threads
+
+
+def test_mispredicted_tasks_never_hold_the_light_lane():
+    # issue 33: four students' fits predicted cheap that run for seconds; only two may be
+    # demoted (reniced, out of the lane), the other two held both light workers and every
+    # other click waited its queue time out. Now a light worker is held at most
+    # demote_after_s by a wrong prediction: past the demotion cap the task moves to heavy.
+    lanes = (fit_pool.Lane("light", 2, 0), fit_pool.Lane("heavy", 4, 15))
+    p = fit_pool.FitPool(lanes, demote_after_s=0.2, max_demoted=2, cancel_after_s=0.0)
+    done = threading.Event()
+    try:
+        p.start(wait=True)
+        threads = _hold_in_threads(p, 4, done)
+        time.sleep(1.5)  # all four overran their 0.2 s by now
+        t0 = time.monotonic()
+        assert p.run(fit_worker.echo, ("click",), lane="light", queue_s=0.5,
+                     owner="fifth") == "click"
+        assert time.monotonic() - t0 < 1.0
+        # and the overrun's key now goes to the heavy lane from the start
+        assert psutil.Process(p.run(fit_worker.pid, lane="light", key="C=1e6")).nice() == 15
+        assert psutil.Process(p.run(fit_worker.pid, lane="light", key="other")).nice() == 0
+    finally:
+        done.set()
+        for t in threads:
+            t.join()
+        p.shutdown()
+
+
+def test_one_owner_holds_at_most_one_light_worker():
+    lanes = (fit_pool.Lane("light", 2, 0), fit_pool.Lane("heavy", 2, 15))
+    p = fit_pool.FitPool(lanes, demote_after_s=60.0, cancel_after_s=0.0)
+    done = threading.Event()
+    try:
+        p.start(wait=True)
+        def occupy():
+            with contextlib.suppress(fit_pool.Cancelled):
+                p.run(fit_worker.hold, (60.0,), budget_s=30.0, owner="a",
+                      should_stop=done.is_set)
+
+        threads = [threading.Thread(target=occupy) for _ in range(2)]
+        for t in threads:  # one owner, two tasks at once: the second runs heavy
+            t.start()
+        deadline = time.monotonic() + 30.0
+        while p.stats()["idle"]["heavy"] == 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert p.stats()["idle"] == {"light": 1, "heavy": 1}, p.stats()
+        assert p.run(fit_worker.echo, ("b",), queue_s=0.5, owner="b") == "b"
+    finally:
+        done.set()
+        for t in threads:
+            t.join()
+        p.shutdown()
