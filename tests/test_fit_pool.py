@@ -265,3 +265,31 @@ def test_one_owner_holds_at_most_one_light_worker():
         for t in threads:
             t.join()
         p.shutdown()
+
+
+def test_a_killed_fork_server_comes_back_with_the_workers_environment_at_once():
+    # issue 33: multiprocessing restarts a dead fork server with the bare environment (no
+    # thread limits: a 700-point QP ran 2 threads; no PYTHONPATH), and the pool noticed its
+    # dead workers only when a task picked one
+    from multiprocessing import forkserver
+
+    p = fit_pool.FitPool(LANES, boot_module=None)
+    try:
+        p.start(wait=True)
+        old = set(p.pids())
+        server = forkserver._forkserver._forkserver_pid
+        os.kill(server, signal.SIGKILL)
+        assert all(gone(pid, timeout=10.0) for pid in old)  # they die with their server
+        deadline = time.monotonic() + 30.0
+        while time.monotonic() < deadline and (
+                p.stats()["idle"] != {"light": 1, "heavy": 2} or set(p.pids()) & old):
+            time.sleep(0.05)
+        assert p.stats()["idle"] == {"light": 1, "heavy": 2}, "not refilled without a task"
+        assert not set(p.pids()) & old
+        names = [*fit_pool.THREAD_ENV, "PYTHONPATH"]
+        env = p.run(fit_worker.environ, (names,))
+        assert {k: env[k] for k in fit_pool.THREAD_ENV} == fit_pool.THREAD_ENV
+        assert str(ROOT) in env["PYTHONPATH"].split(os.pathsep)
+        assert forkserver._forkserver._forkserver_pid != server
+    finally:
+        p.shutdown()

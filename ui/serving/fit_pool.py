@@ -174,6 +174,18 @@ def _environ(extra: dict[str, str]) -> Iterator[None]:
                 os.environ[k] = v
 
 
+def _fork_server_alive() -> bool:
+    """Is multiprocessing's fork server running? (Asked without reaping it, which would
+    leave ``forkserver.ensure_running`` unaware.)"""
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    if pid is None:
+        return False
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        return False
+
+
 class FitPool:
     """Worker processes in lanes; ``run`` is thread-safe (see the module docstring)."""
 
@@ -206,18 +218,42 @@ class FitPool:
     # -------------------------------------------------------------------- life cycle
 
     def _ensure_server(self) -> None:
-        """Start the fork server once, with the preload, one BLAS thread and ``ui`` on the
-        path (Python 3.11's fork server ignores the parent's sys.path)."""
+        """Start the fork server, with the preload, one BLAS thread and ``ui`` on the path
+        (Python 3.11's fork server ignores the parent's sys.path); again, with the same
+        environment, when it died (multiprocessing would restart it with the bare one)."""
         with self._boot_lock:
-            if self._booted:
+            if not self._booted:
+                self._booted = True
+                threading.Thread(target=self._refill, name="svmlab-fit-refill",
+                                 daemon=True).start()
+            if self._ctx.get_start_method() != "forkserver" or _fork_server_alive():
                 return
-            if self._ctx.get_start_method() == "forkserver":
-                if self._boot_module:
-                    self._ctx.set_forkserver_preload([self._boot_module])
-                path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-                with _environ({**THREAD_ENV, "PYTHONPATH": path}):
-                    forkserver.ensure_running()
-            self._booted = True
+            if self._boot_module:
+                self._ctx.set_forkserver_preload([self._boot_module])
+            path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+            with _environ({**THREAD_ENV, "PYTHONPATH": path}):
+                forkserver.ensure_running()
+
+    def _refill(self, poll_s: float = 0.2) -> None:
+        """Replace an idle worker that died (killed from outside, or with its fork server)
+        at once, not when a task next finds it dead (a thread, until shutdown)."""
+        while not self._closed:
+            with self._cond:
+                idle = [w for ws in self._idle.values() for w in ws]
+            if not idle:
+                time.sleep(poll_s)
+                continue
+            try:
+                mp_wait([w.proc.sentinel for w in idle], poll_s)
+                dead = [w for w in idle if not w.proc.is_alive()]
+            except (ValueError, OSError):  # one was closed meanwhile (taken, shut down)
+                continue
+            for w in dead:
+                with self._cond:
+                    if w not in self._idle[w.lane]:
+                        continue  # taken meanwhile: its task sees it dead
+                    self._idle[w.lane].remove(w)
+                self._discard(w)
 
     def _start_worker(self, lane: str) -> _Worker:
         self._ensure_server()
