@@ -293,3 +293,23 @@ def test_a_killed_fork_server_comes_back_with_the_workers_environment_at_once():
         assert forkserver._forkserver._forkserver_pid != server
     finally:
         p.shutdown()
+
+
+def test_a_task_queued_for_the_light_lane_moves_when_its_key_overran():
+    p = fit_pool.FitPool(LANES, demote_after_s=0.3, max_demoted=0, cancel_after_s=0.0)
+    seen = {}
+    try:
+        p.start(wait=True)
+        first = threading.Thread(target=lambda: seen.setdefault("first", p.run(
+            fit_worker.hold, (1.0,), lane="light", budget_s=20.0, key="k")))
+        first.start()
+        deadline = time.monotonic() + 30.0
+        while p.stats()["idle"]["light"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # queued behind the first; once the first overran, it runs heavy, not light
+        assert psutil.Process(p.run(fit_worker.pid, lane="light", queue_s=10.0,
+                                    key="k")).nice() == 15
+        first.join()
+        assert seen["first"] == 1.0  # the overrun one finished in the heavy lane
+    finally:
+        p.shutdown()

@@ -26,8 +26,9 @@ its caller is gone, and the CPU is free again at once.
   held longer than ``demote_after_s`` by a wrong prediction.
 - Fair shares of the light lane: a task's ``key`` names its prediction's inputs; once a
   task of a key overran, later tasks of that key go to the heavy lane for ``overran_for_s``
-  (the prediction is known wrong). A task's ``owner`` (a session) holds at most one light
-  worker at a time; its other tasks meanwhile go to the heavy lane.
+  (the prediction is known wrong), and so do those of the key still queued for a light
+  worker. A task's ``owner`` (a session) holds at most one light worker at a time; its
+  other tasks meanwhile go to the heavy lane.
 - Each worker uses one BLAS thread, so a fit takes at most one core.
 - Workers die with the server: ``atexit`` kills them, and ``ui.serving.fit_worker.die_with_parent``
   covers a SIGKILLed server (the fork server exits, the kernel kills its children).
@@ -135,7 +136,12 @@ class _WorkerProcess(mp_context.ForkServerProcess):
 
 
 class _Move(Exception):
-    """Internal: a light task overran and no more workers may be demoted: rerun it heavy."""
+    """Internal: run the task in the heavy lane instead, with ``ran_s`` less budget (it
+    overran and no more workers may be demoted, or its key overran while it queued)."""
+
+    def __init__(self, ran_s: float = 0.0):
+        super().__init__("moved to the heavy lane")
+        self.ran_s = ran_s
 
 
 class _Worker:
@@ -347,15 +353,14 @@ class FitPool:
         (see the module docstring)."""
         if lane not in self.lanes:
             raise ValueError(f"unknown lane {lane!r}; expected one of {tuple(self.lanes)}")
-        t_start = time.monotonic()
         lane, owned = self._route(lane, key, owner)
         try:
             return self._run_in(fn, args, kwargs, lane, key, budget_s, queue_s, should_stop,
                                 poll_s)
-        except _Move:
-            left = budget_s - (time.monotonic() - t_start)
+        except _Move as move:
+            left = budget_s - move.ran_s
             if left <= 0:
-                raise BudgetExceeded(budget_s, time.monotonic() - t_start) from None
+                raise BudgetExceeded(budget_s, move.ran_s) from None
         finally:
             self._unown(owned)
         return self._run_in(fn, args, kwargs, self._heavy_lane, key, left, queue_s,
@@ -390,7 +395,7 @@ class FitPool:
             self._overran[key] = now + self.overran_for_s
 
     def _run_in(self, fn, args, kwargs, lane, key, budget_s, queue_s, should_stop, poll_s):
-        w = self._acquire(lane, time.monotonic() + queue_s, should_stop, poll_s)
+        w = self._acquire(lane, time.monotonic() + queue_s, should_stop, poll_s, key)
         finished = False
         try:
             w.conn.send((fn, tuple(args), dict(kwargs or {})))
@@ -425,7 +430,7 @@ class FitPool:
                     demote_at = float("inf")
                     self._note_overran(key)
                     if not self._demote(w):
-                        raise _Move
+                        raise _Move(now - t0)
         finally:
             if not finished:
                 self._discard(w)
@@ -438,13 +443,17 @@ class FitPool:
         how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
         return WorkerDied(f"the fit's worker process ended without an answer ({how})")
 
-    def _acquire(self, lane: str, deadline: float, should_stop, poll_s: float) -> _Worker:
+    def _acquire(self, lane: str, deadline: float, should_stop, poll_s: float,
+                 key=None) -> _Worker:
         self._ensure_server()
         while True:
             with self._cond:
                 while True:
                     if self._closed:
                         raise PoolError("the fit pool is shut down")
+                    if key is not None and lane != self._heavy_lane and \
+                            self._overran.get(key, 0.0) > time.monotonic():
+                        raise _Move  # its key overran while it queued: no light worker
                     idle = self._idle[lane]
                     if idle:
                         w = idle.pop()  # the most recently used one: its caches are warm
