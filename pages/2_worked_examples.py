@@ -12,7 +12,7 @@ import streamlit as st
 
 from svm_engine import datasets
 from ui.serving import budget
-from ui.shared import state, tables
+from ui.shared import present, state, tables
 from ui.shared.book_setups import playground_target
 from ui.shared.chart import show_chart
 from ui.shared.nav import run_through_app
@@ -22,6 +22,7 @@ from ui.worked_examples import figures as EF
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
+present.page_header(ss)  # a projector: no sidebar, larger text
 K_GOTO = "we.goto_playground"
 K_ERROR = "we.error"
 K_TAB = "we.example"

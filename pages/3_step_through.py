@@ -15,7 +15,7 @@ import streamlit as st
 from svm_engine import datasets
 from ui.serving import budget
 from ui.shared import controls as ctl
-from ui.shared import state
+from ui.shared import present, state
 from ui.shared.chart import model_words
 from ui.shared.labels import DATASET_LABELS, WSS_LABELS
 from ui.shared.markdown import points_and_model
@@ -30,6 +30,7 @@ from ui.step_through.panels import K_CURSOR, K_MSG, K_PLAY, P
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
+present.page_header(ss)  # a projector: no sidebar, larger text
 K_RUN = "step.run_key"
 SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
 GEN_DEFAULTS = {"n": 200, "noise": 0.2}  # this page's generator defaults

@@ -66,7 +66,7 @@ class Page:
                                    for spec in chart_specs(at)
                                    for k, ax in spec.get("layout", {}).items()
                                    if k.startswith(("xaxis", "yaxis")) and isinstance(ax, dict)]
-            self.buttons[e.number] = [b.key for b in at.button]
+            self.buttons[e.number] = [b.key for b in at.main.button]  # not the sidebar's
             self.latex[e.number] = [str(x.value).strip("$\n") for x in at.latex]
 
 

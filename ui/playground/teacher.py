@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ui.shared import state
+from ui.shared import present, state
 from ui.shared.book_setups import SETUPS, playground_target
 
 SPEC_VERSION = 1
@@ -77,7 +77,7 @@ HIDES = {
 # session_state keys
 K_SPEC = "svmlab.teacher.spec"  # the TeacherSpec of the link this session opened
 K_REF = "svmlab.teacher.ref"  # {"t": id} or {"ts": blob}: how the address bar names it
-K_PRESENT = "svmlab.present"  # present mode (projector)
+K_PRESENT = present.K_PRESENT  # present mode (projector): one switch on every page
 K_BEFORE_RESET = "svmlab.teacher.before_reset"  # (X, y, settings, title) for "Undo the reset"
 
 _ID_RE = re.compile(rf"^[a-z2-7]{{{ID_LEN}}}$")
@@ -409,8 +409,7 @@ def shows(ss: Mapping, name: str) -> bool:
     return spec is None or name not in spec.hidden
 
 
-def is_present(ss: Mapping) -> bool:
-    return bool(ss.get(K_PRESENT, False))
+is_present = present.is_present
 
 
 def lock_kwargs(ss: Mapping, name: str, *, disabled: bool = False,

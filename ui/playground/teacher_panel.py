@@ -14,7 +14,7 @@ import streamlit as st
 from ui.playground import class_address as CA
 from ui.playground import qr
 from ui.playground import teacher as T
-from ui.shared import state
+from ui.shared import present, state
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets
 
@@ -32,15 +32,8 @@ HEAD_CSS = """
 """
 #: Present mode: no sidebar (nor its expand button) and no header bar, larger text; the
 #: figure is scaled in Python (``teacher.figure_options``).
-PRESENT_CSS = """
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-[data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapseButton"],
-[data-testid="stHeader"] { display: none !important; }
-[data-testid="stMainBlockContainer"] { padding-top: 0.5rem; }
+PRESENT_CSS = present.BASE_CSS + """
 .svmlab-canvas .svmlab-hint { display: none; }
-[data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li,
-[data-testid="stMainBlockContainer"] td, [data-testid="stMainBlockContainer"] th,
-[data-testid="stMainBlockContainer"] [data-testid="stText"] { font-size: 1.4rem; }
 .st-key-svmlab-teacher-title [data-testid="stText"] { font-size: 2.8rem; }
 .st-key-svmlab-teacher-question [data-testid="stText"] { font-size: 2rem; }
 .svmlab-canvas .svmlab-toolbar, .svmlab-canvas button,
@@ -70,10 +63,6 @@ def _undo_reset_cb() -> None:
     T.undo_reset(st.session_state)
 
 
-def _exit_present_cb() -> None:
-    st.session_state[T.K_PRESENT] = False
-
-
 def header(ss) -> None:
     """Above the plot: present mode's style, the teacher's title and question (plain text),
     what is locked, and the reset button. Nothing for an ordinary Playground."""
@@ -89,8 +78,7 @@ def header(ss) -> None:
         st.html(f"<style>{HEAD_CSS}</style>")
     if spec is None:
         if T.is_present(ss):
-            st.button("Exit present mode", key="svmlab.present.exit", on_click=_exit_present_cb,
-                      icon=":material/close_fullscreen:")  # fmt: skip
+            present.exit_button()
         return
     left, right = st.columns([3, 1.1], vertical_alignment="top")
     with left:
@@ -112,8 +100,7 @@ def header(ss) -> None:
             st.button("Undo the reset", key="svmlab.teacher.undo_reset",
                       on_click=_undo_reset_cb, icon=":material/undo:", width="stretch")
         if T.is_present(ss):
-            st.button("Exit present mode", key="svmlab.present.exit", on_click=_exit_present_cb,
-                      icon=":material/close_fullscreen:", width="stretch")  # fmt: skip
+            present.exit_button("stretch")
 
 
 # --------------------------------------------------------------- the teacher's panel
