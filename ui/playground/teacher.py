@@ -426,8 +426,15 @@ def lock_kwargs(ss: Mapping, name: str, *, disabled: bool = False,
 
 
 def figure_options(ss: Mapping) -> dict:
-    """Keyword arguments of the Playground's figure: scale (present mode), show_sv."""
-    return {"scale": PRESENT_SCALE if is_present(ss) else 1.0, "show_sv": shows(ss, "sv")}
+    """The Playground answer's style (``fit_api.parse_style``): scale (present mode), show_sv
+    and, when the teacher hid any, ``hide``: the parts the server leaves out of every answer
+    (the canvas's payload and the endpoint's), so hidden answers never reach the browser."""
+    out: dict[str, Any] = {"scale": PRESENT_SCALE if is_present(ss) else 1.0,
+                           "show_sv": shows(ss, "sv")}
+    hide = tuple(h for h in ("numbers", "table") if not shows(ss, h))
+    if hide:
+        out["hide"] = hide
+    return out
 
 
 def has_link_params(q: Mapping[str, Any]) -> bool:
