@@ -113,3 +113,20 @@ def test_without_a_link_the_model_file_and_code_are_offered():
     no_traceback(at)
     assert [b for b in at.get("download_button") if "model" in str(b.proto.label)]
     assert [c for c in at.code if "sklearn" in str(c.value)]
+
+
+def test_a_locked_setting_or_the_locked_points_changed_by_a_client_are_put_back():
+    """Issue 33 item 12: disabled widgets and the table editor are disabled in the browser
+    only; a websocket client could still send a value for them."""
+    ss: dict = {}
+    spec = d2_spec()                                       # points, kernel, C, solver locked
+    T.open_link(ss, {"ts": T.encode_blob(spec)})
+    assert T.hold_locks(ss) is False and S.K_FLASH not in ss      # nothing to put back
+    S.set_settings(ss, {**S.current_settings(ss), "C": 100.0})
+    X, y, _ = S.current_dataset(ss)
+    S.set_points(ss, np.vstack([X, [9.0, 9.0]]), np.append(y, 1))   # the editor's route
+    assert T.hold_locks(ss) is True
+    assert S.current_settings(ss)["C"] == spec.settings["C"] and T.at_points(ss, spec)
+    assert ("error", T.HELD_TEXT) in ss[S.K_FLASH]
+    S.set_settings(ss, {**S.current_settings(ss), "loss": "quadratic"})  # not locked: kept
+    assert T.hold_locks(ss) is False and S.current_settings(ss)["loss"] == "quadratic"
