@@ -24,6 +24,7 @@ import ui.playground.panels  # noqa: F401
 import ui.playground.sidebar  # noqa: F401
 from ui.serving import warmup
 from ui.serving.startup import ensure_plotly_js, freeze_gc_once
+from ui.shared.drawer import close_after_navigation
 from ui.shared.nav import existing_pages, note_page
 
 ROOT = Path(__file__).resolve().parent
@@ -45,6 +46,7 @@ def main() -> None:
     ]
     page = st.navigation(pages)
     note_page(st.session_state, page.url_path)
+    close_after_navigation()  # a phone's drawer does not stay open over the new page
     warmup.wait()  # every page fits at once: on a fresh server, behind a spinner
     page.run()
 

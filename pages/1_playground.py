@@ -9,10 +9,13 @@ cheap sync of the points. Two parts rerun separately (``ui.playground.sidebar``,
   of the points reruns only it.
 """
 
+import functools
+
 import streamlit as st
 
-from ui.playground import panels, sidebar, teacher_panel
+from ui.playground import panels, sidebar, teacher, teacher_panel
 from ui.shared.nav import run_through_app
+from ui.shared.quick_controls import quick_controls
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -27,6 +30,9 @@ teacher_panel.header(ss)  # a teacher link's title, question and reset; present 
 sidebar.sidebar_data(ss)
 sidebar.sidebar_model(ss)
 panels.sync_url(ss)
+# kernel, σ, loss and C beside the plot (the sidebar is a drawer on phones, hidden when
+# presenting): the same settings as the sidebar's widgets
+quick_controls(ss, sidebar.P, functools.partial(teacher.lock_kwargs, ss))
 
 
 @st.fragment

@@ -14,7 +14,7 @@ from ui.serving import fit_api
 #: the modules the elements mount (ui/playground/canvas.py, ui/step_through/player.py, plot.py,
 #: ui/shared/click_plot.py, chart.py)
 ENTRIES = ("canvas.js", "step_player.js", "step_plot.js", "step_sync.js", "click_plot.js",
-           "chart.js")
+           "chart.js", "drawer.js")
 
 
 def _text(body) -> str:

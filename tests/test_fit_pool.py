@@ -7,6 +7,7 @@ worker processes use after a kill.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import signal
@@ -199,3 +200,116 @@ def test_workers_die_with_a_killed_server():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def _hold_in_threads(p, n, done, **kw):
+    """``n`` tasks that hold a light worker each (no CPU) until ``done``; the threads."""
+    def occupy(i):
+        with contextlib.suppress(fit_pool.PoolError):
+            p.run(fit_worker.hold, (60.0,), lane="light", budget_s=30.0, queue_s=5.0,
+                  should_stop=done.is_set, key="C=1e6", owner=f"attacker{i}", **kw)
+
+    threads = [threading.Thread(target=occupy, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    return threads
+
+
+def test_mispredicted_tasks_never_hold_the_light_lane():
+    # issue 33: four students' fits predicted cheap that run for seconds; only two may be
+    # demoted (reniced, out of the lane), the other two held both light workers and every
+    # other click waited its queue time out. Now a light worker is held at most
+    # demote_after_s by a wrong prediction: past the demotion cap the task moves to heavy.
+    lanes = (fit_pool.Lane("light", 2, 0), fit_pool.Lane("heavy", 4, 15))
+    p = fit_pool.FitPool(lanes, demote_after_s=0.2, max_demoted=2, cancel_after_s=0.0)
+    done = threading.Event()
+    try:
+        p.start(wait=True)
+        threads = _hold_in_threads(p, 4, done)
+        time.sleep(1.5)  # all four overran their 0.2 s by now
+        t0 = time.monotonic()
+        assert p.run(fit_worker.echo, ("click",), lane="light", queue_s=0.5,
+                     owner="fifth") == "click"
+        assert time.monotonic() - t0 < 1.0
+        # and the overrun's key now goes to the heavy lane from the start
+        assert psutil.Process(p.run(fit_worker.pid, lane="light", key="C=1e6")).nice() == 15
+        assert psutil.Process(p.run(fit_worker.pid, lane="light", key="other")).nice() == 0
+    finally:
+        done.set()
+        for t in threads:
+            t.join()
+        p.shutdown()
+
+
+def test_one_owner_holds_at_most_one_light_worker():
+    lanes = (fit_pool.Lane("light", 2, 0), fit_pool.Lane("heavy", 2, 15))
+    p = fit_pool.FitPool(lanes, demote_after_s=60.0, cancel_after_s=0.0)
+    done = threading.Event()
+    try:
+        p.start(wait=True)
+        def occupy():
+            with contextlib.suppress(fit_pool.Cancelled):
+                p.run(fit_worker.hold, (60.0,), budget_s=30.0, owner="a",
+                      should_stop=done.is_set)
+
+        threads = [threading.Thread(target=occupy) for _ in range(2)]
+        for t in threads:  # one owner, two tasks at once: the second runs heavy
+            t.start()
+        deadline = time.monotonic() + 30.0
+        while p.stats()["idle"]["heavy"] == 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert p.stats()["idle"] == {"light": 1, "heavy": 1}, p.stats()
+        assert p.run(fit_worker.echo, ("b",), queue_s=0.5, owner="b") == "b"
+    finally:
+        done.set()
+        for t in threads:
+            t.join()
+        p.shutdown()
+
+
+def test_a_killed_fork_server_comes_back_with_the_workers_environment_at_once():
+    # issue 33: multiprocessing restarts a dead fork server with the bare environment (no
+    # thread limits: a 700-point QP ran 2 threads; no PYTHONPATH), and the pool noticed its
+    # dead workers only when a task picked one
+    from multiprocessing import forkserver
+
+    p = fit_pool.FitPool(LANES, boot_module=None)
+    try:
+        p.start(wait=True)
+        old = set(p.pids())
+        server = forkserver._forkserver._forkserver_pid
+        os.kill(server, signal.SIGKILL)
+        assert all(gone(pid, timeout=10.0) for pid in old)  # they die with their server
+        deadline = time.monotonic() + 30.0
+        while time.monotonic() < deadline and (
+                p.stats()["idle"] != {"light": 1, "heavy": 2} or set(p.pids()) & old):
+            time.sleep(0.05)
+        assert p.stats()["idle"] == {"light": 1, "heavy": 2}, "not refilled without a task"
+        assert not set(p.pids()) & old
+        names = [*fit_pool.THREAD_ENV, "PYTHONPATH"]
+        env = p.run(fit_worker.environ, (names,))
+        assert {k: env[k] for k in fit_pool.THREAD_ENV} == fit_pool.THREAD_ENV
+        assert str(ROOT) in env["PYTHONPATH"].split(os.pathsep)
+        assert forkserver._forkserver._forkserver_pid != server
+    finally:
+        p.shutdown()
+
+
+def test_a_task_queued_for_the_light_lane_moves_when_its_key_overran():
+    p = fit_pool.FitPool(LANES, demote_after_s=0.3, max_demoted=0, cancel_after_s=0.0)
+    seen = {}
+    try:
+        p.start(wait=True)
+        first = threading.Thread(target=lambda: seen.setdefault("first", p.run(
+            fit_worker.hold, (1.0,), lane="light", budget_s=20.0, key="k")))
+        first.start()
+        deadline = time.monotonic() + 30.0
+        while p.stats()["idle"]["light"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # queued behind the first; once the first overran, it runs heavy, not light
+        assert psutil.Process(p.run(fit_worker.pid, lane="light", queue_s=10.0,
+                                    key="k")).nice() == 15
+        first.join()
+        assert seen["first"] == 1.0  # the overrun one finished in the heavy lane
+    finally:
+        p.shutdown()

@@ -11,6 +11,7 @@ import { withImageButtons } from "./plot_export.js";
 
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
 
+const PRESENT_MIN_PX = 300; // the smallest figure present mode shrinks to
 const NARROW_PX = 560; // a plot narrower than this (a phone) gets a compact layout (fitNarrow)
 
 function fullDraw(st) {
@@ -36,6 +37,7 @@ function fullDraw(st) {
     layout.yaxis.range = st.startView[1].slice();
   }
   fitNarrow(st, layout);
+  fitPresent(st, layout);
   st.draws += 1;
   const t = performance.now();
   const drawnSeq = st.figSeq;
@@ -77,6 +79,15 @@ function fitNarrow(st, layout) {
   layout.yaxis = Object.assign({}, layout.yaxis, { constraintoward: "top" });
   layout.margin = Object.assign({}, layout.margin, { l: 50 });
   if (layout.height) layout.height = Math.min(layout.height, Math.round(w * 1.25));
+}
+
+function fitPresent(st, layout) {
+  // present mode (a projector, issue 32 item 12): the whole figure below the plot's top edge
+  // fits the window, so no part of the plot is scrolled out of sight
+  if (!layout.height || !document.querySelector(".svmlab-present-mode")) return;
+  const top = st.plot.getBoundingClientRect().top + window.scrollY;
+  const room = Math.round(window.innerHeight - top - 8);
+  layout.height = Math.max(PRESENT_MIN_PX, Math.min(layout.height, room));
 }
 
 function afterFull(st, seq) {

@@ -36,15 +36,15 @@ PRESENT_CSS = """
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapseButton"],
 [data-testid="stHeader"] { display: none !important; }
-[data-testid="stMainBlockContainer"] { padding-top: 1.5rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 0.5rem; }
+.svmlab-canvas .svmlab-hint { display: none; }
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li,
 [data-testid="stMainBlockContainer"] td, [data-testid="stMainBlockContainer"] th,
 [data-testid="stMainBlockContainer"] [data-testid="stText"] { font-size: 1.4rem; }
 .st-key-svmlab-teacher-title [data-testid="stText"] { font-size: 2.8rem; }
 .st-key-svmlab-teacher-question [data-testid="stText"] { font-size: 2rem; }
-.svmlab-canvas .svmlab-toolbar, .svmlab-canvas button, .svmlab-canvas .svmlab-hint,
+.svmlab-canvas .svmlab-toolbar, .svmlab-canvas button,
 .svmlab-canvas .svmlab-numbers, .svmlab-canvas .svmlab-tablebox { font-size: 1.35rem; }
-.svmlab-canvas .svmlab-plot { min-height: 600px; }
 """
 
 
@@ -83,7 +83,8 @@ def header(ss) -> None:
     ss[K_DRAWN_PRESENT] = ss[TP + "present"] = T.is_present(ss)  # the panel's toggle follows
     if T.is_present(ss):
         st.set_page_config(initial_sidebar_state="collapsed")
-        st.html(f"<style>{HEAD_CSS}{PRESENT_CSS}</style>")
+        # the marker tells the canvas to fit the figure to the window (canvas_full.js)
+        st.html(f"<style>{HEAD_CSS}{PRESENT_CSS}</style><div class='svmlab-present-mode'></div>")
     elif spec is not None:
         st.html(f"<style>{HEAD_CSS}</style>")
     if spec is None:

@@ -162,7 +162,8 @@ def run(task: str, fn: Callable, args: Sequence = (), kwargs: dict | None = None
     try:
         result = fit_pool.get_pool().run(
             fn, args, kwargs, lane=lane, budget_s=budget_s * slack(), queue_s=QUEUE_S * slack(),
-            should_stop=interrupt if interrupt.active else None)
+            should_stop=interrupt if interrupt.active else None,
+            key=prediction_key(task, settings, n, solver))
     except fit_pool.Cancelled:
         interrupt.raise_pending()
         raise Stopped("The fit was cancelled.") from None
@@ -180,6 +181,14 @@ def run(task: str, fn: Callable, args: Sequence = (), kwargs: dict | None = None
         raise Stopped("The server is stopping; the fit was not finished.") from None
     interrupt.raise_pending()  # a rerun seen while the fit was finishing: rerun now
     return result
+
+
+def prediction_key(task: str, settings, n: int, solver=None) -> str | None:
+    """What the lane's prediction was made of: once a fit of these inputs overran it, the
+    pool sends the later ones to the heavy lane (``fit_pool``: fair shares)."""
+    if settings is None:
+        return None
+    return json.dumps([task, n, solver, dict(settings)], sort_keys=True, default=str)
 
 
 def stopped_message(task: str, settings, n: int, solver=None, budget_s=BUDGET_S) -> str:
@@ -254,7 +263,8 @@ async def respond(raw: bytes, is_disconnected: Callable[[], Awaitable[bool]],
     try:
         return await run_in_threadpool(
             fit_pool.get_pool().run, respond_fn, (raw,), lane=lane, budget_s=BUDGET_S * slack(),
-            queue_s=QUEUE_S * slack(), should_stop=gone.is_set)
+            queue_s=QUEUE_S * slack(), should_stop=gone.is_set,
+            key=prediction_key("fit", settings, n))
     except fit_pool.BudgetExceeded:
         msg = stopped_message("fit", settings, n)
         return 200, _no_model(peek, "over_budget", msg, t0)

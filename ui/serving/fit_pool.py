@@ -20,7 +20,15 @@ its caller is gone, and the CPU is free again at once.
   own processes, so a click never queues behind a heavy fit and the kernel's scheduler gives
   the click's worker the CPU first. A "light" task that runs longer than ``demote_after_s``
   (a wrong prediction) is reniced to the heavy level and leaves its lane, which starts
-  another worker; its process is retired when the task ends.
+  another worker; its process is retired when the task ends. When ``max_demoted`` workers
+  are already demoted, the task is *moved* instead: its worker is killed and the task runs
+  again in the heavy lane with what is left of its budget. Either way a light worker is never
+  held longer than ``demote_after_s`` by a wrong prediction.
+- Fair shares of the light lane: a task's ``key`` names its prediction's inputs; once a
+  task of a key overran, later tasks of that key go to the heavy lane for ``overran_for_s``
+  (the prediction is known wrong), and so do those of the key still queued for a light
+  worker. A task's ``owner`` (a session) holds at most one light worker at a time; its
+  other tasks meanwhile go to the heavy lane.
 - Each worker uses one BLAS thread, so a fit takes at most one core.
 - Workers die with the server: ``atexit`` kills them, and ``ui.serving.fit_worker.die_with_parent``
   covers a SIGKILLed server (the fork server exits, the kernel kills its children).
@@ -127,6 +135,15 @@ class _WorkerProcess(mp_context.ForkServerProcess):
         return _Popen(process_obj)
 
 
+class _Move(Exception):
+    """Internal: run the task in the heavy lane instead, with ``ran_s`` less budget (it
+    overran and no more workers may be demoted, or its key overran while it queued)."""
+
+    def __init__(self, ran_s: float = 0.0):
+        super().__init__("moved to the heavy lane")
+        self.ran_s = ran_s
+
+
 class _Worker:
     __slots__ = ("proc", "conn", "lane", "demoted")
 
@@ -163,16 +180,31 @@ def _environ(extra: dict[str, str]) -> Iterator[None]:
                 os.environ[k] = v
 
 
+def _fork_server_alive() -> bool:
+    """Is multiprocessing's fork server running? (Asked without reaping it, which would
+    leave ``forkserver.ensure_running`` unaware.)"""
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    if pid is None:
+        return False
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        return False
+
+
 class FitPool:
     """Worker processes in lanes; ``run`` is thread-safe (see the module docstring)."""
 
     def __init__(self, lanes: Sequence[Lane] = DEFAULT_LANES, *, demote_after_s: float = 0.25,
-                 max_demoted: int = 2, cancel_after_s: float = 0.1,
+                 max_demoted: int = 2, cancel_after_s: float = 0.1, overran_for_s: float = 60.0,
                  boot_module: str | None = BOOT_MODULE, start_method: str = "forkserver"):
         self.lanes = {lane.name: lane for lane in lanes}
         self.demote_after_s = float(demote_after_s)
         self.max_demoted = int(max_demoted)
         self.cancel_after_s = float(cancel_after_s)
+        self.overran_for_s = float(overran_for_s)
+        self._overran: dict[Any, float] = {}  # key -> until when its tasks go heavy
+        self._light_owners: dict[Any, int] = {}  # owner -> its running light tasks
         self._boot_module = boot_module
         self._ctx = mp.get_context(start_method)
         self._cond = threading.Condition()
@@ -185,24 +217,49 @@ class FitPool:
         self._workers: set[_Worker] = set()
         self._closed = False
         self._heavy_nice = max((lane.nice for lane in lanes), default=0)
+        self._heavy_lane = max(lanes, key=lambda lane: lane.nice).name if lanes else None
         use_server = self._ctx.get_start_method() == "forkserver"
         self._process_class = _WorkerProcess if use_server else self._ctx.Process
 
     # -------------------------------------------------------------------- life cycle
 
     def _ensure_server(self) -> None:
-        """Start the fork server once, with the preload, one BLAS thread and ``ui`` on the
-        path (Python 3.11's fork server ignores the parent's sys.path)."""
+        """Start the fork server, with the preload, one BLAS thread and ``ui`` on the path
+        (Python 3.11's fork server ignores the parent's sys.path); again, with the same
+        environment, when it died (multiprocessing would restart it with the bare one)."""
         with self._boot_lock:
-            if self._booted:
+            if not self._booted:
+                self._booted = True
+                threading.Thread(target=self._refill, name="svmlab-fit-refill",
+                                 daemon=True).start()
+            if self._ctx.get_start_method() != "forkserver" or _fork_server_alive():
                 return
-            if self._ctx.get_start_method() == "forkserver":
-                if self._boot_module:
-                    self._ctx.set_forkserver_preload([self._boot_module])
-                path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-                with _environ({**THREAD_ENV, "PYTHONPATH": path}):
-                    forkserver.ensure_running()
-            self._booted = True
+            if self._boot_module:
+                self._ctx.set_forkserver_preload([self._boot_module])
+            path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+            with _environ({**THREAD_ENV, "PYTHONPATH": path}):
+                forkserver.ensure_running()
+
+    def _refill(self, poll_s: float = 0.2) -> None:
+        """Replace an idle worker that died (killed from outside, or with its fork server)
+        at once, not when a task next finds it dead (a thread, until shutdown)."""
+        while not self._closed:
+            with self._cond:
+                idle = [w for ws in self._idle.values() for w in ws]
+            if not idle:
+                time.sleep(poll_s)
+                continue
+            try:
+                mp_wait([w.proc.sentinel for w in idle], poll_s)
+                dead = [w for w in idle if not w.proc.is_alive()]
+            except (ValueError, OSError):  # one was closed meanwhile (taken, shut down)
+                continue
+            for w in dead:
+                with self._cond:
+                    if w not in self._idle[w.lane]:
+                        continue  # taken meanwhile: its task sees it dead
+                    self._idle[w.lane].remove(w)
+                self._discard(w)
 
     def _start_worker(self, lane: str) -> _Worker:
         self._ensure_server()
@@ -287,13 +344,58 @@ class FitPool:
 
     def run(self, fn: Callable, args: Sequence = (), kwargs: dict | None = None, *,
             lane: str = "light", budget_s: float = 2.0, queue_s: float = 2.0,
-            should_stop: Callable[[], bool] | None = None, poll_s: float = 0.02) -> Any:
+            should_stop: Callable[[], bool] | None = None, poll_s: float = 0.02,
+            key: Any = None, owner: Any = None) -> Any:
         """``fn(*args, **kwargs)`` in a worker of ``lane``; its result, or the exception it
         raised. Raises BudgetExceeded, Cancelled, PoolBusy or WorkerDied (see the classes).
-        ``fn`` must be a module-level function (it is pickled by name)."""
+        ``fn`` must be a module-level function (it is pickled by name). ``key`` (hashable:
+        the prediction's inputs) and ``owner`` (the session) share the light lane fairly
+        (see the module docstring)."""
         if lane not in self.lanes:
             raise ValueError(f"unknown lane {lane!r}; expected one of {tuple(self.lanes)}")
-        w = self._acquire(lane, time.monotonic() + queue_s, should_stop, poll_s)
+        lane, owned = self._route(lane, key, owner)
+        try:
+            return self._run_in(fn, args, kwargs, lane, key, budget_s, queue_s, should_stop,
+                                poll_s)
+        except _Move as move:
+            left = budget_s - move.ran_s
+            if left <= 0:
+                raise BudgetExceeded(budget_s, move.ran_s) from None
+        finally:
+            self._unown(owned)
+        return self._run_in(fn, args, kwargs, self._heavy_lane, key, left, queue_s,
+                            should_stop, poll_s)
+
+    def _route(self, lane: str, key, owner) -> tuple[str, Any]:
+        """The lane the task runs in, and the owner it counts against (None if none)."""
+        if self.lanes[lane].nice >= self._heavy_nice:
+            return lane, None
+        with self._cond:
+            now = time.monotonic()
+            if key is not None and self._overran.get(key, 0.0) > now:
+                return self._heavy_lane, None  # its prediction proved wrong
+            if owner is not None:
+                if self._light_owners.get(owner):
+                    return self._heavy_lane, None  # its share of the light lane is taken
+                self._light_owners[owner] = 1
+            return lane, owner
+
+    def _unown(self, owner) -> None:
+        if owner is not None:
+            with self._cond:
+                self._light_owners.pop(owner, None)
+
+    def _note_overran(self, key) -> None:
+        if key is None:
+            return
+        with self._cond:
+            now = time.monotonic()
+            if len(self._overran) > 1000:  # forget the expired ones
+                self._overran = {k: t for k, t in self._overran.items() if t > now}
+            self._overran[key] = now + self.overran_for_s
+
+    def _run_in(self, fn, args, kwargs, lane, key, budget_s, queue_s, should_stop, poll_s):
+        w = self._acquire(lane, time.monotonic() + queue_s, should_stop, poll_s, key)
         finished = False
         try:
             w.conn.send((fn, tuple(args), dict(kwargs or {})))
@@ -326,7 +428,9 @@ class FitPool:
                     raise BudgetExceeded(budget_s, now - t0)
                 if now >= demote_at:
                     demote_at = float("inf")
-                    self._demote(w)
+                    self._note_overran(key)
+                    if not self._demote(w):
+                        raise _Move(now - t0)
         finally:
             if not finished:
                 self._discard(w)
@@ -339,13 +443,17 @@ class FitPool:
         how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
         return WorkerDied(f"the fit's worker process ended without an answer ({how})")
 
-    def _acquire(self, lane: str, deadline: float, should_stop, poll_s: float) -> _Worker:
+    def _acquire(self, lane: str, deadline: float, should_stop, poll_s: float,
+                 key=None) -> _Worker:
         self._ensure_server()
         while True:
             with self._cond:
                 while True:
                     if self._closed:
                         raise PoolError("the fit pool is shut down")
+                    if key is not None and lane != self._heavy_lane and \
+                            self._overran.get(key, 0.0) > time.monotonic():
+                        raise _Move  # its key overran while it queued: no light worker
                     idle = self._idle[lane]
                     if idle:
                         w = idle.pop()  # the most recently used one: its caches are warm
@@ -408,17 +516,21 @@ class FitPool:
         if replace:
             self._spawn_idle(w.lane)
 
-    def _demote(self, w: _Worker) -> None:
-        """A light task ran long: lower its priority and let its lane start another worker."""
+    def _demote(self, w: _Worker) -> bool:
+        """A light task ran long: lower its priority and let its lane start another worker
+        (False: ``max_demoted`` reached, nothing done)."""
         with self._cond:
-            if w.demoted or self._demoted >= self.max_demoted or w not in self._workers:
-                return
+            if w.demoted or w not in self._workers:
+                return True
+            if self._demoted >= self.max_demoted:
+                return False
             w.demoted = True
             self._demoted += 1
             self._live[w.lane] -= 1
             self._cond.notify_all()
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, w.pid, self._heavy_nice)
+        return True
 
 
 # ------------------------------------------------------------------ the process's pool

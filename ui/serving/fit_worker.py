@@ -129,6 +129,11 @@ def pid() -> int:
     return os.getpid()
 
 
+def environ(names: list[str]) -> dict[str, str | None]:
+    """These environment variables of the worker (tests: the thread limits, PYTHONPATH)."""
+    return {name: os.environ.get(name) for name in names}
+
+
 def main_file() -> str | None:
     """This worker's ``__main__.__file__`` (tests: it must not be the parent's script)."""
     return getattr(sys.modules.get("__main__"), "__file__", None)

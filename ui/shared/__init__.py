@@ -25,7 +25,9 @@ uses them all):
 - ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
   cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
   Playground's picture, pure), ``history`` (undo), ``book_setups`` (the book's datasets with
-  the settings of its worked examples).
+  the settings of its worked examples), ``quick_controls`` (kernel, σ, loss and C beside the
+  plot: the sidebar's settings, one state), ``drawer`` (a phone's sidebar drawer closes after
+  a page link is followed; app.py draws it on every page).
 - ``browser_data``: Plotly figures as JSON text for the browser's modules, the checks of what
   a browser sends back; ``click_plot``: a Plotly chart that reports a click (More classes,
   Regression).
