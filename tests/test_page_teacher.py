@@ -68,7 +68,8 @@ def test_a_teacher_link_shows_title_and_question_as_plain_text_and_locks_control
     # the canvas (it draws the numbers and the table): points locked, both hidden
     data = canvas(at)
     assert data["locked"] is True and data["hide"] == ["numbers", "table"]
-    assert data["style"] == {"scale": 1.0, "show_sv": True}
+    # (and the endpoint, whose answers carry the style, leaves them out too)
+    assert data["style"] == {"scale": 1.0, "show_sv": True, "hide": ["numbers", "table"]}
     assert at.session_state[S.K_SETTINGS] == d2_spec().settings
 
 

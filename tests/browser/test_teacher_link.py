@@ -172,3 +172,31 @@ def test_a_link_made_from_a_loopback_visit_says_students_cannot_open_it_or_uses_
     expect(page.locator("[data-testid=stAlert]").filter(has_text="Students cannot open")) \
         .to_have_count(0)
     assert not page.js_errors
+
+
+def test_hidden_numbers_never_reach_the_browser_and_clicks_still_refit(page):
+    """Issue 32 item 11 / 33 item 12: with the numbers hidden (the table not), the table
+    still showed α and "margin SV" for every point, drawn from answers that carried them."""
+    d = datasets.d2()
+    spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
+                       locked=[], hidden=["numbers"])  # fmt: skip
+    open_link(page, f"?t={T.LinkStore(LINK_DIR).put(spec)}")
+    canvas = page.locator(CANVAS)
+    n0 = int(canvas.get_attribute("data-n-points"))
+    box = page.locator(f"{CANVAS} .nsewdrag").bounding_box()
+    for k, dx in enumerate((40, 80), start=1):  # the second refit is the warm-start route
+        page.mouse.click(box["x"] + dx, box["y"] + 40)
+        page.wait_for_function(
+            f"(() => {{ const r = document.querySelector('{CANVAS}');"
+            f" return Number(r.dataset.refitSeq) >= {k} && r.__state.refitOn; }})()"
+        )
+    s = f"document.querySelector('{CANVAS}').__state"
+    assert page.evaluate(f"{s}.points.length") == n0 + 2
+    assert page.evaluate(f"{s}.refit.ans.ok") is True
+    assert page.evaluate(f"Object.keys({s}.refit.ans)").count("alpha") == 0
+    assert page.evaluate(f"{s}.refit.ans.panel === undefined") is True
+    table = page.evaluate(f"{s}.tableEl.innerHTML")
+    assert table.count("<tr data-row=") == n0 + 2
+    assert "SV" not in table and "<td></td><td></td><td></td><td></td><td></td>" in table
+    assert "Hidden by your teacher" in canvas.locator(".svmlab-numbers").inner_text()
+    assert not page.js_errors

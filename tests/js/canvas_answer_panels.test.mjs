@@ -69,6 +69,13 @@ test("the points table: a row per point, the model's columns, the selected rows"
   assert.ok(!empty.includes("selected") && empty.includes("<td>+1</td><td></td><td></td>"));
 });
 
+test("the points table of an answer without α (a teacher hid it): the points, no model", () => {
+  // the server leaves α, h, ξ and the categories out of a hidden-numbers session's answers
+  const { alpha, h, xi, category, panel, ...rest } = answer; // eslint-disable-line no-unused-vars
+  const html = tableHtml(points, rest, []);
+  assert.equal(html, tableHtml(points, null, []));
+});
+
 test("renderNumbers / renderTable show the answer only when it is for these points", () => {
   const st = { numbersEl: {}, tableEl: {}, hide: new Set(), title: "T", points, highlight: [],
     refit: { points: points.slice(0, 2), ans: answer } }; // prettier-ignore

@@ -35,7 +35,8 @@ export function requestRefit(st) {
   if (req.view) body.view = req.view;
   if (st.home) body.home = { x: st.home[0], y: st.home[1] };
   const w = st.warm;
-  if (w && w.key === req.key && w.epoch === req.epoch) {
+  // (no α when a teacher hid the numbers or the table: the server left it out; a cold start)
+  if (w && w.alpha && w.key === req.key && w.epoch === req.epoch) {
     body.warm = { points: w.points, alpha: w.alpha };
   }
   st.inFlight = true;

@@ -51,7 +51,9 @@ export function numbersHtml({ hidden, title, points, ans }) {
 export function tableHtml(points, ans, highlight) {
   // the points table: a row per point, its model columns from the answer `ans` (null: empty);
   // the rows in `highlight` (0-based) selected
-  const a = ans;
+  // (an answer without α: the teacher hid the numbers or the table, and the server left
+  // the model columns out)
+  const a = ans && ans.alpha ? ans : null;
   const sel = new Set(highlight);
   const head =
     "<thead><tr><th>i</th><th>x1</th><th>x2</th><th>y</th><th>α</th><th>h(x)</th>" +

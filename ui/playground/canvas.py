@@ -34,6 +34,9 @@ from ui.shared.plotly_config import no_cloud
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
 COMPONENT_NAME = "svmlab_canvas"
+#: Why an edit of a points-locked teacher link's points was refused (the server checks: a client
+#: other than the canvas may send one).
+LOCKED_TEXT = "The points are locked by your teacher: the edit was not applied."
 
 
 @functools.cache  # the element is looked up on every rerun: read its files once
@@ -168,6 +171,7 @@ def apply_canvas_points(ss, value: Any) -> bool:
     Returns True if the points changed. A malformed list leaves the points alone and queues
     an error message.
     """
+    from ui.playground import teacher
     from ui.shared import state
 
     try:
@@ -183,6 +187,10 @@ def apply_canvas_points(ss, value: Any) -> bool:
     if parsed is None:
         return False
     X, y, seq = parsed
+    if teacher.is_locked(ss, "points"):  # the canvas refuses edits; a client may not
+        ss[state.K_EPOCH] = int(ss.get(state.K_EPOCH, 0)) + 1  # it gets the link's points back
+        state.push_flash(ss, "error", LOCKED_TEXT)
+        return False
     state.set_points(ss, X, y, from_canvas=True)
     ss[state.K_CANVAS_SEQ] = seq
     return True

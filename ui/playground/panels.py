@@ -169,6 +169,7 @@ def _on_canvas_change() -> None:
 
 def draw_canvas(ss) -> None:
     """The canvas: the points, the settings and (after a change made here) the answer."""
+    teacher.hold_locks(ss)  # a client changed what a teacher link locks: put it back
     adopt_canvas_state(ss)
     if ss.pop(K_RERUN_APP, False):
         st.rerun(scope="app")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ui.playground import takeaway
+from ui.playground import takeaway, teacher
 from ui.serving import budget
 from ui.shared import state
 
@@ -19,6 +19,9 @@ ESTIMATOR_WORDS = {
     "none": "scikit-learn has no estimator for this model: the code rebuilds h from the "
             "fitted coefficients instead of refitting",
 }
+
+HIDDEN_TEXT = ("Hidden by your teacher: the model's file and code hold its numbers "
+               "(α for every point, b). Predict first.")
 
 
 @st.cache_data(max_entries=32, show_spinner="Fitting the model to export …")
@@ -34,6 +37,10 @@ def cached_takeaway(xb: bytes, yb: bytes, skey: tuple, title: str) -> takeaway.T
 
 def model_export(ss) -> None:
     st.markdown("**Take the model away**")
+    if not (teacher.shows(ss, "numbers") and teacher.shows(ss, "table")):
+        # the file and the code hold α for every point and b: the answers the teacher hid
+        st.info(HIDDEN_TEXT)
+        return
     X, y, title = state.current_dataset(ss)
     skey = state.settings_key(state.current_settings(ss))
     try:

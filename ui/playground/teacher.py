@@ -74,6 +74,9 @@ HIDES = {
     "sv": "SV rings and slack",
 }
 
+#: Why a change of something the teacher locked was undone (``hold_locks``).
+HELD_TEXT = "That is locked by your teacher: the teacher's value is back."
+
 # session_state keys
 K_SPEC = "svmlab.teacher.spec"  # the TeacherSpec of the link this session opened
 K_REF = "svmlab.teacher.ref"  # {"t": id} or {"ts": blob}: how the address bar names it
@@ -425,8 +428,15 @@ def lock_kwargs(ss: Mapping, name: str, *, disabled: bool = False,
 
 
 def figure_options(ss: Mapping) -> dict:
-    """Keyword arguments of the Playground's figure: scale (present mode), show_sv."""
-    return {"scale": PRESENT_SCALE if is_present(ss) else 1.0, "show_sv": shows(ss, "sv")}
+    """The Playground answer's style (``fit_api.parse_style``): scale (present mode), show_sv
+    and, when the teacher hid any, ``hide``: the parts the server leaves out of every answer
+    (the canvas's payload and the endpoint's), so hidden answers never reach the browser."""
+    out: dict[str, Any] = {"scale": PRESENT_SCALE if is_present(ss) else 1.0,
+                           "show_sv": shows(ss, "sv")}
+    hide = tuple(h for h in ("numbers", "table") if not shows(ss, h))
+    if hide:
+        out["hide"] = hide
+    return out
 
 
 def has_link_params(q: Mapping[str, Any]) -> bool:
@@ -460,6 +470,24 @@ def enforce_locks(ss: MutableMapping, spec: TeacherSpec) -> None:
     if "points" in spec.locked and not at_points(ss, spec):
         state.set_points(ss, spec.X, spec.y, title=POINTS_TITLE, reset_view=True)
         ss[state.K_SOURCE] = None
+
+
+def hold_locks(ss: MutableMapping) -> bool:
+    """Put back any locked setting or locked points a client changed (a disabled widget or
+    the table editor is only disabled in the browser: a websocket client can still send a
+    value). Every run of the canvas calls it; True (and a message) when something was put
+    back."""
+    spec = spec_of(ss)
+    if spec is None:
+        return False
+    s = state.current_settings(ss)
+    moved = any(s.get(k) != spec.settings[k]
+                for lock, keys in LOCKED_SETTINGS.items() if lock in spec.locked for k in keys)
+    if not moved and not ("points" in spec.locked and not at_points(ss, spec)):
+        return False
+    enforce_locks(ss, spec)
+    state.push_flash(ss, "error", HELD_TEXT)
+    return True
 
 
 def at_points(ss: Mapping, spec: TeacherSpec) -> bool:

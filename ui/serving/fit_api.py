@@ -22,8 +22,10 @@ warm       optional {"points": [...], "alpha": [...]}: the previous answer's poi
            starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
            ``warmstart.map_alpha`` carries α over when at most one point changed
 home       optional, like view: the axis ranges "reset axes" returns to (default: view)
-style      optional {"scale": 1…2, "show_sv": bool}: how the figure is drawn (a teacher
-           link's present mode and hidden support vectors, ``ui.playground.teacher.figure_options``)
+style      optional {"scale": 1…2, "show_sv": bool, "hide": [...]}: how the figure is drawn (a
+           teacher link's present mode and hidden support vectors,
+           ``ui.playground.teacher.figure_options``) and what the answer leaves out
+           (``HIDDEN_FIELDS``: "numbers", "table")
 seq        optional integer, echoed (the browser drops answers to older edits)
 =========  ===================================================================================
 
@@ -146,12 +148,27 @@ def _warm(value: Any, X: np.ndarray, y: np.ndarray, settings: dict):
             RECENT.get(fitting.fit_key(wX, wy, settings)))
 
 
+#: What a teacher link's hidden parts take out of an answer (``style.hide``), so the browser
+#: never receives them: the numbers panel, and α with the points table's other model columns
+#: (α also sits in the SV rings' hover: ``draw_data`` leaves it out there).
+HIDDEN_FIELDS = {
+    "numbers": ("alpha", "b", "h", "xi", "category", "panel", "fit"),
+    "table": ("alpha", "h", "xi", "category"),
+}
+
+
 def parse_style(value: Any) -> dict:
-    """{"scale", "show_sv"} with defaults 1.0 and True; BadRequest for anything else."""
+    """{"scale", "show_sv", "hide"} with defaults 1.0, True and (); BadRequest for anything
+    else."""
     if value is None:
         value = {}
-    if not isinstance(value, Mapping) or set(value) - {"scale", "show_sv"}:
-        raise BadRequest('style must be {"scale": number, "show_sv": true or false}')
+    if not isinstance(value, Mapping) or set(value) - {"scale", "show_sv", "hide"}:
+        raise BadRequest('style must be {"scale": number, "show_sv": true or false, '
+                         '"hide": [...]}')
+    hide = value.get("hide", ())
+    if not isinstance(hide, (list, tuple)) or any(h not in HIDDEN_FIELDS for h in hide):
+        raise BadRequest(f"style.hide must be a list of {', '.join(HIDDEN_FIELDS)}; "
+                         f"got {hide!r:.40}")
     scale, show_sv = value.get("scale", 1.0), value.get("show_sv", True)
     ok = isinstance(scale, (int, float)) and not isinstance(scale, bool) and math.isfinite(scale)
     if not ok or not 1.0 <= scale <= SCALE_MAX:
@@ -159,7 +176,7 @@ def parse_style(value: Any) -> dict:
                          f"got {scale!r:.40}")
     if not isinstance(show_sv, bool):
         raise BadRequest(f"style.show_sv must be true or false; got {show_sv!r:.40}")
-    return {"scale": float(scale), "show_sv": show_sv}
+    return {"scale": float(scale), "show_sv": show_sv, "hide": tuple(sorted(set(hide)))}
 
 
 def parse_request(body: Any) -> dict:
@@ -223,6 +240,12 @@ def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple,
         max_slack_labels=browser_data.MAX_SLACK_LABELS, scale=style["scale"],
         show_sv=style["show_sv"], show_slack=style["show_sv"],
     )  # fmt: skip
+    if "numbers" in style["hide"]:  # the rings' hover names each SV's α
+        for t in fig["data"]:
+            if t.get("meta", {}).get("role") == "sv":
+                t["customdata"] = [[row[0]] for row in np.asarray(t["customdata"]).tolist()]
+                t["hovertemplate"] = t["hovertemplate"].split(":", 1)[0] + \
+                    "<extra>" + t["name"] + "</extra>"
     roles = _by_role(fig["data"])
     regions = roles["regions"][0]
     rings = [
@@ -317,6 +340,9 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         **draw,
         figure=figure,
     )
+    for part in parse_style(style)["hide"]:
+        for k in HIDDEN_FIELDS[part]:
+            ans.pop(k, None)
     ans["server_ms"] = round(1000 * (time.perf_counter() - t0), 2)
     return ans
 
