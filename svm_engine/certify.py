@@ -437,6 +437,10 @@ def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
         slack += xi * xi if quad else xi
         if xi > 0.0:
             slack_rnd += rnd * (2.0 * xi if quad else 1.0)
+        elif 1.0 - yh > -rnd:
+            # counted as 0, but the true ξ may be up to rnd: C times that weighs in the
+            # primal too (issue 33 item 9: C = 5e5 made it 6e-5 of a "converged" gap)
+            slack_rnd += rnd * (rnd if quad else 1.0)
         a_rnd += a * rnd
         rnd_max = max(rnd_max, rnd)
     return (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad,
