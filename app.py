@@ -50,9 +50,15 @@ def main() -> None:
 
 
 if __name__ != "__main__":  # imported by `streamlit run` (uvicorn) to serve the ASGI app
+    from starlette.requests import ClientDisconnect
+
+    from ui.serving import slow_clients
     from ui.serving.budget import lifespan  # the fit workers start and stop with the server
     from ui.serving.fit_api import routes
 
-    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")), lifespan=lifespan)
+    slow_clients.install()  # uvicorn reads a request with no time limit: bound it
+    app = st.App(__file__, routes=routes(st.get_option("server.baseUrlPath")),
+                 lifespan=slow_clients.lifespan(lifespan),
+                 exception_handlers={ClientDisconnect: slow_clients.client_left})
 else:  # a session's run of the script
     main()

@@ -11,7 +11,14 @@
    with ``deploy/haproxy.cfg`` (the policy: cookie stickiness, health checks, timeouts) on
    address:port;
 4. prints "SVM Lab is ready: URL" once HAProxy sees every process up, and stops everything
-   on Ctrl-C or SIGTERM; if a process dies, it stops the rest and exits with status 1.
+   on Ctrl-C or SIGTERM;
+5. supervises them: a process that dies (a crash, the OOM killer, ``kill -9``) is started
+   again on its port after a pause that doubles with each quick death (``Backoff``: 1 s,
+   2 s, … at most 30 s; back to 1 s once it has run a minute). Meanwhile HAProxy's health
+   check takes it out of the pool and ``option redispatch`` sends its students to the others
+   (their tabs hand their points to the new session); HAProxy itself is restarted likewise.
+   (supervisord or systemd would do the same, but are not on every machine; compose.yaml's
+   ``restart: unless-stopped`` does it for the containers.)
 
 Logs (one per app process, haproxy.log with a line per request) go to ``--log-dir``.
 """
@@ -129,6 +136,54 @@ def _on_signal(signum, _frame):
     raise Stopped(signal.Signals(signum).name)
 
 
+class Backoff:
+    """The pause before a dead process is started again: ``first`` seconds, doubled after
+    each death that came within ``healthy`` seconds of its start, at most ``cap``; a process
+    that ran ``healthy`` seconds or more starts again after ``first`` (a crash loop waits
+    ever longer, an occasional death is mended at once)."""
+
+    def __init__(self, first: float = 1.0, cap: float = 30.0, healthy: float = 60.0):
+        self.first, self.cap, self.healthy = first, cap, healthy
+        self.delay = first
+
+    def after_death(self, ran_for: float) -> float:
+        """The pause before the next start of a process that died after ``ran_for`` s."""
+        if ran_for >= self.healthy:
+            self.delay = self.first
+        pause = self.delay
+        self.delay = min(self.cap, self.delay * 2)
+        return pause
+
+
+class Child:
+    """One supervised process: its command, log, last start, and when it is due again."""
+
+    def __init__(self, name: str, command: list[str], log, **popen):
+        self.name, self.command, self.log, self.popen = name, command, log, popen
+        self.backoff = Backoff()
+        self.proc: subprocess.Popen | None = None
+        self.started = 0.0
+        self.due: float | None = None  # when a dead one starts again
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.command, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True, **self.popen)  # fmt: skip
+        self.started, self.due = time.monotonic(), None
+
+    def tend(self, now: float) -> str | None:
+        """Restart a dead process when its pause is over; a line to print when it died or
+        started again."""
+        if self.proc is not None and self.due is None and self.proc.poll() is not None:
+            pause = self.backoff.after_death(now - self.started)
+            self.due = now + pause
+            return (f"{self.name} exited with status {self.proc.returncode}; "
+                    f"starting it again in {pause:.0f} s")  # fmt: skip
+        if self.due is not None and now >= self.due:
+            self.start()
+            return f"{self.name} started again (pid {self.proc.pid})"
+        return None
+
+
 def stop(procs: list[subprocess.Popen]) -> None:
     """Terminate HAProxy first (no new requests), then the app processes; kill stragglers."""
     for p in reversed(procs):
@@ -172,7 +227,7 @@ def serve(args) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
 
-    procs: list[subprocess.Popen] = []
+    children: list[Child] = []
     logs = []
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
@@ -182,25 +237,24 @@ def serve(args) -> int:
             subprocess.run([sys.executable, "-m", "svm_engine.precompile"], cwd=ROOT, env=env,
                            check=True)  # fmt: skip
         for i, port in enumerate(ports):
-            log = open(log_dir / f"{server_name(i)}-{port}.log", "w")  # noqa: SIM115
+            # appended to: a restarted process's lines follow its predecessor's
+            log = open(log_dir / f"{server_name(i)}-{port}.log", "a")  # noqa: SIM115
             logs.append(log)
-            procs.append(subprocess.Popen(app_command(port), cwd=ROOT, env=env, stdout=log,
-                                          stderr=subprocess.STDOUT, start_new_session=True))
-        hp_log = open(log_dir / "haproxy.log", "w")  # noqa: SIM115
+            children.append(Child(server_name(i), app_command(port), log, cwd=ROOT, env=env))
+        hp_log = open(log_dir / "haproxy.log", "a")  # noqa: SIM115
         logs.append(hp_log)
-        procs.append(subprocess.Popen([haproxy, "-db", *cfg], env=hp_env, stdout=hp_log,
-                                      stderr=subprocess.STDOUT, start_new_session=True))
+        children.append(Child("haproxy", [haproxy, "-db", *cfg], hp_log, env=hp_env))
+        for child in children:
+            child.start()
         shown = "localhost" if args.address in ("0.0.0.0", "") else args.address
         url = f"http://{shown}:{args.port}"
         ready = False
         deadline = time.monotonic() + args.timeout
         while True:
-            for i, p in enumerate(procs):
-                if p.poll() is not None:
-                    what = "haproxy" if i == len(ports) else server_name(i)
-                    print(f"{what} exited with status {p.returncode}; logs in {log_dir}",
-                          file=sys.stderr)  # fmt: skip
-                    return 1
+            now = time.monotonic()
+            for child in children:
+                if said := child.tend(now):
+                    print(f"{said}; logs in {log_dir}", file=sys.stderr, flush=True)
             if not ready:
                 try:
                     states = {k: r["status"] for k, r in server_stats(stats_socket).items()}
@@ -212,7 +266,7 @@ def serve(args) -> int:
                                       for i, p in enumerate(ports))  # fmt: skip
                     print(f"SVM Lab is ready: {url} ({len(ports)} processes: {where}; "
                           f"logs in {log_dir}). Ctrl-C stops it.", flush=True)
-                elif time.monotonic() > deadline:
+                elif now > deadline:
                     print(f"not every process came up within {args.timeout:.0f} s: {states}; "
                           f"logs in {log_dir}", file=sys.stderr)  # fmt: skip
                     return 1
@@ -221,7 +275,8 @@ def serve(args) -> int:
         print(f"{exc}: stopping", flush=True)
         return 0
     finally:
-        stop(procs)
+        # HAProxy (the last) first: no new requests, then the app processes
+        stop([c.proc for c in children if c.proc is not None])
         for log in logs:
             log.close()
 

@@ -18,6 +18,7 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 link_message = panels.init_session(ss)
+panels.heading(ss)  # issue 32: the page had no heading of its own
 
 if link_message:
     st.warning(link_message)

@@ -39,8 +39,10 @@ K_SCALE, K_SCALE_REQUEST, K_SCALE_STOP = "cmp.scaling.result", "cmp.scaling.run"
 SOURCE_LABELS = {"playground": "The Playground's points and settings", **DATASET_LABELS}
 BIAS_CHOICES = {"both": ("free", "augmented"), "free": ("free",), "augmented": ("augmented",)}
 BIAS_CHOICE_LABELS = {"both": "both forms", "free": "free b only", "augmented": "augmented only"}
-TOL_LABELS = {"tight": "tight (smo 1e-8, cvxopt 1e-10, sga 1e-7, newton 1e-8)",
-              "default": "each solver's default (smo 1e-3, sga 1e-4, …)"}
+TOL_LABELS = {"tight": "tight, for the agreement check (SMO 10⁻⁸, cvxopt 10⁻¹⁰, SGA 10⁻⁷, "
+                       "Newton 10⁻⁸)",
+              "default": "as the Playground and Step-through run them (SMO 10⁻⁵, SGA 10⁻⁴, "
+                         "…)"}
 
 st.title("Compare solvers")
 st.caption(
@@ -80,8 +82,9 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     sb.radio("Bias forms", tuple(BIAS_CHOICES), key=P + "biases",
              format_func=BIAS_CHOICE_LABELS.get)
     sb.radio("Tolerance", cmp.TOL_MODES, key=P + "tol", format_func=TOL_LABELS.get,
-             help="The agreement check needs tight tolerances; the defaults show how far off "
-                  "each solver stops as it is usually run.")
+             help="The agreement check needs tight tolerances; the other setting runs every "
+                  "solver as the other pages do (the same iterations as there), and shows how "
+                  "far off each stops as it is usually run.")
     sb.number_input("Max iterations (0 = each solver's own cap)", 0, 10_000_000, step=1,
                     key=P + "max_iter",
                     help="A small number shows what a stopped, non-converged run looks like.")
@@ -216,21 +219,9 @@ if len(errors) == len(comp.rows):
     st.stop()
 
 notes = doc_sections(r.spec for r in comp.rows)
-st.dataframe(
-    cmp.table_frame(comp),
-    hide_index=True,
-    key=P + "table",
-    column_config={
-        "b": st.column_config.NumberColumn(format="%.4f"),
-        "primal": st.column_config.NumberColumn(format="%.6g"),
-        "dual": st.column_config.NumberColumn(format="%.6g"),
-        "duality gap": st.column_config.NumberColumn(format="%.1e"),
-        "max KKT violation": st.column_config.NumberColumn(format="%.1e"),
-        "time (ms)": st.column_config.NumberColumn(format="%.2f"),
-        "converged": st.column_config.CheckboxColumn(),
-    },
-)
-st.caption(cmp.AGREEMENT_TEXT + " Solver notes: "
+st.dataframe(cmp.shown_frame(comp), hide_index=True, key=P + "table",
+             column_config={"converged": st.column_config.CheckboxColumn()})
+st.caption(cmp.AGREEMENT_TEXT + " " + cmp.tolerance_note(tol_mode) + " Solver notes: "
            + " · ".join(f"[{t}](#{anchor(t)})" for t in notes))
 if len({r.spec.bias for r in comp.rows}) > 1:
     st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, cmp.bias_forms_note(comp)))),
@@ -263,7 +254,7 @@ for note_title, spec in notes.items():
     st.subheader(note_title, anchor=anchor(note_title))
     limits = f"  \n**Limits:** {doc.limits}" if doc.limits else ""
     st.markdown(f"{doc.summary}  \n**Reference:** {doc.reference}  \n**Cost per iteration:** "
-                f"{doc.cost}{limits}  \n*Source:* `{doc.module}`")
+                f"{doc.cost}{limits}")
     st.code(doc.problem, language=None)
 
 scaling_section([r.spec for r in comp.rows], settings, tol_mode)

@@ -38,7 +38,7 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 ss = st.session_state
 P = "mc."                       # widget keys of this page
 K_ADDED, K_PLOT = "mc.added", "mc.plot"     # the points added by clicks; the plot's key
-NEW = "➕ a new class"
+NEW = "+ a new class"          # plain text: no emoji font on a bare Debian Chromium
 SOURCES = {"iris": "Iris: 3 species (two features)", "blobs": "k blobs (generated)",
            "file": "A file with k classes"}
 DEFAULTS = {"source": "iris", "f1": "sepal_length", "f2": "sepal_width", "k": 4, "n": 80,
@@ -109,6 +109,8 @@ def model_sidebar() -> dict:
 
 def add_point(x1: float, x2: float, label: str) -> None:
     ss.setdefault(K_ADDED, []).append((float(x1), float(x2), str(label)))
+    if ss.get(P + "click_class") == NEW:    # the class just made: the next clicks add to it
+        ss[P + "click_class"] = str(label)
 
 
 def on_plot_click(xr, yr, n: int, label: str) -> None:
@@ -153,6 +155,8 @@ c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
 new_label = next(f"class {j}" for j in range(len(classes) + 1, 99)
                  if f"class {j}" not in classes)
 options = classes + ([NEW] if len(classes) < M.MAX_CLASSES else [])
+if ss.get(P + "click_class") not in options:     # its class undone or another data source
+    ss.pop(P + "click_class", None)
 choice = c1.selectbox("Class of the next point you click", options, key=P + "click_class")
 label = new_label if choice == NEW else choice
 c2.button("Undo last point", key=P + "undo", disabled=not added,
@@ -175,7 +179,9 @@ else:
     mnames = [m["machine"] for m in answer.machines]
     boundaries = st.multiselect("Show the boundary h(x) = 0 of these binary machines",
                                 range(len(mnames)), format_func=mnames.__getitem__,
-                                key=P + "boundaries")
+                                # other machines (other data): a fresh choice, whose chips
+                                # cannot keep the old machines' names
+                                key=P + "boundaries." + "|".join(mnames))
     fig = F.regions_figure(answer, X, labels, names, boundaries=boundaries)
 xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
 click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
@@ -218,7 +224,8 @@ else:
 st.subheader("The binary machines")
 st.dataframe(pd.DataFrame(answer.machines), hide_index=True, key=P + "machines",
              column_config={"b": st.column_config.NumberColumn(format="%.4f"),
-                            "converged": st.column_config.CheckboxColumn()})
+                            "converged": st.column_config.CheckboxColumn(),
+                            "status": st.column_config.TextColumn(width="large")})
 st.subheader("Every point: the machines' scores" + (" and votes" if answer.strategy == "ovo"
                                                      else ""))
 only_wrong = st.toggle("Only the misclassified points", key=P + "only_wrong")

@@ -53,10 +53,11 @@ def function_select() -> str:
                                 format_func=lambda f: FUNCTIONS[f][0])
 
 
-def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None]:
+def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None, bool]:
     sb = st.sidebar
     src = ctl.data_source(ss, P, SOURCES, radio=True, generators=("generate",),
-                          sliders=GENERATE, options={"generate": function_select})
+                          sliders=GENERATE, options={"generate": function_select},
+                          on_change=lambda: ss.__setitem__(K_ADDED, []))  # none carried over
     x, t, function = np.zeros(0), np.zeros(0), src.option
     if src.name == "generate":
         g = src.params
@@ -65,11 +66,11 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None]:
     if added:
         x = np.concatenate([x, [p[0] for p in added]])
         t = np.concatenate([t, [p[1] for p in added]])
-        a, b = sb.columns(2)
-        a.button("Undo last point", key=P + "undo", on_click=lambda: ss[K_ADDED].pop(),
-                 width="stretch")
-        b.button(f"Clear my {len(added)} points", key=P + "clear",
-                 on_click=lambda: ss.__setitem__(K_ADDED, []), width="stretch")
+        # one under the other: side by side the sidebar cut their words ("Undo last p…")
+        sb.button("Undo last point", key=P + "undo", on_click=lambda: ss[K_ADDED].pop(),
+                  width="stretch")
+        sb.button(f"Clear my {R.count(len(added), 'point')}", key=P + "clear",
+                  on_click=lambda: ss.__setitem__(K_ADDED, []), width="stretch")
     sb.header("Model")
     s = ctl.model_sidebar(ss, P,
                           {k: ss[P + k] for k in ("kernel", "degree", "coef0", "sigma", "C")},
@@ -78,7 +79,7 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None]:
                                     key=P + "epsilon", format_func=fmt_setting)
     s["solver"] = sb.radio("Solver", tuple(R.SOLVERS), key=P + "solver",
                            format_func=R.SOLVERS.get)
-    return x, t, s, function
+    return x, t, s, function, src.name == "place"
 
 
 def add_point(xy) -> None:
@@ -102,7 +103,8 @@ def cached_fit(xb: bytes, tb: bytes, skey: tuple, function: str | None) -> R.Ans
 restore_widgets(ss, P)
 ctl.default_widgets(ss, P, DEFAULTS)
 keep_widgets(ss, P, DEFAULTS)
-x_all, t_all, settings, function = sidebar()
+x_all, t_all, settings, function, placing = sidebar()
+view = F.PLACE_VIEW if placing else None
 s = R.check_settings(settings)
 why = R.refusal(len(x_all), s) or R.point_refusal(x_all, t_all)
 answer = None
@@ -118,10 +120,10 @@ if why is None:
 left, right = st.columns([3, 2], gap="medium")
 with left:
     if answer is not None:
-        fig = F.fit_figure(answer)
+        fig = F.fit_figure(answer, view)
     else:                                    # no fit: the points alone, still clickable
-        xr = (float(min(x_all, default=-3)) - 1, float(max(x_all, default=3)) + 1)
-        yr = (float(min(t_all, default=-2)) - 1, float(max(t_all, default=2)) + 1)
+        xr, yr = (F.data_view(x_all, t_all, view=view) if len(x_all) else
+                  F.PLACE_VIEW)
         fig = {"data": [{"type": "scatter", "mode": "markers", "x": x_all, "y": t_all,
                          "name": "points", "marker": {"size": 12}}],
                "layout": {"xaxis": {"range": xr, "title": {"text": "x"}},
@@ -132,8 +134,8 @@ with left:
     click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
                           on_click=partial(on_plot_click, xr, yr, len(x_all)),
                           title="Regression: ε-SVR", settings=about)
-    st.caption(f"{len(x_all)} points (at most {R.MAX_POINTS}). Click or tap the plot to add a "
-               "point there; drag to zoom (the toolbar's house resets it).")
+    st.caption(f"{R.count(len(x_all), 'point')} (at most {R.MAX_POINTS}). Click or tap the "
+               "plot to add a point there; drag to zoom (the toolbar's house resets it).")
     with st.expander("Add a point by its coordinates"):
         c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
         px = c1.number_input("x", value=0.0, step=0.1, key=P + "add.x")
@@ -142,7 +144,10 @@ with left:
                   disabled=len(x_all) >= R.MAX_POINTS)
 
 with right:
-    if why is not None:
+    if why is not None and placing and len(x_all) < 2:    # a step to take, not an error
+        st.info(f"Click the plot to place points: {R.count(len(x_all), 'point')} so far, a "
+                "function needs at least 2.")
+    elif why is not None:
         st.error(why)
     else:
         m = answer.model

@@ -432,15 +432,16 @@ def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
             kkt, worst, r_worst = v, i, yh - 1.0
         xi = max(0.0, 1.0 - yh)
         if xi <= rnd:
+            # zeroed as rounding, but a true ξ of up to ~rnd may hide here (a point on the
+            # margin): C times it is in the primal, so it counts towards what rounding
+            # could decide (C = 5e5 and rnd = 1e-10 is 5e-5 of an objective)
+            if 1.0 - yh > -rnd:
+                slack_rnd += rnd * rnd if quad else rnd
             xi = 0.0
         xi_max = max(xi_max, xi)
         slack += xi * xi if quad else xi
         if xi > 0.0:
             slack_rnd += rnd * (2.0 * xi if quad else 1.0)
-        elif 1.0 - yh > -rnd:
-            # counted as 0, but the true ξ may be up to rnd: C times that weighs in the
-            # primal too (issue 33 item 9: C = 5e5 made it 6e-5 of a "converged" gap)
-            slack_rnd += rnd * (rnd if quad else 1.0)
         a_rnd += a * rnd
         rnd_max = max(rnd_max, rnd)
     return (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad,

@@ -7,6 +7,7 @@ import importlib.util
 import re
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,50 @@ def test_serve_refuses_a_port_that_is_taken(haproxy, capsys):
         taken = s.getsockname()[1]
         assert serve.serve(serve.parse_args(["-n", "2", "--first-app-port", str(taken)])) == 2
     assert f"port {taken} on 127.0.0.1 is taken" in capsys.readouterr().err
+
+
+# -- supervision: a dead process is started again after a pause that grows in a crash loop --
+
+
+def test_backoff_doubles_for_quick_deaths_up_to_its_cap_and_resets_after_a_healthy_run():
+    b = serve.Backoff(first=1.0, cap=30.0, healthy=60.0)
+    assert [b.after_death(0.5) for _ in range(7)] == [1, 2, 4, 8, 16, 30, 30]
+    assert b.after_death(60.0) == 1  # it had run a minute: an occasional death
+    assert b.after_death(3.0) == 2
+    assert b.after_death(59.9) == 4  # just short of healthy: still a crash loop
+
+
+def _dies(status: int) -> list[str]:
+    return [sys.executable, "-c", f"import sys; sys.exit({status})"]
+
+
+def test_a_dead_child_is_started_again_when_its_pause_is_over(tmp_path):
+    with open(tmp_path / "child.log", "a") as log:
+        child = serve.Child("app2", _dies(3), log)
+        child.start()
+        first = child.proc
+        first.wait(timeout=30)
+        t0 = child.started
+        assert child.tend(t0 + 0.1) == "app2 exited with status 3; starting it again in 1 s"
+        assert child.tend(t0 + 0.5) is None and child.proc is first  # the pause
+        said = child.tend(t0 + 1.1)
+        assert child.proc is not first and said == f"app2 started again (pid {child.proc.pid})"
+        child.proc.wait(timeout=30)
+        # a second quick death: twice the pause
+        assert child.tend(child.started + 0.1).endswith("starting it again in 2 s")
+        assert child.tend(child.started + 1.5) is None
+        assert child.tend(child.started + 2.2).startswith("app2 started again")
+        child.proc.wait(timeout=30)
+        # a death after a healthy run: the first pause again
+        assert child.tend(child.started + 61).endswith("starting it again in 1 s")
+
+
+def test_a_running_child_is_left_alone(tmp_path):
+    with open(tmp_path / "child.log", "a") as log:
+        child = serve.Child("app1", [sys.executable, "-c", "import time; time.sleep(60)"], log)
+        child.start()
+        try:
+            assert child.tend(child.started + 1000) is None and child.proc.poll() is None
+        finally:
+            child.proc.kill()
+            child.proc.wait(timeout=30)

@@ -194,6 +194,24 @@ BAD = [
     ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 7]], "alpha": [1]}}, "warm.points: "),
     ({"points": [[0, 0, 1]], "warm": {"alpha": []}}, "warm.points is missing"),
 ]
+# integers no float holds (they overflowed every check after the JSON: a 500), and nesting
+# deeper than any request (json and repr recurse: RecursionError, a 500)
+HUGE = 10**400
+OVERSIZED = [
+    ({"points": [[0, 0, 1]], "settings": {"C": HUGE}}, "(401 digits) is too large"),
+    ({"points": [[0, 0, 1]], "settings": {"sigma": -HUGE}}, "(402 digits) is too large"),
+    ({"points": [[0, 0, 1]], "settings": {"degree": HUGE}}, "is too large"),
+    ({"points": [[HUGE, 0, 1]]}, "is too large"),
+    ({"points": [[0, 0, 1]], "view": {"x": [0, HUGE], "y": [0, 1]}}, "is too large"),
+    ({"points": [[0, 0, 1]], "style": {"scale": HUGE}}, "is too large"),
+    ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 1]], "alpha": [HUGE]}}, "is too large"),
+    ({"points": [[0, 0, 1]], "seq": HUGE}, "is too large"),
+    (b"[" * 100_000 + b"]" * 100_000, "more than 6 levels deep"),
+    (b'{"points": [[0, 0, 1]], "settings": {"kernel": ' + b"[" * 900 + b"]" * 900 + b"}}",
+     "more than 6 levels deep"),
+    ({"points": [[0, 0, 1]], "settings": {"kernel": [[[[[["x"]]]]]]}}, "levels deep"),
+]
+BAD += OVERSIZED
 
 
 @pytest.mark.parametrize("body, words", BAD, ids=[w for _, w in BAD])
@@ -204,6 +222,18 @@ def test_bad_requests_get_400_with_a_message_naming_the_problem(body, words):
     answer = json.loads(text)
     assert set(answer) == {"error"} and words in answer["error"], answer
     assert "Traceback" not in text
+
+
+def test_the_deepest_request_is_within_max_depth():
+    body = _d2_body(warm={"points": [[0, 0, 1]], "alpha": [0.0]}, view={"x": [0, 1], "y": [0, 1]})
+    assert fit_api._depth(body) == 4 <= fit_api.MAX_DEPTH
+    assert fit_api.parse_body(json.dumps(body).encode()) == body
+
+
+def test_a_dict_with_a_huge_integer_is_a_bad_request_too():
+    # refit() is also called with dicts (the page's payload): no OverflowError out of it
+    with pytest.raises(fit_api.BadRequest, match="too large"):
+        fit_api.refit({"points": [[0, 0, 1]], "settings": {"C": HUGE}})
 
 
 def test_size_caps():
@@ -237,16 +267,26 @@ def test_fit_url_follows_the_base_url_path(base, url):
     assert fit_api.fit_url(base) == url
 
 
-def _call(app, method: str, path: str, body: bytes = b"", chunk: int = 65536):
+JSON_HEADERS = {"content-type": "application/json"}
+
+
+def _call(app, method: str, path: str, body: bytes = b"", chunk: int = 65536,
+          headers: dict | None = None, leave_after: int | None = None):  # fmt: skip
     """One HTTP request through an ASGI app (starlette's TestClient needs httpx, which the
-    project does not install): (status, headers, body)."""
+    project does not install): (status, headers, body). ``leave_after``: the client
+    disconnects after sending that many chunks of the body (status None: no answer)."""
     import asyncio
     import threading
 
     parts = [body[k : k + chunk] for k in range(0, len(body), chunk)] or [b""]
     sent: list[dict] = []
+    received = 0
 
     async def receive():
+        nonlocal received
+        if leave_after is not None and received >= leave_after:
+            return {"type": "http.disconnect"}
+        received += 1
         part = parts.pop(0) if parts else b""
         return {"type": "http.request", "body": part, "more_body": bool(parts)}
 
@@ -258,7 +298,9 @@ def _call(app, method: str, path: str, body: bytes = b"", chunk: int = 65536):
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
         "scheme": "http", "path": path, "raw_path": path.encode(),
         "query_string": query.encode(),
-        "root_path": "", "headers": [(b"content-type", b"application/json")],
+        "root_path": "",
+        "headers": [(k.encode(), v.encode())
+                    for k, v in (JSON_HEADERS if headers is None else headers).items()],
         "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
     }  # fmt: skip
     # a thread of its own: the browser tests' Playwright keeps an event loop running in this
@@ -276,6 +318,8 @@ def _call(app, method: str, path: str, body: bytes = b"", chunk: int = 65536):
     worker.join()
     if errors:
         raise errors[0]
+    if leave_after is not None and not sent:
+        return None, {}, b""
     start = next(m for m in sent if m["type"] == "http.response.start")
     headers = {k.decode(): v.decode() for k, v in start["headers"]}
     text = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
@@ -303,6 +347,110 @@ def test_route_answers_json_through_starlette():
     assert _call(app, "POST", "/api/refit", json.dumps(_d2_body()).encode())[0] == 404
 
 
+def _no_fit(monkeypatch):
+    """budget.respond (the fit worker) must not be reached: it fails the test if it is."""
+    from ui.serving import budget
+
+    async def fit(raw, *args, **kwargs):
+        pytest.fail(f"a fit worker got {raw[:60]!r}")
+
+    monkeypatch.setattr(budget, "respond", fit)
+
+
+@pytest.mark.parametrize("body, words", OVERSIZED, ids=[w for _, w in OVERSIZED])
+def test_oversized_numbers_and_nesting_are_400_at_the_door(monkeypatch, body, words):
+    # they were a 500 (plain text, a traceback in the log): the lane's estimate
+    # (budget._peek) read the settings in the server's process, outside any try
+    from starlette.applications import Starlette
+
+    _no_fit(monkeypatch)
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    status, _, text = _call(Starlette(routes=fit_api.routes()), "POST", "/api/refit", raw)
+    assert status == 400 and words in json.loads(text)["error"], text
+
+
+def test_head_names_the_server_and_runs_no_fit(monkeypatch):
+    from starlette.applications import Starlette
+
+    _no_fit(monkeypatch)  # HEAD went the POST way: a fit worker, then a 400
+    status, headers, _ = _call(Starlette(routes=fit_api.routes()), "HEAD", "/api/refit")
+    assert status == 200 and headers[fit_api.BOOT_HEADER.lower()] == fit_api.BOOT
+
+
+FOREIGN = [
+    ({"content-type": "text/plain"}, 415, "send the request as application/json"),
+    ({"content-type": "application/x-www-form-urlencoded"}, 415, "application/json"),
+    ({"content-type": "multipart/form-data; boundary=x"}, 415, "application/json"),
+    ({}, 415, "application/json"),
+    ({"content-type": "application/json", "host": "lab.example",
+      "origin": "https://evil.example"}, 403, "another site"),
+    ({"content-type": "application/json", "host": "lab.example:8501",
+      "origin": "http://lab.example"}, 403, "another site"),
+    ({"content-type": "application/json", "host": "lab.example", "origin": "null"}, 403,
+     "another site"),
+]
+
+
+@pytest.mark.parametrize("headers, status, words", FOREIGN,
+                         ids=[h.get("origin") or h.get("content-type", "-") for h, *_ in FOREIGN])
+def test_what_another_site_could_send_is_refused(monkeypatch, headers, status, words):
+    # a form or text/plain POST needs no preflight: another site's page could make a
+    # student's browser start fits; a foreign Origin is refused whatever the type
+    from starlette.applications import Starlette
+
+    _no_fit(monkeypatch)
+    app = Starlette(routes=fit_api.routes())
+    got, _, text = _call(app, "POST", "/api/refit", json.dumps(_d2_body()).encode(),
+                         headers=headers)
+    assert got == status and words in json.loads(text)["error"], text
+
+
+@pytest.mark.parametrize("headers", [
+    {"content-type": "application/json; charset=utf-8"},
+    {"content-type": "application/json", "host": "lab.example", "origin": "https://lab.example"},
+    {"content-type": "application/json", "host": "127.0.0.1:8501",
+     "origin": "http://127.0.0.1:8501"},
+    {"content-type": "application/json", "host": "10.0.0.5:8502",
+     "x-forwarded-host": "lab.example", "origin": "https://lab.example"},
+])
+def test_the_pages_own_requests_are_answered(headers):
+    from starlette.applications import Starlette
+
+    app = Starlette(routes=fit_api.routes())
+    status, _, text = _call(app, "POST", "/api/refit", json.dumps(_d2_body(seq=4)).encode(),
+                            headers=headers)
+    assert status == 200 and json.loads(text)["seq"] == 4
+
+
+def test_a_client_that_leaves_mid_body_is_one_log_line(monkeypatch):
+    # it was starlette's ClientDisconnect raised out of the app (uvicorn logs its traceback
+    # and the server error middleware a 500 to nobody), per client
+    import logging
+
+    from starlette.applications import Starlette
+
+    class Records(logging.Handler):
+        def __init__(self):
+            super().__init__(logging.INFO)
+            self.records: list[logging.LogRecord] = []
+
+        def emit(self, record):
+            self.records.append(record)
+
+    _no_fit(monkeypatch)
+    app = Starlette(routes=fit_api.routes())
+    raw = json.dumps(_d2_body()).encode()
+    seen, root = Records(), logging.getLogger()
+    monkeypatch.setattr(root, "level", logging.INFO)
+    root.addHandler(seen)
+    try:
+        _call(app, "POST", "/api/refit", raw, chunk=100, leave_after=2)
+    finally:
+        root.removeHandler(seen)
+    assert len(seen.records) == 1 and seen.records[0].exc_info is None, seen.records
+    assert "left before its request arrived whole" in seen.records[0].getMessage()
+
+
 def test_streamlit_run_serves_app_py_with_the_fit_route():
     from streamlit.web.server.app_discovery import discover_asgi_app
 
@@ -312,13 +460,18 @@ def test_streamlit_run_serves_app_py_with_the_fit_route():
     # in a child process: st.App sets process-wide Streamlit config
     code = (
         "import runpy; g = runpy.run_path('app.py', run_name='app');"
-        "print([r.path for r in g['app']._user_routes])"
+        "print([r.path for r in g['app']._user_routes]);"
+        "from uvicorn.protocols.http.h11_impl import H11Protocol;"
+        "print(H11Protocol.svmlab_slow_clients);"  # ui/serving/slow_clients.py: installed
+        "from starlette.requests import ClientDisconnect;"
+        "print(g['app']._exception_handlers[ClientDisconnect].__name__)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-1] == "['/api/refit', '/svmlab/{version}/{name}']"
+    assert out.stdout.strip().splitlines()[-3:] == [
+        "['/api/refit', '/svmlab/{version}/{name}']", "True", "client_left"]
 
 
 def test_no_state_is_kept_between_requests():

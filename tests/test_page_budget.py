@@ -67,7 +67,8 @@ def test_playground_switches_a_solver_over_the_budget_and_says_why():
     at = page("1_playground.py", {**TEN_MINUTES, "C": "1", "k": "linear", "sv": "qp"})
     no_traceback(at)
     infos = [str(i.value) for i in at.info]
-    assert any(i.startswith("Solver switched from qp to smo: QP (cvxopt) on 2,000 points takes")
+    assert any(i.startswith("Solver changed to SMO (Platt) because QP (cvxopt) on 2,000 points "
+                            "takes")
                for i in infos), infos
     assert at.session_state[S.K_SETTINGS]["solver"] == "smo"
     assert canvas_answer(at)["ok"]  # SMO fits 2,000 points within the budget

@@ -176,3 +176,21 @@ def test_a_grid_cut_by_its_time_limit_is_not_served_from_the_cache(monkeypatch):
     at = page(70)
     assert not [str(w.value) for w in at.warning if "stopped at the" in str(w.value)]
     assert f"all {cells} cells done" in text(at)
+
+
+def test_the_verdict_agrees_with_both_accuracies_shown():
+    """σ = 5, C = 0.01 on the moons: training 75.0 %, test 88.3 % (a lucky split). The page
+    said "Both are low: underfitting" beside a test accuracy above every cross-validated
+    cell; the words must fit both numbers: the training accuracy is low, the test one is not."""
+    at = start()
+    at.select_slider(key="gnl.C").set_value(0.01).run()
+    at.select_slider(key="gnl.sigma").set_value(5.0).run()
+    ok(at)
+    shown = metrics(at)
+    train = float(shown["training accuracy"].removesuffix(" %")) / 100
+    test = float(shown["test accuracy"].removesuffix(" %")) / 100
+    assert train < 0.8 <= test                    # the case of the issue (the page's numbers)
+    words = text(at)
+    assert "Both are low" not in words
+    assert "training accuracy is low" in words and "underfitting" in words
+    assert "higher than the training accuracy" in words

@@ -82,7 +82,12 @@ def test_d1_lifted_by_the_homogeneous_map_with_its_plane_and_preimage():
         idx = np.array(t["customdata"]) - 1
         np.testing.assert_allclose(np.column_stack([t["x"], t["y"], t["z"]]), phi[idx],
                                    rtol=1e-12)
-    assert lift["layout"]["scene"]["xaxis"]["title"]["text"] == "x1²"
+    scene = lift["layout"]["scene"]
+    assert [scene[f"{a}axis"]["title"]["text"] for a in "xyz"] == ["x1²", "√2·x1x2", "x2²"]
+    # Plotly's default eye (1.25, 1.25, 1.25) cut the cube's corners and the z title off in
+    # the page's column (issue 32): the camera stands farther back
+    eye = scene["camera"]["eye"]
+    assert np.hypot(eye["x"], eye["y"]) > 1.25 * np.sqrt(2) * 1.3
     curve = traces(lift, "curve")[0]   # the lifted boundary lies in the plane
     C3 = np.column_stack([curve["x"], curve["y"], curve["z"]])
     np.testing.assert_allclose(C3 @ plane.w + plane.b, 0, atol=1e-8)

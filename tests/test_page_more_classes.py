@@ -58,7 +58,7 @@ def test_iris_one_vs_rest_as_scikit_learn():
     assert "3 binary machines" in msg and f"Training accuracy {100 * acc:.1f} %" in msg
     fig = figure(at)
     assert sum(len(t["x"]) for t in traces(fig, "points")) == 150
-    assert len(traces(fig, "regions")) == 1
+    assert len(traces(fig, "regions")) == 3            # one smooth fill per class
     assert len(traces(fig, "misclassified")[0]["x"]) == int((points["right"] == False).sum())  # noqa: E712
 
 
@@ -81,10 +81,12 @@ def test_one_vs_one_votes_and_boundaries_on_request():
     assert (V.sum(axis=1) == 3).all()
     np.testing.assert_array_equal(points["predicted"], ref.predict(d.X))
     assert traces(figure(at), "boundary") == []
-    at.multiselect(key="mc.boundaries").set_value([0, 2]).run()
+    at.multiselect[0].set_value([0, 2]).run()
     b = traces(figure(ok(at)), "boundary")
     assert [t["name"] for t in b] == ["h = 0 of Iris-setosa vs Iris-versicolor",
                                       "h = 0 of Iris-versicolor vs Iris-virginica"]
+    at.radio(key="mc.source").set_value("blobs").run()     # other machines: none chosen
+    assert at.multiselect[0].value == [] and traces(figure(ok(at)), "boundary") == []
     assert "LIBSVM" in " ".join(c.value for c in at.caption)     # the tie rule is stated
 
 
@@ -113,13 +115,20 @@ def test_added_points_join_their_class_or_make_a_new_one():
     last = points.iloc[-1]
     assert (last["x1"], last["x2"], last["class"]) == (7.5, 2.2, "Iris-setosa")
     assert "151 points, 3 classes (1 added by you)" in at.markdown[0].value
-    at.selectbox(key="mc.click_class").set_value("➕ a new class").run()
+    at.selectbox(key="mc.click_class").set_value("+ a new class").run()
+    at.button(key="mc.add.go").click().run()
+    machines, points = frames(ok(at))
+    assert points.iloc[-1]["class"] == "class 4" and len(machines) == 4
+    # the chooser now names the class just made: the next point joins it (no class 5)
+    assert at.selectbox(key="mc.click_class").value == "class 4"
     at.button(key="mc.add.go").click().run()
     machines, points = frames(ok(at))
     assert points.iloc[-1]["class"] == "class 4" and len(machines) == 4
     at.button(key="mc.undo").click().run()
+    at.button(key="mc.undo").click().run()
     machines, points = frames(ok(at))
     assert len(points) == 151 and len(machines) == 3
+    assert at.selectbox(key="mc.click_class").value == "Iris-setosa"   # class 4 is gone
     at.button(key="mc.clear").click().run()
     assert len(frames(ok(at))[1]) == 150
 

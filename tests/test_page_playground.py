@@ -292,7 +292,7 @@ def test_a_link_built_from_a_state_restores_it():
     assert at.radio(key="pg.kernel").value == "polynomial"
     assert at.slider(key="pg.degree").value == 3
     assert at.select_slider(key="pg.C").value == 4.0
-    assert numbers(at)["solver"] == "qp"
+    assert numbers(at)["solver"] == "QP (cvxopt, interior point)"
 
 
 def test_a_generator_link_restores_the_generator_widgets():
@@ -331,7 +331,7 @@ def test_solvers_that_cannot_solve_the_problem_are_disabled_with_the_reason():
     assert "SGA (SVM-Dual) uses the augmented bias (b in w) only" in captions
     at.button(key="pg.solver.qp").click()
     at.run()
-    assert numbers(at)["solver"] == "qp"
+    assert numbers(at)["solver"] == "QP (cvxopt, interior point)"
 
 
 def test_choosing_an_impossible_combination_switches_solver_with_a_note():
@@ -340,7 +340,8 @@ def test_choosing_an_impossible_combination_switches_solver_with_a_note():
     at.run()
     no_traceback(at)
     assert at.session_state[S.K_SETTINGS]["solver"] != "smo"
-    assert any("Solver switched from smo" in str(i.value) for i in at.info)
+    assert any(str(i.value).startswith("Solver changed to ") and "because SMO" in str(i.value)
+               for i in at.info)
     assert numbers(at)
 
 
@@ -388,7 +389,24 @@ def test_the_page_says_its_shared_answer_s_time_is_not_this_click_s():
     data = canvas(at)
     assert data["answer"] is not None  # the page's own answer (cached, shared)
     time_row = dict(data["answer"]["panel"])["time"]
-    assert time_row.endswith(" ms (first computed; reused)")
+    assert time_row.startswith("already computed (") and time_row.endswith(" ms the first time)")
     body = {"points": data["points"], "settings": data["settings"]}
     assert dict(fit_api.refit(body)["panel"])["time"].endswith(" ms")  # the endpoint's: now
-    assert "reused" not in dict(fit_api.refit(body)["panel"])["time"]
+    assert "already" not in dict(fit_api.refit(body)["panel"])["time"]
+
+
+def test_the_c_slider_says_infinity_under_the_hard_margin_and_the_page_has_a_heading():
+    """Issue 32's cosmetics: the disabled C slider showed "1" under the hard margin; the
+    Playground had no heading of its own (only the dataset's name beside the plot)."""
+    from ui.shared.controls import HARD_C_TEXT
+
+    at = new_app()  # D1: the hard margin
+    c = at.select_slider(key="pg.C")
+    assert at.toggle(key="pg.hard_margin").value is True and c.disabled
+    assert list(c.proto.options).count(HARD_C_TEXT) == 1 and c.value == 1.0  # the thumb's
+    assert [h.value for h in at.title] == ["Playground"]
+    at.toggle(key="pg.hard_margin").set_value(False).run()
+    no_traceback(at)
+    c = at.select_slider(key="pg.C")
+    assert not c.disabled and HARD_C_TEXT not in c.proto.options
+    assert c.value == 1.0 and "1" in c.proto.options  # the soft margin's C, kept

@@ -1,6 +1,7 @@
 """The Worked examples page under AppTest: what the rendered tables say, the drift check,
 and "Open in Playground"."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -55,11 +56,16 @@ class Page:
         self.at = at
         self.overview = at.table[0].value
         self.tables, self.charts, self.buttons, self.latex = {}, {}, {}, {}
+        self.axes: dict[int, list[str]] = {}      # every chart's axis titles
         for e in E.EXAMPLES:
             open_tab(at, e.number)
             assert [str(h.value) for h in at.header] == [f"{e.number}. {e.title}"]
             self.tables.update(sections(at))
             self.charts[e.number] = len(chart_specs(at))
+            self.axes[e.number] = [str(ax.get("title", {}).get("text", ""))
+                                   for spec in chart_specs(at)
+                                   for k, ax in spec.get("layout", {}).items()
+                                   if k.startswith(("xaxis", "yaxis")) and isinstance(ax, dict)]
             self.buttons[e.number] = [b.key for b in at.button]
             self.latex[e.number] = [str(x.value).strip("$\n") for x in at.latex]
 
@@ -79,6 +85,20 @@ def test_page_runs_and_shows_every_example(page):
     assert sum(page.charts.values()) == 11 and all(page.charts.values())
     for e in E.EXAMPLES:
         assert page.buttons[e.number] == [f"we.open.{e.key}.{k}" for k in range(len(e.setups))]
+
+
+def test_axes_are_named_x1_x2_as_on_every_other_page(page):
+    """Issue 32: "X1/X2" on Worked examples, "x1/x2" elsewhere."""
+    titles = [t for ts in page.axes.values() for t in ts]
+    assert "x1" in titles and "x2" in titles
+    assert not [t for t in titles if re.search(r"\bX\d", t)], titles
+
+
+def test_solvers_are_named_in_words_not_by_their_keys(page):
+    """Issue 32 item 14: a table printed "sga" and "newton" (the engine's keys)."""
+    cells = [str(v) for ts in page.tables.values() for t in ts if "solver" in t.columns
+             for v in t["solver"]]
+    assert cells and not {"sga", "newton", "smo", "qp", "psvm"} & set(cells), cells
 
 
 def test_the_overview_counts_the_matches(page):
@@ -214,4 +234,20 @@ def test_open_psvm_in_playground_runs_psvm_there():
     assert at.button(key="pg.solver.smo").disabled  # smo has no folded bias
     (el,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("svmlab_canvas")]
     panel = dict(read_payload(el.proto.json)["answer"]["panel"])  # the Playground's numbers
-    assert panel["solver"] == "psvm"
+    assert panel["solver"] == "PSVM (proximal SVM)"
+
+
+def test_example3_says_why_the_playground_shows_other_sga_numbers():
+    """Issue 32 item 8: Iris setosa with SGA shows (2.748, −3.752) here and the exact optimum
+    (2.746, −3.748) on the Playground, which polishes SGA's stop; the page must say so, with
+    the Playground's numbers."""
+    import svm_engine as se
+    from ui.shared.numbers import fmt_fixed
+
+    at = open_tab(AppTest.from_file(PAGE, default_timeout=TIMEOUT).run(), 3)
+    text = " ".join(str(m.value) for m in (*at.markdown, *at.caption))
+    d = datasets.iris_setosa()
+    pg = se.fit(d.X, d.y, C=10.0, bias="augmented", solver="sga", tol=E.SGA_EPS)  # polished
+    shown = (f"w = ({fmt_fixed(pg.w[0], 3)}, {fmt_fixed(pg.w[1], 3)}), "
+             f"b = {fmt_fixed(pg.b, 3)}")
+    assert "Playground" in text and "polishes" in text and shown in text, shown

@@ -175,3 +175,20 @@ def test_playground_offers_psvm_only_where_it_applies():
     d = ds.d2()
     out = fitting.fit_points(d.X, d.y, quad)
     assert out.ok and out.warning is None and out.model.solver == "psvm"
+
+
+def test_a_numerically_singular_system_is_an_honest_answer_not_numpys_error():
+    """Issue 33 item 10: a degree-10 kernel makes I/ν + HᵀH singular in double precision
+    (numpy raised a bare "Singular matrix"). Least squares gives an answer; the certificate
+    judges it (here: not converged, with advice), and the status says what happened."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", se.ConvergenceWarning)
+        m = se.fit([[0, 0], [0, 0], [1, 1], [1, 1], [2, 0], [0, 2]], [1, 1, -1, -1, 1, -1],
+                   kernel=se.Polynomial(10, 10), C=1, loss="quadratic", bias="augmented",
+                   solver="psvm")
+    assert np.isfinite(m.alpha).all() and np.isfinite(m.b)
+    assert "least squares" in m.extra["solver_status"]
+    # the residual of 1e-3 leaves primal and dual apart: the certificate must say so
+    assert not m.converged and "not converged" in m.status

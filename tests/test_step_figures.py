@@ -39,6 +39,7 @@ def d1_hard_run():
 
 
 def test_box_shows_this_steps_subproblem(d2_run):
+    ends = 0
     for k in range(1, d2_run.n_steps + 1):
         r = S.step_record(d2_run, k)
         fig = F.box_figure(r)
@@ -59,6 +60,12 @@ def test_box_shows_this_steps_subproblem(d2_run):
         assert fig["layout"]["meta"] == {"role": "box", "step": k, "pair": [r["i"] + 1, r["j"] + 1]}
         # the clipped new point is the end of [L, H] nearest to the unclipped optimum
         assert r["aj_new"] == min(max(r["aj_unclipped"], r["L"]), r["H"])
+        # ... and its label names that end, which is not labelled a second time on the spot
+        for end, text in zip(("L", "H"), seg["text"], strict=True):
+            if r["aj_new"] == r[end]:
+                assert text == "" and role(fig, "new")["text"][0].endswith(f" at {end}")
+                ends += 1
+    assert ends > 0                  # D2's run has steps that end on L or H
 
 
 def test_box_with_the_hard_margin_is_open_and_sendable(d1_hard_run):
@@ -71,7 +78,7 @@ def test_box_with_the_hard_margin_is_open_and_sendable(d1_hard_run):
         if math.isinf(r["H"]):  # yᵢ ≠ yⱼ: the segment is a ray, drawn past the view
             rays += 1
             lo, hi = fig["layout"]["yaxis"]["range"]
-            assert seg["y"][1] > hi and seg["text"] == ["L", ""]
+            assert seg["y"][1] > hi and seg["text"][1] == ""
         text = plot_payload(fig)["fig"]
         assert "Infinity" not in text and "NaN" not in text
         json.loads(text)

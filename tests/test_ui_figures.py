@@ -158,3 +158,50 @@ def test_figures_module_never_imports_streamlit():
         print(json.dumps(tried()))
     """
     assert fresh_python.run(probe, blocked=("streamlit",)) == []
+
+
+def test_xi_labels_are_placed_clear_of_each_other_and_of_the_rings():
+    """Issue 32: ξ labels over each other, the points and the SV rings. place_labels keeps
+    each label's box (as Plotly draws "middle right" text) clear where a free spot exists."""
+    from ui.shared.figures import _GAP_PX, place_labels
+
+    def box(anchor, size, unit):
+        x, y = anchor[0] * unit, anchor[1] * unit
+        return (x + _GAP_PX, y - size[1] / 2, x + _GAP_PX + size[0], y + size[1] / 2)
+
+    def overlap(a, b):
+        return min(a[2], b[2]) - max(a[0], b[0]) > 0 and min(a[3], b[3]) - max(a[1], b[1]) > 0
+
+    unit = 100.0  # px per data unit
+    segments = [((0.0, 0.0), (1.0, 0.0))] * 3  # three labels for the same segment
+    sizes = [(50.0, 18.0)] * 3
+    ring = (40.0, -20.0, 60.0, 20.0)  # over the segment's middle (px)
+    anchors = place_labels(segments, sizes, [ring], unit)
+    boxes = [box(a, s, unit) for a, s in zip(anchors, sizes, strict=True)]
+    for k, b in enumerate(boxes):
+        assert not overlap(b, ring), b
+        assert not any(overlap(b, c) for c in boxes[k + 1:]), boxes
+        # still beside its segment: within 50 px of it
+        assert -50 - 50 <= b[0] <= 150 and -50 - 18 <= b[1] <= 50, b
+    # nothing in the way: beside the segment's middle, to its right (Plotly's own place)
+    assert place_labels(segments[:1], sizes[:1], [], unit) == [(0.5, 0.0)]
+
+
+def test_d2s_xi_labels_in_the_figure_cover_no_ring():
+    from ui.shared.figures import _CHAR_EM, _GAP_PX, _LINE_EM, SLACK_FONT, ring_sizes
+
+    d = datasets.d2()
+    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    fig = figures.decision_figure_dict(m)
+    (lab,) = [t for t in fig["data"] if t["meta"]["role"] == "slack_labels"]
+    assert len(lab["text"]) == int(np.sum(m.xi > figures.MIN_SLACK))
+    unit = 95.0 * 0.9  # about the plot's px per unit (a little tighter than the estimate)
+    sv = np.flatnonzero(m.alpha > 0)
+    r = ring_sizes(m, sv) / 2
+    for x, y, text in zip(lab["x"], lab["y"], lab["text"], strict=True):
+        w, h = _CHAR_EM * SLACK_FONT * len(text), _LINE_EM * SLACK_FONT
+        x0, x1 = x * unit + _GAP_PX, x * unit + _GAP_PX + w
+        y0, y1 = y * unit - h / 2, y * unit + h / 2
+        for (cx, cy), rr in zip(m.X[sv] * unit, r, strict=True):
+            apart = x1 < cx - rr or x0 > cx + rr or y1 < cy - rr or y0 > cy + rr
+            assert apart, (text, (cx / unit, cy / unit))

@@ -20,7 +20,7 @@ def test_changes_names_what_differs():
     a = dict(S.DEFAULT_SETTINGS, kernel="polynomial", degree=4, C=10.0)
     b = dict(S.DEFAULT_SETTINGS, kernel="linear", C=math.inf, hard_margin=True)
     text = history.changes(a, b)
-    assert "kernel polynomial → linear" in text and "C 10 → ∞" in text
+    assert "the kernel changed from polynomial to linear" in text and "C from 10 to ∞" in text
     assert "degree" not in text  # not a setting of the linear kernel
     assert history.changes(a, a) == ""
 
@@ -52,7 +52,8 @@ def test_a_load_says_what_it_changed_and_undo_brings_back_points_and_settings():
     next(b for b in at.button if b.key == "pg.load").click().run()
     info = " ".join(str(i.value) for i in at.info)
     assert "Loaded" in info and f"replace your {n_before}" in info and "Undo" in info
-    assert "kernel gaussian → linear" in info  # the dataset's suggested settings, named
+    # the dataset's suggested settings, named in the sidebar's words
+    assert "the kernel changed from Gaussian (RBF) to linear" in info
     shown = [t.value for t in at.text if t.value.startswith("Shown: ")]
     assert shown == [f"Shown: {at.session_state[S.K_TITLE]}"]  # the sidebar names the data
     data = _canvas(at)

@@ -372,8 +372,22 @@ def test_caps_on_bytes_rows_and_encodings():
 def test_messages_are_made_literal_for_markdown():
     text = pio.markdown_safe("Could not import ![x](http://host/p.png): `a_b` <b>$x$</b>\n*")
     assert "![" not in text and "](" not in text.replace("\\]", "")
-    assert text == ("Could not import !\\[x\\](http://host/p.png): \\`a\\_b\\` \\<b\\>\\$x\\$"
-                    "\\</b\\> \\*")
+    # the bare address gets an invisible word joiner: markdown would link it
+    assert text == ("Could not import !\\[x\\](http:\u2060//host/p.png): \\`a\\_b\\` "
+                    "\\<b\\>\\$x\\$\\</b\\> \\*")
+
+
+@pytest.mark.parametrize("text, line", [
+    # one value longer than Python csv's field limit (131,072): a ValueError naming the line,
+    # not csv's own error
+    ("x1,x2,y\n1,2,a\n3,4,b\n5,6," + "a" * 131_073 + "\n", 4),
+    ("x1;x2;y\n1;2;a\n" + "b" * 200_000 + "\n3;4;b\n", 3),
+    # a quoted value that grows past the limit over two lines of 100,000 characters
+    ('x1,x2,y\n1,2,a\n3,4,"' + "a" * 100_000 + "\n" + "b" * 100_000 + '"\n5,6,b\n', 4),
+])
+def test_a_value_longer_than_csvs_field_limit_is_refused_naming_its_line(text, line):
+    with pytest.raises(PointsFileError, match=f"^line {line}.* 131,072 characters"):
+        pio.read_upload("long.csv", text.encode())
 
 
 def test_the_reading_is_pure_and_tries_scikit_learn_only_for_svmlight():

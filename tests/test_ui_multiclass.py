@@ -47,7 +47,15 @@ def test_the_figure_draws_every_class_the_regions_and_chosen_boundaries(iris_ovo
     fig = F.regions_figure(a, X, labels, names, boundaries=(0, 2))
     roles = [(t.get("meta") or {}).get("role") for t in fig["data"]]
     assert roles.count("points") == 3 and roles.count("boundary") == 2
-    assert roles[0] == "regions" and roles[1:3] == ["boundary", "boundary"]
+    assert roles[:4] == ["region_cells"] + ["regions"] * 3      # cells under the fills
+    assert roles[4:6] == ["boundary", "boundary"]
+    regions = fig["data"][1:4]       # one smooth fill per class: contours, not heatmap cells
+    assert {t["type"] for t in regions} == {"contour"}
+    assert [t["meta"]["class"] for t in regions] == list(a.classes)
+    inside = np.array([t["z"] for t in regions]) > 0
+    assert (inside.sum(axis=0) == 1).all()          # every grid place in exactly one region
+    np.testing.assert_array_equal(inside.argmax(axis=0), a.region)   # the page's regions
+
     pts = [t for t in fig["data"] if (t.get("meta") or {}).get("role") == "points"]
     assert sum(len(t["x"]) for t in pts) == 150
     assert {t["marker"]["symbol"] for t in pts} == set(F.SYMBOLS[:3])   # shapes, not colour only
@@ -55,6 +63,15 @@ def test_the_figure_draws_every_class_the_regions_and_chosen_boundaries(iris_ovo
     n_wrong = int((np.array(a.classes)[a.predicted] != labels).sum())
     assert (len(wrong[0]["x"]) if wrong else 0) == n_wrong
     assert fig["layout"]["xaxis"]["title"]["text"] == "petal_length"
+
+
+def test_one_vs_rest_regions_are_continuous_fields_with_the_argmax_inside():
+    X, labels, names = M.iris(("sepal_length", "sepal_width"))
+    a = M.run(X, labels, {"strategy": "ovr"})
+    z = F.region_fields(a)
+    assert len(np.unique(z)) > 1000                 # not cells: a boundary between places
+    np.testing.assert_array_equal((z > 0).argmax(axis=0)[(z > 0).any(axis=0)],
+                                  a.region[(z > 0).any(axis=0)])
 
 
 def test_one_vs_rest_rows_have_no_votes_and_blobs_get_k_machines():

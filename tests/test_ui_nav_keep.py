@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.shared.nav import SAVED, keep_widgets, restore_widgets
+from ui.shared.nav import SAVED, keep_widgets, note_page, restore_widgets
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,6 +21,26 @@ def test_keep_and_restore_round_trip_without_overwriting():
     restore_widgets(ss, "p.")
     assert (ss["p.kernel"], ss["p.C"], ss["q.kernel"]) == ("gaussian", 1.0, "linear")
     restore_widgets({}, "p.")                     # nothing remembered: nothing to do
+
+
+def test_a_fragment_rerun_after_arriving_keeps_what_the_user_typed():
+    """Issue 32 item 1: the teacher panel runs in the Playground's canvas fragment, whose
+    reruns do not pass through app.py, so the page still counted as just arrived and each
+    rerun wrote the stored (empty) title back over the one the teacher had typed."""
+    ss: dict = {}
+    note_page(ss, "")                              # a fresh session's first full run
+    restore_widgets(ss, "tl.")
+    ss["tl.title"] = ""                            # the panel draws its widgets
+    keep_widgets(ss, "tl.", ("title",))
+    ss["tl.title"] = "My title"                    # typed: the fragment reruns
+    restore_widgets(ss, "tl.")
+    assert ss["tl.title"] == "My title"
+    keep_widgets(ss, "tl.", ("title",))
+    note_page(ss, "step_through")                  # another page, and back: stale again
+    ss["tl.title"] = ""                            # Streamlit's default on return
+    note_page(ss, "")
+    restore_widgets(ss, "tl.")
+    assert ss["tl.title"] == "My title"
 
 
 def _widget(at, kind, key):

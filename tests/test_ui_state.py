@@ -278,6 +278,67 @@ def test_restore_from_broken_link_gives_message_and_default_state():
     np.testing.assert_array_equal(X, datasets.d1().X)
 
 
+# every number a link holds, with the base link it goes into (issue 33 item 4: moons at
+# noise=1e308 made infinite coordinates, and the page a traceback)
+NUMERIC_LINK_PARAMS = [
+    ("n", {"d": "moons"}), ("noise", {"d": "moons"}), ("seed", {"d": "moons"}),
+    ("factor", {"d": "circles"}), ("q", {"d": "d1", "k": "polynomial"}),
+    ("c", {"d": "d1", "k": "polynomial"}), ("s", {"d": "d1", "k": "gaussian"}),
+    ("C", {"d": "d1"}),
+]
+EXTREME = ["inf", "-inf", "nan", "NaN", "1e308", "-1e308", "1e309", "1e300", "-1e300",
+           "9" * 60, "-" + "9" * 30, "18446744073709551617", "1e999"]
+
+
+def _assert_default(ss) -> None:
+    X, _, _ = S.current_dataset(ss)
+    np.testing.assert_array_equal(X, datasets.d1().X)
+
+
+@pytest.mark.parametrize("value", EXTREME)
+@pytest.mark.parametrize("key, base", NUMERIC_LINK_PARAMS)
+def test_an_extreme_number_in_a_link_gives_a_message_and_the_default(key, base, value):
+    if (key, value) == ("C", "inf"):
+        pytest.skip("C=inf is the hard margin")
+    ss = {}
+    msg = S.restore_from_query(ss, {"v": "1", **base, key: value})
+    assert msg and msg.startswith("This link could not be opened: ") and "Traceback" not in msg
+    _assert_default(ss)
+
+
+def test_noise_1e308_is_named_in_the_message():
+    msg = S.restore_from_query({}, {"v": "1", "d": "moons", "noise": "1e308"})
+    assert "the link's noise=1·10³⁰⁸ is not between 0 and 2" in msg
+
+
+@pytest.mark.parametrize("key, value", [("n", "5"), ("noise", "3"), ("seed", "2000000")])
+def test_generator_numbers_outside_the_sliders_ranges_are_refused(key, value):
+    # the Playground's sliders (n from 10, noise up to 2) refuse such a value with an exception
+    with pytest.raises(S.LinkError, match=f"the link's {key}="):
+        S.decode_query({"v": "1", "d": "moons", key: value})
+
+
+@settings(max_examples=200, deadline=None)
+@given(param=st.sampled_from(NUMERIC_LINK_PARAMS),
+       value=st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                       st.integers(-(10**40), 10**40).map(str),
+                       st.from_regex(r"[-+]?[0-9]{0,3}\.?[0-9]{0,3}e[-+]?[0-9]{1,3}",
+                                     fullmatch=True)))
+def test_any_number_in_a_link_loads_within_the_widgets_or_gives_a_message(param, value):
+    key, base = param
+    ss = {}
+    msg = S.restore_from_query(ss, {"v": "1", **base, key: value})  # never raises
+    if msg is not None:
+        _assert_default(ss)
+        return
+    X, y = S.validate_points(*S.current_dataset(ss)[:2])  # finite, as the page needs
+    params = (ss.get(S.K_SOURCE) or {}).get("params", {})
+    assert S.GEN_N_MIN <= params.get("n", S.GEN_N_MIN) <= S.MAX_POINTS
+    assert 0 <= params.get("noise", 0) <= S.GEN_NOISE_MAX
+    assert 0 <= params.get("seed", 0) <= S.GEN_SEED_MAX
+    S.normalize_settings(S.current_settings(ss))  # the settings are in range
+
+
 def test_restore_from_good_link_loads_it():
     ss = {}
     q = S.encode_query(

@@ -43,6 +43,24 @@ def test_model_summary_has_the_numbers_panel(d2_model):
     assert rows["converged"] == "yes"
 
 
+def test_model_summary_speaks_to_students_not_developers():
+    """Issue 32 item 14: "smo (second_order)" and a bare "iterations 0" after a click whose
+    refit started from an optimal α."""
+    from ui.serving import fit_api
+
+    d = datasets.d2()
+    pts = [[float(a), float(b), int(c)] for (a, b), c in zip(d.X, d.y, strict=True)]
+    body = {"points": pts, "settings": S.settings_from_dataset(d.settings)}
+    cold = dict(fit_api.refit(body)["panel"])
+    assert cold["solver"] == "SMO (Platt, second-order pair choice)"
+    assert int(cold["iterations"]) > 0
+    warm = fit_api.refit({**body, "warm": {"points": pts, "alpha": fit_api.refit(body)["alpha"]}})
+    rows = dict(warm["panel"])
+    assert rows["iterations"].startswith("0: no α had to change")
+    body["settings"] = dict(body["settings"], solver="qp")
+    assert dict(fit_api.refit(body)["panel"])["solver"] == "QP (cvxopt, interior point)"
+
+
 def test_model_summary_for_a_kernel_has_no_w():
     d = datasets.nonlinear()
     m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model

@@ -4,6 +4,7 @@ that adds a point of the chosen class where it lands (ui/shared/click_plot.py)."
 
 from __future__ import annotations
 
+import re
 import time
 
 import numpy as np
@@ -38,14 +39,14 @@ def test_the_figure_and_the_numbers(page):
     page.get_by_text(f"Training accuracy {100 * acc:.1f} %").wait_for()
     tr = traces(page)
     roles = [t["role"] for t in tr]
-    assert roles[0] == "regions" and tr[0]["type"] == "heatmap"
+    assert roles[:3] == ["regions"] * 3 and {t["type"] for t in tr[:3]} == {"contour"}
     pts = {t["name"]: t for t in tr if t["role"] == "points"}
     assert sorted(pts) == [f"{c} (50)" for c in d.classes]
     setosa = pts["Iris-setosa (50)"]
     np.testing.assert_allclose(np.column_stack([setosa["x"], setosa["y"]]), d.X[:50])
     wrong = [t for t in tr if t["role"] == "misclassified"]
     assert len(wrong[0]["x"]) == int((m.predict(d.X) != d.y).sum())
-    assert page.locator(f"{PLOT} .heatmaplayer image").count() == 1     # regions drawn
+    assert page.locator(f"{PLOT} .contourlayer g.contour").count() >= 3    # regions drawn
     assert time.monotonic() - t0 < 120
     assert not page.js_errors
 
@@ -120,4 +121,50 @@ def test_a_file_with_four_classes_is_imported(page, tmp_path):
     page.get_by_text("n = 40 points, 4 classes").wait_for()
     pts = {t["name"] for t in traces(page) if t["role"] == "points"}
     assert pts == {"east (10)", "north (10)", "south (10)", "west (10)"}
+    assert not page.js_errors
+
+
+def test_a_new_class_is_made_once_per_intention(page):
+    """Choosing "a new class" and clicking three times makes ONE new class of three points
+    (the chooser moves to the class just made), not three classes of one point each."""
+    open_page(page)
+    page.get_by_text("Class of the next point you click").wait_for()
+    box = page.locator("[data-testid=stSelectbox]").filter(has_text="Class of the next point")
+    box.get_by_role("button", name="Open").click()
+    page.get_by_role("option", name=re.compile("new class")).click()
+    page.wait_for_timeout(1500)
+    for j, (fx, fy) in enumerate(((0.1, 0.1), (0.15, 0.12), (0.12, 0.2))):
+        px, py, _, _ = plot_point(page, fx, fy)
+        page.mouse.click(px, py)
+        page.get_by_text(f"({j + 1} added by you)").wait_for(timeout=ANSWER_S * 1000)
+        page.wait_for_timeout(800)
+    page.get_by_text("4 classes (3 added by you)").wait_for()
+    page.get_by_text("4 binary machines").wait_for(timeout=ANSWER_S * 1000)
+    assert box.get_by_role("combobox").input_value() == "class 4"
+    assert "➕" not in page.locator("section.main, [data-testid=stMain]").first.inner_text()
+    assert not page.js_errors
+
+
+def test_boundary_chips_follow_the_data(page):
+    """Boundaries chosen on Iris one-vs-one, then the k blobs: the chips name the blobs'
+    machines (as the legend does), or none is left chosen."""
+    open_page(page)
+    page.get_by_text("One-vs-one").first.click()
+    page.get_by_text("3 binary machines").wait_for(timeout=ANSWER_S * 1000)
+    ms = page.locator("[data-testid=stMultiSelect]").filter(has_text="Show the boundary")
+    ms.get_by_role("combobox").click()
+    page.get_by_role("option", name="Iris-setosa vs Iris-versicolor").click()
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"""() => document.querySelector('{PLOT}').data
+        .some(t => (t.name || '').includes('Iris-setosa vs Iris-versicolor'))""",
+                           timeout=ANSWER_S * 1000)
+    page.get_by_text("k blobs (generated)").click()
+    page.get_by_text("6 binary machines").wait_for(timeout=ANSWER_S * 1000)
+    page.wait_for_timeout(1500)
+    chips = ms.inner_text()
+    assert "Iris" not in chips, chips
+    drawn = [t["name"].removeprefix("h = 0 of ") for t in traces(page)
+             if t["role"] == "boundary"]
+    for name in drawn:                        # any boundary drawn is one the chips name
+        assert name in chips, (drawn, chips)
     assert not page.js_errors

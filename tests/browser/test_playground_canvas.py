@@ -370,7 +370,7 @@ def test_undo_after_loading_a_dataset_brings_back_points_and_settings(page):
     page.wait_for_function("location.search.includes('k=gaussian')")
     choose(page, "Dataset", "Book D1: separable (slide 15)", scope=sidebar)
     sidebar.get_by_role("button", name="Load dataset").click()
-    page.get_by_text("kernel gaussian → linear").wait_for()
+    page.get_by_text("the kernel changed from Gaussian (RBF) to linear").wait_for()
     page.wait_for_function(f"Number(document.querySelector('{CANVAS}').dataset.nPoints) === 14")
     page.locator(f"{CANVAS} button[data-act=undo]").click()
     page.wait_for_function(

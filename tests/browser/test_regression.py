@@ -68,3 +68,43 @@ def test_a_click_adds_a_point_where_it_lands(page):
     near = [abs(a - x) < 0.05 and abs(b - y) < 0.05 for a, b in zip(*out)]
     assert any(near), (x, y, out)
     assert not page.js_errors
+
+
+def x_range(page) -> list[float]:
+    """The view: [x0, x1, y0, y1]."""
+    return page.evaluate(f"""() => {{ const L = document.querySelector('{PLOT}')._fullLayout;
+        return L.xaxis.range.concat(L.yaxis.range); }}""")
+
+
+def test_placed_points_land_where_aimed_in_an_unchanged_view(page):
+    """"Place my own points": no point carried over from the generated data; after the first
+    click the view stays put, so the second and third clicks land where they are aimed."""
+    open_page(page)
+    px, py, _, _ = plot_point(page, 0.5, 0.1)             # a point added to the generated data
+    page.mouse.click(px, py)
+    page.get_by_text("31 points (at most 300)").wait_for(timeout=ANSWER_S * 1000)
+    page.get_by_text("Place my own points").click()
+    page.get_by_text("0 points (at most 300)").wait_for(timeout=ANSWER_S * 1000)
+    page.wait_for_timeout(1000)
+    before = x_range(page)
+    aims = ((0.3, 0.5), (0.7, 0.3), (0.5, 0.8))
+    placed = []
+    for j, (fx, fy) in enumerate(aims):
+        px, py, x, y = plot_point(page, fx, fy)
+        placed.append((x, y))
+        page.mouse.click(px, py)
+        word = "point" if j == 0 else "points"
+        page.get_by_text(f"{j + 1} {word} (at most 300)").wait_for(timeout=ANSWER_S * 1000)
+        page.wait_for_timeout(1000)
+        assert x_range(page) == pytest.approx(before, abs=1e-6)     # the view did not move
+    page.wait_for_function(f"""() => document.querySelector('{PLOT}').data
+        .filter(t => (t.meta || {{}}).role === 'points')
+        .reduce((n, t) => n + t.x.length, 0) === 3""", timeout=ANSWER_S * 1000)
+    xs, ys = page.evaluate(f"""() => {{ const d = document.querySelector('{PLOT}').data
+        .filter(t => (t.meta || {{}}).role === 'points');
+        return [d.flatMap(t => Array.from(t.x)), d.flatMap(t => Array.from(t.y))]; }}""")
+    got = sorted(zip(xs, ys))
+    for (gx, gy), (x, y) in zip(got, sorted(placed)):
+        assert abs(gx - x) < 0.05 and abs(gy - y) < 0.05, (got, placed)
+    assert page.locator("[data-testid=stAlertContentError]").count() == 0
+    assert not page.js_errors

@@ -1,5 +1,7 @@
 """Two browser sessions through HAProxy against two app processes (the ``make serve`` recipe,
-``deploy/serve.py`` with ``deploy/haproxy.cfg``): each stays on its own process, and both work.
+``deploy/serve.py`` with ``deploy/haproxy.cfg``): each stays on its own process, and both work;
+and when one process is killed (issue 33 item 2) the service goes on: serve.py starts it
+again, and the tab it served continues on the other one with its points.
 
 Stickiness is read off what HAProxy itself says: the cookie SVMLAB it set in each browser, and
 the header X-SVMLab-Server it adds to every response naming the process that served it, for
@@ -19,6 +21,7 @@ import time
 import urllib.request
 from types import SimpleNamespace
 
+import psutil
 import pytest
 from appserver import CHROMIUM, ROOT, free_port
 
@@ -70,7 +73,8 @@ def class_server():
     app_ports = [int(ln.rsplit(":", 1)[1].split()[0]) for ln in backend.splitlines()
                  if ln.strip().startswith("server ")]  # fmt: skip
     yield SimpleNamespace(url=f"http://127.0.0.1:{port}", log_dir=log_dir, app_ports=app_ports,
-                          stats=str(log_dir / "haproxy.sock"))  # fmt: skip
+                          stats=str(log_dir / "haproxy.sock"), pid=proc.pid,
+                          lines=lines)  # fmt: skip
     proc.send_signal(signal.SIGTERM)  # the recipe's own stop: haproxy, then the apps
     try:
         proc.wait(timeout=60)
@@ -191,3 +195,65 @@ def test_two_sessions_each_stay_on_their_process_and_both_work(browser, class_se
     finally:
         a.context.close()
         b.context.close()
+
+
+def _app_pid(serve_pid: int, port: int) -> int:
+    """The pid of serve.py's app process on ``port`` (its command line names the port)."""
+    for child in psutil.Process(serve_pid).children():
+        cmd = child.cmdline()
+        if "--server.port" in cmd and cmd[cmd.index("--server.port") + 1] == str(port):
+            return child.pid
+    raise AssertionError(f"no app process on port {port}")
+
+
+def _answers_with_cookie(url: str, cookie: str) -> bool:
+    req = urllib.request.Request(url + "/_stcore/health", headers={"Cookie": cookie})
+    try:
+        with urllib.request.urlopen(req, timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def test_a_killed_process_is_restarted_and_its_tab_goes_on_with_its_points(browser,
+                                                                           class_server):
+    url = class_server.url
+    a = Session(browser, url)
+    try:
+        a.open_playground()
+        a.click_adds_a_point(0)
+        a.click_adds_a_point(1)
+        n = int(data(a.page)["nPoints"])
+        (server,) = a.servers()
+        port = class_server.app_ports[int(server.removeprefix("app")) - 1]
+        cookie = f"SVMLAB={a.cookie()['value']}"
+
+        killed = time.monotonic()
+        os.kill(_app_pid(class_server.pid, port), signal.SIGKILL)
+        # the service answers a request that carries the dead process's cookie within 10 s
+        while not _answers_with_cookie(url, cookie):
+            assert time.monotonic() - killed < 10, "no answer within 10 s of the kill"
+            time.sleep(0.2)
+        # the tab reconnects (to the other process) and the new session has its points
+        a.page.get_by_text("A new session started").wait_for()
+        assert f"your {n} points came back" in a.page.inner_text("body")
+        a.page.wait_for_function(
+            f"(() => {{ const r = document.querySelector('{CANVAS}');"
+            f" return r && r.__state && r.__state.drawn && Number(r.dataset.nPoints) === {n}"
+            " && Number(r.dataset.fitSeq) >= Number(r.dataset.seq); })()")
+        a.served.clear()
+        a.click_adds_a_point(2)  # and it works there: a click adds to them
+        assert not a.errors
+
+        # serve.py said so and started the dead one again: HAProxy has both up once more
+        said = "".join(class_server.lines)
+        assert f"{server} exited with status -9; starting it again in 1 s" in said, said
+        deadline = time.monotonic() + 120
+        while not all(r["status"] == "UP"
+                      for r in serve.server_stats(class_server.stats).values()):
+            assert time.monotonic() < deadline, serve.server_stats(class_server.stats)
+            time.sleep(0.5)
+        assert f"{server} started again" in "".join(class_server.lines)
+        assert _port_answers(port)
+    finally:
+        a.context.close()

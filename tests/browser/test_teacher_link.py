@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 from appserver import LINK_DIR
+from playwright.sync_api import expect
+from widgets import choose
 
 from svm_engine import datasets
 from ui.playground import teacher as T
@@ -96,4 +98,77 @@ def test_present_mode_has_no_sidebar_and_larger_markers(page):
     page.get_by_role("button", name="Exit present mode").click()
     page.locator(SIDEBAR).wait_for(state="visible")
     page.wait_for_function("!location.search.includes('present=')")
+    assert not page.js_errors
+
+
+def teacher_panel(page):
+    """Open the Playground's "Teacher link" panel; returns its form's locator scope."""
+    page.locator("[data-testid=stButtonGroup]").get_by_text("Teacher link", exact=True).click()
+    page.get_by_label("Title", exact=True).wait_for()
+    return page
+
+
+def pill(page, group: str, name: str):
+    box = page.locator("[data-testid=stButtonGroup]").filter(has_text=group)
+    return box.get_by_role("button", name=name, exact=True)
+
+
+def test_the_teacher_form_keeps_what_the_teacher_types_in_a_fresh_session(page):
+    """Issue 32 item 1: in a fresh session (no sidebar change yet) the title went empty on
+    Tab, the preset snapped back to "—" and a lock pill did not stay pressed (the panel's
+    fragment reruns wrote the stored values back)."""
+    open_link(page, "")
+    teacher_panel(page)
+    preset = "D2, soft margin C = 1 (slides 21–23)"
+    choose(page, "Start from a worked example", preset)
+    page.wait_for_timeout(1500)  # the fragment's rerun has come back
+    box = page.locator("[data-testid=stSelectbox]").filter(has_text="Start from a worked")
+    expect(box.get_by_role("combobox")).to_have_value(preset)
+    load = page.get_by_role("button", name="Load it")
+    expect(load).to_be_enabled()
+    load.click()
+    title = page.get_by_label("Title", exact=True)
+    expect(title).to_have_value("D2: a soft margin with C = 1 (slides 21–23)")
+    title.fill("My own title")
+    title.press("Tab")
+    page.wait_for_timeout(1500)
+    expect(title).to_have_value("My own title")
+    # a lock pill stays pressed: the preset leaves the C lock off
+    c_lock = pill(page, "Locked for students", "C / hard margin")
+    c_lock.click()
+    page.wait_for_timeout(1500)
+    expect(title).to_have_value("My own title")
+    page.get_by_role("button", name="Make the teacher link").click()
+    code = page.locator("[data-testid=stCode]").filter(has_text="?t=").first
+    code.wait_for()
+    link_id = code.inner_text().strip().rsplit("?t=", 1)[1][:T.ID_LEN]
+    spec = T.LinkStore(LINK_DIR).get(link_id)
+    assert spec is not None and spec.title == "My own title"
+    assert "C" in spec.locked and "points" in spec.locked
+    assert spec.hidden == {"sv", "table"}
+    expect(title).to_have_value("My own title")
+    assert not page.js_errors
+
+
+def test_a_link_made_from_a_loopback_visit_says_students_cannot_open_it_or_uses_the_class_address(
+        page):
+    """Issue 32 item 2: opened at 127.0.0.1 (the test server listens there only), "Make the
+    teacher link" gave http://127.0.0.1:…/?t=… with no warning, and so did its QR code."""
+    open_link(page, "")
+    teacher_panel(page)
+    page.get_by_role("button", name="Make the teacher link").click()
+    warning = page.locator("[data-testid=stAlert]").filter(has_text="Students cannot open")
+    warning.wait_for()
+    assert "make run ADDRESS=0.0.0.0" in warning.inner_text()
+    # the class's address, typed: the short link (and so its QR code) uses it
+    where = page.get_by_role("textbox", name="Class address (optional)")
+    where.fill("http://192.168.1.20:8501")
+    where.press("Tab")
+    page.wait_for_timeout(1000)
+    page.get_by_role("button", name="Make the teacher link").click()
+    code = page.locator("[data-testid=stCode]").filter(has_text="192.168.1.20").first
+    code.wait_for()
+    assert code.inner_text().strip().startswith("http://192.168.1.20:8501/?t=")
+    expect(page.locator("[data-testid=stAlert]").filter(has_text="Students cannot open")) \
+        .to_have_count(0)
     assert not page.js_errors

@@ -6,7 +6,9 @@ import { test } from "node:test";
 
 import { decodeGrid, figureOf, pointsOnly } from "../../ui/browser/canvas_answer.js";
 import { hitTest, inside, roundTo, toData, toPixel } from "../../ui/browser/canvas_geometry.js";
-import { numbersHtml, renderNumbers, renderTable, tableHtml } from "../../ui/browser/canvas_panels.js";
+import {
+  numbersHtml, renderNumbers, renderTable, shownTitle, tableHtml, tableNote,
+} from "../../ui/browser/canvas_panels.js";
 
 const b64 = (a) => Buffer.from(a.buffer).toString("base64");
 
@@ -99,4 +101,19 @@ test("roundTo keeps 3 significant digits of the view's span", () => {
   assert.equal(roundTo(1.23456, 1), 1.235);
   assert.equal(roundTo(-123.456, 1000), -123);
   assert.equal(roundTo(0.000123456, 0.001), 0.000123);
+});
+
+test("shownTitle: '(edited)' once from the first edit on, as the session's title", () => {
+  assert.equal(shownTitle("Book D1: separable (slide 15)", false), "Book D1: separable (slide 15)");
+  assert.equal(shownTitle("Book D1: separable (slide 15)", true),
+    "Book D1: separable (slide 15) (edited)"); // prettier-ignore
+  assert.equal(shownTitle("My points (edited)", true), "My points (edited)"); // once
+  assert.equal(shownTitle("My points (edited)", false), "My points (edited)"); // the session's
+  assert.equal(shownTitle("", true), "(edited)");
+});
+
+test("tableNote: a long table says that it scrolls inside; a short one shows every row", () => {
+  assert.equal(tableNote(18), "(click rows to ring their points)");
+  assert.equal(tableNote(40), "(click rows to ring their points)");
+  assert.equal(tableNote(41), "(click rows to ring their points · 41 rows: scroll inside the table)");
 });

@@ -51,3 +51,38 @@ test("boxSVG: an unclipped point off the chart gets a note; C = ∞ an open box"
   const [open] = boxSVG(record({ C: Infinity, H: Infinity }), 600, 520, "b");
   assert.ok(open.includes("C = ∞: the box is open") && !open.includes(">C</text>"));
 });
+
+function texts(svg) {
+  // every <text>: its x, its anchor and its words
+  return [...svg.matchAll(/<text x="([-\d.e]+)"([^>]*)>([^<]*)</g)].map((m) => ({
+    x: Number(m[1]),
+    anchor: (m[2].match(/text-anchor="(\w+)"/) || [null, "start"])[1],
+    text: m[3],
+  }));
+}
+
+test("boxSVG: a new point clipped to H is labelled once, not under a second 'H'", () => {
+  // αⱼ pushed past H = 0.9: the new point sits on H
+  const [svg] = boxSVG(record({ aj_unclipped: 1.2, aj_new: 0.9, ai_new: 0.8, clipped: true }), 600, 520, "c");
+  const t = texts(svg).map((e) => e.text);
+  assert.ok(t.includes("new (clipped) at H"), t);
+  assert.ok(!t.includes("H"), t); // the end is named in the new point's label
+  assert.ok(t.includes("L"));
+});
+
+test("boxSVG: no label runs past the picture's edges", () => {
+  // a narrow player (300 px: "new = unclipped" ran past the right edge) and a wider one
+  const cases = [{}, { aj_unclipped: 1.2, aj_new: 0.9, ai_new: 0.8, clipped: true },
+    { ai_old: 0.95, aj_old: 0.05, ai_new: 0.9, aj_new: 0, aj_unclipped: -0.2, L: 0, H: 0.1, clipped: true }]; // prettier-ignore
+  for (const W of [300, 420]) {
+    for (const over of cases) {
+      const [svg] = boxSVG(record(over), W, 420, "d");
+      for (const e of texts(svg)) {
+        if (!/^(new|old|unclipped|L|H)\b/.test(e.text)) continue;
+        const w = 0.5 * 18 * e.text.length;
+        const [a, b] = e.anchor === "end" ? [e.x - w, e.x] : [e.x, e.x + w];
+        assert.ok(a >= 0 && b <= W, `${e.text}: ${a}..${b} in 0..${W}`);
+      }
+    }
+  }
+});

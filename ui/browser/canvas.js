@@ -4,7 +4,8 @@
 // requests and answers), canvas_layer.js (the answer painted at once), canvas_overlay.js (the
 // points over it), canvas_full.js (Plotly's full figure), canvas_panels.js (the numbers and
 // the table), canvas_sync.js (what the session hears, and when), canvas_status.js (marks for
-// tests and benchmarks), canvas_geometry.js (pixels ↔ data).
+// tests and benchmarks), canvas_geometry.js (pixels ↔ data), canvas_traces.js (which of
+// Plotly's trace groups the overlay hid, and the traces' ids).
 //
 // Keeps the point list in the browser and draws the whole Playground from the fit endpoint's
 // answer (ui/serving/fit_api.py `answer`): the picture, the numbers panel and the points table. A
@@ -46,6 +47,7 @@ import { onAnswer, refreshView, requestRefit } from "./canvas_endpoint.js";
 import { scheduleFull } from "./canvas_full.js";
 import { drawRefit, hAt } from "./canvas_layer.js";
 import { hideLayer, showHighlight, toggleRow } from "./canvas_overlay.js";
+import { renderNumbers, shownTitle } from "./canvas_panels.js";
 import { setStatus, updateAttrs } from "./canvas_status.js";
 import {
   adoptedBy, flushSync, holdPageSwitch, keepPoints, mirrorUrl, reportView, sendPoints, useEndpoint,
@@ -73,6 +75,7 @@ function createState(root, parentElement) {
     overlay,
     layer,
     overlayOn: false, // true while the browser shows something Plotly did not draw
+    hiddenGroups: [], // Plotly's trace groups the overlay hid (canvas_traces.js)
     pointStyle: null, // marker colours/symbols/size of the point traces, from the figure
     statusEl: root.querySelector(".svmlab-status"),
     points: [], // [[x1, x2, label]]
@@ -85,7 +88,9 @@ function createState(root, parentElement) {
     cls: 1,
     undo: [],
     fig: null,
-    title: "",
+    title: "", // what the panel and the exported image call the points (shownTitle)
+    pageTitle: "", // the session's title for them
+    edited: false, // edited here since the session last replaced the points
     home: null,
     startView: null, // the zoom to show first (canvas_payload's view)
     maxPoints: 2000,
@@ -228,7 +233,7 @@ function update(st, data) {
   st.home = Array.isArray(data.home) ? data.home : null;
   // the session's zoom, shown again by a canvas mounted anew (back from another page)
   if (!st.drawn) st.startView = Array.isArray(data.view) ? data.view : null;
-  st.title = data.title || "";
+  st.pageTitle = data.title || "";
   st.canUndo = !!data.can_undo;
   setLocked(st, !!data.locked);
   setHidden(st, data.hide);
@@ -254,9 +259,15 @@ function update(st, data) {
     st.figSeq = -1;
     st.fullSeq = -1;
     st.highlight = [];
+    st.edited = false;
     clearTimeout(st.sendTimer);
     st.sendTimer = null;
     hideLayer(st);
+  }
+  const title = shownTitle(st.pageTitle, st.edited);
+  if (title !== st.title) {
+    st.title = title;
+    if (st.refit) renderNumbers(st);
   }
   if (data.view_rev !== st.viewRev) {
     st.viewRev = data.view_rev;

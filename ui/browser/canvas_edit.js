@@ -5,6 +5,7 @@
 import { requestRefit } from "./canvas_endpoint.js";
 import { HIT_PX, hitTest, inside, plotArea, roundTo, toData } from "./canvas_geometry.js";
 import { showOverlay } from "./canvas_overlay.js";
+import { shownTitle } from "./canvas_panels.js";
 import { setStatus } from "./canvas_status.js";
 import { scheduleSync, sendPoints, useEndpoint } from "./canvas_sync.js";
 
@@ -20,6 +21,8 @@ function pushUndo(st) {
 
 function commit(st, t0) {
   st.seq += 1;
+  st.edited = true; // the title says so with this edit's answer (renderNumbers)
+  st.title = shownTitle(st.pageTitle, true);
   st.pending.set(st.seq, t0);
   st.pendingFull.set(st.seq, t0);
   st.lastEdit = performance.now();

@@ -3,9 +3,10 @@
 
 import { drawRefit } from "./canvas_layer.js";
 import {
-  hideLayer, hideOverlay, pointArrays, readPointStyle, showOverlay,
+  hideLayer, hideOverlay, pointArrays, readPointStyle, showOverlay, showPlotlyPoints,
 } from "./canvas_overlay.js";
 import { nextFrame, PERF, updateAttrs } from "./canvas_status.js";
+import { roleUids } from "./canvas_traces.js";
 import { withImageButtons } from "./plot_export.js";
 
 const QUIET_MS = 250; // the full figure (Plotly.react blocks ~60-150 ms) waits for a pause
@@ -16,7 +17,8 @@ function fullDraw(st) {
   const fig = st.fig;
   if (!fig) return Promise.resolve(null);
   const arr = pointArrays(st);
-  const data = fig.data.map((t) => {
+  // a uid per role: Plotly keeps a layer's group for the same layer (canvas_traces.js)
+  const data = roleUids(fig.data).map((t) => {
     if (t.meta && t.meta.role === "points") {
       const a = arr[t.meta.label > 0 ? 1 : "-1"];
       return Object.assign({}, t, { x: a[0], y: a[1], customdata: a[2] });
@@ -42,7 +44,13 @@ function fullDraw(st) {
   return st.Plotly.react(st.plot, data, layout, withImageButtons(st, st.config)).then(() => {
     PERF.reactMs.push(performance.now() - t);
     st.drawn = true;
-    if (drawnEpoch !== st.epoch) return null;
+    // the groups hidden before the draw may hold other layers now: show them all; the
+    // overlay, if it stays, hides the new point groups (showOverlay)
+    showPlotlyPoints(st);
+    if (drawnEpoch !== st.epoch) {
+      if (st.overlayOn) showOverlay(st, null);
+      return null;
+    }
     st.fullSeq = drawnSeq;
     st.drawnFig = drawnFig;
     readPointStyle(st);

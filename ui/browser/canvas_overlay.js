@@ -4,6 +4,7 @@
 
 import { plotArea, toPixel } from "./canvas_geometry.js";
 import { markDrawn, PERF, updateAttrs } from "./canvas_status.js";
+import { hideGroups, pointGroups, showGroups } from "./canvas_traces.js";
 
 const HIGHLIGHT = { color: "#009E73", size: 42, width: 5 }; // ui/shared/figures.py _highlight_trace
 
@@ -16,18 +17,6 @@ export function pointArrays(st) {
     a[2].push(i + 1);
   });
   return out;
-}
-
-function pointTraceGroups(st) {
-  // the SVG groups Plotly drew the two point traces into
-  const groups = [];
-  (st.plot.calcdata || []).forEach((cd, i) => {
-    const t = st.plot._fullData && st.plot._fullData[i];
-    if (t && t.meta && t.meta.role === "points" && cd[0] && cd[0].node3) {
-      groups.push(cd[0].node3.node());
-    }
-  });
-  return groups;
 }
 
 export function readPointStyle(st) {
@@ -90,17 +79,20 @@ export function showOverlay(st, t0) {
   }
   parts.push(highlightMarkup(st, area), "</svg>");
   st.overlay.innerHTML = parts.join("");
-  if (!st.overlayOn) {
-    pointTraceGroups(st).forEach((g) => (g.style.visibility = "hidden"));
-    st.overlayOn = true;
-  }
+  // Plotly's (stale) point traces under it: hidden, and remembered (canvas_traces.js)
+  hideGroups(st.hiddenGroups, pointGroups(st.plot._fullData, st.plot.calcdata));
+  st.overlayOn = true;
   updateAttrs(st);
   markDrawn(PERF.pointDrawn, t0);
 }
 
+export function showPlotlyPoints(st) {
+  // every group the overlay hid is shown again: Plotly may have reused it for another layer
+  showGroups(st.hiddenGroups);
+}
+
 export function hideOverlay(st) {
-  // Plotly reuses the trace groups on react, so undo the hiding explicitly
-  pointTraceGroups(st).forEach((g) => (g.style.visibility = ""));
+  showPlotlyPoints(st);
   st.overlayOn = false;
   showHighlight(st);
   hideLayer(st);

@@ -10,6 +10,15 @@ function sentence(text) {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+const EDITED = "(edited)"; // ui/shared/state.py set_points: the same mark
+
+export function shownTitle(title, edited) {
+  // the points' title once the student edited them here: "(edited)" from the first edit on,
+  // as the session's title says once it has the points (ui/shared/state.py set_points)
+  const t = String(title || "");
+  return edited && !t.endsWith(EDITED) ? (t ? `${t} ${EDITED}` : EDITED) : t;
+}
+
 export function numbersHtml({ hidden, title, points, ans }) {
   // the panel beside the plot: the title, the class counts, then the answer's message or
   // its numbers (ans.panel: [label, text] rows, formatted by the server)
@@ -70,6 +79,14 @@ export function renderNumbers(st) {
     points: R ? R.points : st.points, ans: R && R.ans }); // prettier-ignore
 }
 
+const LONG_TABLE_ROWS = 40; // a longer table scrolls inside its box (canvas.css)
+
+export function tableNote(n) {
+  // the summary's words after "Points table"
+  const rows = n > LONG_TABLE_ROWS ? ` · ${n} rows: scroll inside the table` : "";
+  return `(click rows to ring their points${rows})`;
+}
+
 export function renderTable(st) {
   // the model columns only when the answer is for as many points as the table shows
   const el = st.tableEl;
@@ -77,4 +94,8 @@ export function renderTable(st) {
   const R = st.refit;
   const a = R && R.ans && R.ans.ok && R.points.length === st.points.length ? R.ans : null;
   el.innerHTML = tableHtml(st.points, a, st.highlight);
+  const wrap = el.parentElement;
+  const note = wrap && wrap.parentElement && wrap.parentElement.querySelector("summary .svmlab-muted");
+  if (wrap && wrap.classList) wrap.classList.toggle("svmlab-long", st.points.length > LONG_TABLE_ROWS);
+  if (note) note.textContent = tableNote(st.points.length);
 }

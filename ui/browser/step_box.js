@@ -61,10 +61,16 @@ export function boxSVG(rec, W, Hh, uid) {
     return preferUp ? upSide : downSide;
   };
   const label = (x, y, pos, text, size, color, r) => {
-    const dx = pos[1] === "r" ? r : -r;
+    // on the side pos asks for, unless the text would run past the picture's edge ("new =
+    // unclipped" was cut at the right): then on the other side of the point
+    const width = 0.56 * size * text.length;
+    let right = pos[1] === "r";
+    if (right && X(x) + r + width > W - 2) right = false;
+    else if (!right && X(x) - r - width < 2) right = true;
     const dy = pos[0] === "t" ? -r : r + size * 0.8;
-    const anchor = pos[1] === "r" ? "start" : "end";
-    return `<text x="${X(x) + dx}" y="${Y(y) + dy}" font-size="${size}" fill="${color}" text-anchor="${anchor}" class="sp-halo">${escapeHtml(text)}</text>`;
+    const tx = X(x) + (right ? r : -r);
+    const anchor = right ? "start" : "end";
+    return `<text x="${tx}" y="${Y(y) + dy}" font-size="${size}" fill="${color}" text-anchor="${anchor}" class="sp-halo">${escapeHtml(text)}</text>`;
   };
   const out = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${Hh}" font-family='${FONT}'>`);
@@ -105,8 +111,12 @@ export function boxSVG(rec, W, Hh, uid) {
   if (finite) {
     out.push(`<text x="${X(C) + 4}" y="${Y(C) - 4}" font-size="20" fill="#262730">C</text>`);
   }
-  out.push(label(aiOf(L), L, place(aiOf(L), L, false), "L", 20, COL.seg, 9));
-  if (Number.isFinite(rec.H)) {
+  // the new point at an end of the segment: that end is named in the new point's label, not
+  // by a second label on the same spot (they overlapped)
+  const at = (v) => Number.isFinite(v) && Math.abs(rec.aj_new - v) <= 1e-9 * Math.max(1, hi - lo);
+  const newEnd = at(L) ? "L" : at(rec.H) ? "H" : null;
+  if (newEnd !== "L") out.push(label(aiOf(L), L, place(aiOf(L), L, false), "L", 20, COL.seg, 9));
+  if (Number.isFinite(rec.H) && newEnd !== "H") {
     out.push(label(aiOf(rec.H), rec.H, place(aiOf(rec.H), rec.H, false), "H", 20, COL.seg, 9));
   }
   const old = [rec.ai_old, rec.aj_old];
@@ -139,7 +149,7 @@ export function boxSVG(rec, W, Hh, uid) {
   out.push(label(old[0], old[1], place(old[0], old[1], true), "old", 18, COL.old, 10));
   out.push(starPath(X(nw[0]), Y(nw[1]), 15));
   out.push(label(nw[0], nw[1], place(nw[0], nw[1], false),
-    rec.clipped ? "new (clipped)" : "new = unclipped", 18, COL.pairText, 13)); // prettier-ignore
+    (rec.clipped ? "new (clipped)" : "new = unclipped") + (newEnd ? ` at ${newEnd}` : ""), 18, COL.pairText, 13)); // prettier-ignore
   // frame, titles
   out.push(`<rect x="${ox}" y="${oy}" width="${side}" height="${side}" fill="none" stroke="#444444"/>`); // prettier-ignore
   const boxText = finite ? `box [0, ${escapeHtml(fmt(C))}]²` : "C = ∞: the box is open";

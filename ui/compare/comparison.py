@@ -33,7 +33,7 @@ from svm_engine.certify import displayed_gap
 from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers.smo import TRACE_CAP
-from ui.shared.fitting import smo_max_iter
+from ui.shared.fitting import SMO_TOL, smo_max_iter
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 from ui.shared.state import effective_C, settings_to_kernel
 
@@ -140,9 +140,11 @@ def rows_for(kernel, loss: str, biases: Sequence[str], C: float,
 
 
 def tolerance(spec: RowSpec, mode: str) -> float | None:
-    """The tol handed to ``se.fit``: None means the solver's own default."""
+    """The tol handed to ``se.fit``: None means the solver's own default. "default" runs
+    every solver as the Playground and Step-through do (SMO at their ``SMO_TOL``), so the
+    same points and settings give the same iterations there and here."""
     if mode == "default":
-        return None
+        return SMO_TOL if spec.solver == "smo" else None
     if spec.solver == "qp" and spec.qp_form == "primal":
         return QP_PRIMAL_TIGHT_TOL
     return TIGHT_TOL.get(spec.solver)
@@ -448,10 +450,16 @@ def bias_forms_note(comp: Comparison) -> str | None:
 
 # ------------------------------------------------------------------------------ the table
 
+#: The page's headline first (does each solver agree with cvxopt, did it converge, in how many
+#: iterations and how long): at 1400 px the last columns sat behind a horizontal scroll
 TABLE_COLUMNS = [
-    "solver", "formulation", "w", "b", "#SV", "primal", "dual", "duality gap",
-    "max KKT violation", "iterations", "time (ms)", "converged", "agrees with cvxopt",
+    "solver", "formulation", "agrees with cvxopt", "converged", "iterations", "tolerance",
+    "time (ms)", "#SV", "b", "w", "primal", "dual", "duality gap", "max KKT violation",
 ]  # fmt: skip
+#: The columns of real numbers, and how the page prints each (numbers.py: a true minus)
+SHOWN = {"b": lambda v: fmt_fixed(v, 4), "primal": lambda v: fmt_num(v, 6),
+         "dual": lambda v: fmt_num(v, 6), "duality gap": lambda v: fmt_num(v, 2),
+         "max KKT violation": lambda v: fmt_num(v, 2), "time (ms)": lambda v: fmt_fixed(v, 2)}
 
 
 def _w_text(model, digits: int = 4) -> str:
@@ -467,8 +475,9 @@ def table_rows(comp: Comparison) -> list[dict]:
     for r in comp.rows:
         m = r.run.model
         row: dict[str, Any] = {"solver": r.spec.label, "formulation": r.spec.formulation}
+        row["tolerance"] = tolerance_text(r)
         if m is None:
-            row.update({c: math.nan for c in TABLE_COLUMNS[3:11]})
+            row.update({c: math.nan for c in SHOWN})
             row.update({"w": "", "#SV": None, "iterations": None, "converged": None})
         else:
             row.update({
@@ -492,3 +501,32 @@ def table_frame(comp: Comparison):
     """``table_rows`` as a DataFrame; counts stay integers where a row has none (skipped)."""
     df = pd.DataFrame(table_rows(comp), columns=TABLE_COLUMNS)
     return df.astype({"#SV": "Int64", "iterations": "Int64", "converged": "boolean"})
+
+
+def shown_frame(comp: Comparison):
+    """``table_frame`` as the page prints it: the real numbers as text by ui/shared/numbers.py
+    (−3.3333 with a true minus, a zero gap as 0, 1.5·10⁻⁷ rather than 1.5e-07)."""
+    df = table_frame(comp)
+    for c, fmt in SHOWN.items():
+        df[c] = [fmt(v) for v in df[c]]
+    return df
+
+
+def tolerance_note(tol_mode: str) -> str:
+    """Why the iterations here may differ from the Playground's and Step-through's, said next
+    to the table (D2, C = 1, SMO: 49 steps there, 79 here at the tight tolerance)."""
+    if tol_mode == "default":
+        return (f"Tolerances as on the Playground and Step-through (SMO stops when m(α) − M(α) "
+                f"≤ {fmt_setting(SMO_TOL)}): the same points and settings take the same "
+                "iterations there.")
+    return (f"Iterations at the tight tolerances of the column “tolerance”: more than the "
+            f"Playground and Step-through take, which stop SMO at {fmt_setting(SMO_TOL)} "
+            "(choose “as the Playground and Step-through run them” under Tolerance in the "
+            "sidebar to see their numbers).")
+
+
+def tolerance_text(r: RowResult) -> str:
+    """The stopping tolerance a row ran at, as the table shows it beside its iterations."""
+    if r.spec.solver == "psvm":
+        return "— (no iterations)"
+    return fmt_setting(r.tol) if r.tol is not None else "the solver's own"

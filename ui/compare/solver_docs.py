@@ -148,6 +148,26 @@ def docstring_parts(doc: str, prefer: tuple[str, ...] = ("Problem",)) -> dict[st
             "limits": limits}
 
 
+#: What a docstring says for its developers, in words a student reads on the page (the file
+#: names of a benchmark, a test or the engine mean nothing there)
+_FOR_STUDENTS = (
+    (re.compile(r"`?benchmarks/[\w/]+\.py`?"), "a benchmark of this project"),
+    (re.compile(r"`?tests/[\w/]+\.py`?"), "a test of this project"),
+    (re.compile(r"(?:built by |from )?`(?:svm_engine/)?[\w/]+\.py`"), "as the engine builds it"),
+    (re.compile(r"`cvxopt\.solvers\.qp`"), "cvxopt's QP solver"),
+    (re.compile(r"\bsolver qp\b"), "the cvxopt QP"),
+    (re.compile(r"\((smo), (qp); (newton) "), "(SMO, the cvxopt QP; Newton "),
+)
+
+
+def for_students(text: str) -> str:
+    """``text`` without file names of the code ("benchmarks/bench_smo_newton.py" → "a
+    benchmark of this project") and with solvers named as the page names them."""
+    for pattern, words in _FOR_STUDENTS:
+        text = pattern.sub(words, text)
+    return text
+
+
 def _cost_key(spec: RowSpec, linear: bool) -> str:
     if spec.solver == "qp":
         return f"qp:{spec.qp_form}"
@@ -169,7 +189,7 @@ def solver_doc(spec: RowSpec, linear: bool = True) -> SolverDoc:
         prefer = ("Linear PSVM",) if linear else ("Nonlinear PSVM",)
     else:
         prefer = ("Problem",)
-    parts = docstring_parts(doc, prefer)
+    parts = {k: for_students(v) for k, v in docstring_parts(doc, prefer).items()}
     cost = parts["cost"] or COST.get(_cost_key(spec, linear), "not documented")
     return SolverDoc(
         title=spec.label,

@@ -26,6 +26,7 @@ from ui.shared.state import MAX_POINTS
 MAX_UPLOAD_BYTES = 1_000_000  # 1 MB: far more than 2,000 points need
 MAX_COLUMNS = 100             # CSV columns kept as numbers (2,000 × 100 floats: 1.6 MB)
 MAX_FEATURES = 1_000          # svmlight features offered as x1, x2
+MAX_LINE_CHARS = 131_072      # Python's csv field limit: a longer line is no table of points
 
 NUMBER_RE = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
 _COMMA_NUMBER_RE = re.compile(r"^[-+]?\d*,\d+(?:[eE][-+]?\d+)?$")
@@ -92,15 +93,32 @@ def looks_like_svmlight(text: str) -> bool:
 # ------------------------------------------------------------------------------------ CSV
 
 
-def _sniff(sample: list[str]) -> tuple[str, str]:
+def _long_line(lines: list[str], keep: list[int]) -> None:
+    """PointsFileError naming the first data line longer than MAX_LINE_CHARS (no table of
+    points has one; Python's csv refuses a value that long with its own error)."""
+    for i in keep:
+        if len(lines[i]) > MAX_LINE_CHARS:
+            raise PointsFileError(f"line {i + 1}: {len(lines[i]):,} characters, more than the "
+                                  f"{MAX_LINE_CHARS:,} characters a line may have: not a "
+                                  "table of points")
+
+
+def _sniff(sample: list[str], where: list[int]) -> tuple[str, str]:
     """(separator for pandas, its name): the first of tab, semicolon, comma, bar that splits
     every sampled line into the same number (≥ 2) of fields, quotes respected; else the one
-    that splits most lines; else whitespace."""
+    that splits most lines; else whitespace. ``where``: each sampled line's index in the
+    file (for a message)."""
     import csv
 
     best, best_score = None, 0
     for sep, name in _SEPARATORS:
-        counts = [len(r) for r in csv.reader(sample, delimiter=sep, skipinitialspace=True)]
+        reader = csv.reader(sample, delimiter=sep, skipinitialspace=True)
+        try:
+            counts = [len(r) for r in reader]
+        except csv.Error:  # a quoted value over csv's field limit, spanning lines
+            line = where[min(reader.line_num, len(where)) - 1] + 1
+            raise PointsFileError(f"line {line}: a value longer than {MAX_LINE_CHARS:,} "
+                                  "characters: not a table of points") from None
         if counts and min(counts) >= 2 and len(set(counts)) == 1:
             return sep, name
         score = sum(c >= 2 for c in counts)
@@ -198,7 +216,8 @@ def read_csv_table(text: str) -> Table:
     keep = _data_lines(lines)
     if not keep:
         raise PointsFileError("the file is empty")
-    sep, sep_name = _sniff([lines[i] for i in keep[:50]])
+    _long_line(lines, keep)
+    sep, sep_name = _sniff([lines[i] for i in keep[:50]], keep[:50])
     cells = _read_cells("\n".join(lines[i] for i in keep), sep, keep)
     if cells.ndim != 2 or cells.shape[0] == 0:
         raise PointsFileError("the file is empty")

@@ -7,8 +7,11 @@ import numpy as np
 from svm_engine import model_selection as ms
 from ui.shared.numbers import fmt_fixed, fmt_pct, fmt_setting
 
-#: Training accuracy this much above test accuracy is called overfitting.
+#: Training accuracy this much above test accuracy is called overfitting (and test accuracy
+#: this much above training accuracy, luck of the split).
 GAP = 0.1
+#: An accuracy below this is called low (underfitting, when the training accuracy is).
+LOW = 0.8
 
 
 def points(fraction) -> str:
@@ -32,9 +35,20 @@ def split_sentence(r: ms.SplitResult) -> str:
         return head + (f"It does {points(gap)} better on its own points than on new ones: "
                        "**overfitting** — the boundary follows the noise of the training "
                        "points. A larger σ (a lower degree) or a smaller C smooths it.")
-    if r.train_accuracy < 0.8:
-        return head + ("Both are low: **underfitting** — the boundary is too simple for "
-                       "these points. A smaller σ (a higher degree) or a larger C lets it bend.")
+    # the words must agree with both numbers: "both are low" only when both are
+    simple = ("the boundary is too simple for these points. A smaller σ (a higher degree) "
+              "or a larger C lets it bend.")
+    lucky = (f"The test accuracy is {points(-gap)} higher than the training accuracy: a model "
+             f"does not do better on points it never saw — these {len(r.test)} test points "
+             "happened to be easier ones (luck of the split: another seed, or the "
+             "cross-validation below, which holds out every point once, gives a steadier "
+             "figure). ") if -gap >= GAP else ""
+    if r.train_accuracy < LOW and r.test_accuracy < LOW:
+        return head + lucky + "Both are low: **underfitting** — " + simple
+    if r.train_accuracy < LOW:
+        return head + lucky + ("The training accuracy is low: **underfitting** — " + simple)
+    if lucky:
+        return head + lucky
     return head + "The two are close: this model generalises about as well as it fits."
 
 

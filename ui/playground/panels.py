@@ -2,8 +2,8 @@
 module — ``ui.shared.state``, ``ui.shared.fitting``, ``ui.shared.tables``, ``ui.data.io``,
 ``ui.playground.canvas``, ``ui.serving.fit_api``):
 
-- the start of a run: the session from a link (``init_session``), the address bar
-  (``sync_url``), the queued messages (``show_flash``);
+- the start of a run: the session from a link (``init_session``), the page's heading
+  (``heading``), the address bar (``sync_url``), the queued messages (``show_flash``);
 - the picture: the canvas with the answer of the fit endpoint (``draw_canvas``);
 - the panels under it (``lower_panels``): edit coordinates, import / export, share link,
   teacher link.
@@ -36,16 +36,25 @@ CANVAS_KEY = "svmlab_canvas"
 
 def init_session(ss) -> str | None:
     """First run of a session: restore the state from the URL if it holds a link, else the
-    default. Returns a message for the user when the link was broken."""
+    default. Returns a message for the user when the link was broken, as markdown that shows
+    it literally (it quotes what the link holds: never a link, image or formula)."""
     if state.K_X in ss and state.K_SETTINGS in ss:
         return None
     q = st.query_params.to_dict()
+    message = None
     if teacher.has_link_params(q):  # a teacher link (t=, ts=) or present mode
-        return teacher.open_link(ss, q)
-    if state.is_link(q):
-        return state.restore_from_query(ss, q)
+        message = teacher.open_link(ss, q)
+    elif state.is_link(q):
+        message = state.restore_from_query(ss, q)
     state.ensure_state(ss)
-    return None
+    return pio.markdown_safe(message) if message else None
+
+
+def heading(ss) -> None:
+    """The page's heading, as every page has (the dataset's name is the plot's, beside it);
+    none in present mode, where the room is the plot's."""
+    if not teacher.is_present(ss):
+        st.title("Playground")
 
 
 def sync_url(ss) -> dict[str, str]:
@@ -79,7 +88,7 @@ RESTORED_TEXT = ("A new session started (the page was reloaded or the server res
                  "points came back from this browser, with the settings in the address bar. "
                  "Not kept: the zoom and what Undo could bring back from before a dataset load "
                  "or an import.")
-K_RERUN_APP = "svmlab.rerun_app"  # the canvas's undo changed settings: rerun the whole page
+K_RERUN_APP = "svmlab.rerun_app"  # the canvas changed what the sidebar shows: rerun the page
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -101,8 +110,8 @@ def reused_time(ans: dict) -> dict:
     first computation's, and says so (issue 16 item 12: a time that was another visitor's)."""
     panel = ans.get("panel")
     if panel:
-        ans = dict(ans, panel=[[k, f"{v} (first computed; reused)" if k == "time" else v]
-                               for k, v in panel])
+        ans = dict(ans, panel=[[k, f"already computed ({v} the first time)" if k == "time"
+                                else v] for k, v in panel])  # fmt: skip
     return ans
 
 
@@ -143,7 +152,10 @@ def adopt_canvas_state(ss) -> None:
                 state.push_flash(ss, "info", msg)
                 ss[K_RERUN_APP] = True  # the sidebar shows the settings that came back
         return
+    title = ss.get(state.K_TITLE)
     if canvas.apply_canvas_points(ss, points):
+        if ss.get(state.K_TITLE) != title:  # the first edit's "(edited)": the sidebar's
+            ss[K_RERUN_APP] = True  # "Shown:" is outside this fragment (once per load)
         if points.get("want_answer") is True:
             ss[K_WANT_ANSWER] = True
         if points.get("restored") is True:  # a new session met a browser with its points

@@ -27,7 +27,7 @@ from ui.shared.controls import (
     model_sidebar,
     seed_widget,
 )
-from ui.shared.labels import BIAS_LABELS, DATASET_LABELS, WSS_LABELS
+from ui.shared.labels import BIAS_LABELS, DATASET_LABELS, WSS_LABELS, solver_text
 
 P = state.WIDGET_PREFIX
 
@@ -128,11 +128,9 @@ def sidebar_model(ss) -> dict:
     if avail.get(new["solver"]) is not None:
         ok = [name for name, why in avail.items() if why is None]
         if ok:
-            state.push_flash(
-                ss,
-                "info",
-                f"Solver switched from {new['solver']} to {ok[0]}: {avail[new['solver']]}.",
-            )
+            state.push_flash(ss, "info", (
+                f"Solver changed to {solver_text(ok[0])} because "
+                f"{avail[new['solver']].rstrip('.')}."))
             new["solver"] = ok[0]
     sb.markdown("**Solver**")
     cols = sb.columns(2)

@@ -11,13 +11,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
+from ui.playground import class_address as CA
 from ui.playground import qr
 from ui.playground import teacher as T
 from ui.shared import state
+from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets
 
 TP = "tl."  # widget keys of the panel ("pg." keys are dropped when a dataset is loaded)
-FIELDS = ("preset", "title", "question", "locked", "hidden")
+FIELDS = ("preset", "title", "question", "locked", "hidden", "class_url")
 K_MADE = "svmlab.teacher.made"  # the links made last (see ``teacher.links``) and their spec
 K_DRAWN_PRESENT = "svmlab.present.drawn"  # present mode as the last full run drew it
 K_RERUN = "svmlab.teacher.rerun"  # a preset changed the settings: the sidebar must redraw
@@ -155,7 +157,9 @@ def _make_cb() -> None:
         state.push_flash(ss, "error", f"The teacher link was not made: {exc}.")
         ss.pop(K_MADE, None)
         return
-    ss[K_MADE] = {"spec": spec, **T.links(spec, base_url())}
+    where = CA.class_base(base_url(), ss.get(TP + "class_url") or "",
+                          st.get_option("server.address"), CA.network_addresses())
+    ss[K_MADE] = {"spec": spec, "where": where, **T.links(spec, where.url)}
 
 
 def teacher_tab(ss) -> None:
@@ -185,6 +189,12 @@ def teacher_tab(ss) -> None:
                  selection_mode="multi", format_func=T.LOCKS.get)
         st.pills("Hidden from students", list(T.HIDES), key=TP + "hidden",
                  selection_mode="multi", format_func=T.HIDES.get)
+        st.text_input("Class address (optional)", key=TP + "class_url",
+                      max_chars=CA.CLASS_URL_MAX, placeholder="e.g. http://192.168.1.20:8501",
+                      help="The address students open (this computer's network address, or "
+                      "the class server's name behind HAProxy). Left empty, the link uses "
+                      "the address you opened the app at, or this computer's network address "
+                      "when that is localhost.")  # fmt: skip
         st.button("Make the teacher link", key=TP + "make", on_click=_make_cb, type="primary",
                   icon=":material/qr_code_2:", width="stretch")
         st.toggle("Present mode (projector)", key=TP + "present", on_change=_present_cb,
@@ -215,6 +225,9 @@ def _links_view(ss) -> None:
     if stale:
         st.warning("The picture or the text changed since this link was made: make it again "
                    "to include the changes.")  # fmt: skip
+    where = made["where"]
+    if where.note:
+        (st.info if where.reachable else st.warning)(markdown_safe(where.note))
     link = made["short"] or made["long"]
     if made["error"]:
         st.warning(f"No short link: {made['error']}. The long link below holds the whole "

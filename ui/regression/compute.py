@@ -107,6 +107,11 @@ def run(x: np.ndarray, t: np.ndarray, settings: dict, function: str | None = Non
     return Answer(model=model, grid=grid, fitted=model.predict(grid), truth=truth)
 
 
+def count(n: int, noun: str) -> str:
+    """"1 point", "3 points"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def generated(function: str, n: int, noise: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     d = curve(function, n=n, noise=noise, seed=seed)
     return np.array(d.x), np.array(d.t)

@@ -26,14 +26,29 @@ INSIDE_COLOR = "#777777"
 MAX_CURVE = 2000      # iterations drawn of SMO's progress (evenly spaced, the last included)
 
 
-def ranges(answer, pad: float = 0.15) -> tuple[tuple, tuple]:
-    """The plot's x and y ranges: the points, the curve and the tube, padded."""
+#: The view while the student places points: fixed, so that a click lands where it was aimed
+#: (a view fitted to the points shrank to them after the first click and the next clicks fell
+#: outside it); it only grows, to show a point or the tube beyond it
+PLACE_VIEW = ((-4.0, 4.0), (-3.0, 3.0))
+
+
+def ranges(answer, pad: float = 0.15, view=None) -> tuple[tuple, tuple]:
+    """The plot's x and y ranges: the points, the curve and the tube, padded (and the whole
+    of ``view``, ((x0, x1), (y0, y1)), when given)."""
     m = answer.model
     x = m.X[:, 0]
     ys = np.concatenate([m.t, answer.fitted - m.epsilon, answer.fitted + m.epsilon])
-    (x0, x1), (y0, y1) = (float(x.min()), float(x.max())), (float(ys.min()), float(ys.max()))
-    dx, dy = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
-    return (x0 - pad * dx, x1 + pad * dx), (y0 - pad * dy, y1 + pad * dy)
+    return data_view(x, ys, pad, view)
+
+
+def data_view(x, y, pad: float = 0.15, view=None) -> tuple[tuple, tuple]:
+    """The padded ranges of the values x and y, widened to hold ``view`` if given."""
+    out = []
+    for v, (lo, hi) in zip((x, y), view or ((np.inf, -np.inf),) * 2):
+        v0, v1 = float(np.min(v)), float(np.max(v))
+        d = max(v1 - v0, 1.0)
+        out.append((min(v0 - pad * d, lo), max(v1 + pad * d, hi)))
+    return out[0], out[1]
 
 
 def _point_hover(m) -> list[str]:
@@ -71,10 +86,11 @@ def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
-def fit_figure(answer) -> dict:
+def fit_figure(answer, view=None) -> dict:
+    """The fit's figure; ``view``: ranges it shows at least (``PLACE_VIEW``)."""
     m = answer.model
     g, f, eps = answer.grid, answer.fitted, m.epsilon
-    xr, yr = ranges(answer)
+    xr, yr = ranges(answer, view=view)
     data: list[dict] = [
         {"type": "scatter", "mode": "lines", "x": g.tolist(), "y": (f - eps).tolist(),
          "line": {"color": FIT_COLOR, "width": 1, "dash": "dash"}, "name": "tube y(x) ± ε",

@@ -6,7 +6,11 @@ picture, the numbers panel and the points table from this endpoint's answer (``a
 the script reruns only for its own widgets and a cheap sync of the points.
 
 ``refit(body)`` is pure (no state kept between requests; per-user data stays in the browser
-and in ``st.session_state``) and is the one place the request is checked. Request (JSON):
+and in ``st.session_state``) and is the one place the request's fields are checked. The HTTP
+route (``refit_endpoint``) reads only a POST of ``application/json`` from this server's own
+pages (``refusal``: another site's page cannot start fits in a student's browser) and checks
+the JSON itself (``parse_body``: size, integers a float holds, nesting) before anything else
+reads it; GET and HEAD only name the server process. Request (JSON):
 
 =========  ===================================================================================
 points     [[x1, x2, y], ...], y = ±1, at most ``state.MAX_POINTS``
@@ -47,6 +51,7 @@ import secrets
 import time
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -58,6 +63,12 @@ from ui.shared.numbers import fmt_setting
 FIT_PATH = "api/refit"
 MAX_BODY_BYTES = 1_000_000  # 2,000 points with a warm start take ~0.2 MB
 MAX_SEQ = 2**53  # integers a browser's JSON numbers hold exactly
+#: How deep a request may nest: body → warm → points → a point is 4 levels of arrays and
+#: objects. A deeper one is refused before anything walks it (Python's json and repr recurse).
+MAX_DEPTH = 6
+#: The only body the endpoint reads: a non-CORS-safelisted type, so another site's page cannot
+#: make a student's browser POST here without a preflight (which this server never approves).
+JSON_TYPE = "application/json"
 BODY_KEYS = ("points", "settings", "view", "home", "warm", "seq", "style")
 SCALE_MAX = 2.0  # the figure's largest scale (fonts, markers and lines)
 
@@ -324,7 +335,10 @@ def refit(body: Any) -> dict:
     gives no model (one class, not separable, unsupported combination) is a valid answer with
     ``ok`` false.
     """
-    req = parse_request(body)
+    try:
+        req = parse_request(body)
+    except (OverflowError, RecursionError) as exc:  # a dict not from ``parse_body``
+        raise BadRequest(f"a number or nesting too large to read ({exc})") from None
     return answer(req["X"], req["y"], req["settings"], req["view"], home=req["home"],
                   alpha0=req["alpha0"], warm_model=req["warm_model"], seq=req["seq"],
                   style=req["style"])  # fmt: skip
@@ -338,12 +352,10 @@ def to_json(ans: dict) -> str:
 def respond(raw: bytes) -> tuple[int, str]:
     """(HTTP status, JSON text) for a raw request body: 200 with the answer, 400 with
     {"error": message} for a bad request, 500 with {"error": ...} (never a traceback)."""
-    if len(raw) > MAX_BODY_BYTES:
-        return 400, _too_large()
     try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError) as exc:
-        return 400, _error(f"the request body is not valid JSON ({exc})")
+        body = parse_body(raw)
+    except BadRequest as exc:
+        return 400, _error(str(exc))
     try:
         return 200, to_json(refit(body))
     except BadRequest as exc:
@@ -351,6 +363,61 @@ def respond(raw: bytes) -> tuple[int, str]:
     except Exception as exc:  # a bug must not become a traceback in the browser
         _log.exception("refit failed")
         return 500, _error(f"the refit failed ({type(exc).__name__})")
+
+
+def parse_body(raw: bytes) -> Any:
+    """The JSON of a request body, or BadRequest: larger than MAX_BODY_BYTES, not JSON, NaN
+    or Infinity, an integer no float holds (it would overflow every check after this one),
+    or nested deeper than MAX_DEPTH. Run at the door (``check_body``) and in the worker."""
+    if len(raw) > MAX_BODY_BYTES:
+        raise BadRequest(_too_large_message())
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant,
+                          parse_int=_float_sized_int)
+    except RecursionError:
+        raise BadRequest(_too_deep_message()) from None
+    except BadRequest:
+        raise
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise BadRequest(f"the request body is not valid JSON ({exc})") from None
+    if _depth(body) > MAX_DEPTH:
+        raise BadRequest(_too_deep_message())
+    return body
+
+
+def check_body(raw: bytes) -> str | None:
+    """The 400's JSON text for a body that ``parse_body`` refuses, else None: checked in the
+    server's process before the body goes anywhere else (the lane's cost estimate reads it)."""
+    try:
+        parse_body(raw)
+    except BadRequest as exc:
+        return _error(str(exc))
+    return None
+
+
+def _float_sized_int(text: str) -> int:
+    n = int(text)
+    try:
+        float(n)
+    except OverflowError:
+        raise BadRequest(f"the number {text[:20]}… ({len(text)} digits) is too large") from None
+    return n
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (JSON's: plain list and dict; 0 for a
+    number or string), level by level without recursion; stops counting past MAX_DEPTH.
+    ~1 ms for the largest request (a recursive walk took 9)."""
+    depth, level = 0, [value] if type(value) in (list, dict) else []
+    while level and depth <= MAX_DEPTH:
+        depth += 1
+        level = [x for v in level for x in (v.values() if type(v) is dict else v)
+                 if type(x) is list or type(x) is dict]
+    return depth
+
+
+def _too_deep_message() -> str:
+    return f"the request nests lists and objects more than {MAX_DEPTH} levels deep"
 
 
 def _no_constant(name: str) -> Any:
@@ -361,8 +428,8 @@ def _error(message: str) -> str:
     return json.dumps({"error": message}, ensure_ascii=False)
 
 
-def _too_large() -> str:
-    return _error(f"the request is too large: more than {MAX_BODY_BYTES:,} bytes")
+def _too_large_message() -> str:
+    return f"the request is too large: more than {MAX_BODY_BYTES:,} bytes"
 
 
 # ------------------------------------------------------------------------------- route
@@ -385,28 +452,81 @@ async def _read_capped(request) -> bytes | None:
     return b"".join(chunks)
 
 
+def refusal(headers: Mapping[str, str]) -> tuple[int, str] | None:
+    """(status, JSON text) for a POST another site's page could have sent, else None.
+
+    A page elsewhere can make a student's browser POST a form or text/plain (no preflight)
+    and start fits in the student's name: only ``JSON_TYPE`` is read (415 otherwise), and a
+    request whose Origin is not this server's own (its Host, or the proxy's
+    X-Forwarded-Host) is refused (403). No Origin (curl, a script): not a browser's
+    cross-site request, allowed."""
+    media = headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != JSON_TYPE:
+        return 415, _error(f"send the request as {JSON_TYPE}; got {media or 'no type'!r:.60}")
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    hosts = {_host_port(h, origin) for h in (headers.get("host"), headers.get("x-forwarded-host"))}
+    mine = _origin_host_port(origin)
+    if mine is None or mine not in hosts:
+        return 403, _error(f"requests from another site's page are refused (Origin {origin!r:.80})")
+    return None
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin_host_port(origin: str) -> tuple[str, int] | None:
+    try:
+        o = urlsplit(origin)
+        if o.scheme not in _DEFAULT_PORTS or not o.hostname:
+            return None
+        return o.hostname, o.port or _DEFAULT_PORTS[o.scheme]
+    except ValueError:  # a port that is not a number
+        return None
+
+
+def _host_port(host: str | None, origin: str) -> tuple[str, int] | None:
+    """(host, port) of a Host header, the port defaulting to the origin's scheme's."""
+    if not host:
+        return None
+    try:
+        h = urlsplit("//" + host.split(",")[0].strip())
+        scheme = urlsplit(origin).scheme
+        return (h.hostname or ""), h.port or _DEFAULT_PORTS.get(scheme, 80)
+    except ValueError:
+        return None
+
+
 async def refit_endpoint(request):
     """Starlette handler: the fit runs in a worker process within the time budget
     (``budget.respond``), killed when the browser drops the request, so a slow fit never
-    blocks the event loop that serves every session's websocket, nor outlives its client."""
+    blocks the event loop that serves every session's websocket, nor outlives its client.
+    Nothing reaches ``budget`` that ``refusal`` or ``check_body`` refuses."""
+    from starlette.requests import ClientDisconnect
     from starlette.responses import Response
 
-    from ui.serving import budget
+    from ui.serving import budget, slow_clients
 
-    if request.method == "GET":  # the browser asks which server answers (a restart?)
-        return Response("{}", media_type="application/json",
-                        headers={"Cache-Control": "no-store", BOOT_HEADER: BOOT})
-    raw = await _read_capped(request)
-    if raw is None:
-        status, text = 400, _too_large()
+    headers = {"Cache-Control": "no-store", BOOT_HEADER: BOOT}
+    if request.method in ("GET", "HEAD"):  # which server answers (a restart?); never a fit
+        return Response("{}", media_type=JSON_TYPE, headers=headers)
+    refused = refusal(request.headers)
+    if refused is not None:
+        status, text = refused
     else:
-        status, text = await budget.respond(raw, request.is_disconnected)
-    return Response(
-        text,
-        status_code=status,
-        media_type="application/json",
-        headers={"Cache-Control": "no-store", BOOT_HEADER: BOOT},
-    )
+        try:
+            raw = await _read_capped(request)
+        except ClientDisconnect as exc:  # the browser left, or ``slow_clients`` closed it
+            return await slow_clients.client_left(request, exc)
+        bad = None if raw is None else check_body(raw)
+        if raw is None:
+            status, text = 400, _error(_too_large_message())
+        elif bad is not None:
+            status, text = 400, bad
+        else:
+            status, text = await budget.respond(raw, request.is_disconnected)
+    return Response(text, status_code=status, media_type=JSON_TYPE, headers=headers)
 
 
 def routes(base_url_path: str = "") -> list:
@@ -416,5 +536,5 @@ def routes(base_url_path: str = "") -> list:
 
     from ui.serving import browser_modules
 
-    return [Route(fit_url(base_url_path), refit_endpoint, methods=["POST", "GET"]),
+    return [Route(fit_url(base_url_path), refit_endpoint, methods=["POST", "GET", "HEAD"]),
             browser_modules.route(base_url_path)]

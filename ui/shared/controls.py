@@ -26,6 +26,7 @@ C_GRID = tables.log_grid(-3, 4)
 SIGMA_GRID = tables.log_grid(-2, 2)
 SIGMA_HELP = "K(x, z) = exp(−‖x − z‖² / (2σ²))"
 C_HELP = "Cost of slack: small C = wide margin with more slack, large C = narrow margin."
+HARD_C_TEXT = "∞ (hard margin)"  # the C slider's thumb while the hard margin is on
 HARD_MARGIN_HELP = ("No slack allowed: every point on or outside its margin. Fails when no "
                     "separating boundary exists.")
 #: the widget keys (after the page's prefix) of ``model_sidebar``
@@ -102,10 +103,14 @@ def model_sidebar(ss, prefix: str, settings: Mapping[str, Any], *, lock: Callabl
             "Hard margin (C = ∞)", key=prefix + "hard_margin",
             **lock("C", disabled=no_hard,
                    help="Needs the hinge loss." if no_hard else HARD_MARGIN_HELP))
+    shown_c = ss.get(prefix + "C", s["C"])
+    # under the hard margin C is ∞: the (disabled) slider keeps the soft margin's C for when
+    # it is turned off, but its thumb says ∞ (it showed that C: "1")
+    hard = bool(s.get("hard_margin"))
     s["C"] = sb.select_slider(
-        "C (log scale)", tables.option_values(C_GRID, ss.get(prefix + "C", s["C"])),
-        key=prefix + "C", format_func=fmt_setting,
-        **lock("C", disabled=bool(s.get("hard_margin")), help=c_help))
+        "C (log scale)", tables.option_values(C_GRID, shown_c), key=prefix + "C",
+        format_func=(lambda c: HARD_C_TEXT if c == shown_c else fmt_setting(c)) if hard
+        else fmt_setting, **lock("C", disabled=hard, help=c_help))  # fmt: skip
     return s
 
 
@@ -124,9 +129,10 @@ class Sliders:
     """A page's point generator in the sidebar (``generator_widgets``): n, noise, seed, and k
     for k classes; the widgets' keys after the page's prefix, their labels and ranges."""
 
-    n: tuple[int, int, int] = (10, state.MAX_POINTS, 10)  # min (k when k is drawn), max, step
-    noise: tuple[float, float, float] = (0.0, 2.0, 0.05)  # min, max, step
-    seed_max: int = 1_000_000
+    # min (k when k is drawn), max, step; a link's values are checked against the defaults
+    n: tuple[int, int, int] = (state.GEN_N_MIN, state.MAX_POINTS, 10)
+    noise: tuple[float, float, float] = (0.0, state.GEN_NOISE_MAX, 0.05)  # min, max, step
+    seed_max: int = state.GEN_SEED_MAX
     n_label: str = "n (points)"
     noise_label: str = "noise"
     k_max: int | None = None  # a "k classes" slider from 2 to k_max, before n

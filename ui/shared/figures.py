@@ -254,7 +254,116 @@ def _sv_traces(model, scale: float = 1.0) -> list[dict]:
     return traces
 
 
-def _slack_traces(model, max_labels: int, scale: float = 1.0) -> list[dict]:
+#: ξ labels: their font size (px, times the figure's scale) and its rough text metrics
+SLACK_FONT = 14
+_CHAR_EM = 0.56  # the width of a label's character in em (digits, "ξ", "=" of Source Sans Pro)
+_LINE_EM = 1.25
+_GAP_PX = 3  # Plotly's "middle right" text starts this far right of its anchor
+#: more points than this: the ξ labels stay at their segments' middles (a plot that crowded
+#: has no free spot to find, and the search grows with the points: ~40 ms at 2,000)
+PLACE_LABELS_MAX_POINTS = 400
+LEGEND_PX = 50  # the legend's rows above the top margin, at scale 1 (Chromium, 1400 px)
+
+
+def _overlaps(boxes, others) -> np.ndarray:
+    """The area each of ``boxes`` (c, 4: x0, y0, x1, y1) shares with ``others`` (k, 4), summed
+    over the others: (c,)."""
+    b, o = np.asarray(boxes, dtype=float), np.asarray(others, dtype=float).reshape(-1, 4)
+    if len(o) == 0:
+        return np.zeros(len(b))
+    w = np.minimum(b[:, None, 2], o[None, :, 2]) - np.maximum(b[:, None, 0], o[None, :, 0])
+    h = np.minimum(b[:, None, 3], o[None, :, 3]) - np.maximum(b[:, None, 1], o[None, :, 1])
+    np.maximum(w, 0, out=w)
+    np.maximum(h, 0, out=h)
+    return np.einsum("ij,ij->i", w, h)
+
+
+#: where a label may go, in order of preference: the points of its segment (fractions from
+#: the point to its margin) and, around each, its offsets (right, left, above, below and the
+#: corners, in the label's width w and height h and these px further out)
+_ALONG = (0.5, 0.35, 0.65, 0.2, 0.8, 0.05, 0.95)
+_FURTHER_PX = (0, 10, 20, 32)
+
+
+def _candidate_offsets(w: float, h: float) -> np.ndarray:
+    """(c, 2) px offsets of a label's anchor from a point of its segment, nearest first."""
+    out = []
+    for d in _FURTHER_PX:
+        left = -w - 2 * _GAP_PX - d
+        out += [(d, 0), (left, 0), (-w / 2, h / 2 + 4 + d), (-w / 2, -h / 2 - 4 - d),
+                (d, h / 2 + d), (d, -h / 2 - d), (left, h / 2 + d), (left, -h / 2 - d)]
+    return np.array(out, dtype=float)
+
+
+def place_labels(segments, sizes, obstacles, unit: float) -> list[tuple[float, float]]:
+    """Anchors (data) for text labels, each near its own segment and clear of the obstacles
+    and of the labels placed before it as far as the candidates allow (issue 32: ξ labels
+    over each other, the rings and the points).
+
+    ``segments``: [(p, q)] in data units (a label goes beside a point of p→q, the middle
+    first); ``sizes``: [(w, h)] in px; ``obstacles``: boxes (x0, y0, x1, y1) in px (data
+    times ``unit``, the plot's pixels per data unit, estimated); each label is drawn "middle
+    right" of its anchor (its box starts _GAP_PX right of it). Greedy, in the order given
+    (the largest ξ first): the first candidate that covers nothing, else the one that
+    covers least."""
+    obstacles = np.asarray(obstacles, dtype=float).reshape(-1, 4)
+    placed = np.zeros((0, 4))
+    t = np.asarray(_ALONG)[:, None]
+    out = []
+    for (p, q), (w, h) in zip(segments, sizes, strict=True):
+        p, q = np.asarray(p, dtype=float) * unit, np.asarray(q, dtype=float) * unit
+        spots = p + t * (q - p)
+        off = _candidate_offsets(w, h).reshape(len(_FURTHER_PX), -1, 2)
+        best, best_cost = None, math.inf
+        for ring in off:  # the nearest ring of offsets first; the first free spot wins
+            anchors = (spots[:, None, :] + ring[None, :, :]).reshape(-1, 2)
+            boxes = np.column_stack([anchors[:, 0] + _GAP_PX, anchors[:, 1] - h / 2,
+                                     anchors[:, 0] + _GAP_PX + w, anchors[:, 1] + h / 2])
+            # only the obstacles within reach (thousands of points)
+            lo, hi = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)
+            near = obstacles[(obstacles[:, 2] > lo[0]) & (obstacles[:, 0] < hi[0])
+                             & (obstacles[:, 3] > lo[1]) & (obstacles[:, 1] < hi[1])]
+            cost = _overlaps(boxes, near) + 2 * _overlaps(boxes, placed)
+            k = int(np.argmin(cost))  # the first of the least
+            if cost[k] < best_cost - 1e-9:
+                best, best_cost = (anchors[k], boxes[k]), cost[k]
+            if best_cost <= 1e-9:
+                break
+        placed = np.vstack([placed, best[1]])
+        out.append((float(best[0][0] / unit), float(best[0][1] / unit)))
+    return out
+
+
+def _px_per_unit(x_range, y_range, height: float, margin: dict, scale: float) -> float:
+    """The plot's pixels per data unit, estimated before the browser lays it out: the
+    height of the plot area over the y range (the axes are scaled 1:1), unless the x range
+    is much wider than the plot is likely to be (a column about 1.3 times as wide as high).
+    The legend's rows (two or three) take about LEGEND_PX more than the top margin."""
+    h_px = max(height - margin["t"] - margin["b"] - LEGEND_PX * scale, 100.0)
+    xs = max(float(x_range[1] - x_range[0]), 1e-12)
+    ys = max(float(y_range[1] - y_range[0]), 1e-12)
+    return min(h_px / ys, 1.3 * h_px / xs)
+
+
+def _obstacle_boxes(model, X, unit: float, scale: float) -> np.ndarray:
+    """The boxes (px) of what a ξ label must not cover: every point, ring and cross."""
+    pts = np.asarray(X, dtype=float) * unit
+    r_pt = np.full(len(pts), POINT_SIZE * scale / 2 + 1)
+    alpha = np.asarray(model.alpha, dtype=float)
+    sv = np.flatnonzero(alpha > 0)
+    r_sv = ring_sizes(model, sv) * scale / 2 + 2 * scale
+    mis = np.flatnonzero(np.asarray(model.category) == "misclassified")
+    centres = np.concatenate([pts, pts[sv], pts[mis]])
+    r = np.concatenate([r_pt, r_sv, np.full(len(mis), 11 * scale + 1)])
+    return np.column_stack([centres[:, 0] - r, centres[:, 1] - r, centres[:, 0] + r,
+                            centres[:, 1] + r])
+
+
+def _slack_traces(model, max_labels: int, scale: float = 1.0, unit: float | None = None
+                  ) -> list[dict]:  # fmt: skip
+    """The slack segments and their ξ labels (the largest ``max_labels`` ξ), the labels
+    placed clear of the points, rings and each other for ``unit`` px per data unit (None, or
+    more than PLACE_LABELS_MAX_POINTS points: beside each segment's middle)."""
     xi = np.asarray(model.xi, dtype=float)
     idx, feet = slack_segments(model)
     if len(idx) == 0:
@@ -262,21 +371,22 @@ def _slack_traces(model, max_labels: int, scale: float = 1.0) -> list[dict]:
     X = np.asarray(model.X, dtype=float)
     lx: list[float | None] = []
     ly: list[float | None] = []
-    tx, ty, text = [], [], []
-    order = np.argsort(-xi[idx])
-    labelled = set(order[:max_labels].tolist())
+    segments = {}
     for k, (i, foot) in enumerate(zip(idx, feet, strict=True)):
         p = X[i]
         if foot is not None:
             lx += [float(p[0]), float(foot[0]), None]
             ly += [float(p[1]), float(foot[1]), None]
-            mid = (p + foot) / 2
-        else:
-            mid = p
-        if k in labelled:
-            tx.append(float(mid[0]))
-            ty.append(float(mid[1]))
-            text.append(f"ξ={fmt_num(xi[i], 3)}")
+        segments[k] = (p, foot if foot is not None else p)
+    labelled = np.argsort(-xi[idx], kind="stable")[:max_labels].tolist()
+    text = [f"ξ={fmt_num(xi[idx[k]], 3)}" for k in labelled]
+    font = SLACK_FONT * scale
+    if unit is None or len(X) > PLACE_LABELS_MAX_POINTS:
+        anchors = [tuple((segments[k][0] + segments[k][1]) / 2) for k in labelled]
+    else:
+        sizes = [(_CHAR_EM * font * len(t), _LINE_EM * font) for t in text]
+        anchors = place_labels([segments[k] for k in labelled], sizes,
+                               _obstacle_boxes(model, X, unit, scale), unit)
     traces = [
         {
             "type": "scatter",
@@ -294,11 +404,11 @@ def _slack_traces(model, max_labels: int, scale: float = 1.0) -> list[dict]:
             {
                 "type": "scatter",
                 "mode": "text",
-                "x": tx,
-                "y": ty,
+                "x": [float(a[0]) for a in anchors],
+                "y": [float(a[1]) for a in anchors],
                 "text": text,
                 "textposition": "middle right",
-                "textfont": {"size": 14 * scale, "color": "#111111"},
+                "textfont": {"size": font, "color": "#111111"},
                 "showlegend": False,
                 "hoverinfo": "skip",
                 "name": "ξ labels",
@@ -398,6 +508,8 @@ def decision_figure_dict(
         x_range = x_range or xr
         y_range = y_range or yr
 
+    height = height if height is not None else round(620 * math.sqrt(scale))
+    margin = {"l": 60 * scale, "r": 10, "t": (95 if title else 70) * scale, "b": 55 * scale}
     traces: list[dict] = []
     if model is not None:
         if grid is None:
@@ -427,7 +539,8 @@ def decision_figure_dict(
                          width=ov.width, dash=ov.dash, name=ov.name, role="overlay", legend=True)
             )  # fmt: skip
         if show_slack:
-            traces += _slack_traces(model, max_slack_labels, scale)
+            traces += _slack_traces(model, max_slack_labels, scale,
+                                    _px_per_unit(x_range, y_range, height, margin, scale))
         if show_sv:
             traces += _sv_traces(model, scale)
     elif overlays:
@@ -447,8 +560,8 @@ def decision_figure_dict(
         traces += _misclassified_trace(model, scale)
 
     layout = {
-        "height": height if height is not None else round(620 * math.sqrt(scale)),
-        "margin": {"l": 60 * scale, "r": 10, "t": (95 if title else 70) * scale, "b": 55 * scale},
+        "height": height,
+        "margin": margin,
         "font": {"size": FONT_SIZE * scale, "family": "Source Sans Pro, Arial, sans-serif"},
         "plot_bgcolor": "#FFFFFF",
         "paper_bgcolor": "#FFFFFF",

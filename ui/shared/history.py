@@ -16,14 +16,19 @@ from typing import Any
 import numpy as np
 
 from ui.shared import state
+from ui.shared.labels import BIAS_LABELS, KERNEL_LABELS, LOSS_LABELS, SOLVER_LABELS
 from ui.shared.numbers import fmt_setting
 
 K_HISTORY = "svmlab.history"
 DEPTH = 20
 
 #: How the settings are named in the message that says what a load changed.
-_NAMES = {"kernel": "kernel", "degree": "degree q", "coef0": "c", "sigma": "σ", "loss": "loss",
-          "C": "C", "hard_margin": "hard margin", "bias": "bias", "solver": "solver"}
+_NAMES = {"kernel": "the kernel", "degree": "the degree q", "coef0": "c", "sigma": "σ",
+          "loss": "the loss", "C": "C", "hard_margin": "the hard margin", "bias": "the bias",
+          "solver": "the solver"}
+#: How their values are named (the sidebar's words, not the address bar's).
+_VALUES = {"kernel": KERNEL_LABELS, "loss": LOSS_LABELS, "bias": BIAS_LABELS,
+           "solver": SOLVER_LABELS}
 
 
 def remember(ss: MutableMapping) -> None:
@@ -61,32 +66,37 @@ def undo(ss: MutableMapping) -> str | None:
     ss[state.K_CANVAS_SEQ] = 0
     state.clear_widget_keys(ss)
     return (f"Undone: {snap['title'] or 'the points'} ({len(snap['y'])} points) are back"
-            + (f", with {changed}." if changed else "."))
+            + (f"; {changed}." if changed else "."))
 
 
 def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
-    """'kernel polynomial → linear, C 10 → ∞' for the settings that differ ('' if none)."""
+    """'the kernel changed from polynomial to linear and C from 10 to ∞' for the settings
+    that differ ('' if none), in the sidebar's words."""
     parts = []
     for k, name in _NAMES.items():
         a, b = before.get(k), after.get(k)
         if a != b and not (k in ("degree", "coef0") and after.get("kernel") != "polynomial") \
                 and not (k == "sigma" and after.get("kernel") != "gaussian"):
-            parts.append(f"{name} {_show(a)} → {_show(b)}")
-    return ", ".join(parts)
+            verb = "" if parts else " changed"
+            parts.append(f"{name}{verb} from {_show(k, a)} to {_show(k, b)}")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + "".join(parts[-1:])
 
 
 def loaded_message(title: str, n_before: int, n_after: int, before: Mapping[str, Any],
                    after: Mapping[str, Any]) -> str:
-    """What a load changed, and how to take it back."""
+    """What a load changed and why, and how to take it back."""
     changed = changes(before, after)
     return (f"Loaded {title}: its {n_after} points replace your {n_before}"
-            + (f"; its suggested settings changed {changed}" if changed else "")
+            + (f". The settings suggested for it came along: {changed} (see the sidebar)"
+               if changed else "")
             + ". ↶ Undo in the plot brings back your points and settings.")
 
 
-def _show(v: Any) -> str:
+def _show(key: str, v: Any) -> str:
     if isinstance(v, bool):
         return "on" if v else "off"
+    if key in _VALUES:
+        return _VALUES[key].get(v, str(v))
     if isinstance(v, float):
         return fmt_setting(v)
     return str(v)

@@ -19,6 +19,21 @@ COEF0_LABELS = {0.0: "homogeneous c = 0", 1.0: "inhomogeneous c = 1"}
 LOSS_LABELS = {"hinge": "hinge (k = 1)", "quadratic": "quadratic (k = 2)"}
 BIAS_LABELS = {"free": "free b", "augmented": "augmented (b in w, as in the book)"}
 WSS_LABELS = {"second_order": "second order (LIBSVM)", "max_violating_pair": "max violating pair"}
+#: The solvers as a student reads them in the numbers and the messages (the engine's names,
+#: "smo", "qp", are the API's and the address bar's).
+SOLVER_LABELS = {"smo": "SMO (Platt)", "qp": "QP (cvxopt, interior point)",
+                 "newton": "Newton (SVM-Primal)", "sga": "SGA (SVM-Dual, gradient ascent)",
+                 "psvm": "PSVM (proximal SVM)"}
+#: SMO's rule for the pair of α it changes in each step.
+WSS_WORDS = {"second_order": "second-order pair choice",
+             "max_violating_pair": "maximal violating pair"}
+
+
+def solver_text(solver: str, wss: str | None = None) -> str:
+    """'SMO (Platt, second-order pair choice)': the solver and, for SMO, how it picks its pair."""
+    label = SOLVER_LABELS.get(solver, str(solver))
+    rule = WSS_WORDS.get(wss) if wss else None
+    return f"{label[:-1]}, {rule})" if rule and label.endswith(")") else label
 
 
 def kernel_formula(kernel) -> str:

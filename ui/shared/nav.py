@@ -71,15 +71,22 @@ def keep_widgets(ss, prefix: str, names) -> None:
 def restore_widgets(ss, prefix: str) -> None:
     """Give the page's widgets back the values `keep_widgets` remembered (call it before
     the widgets are drawn; a value the session already has wins, unless the student just
-    came back from another page: then it is stale, see `arrived`)."""
-    back = arrived(ss)
+    came back from another page: then it is stale, see `arrived`).
+
+    Stale once only: widgets drawn in a fragment (the Playground's teacher panel) are
+    drawn again by the fragment's reruns, which do not pass through app.py, so `arrived`
+    stays true until the next full run; the values the user typed since are theirs."""
+    run, mark = ss.get(K_RUN, 0), SAVED + prefix + "@run"
+    back = arrived(ss) and ss.get(mark) != run
+    ss[mark] = run
     for n, v in ss.get(SAVED + prefix, {}).items():
         if back or prefix + n not in ss:
             ss[prefix + n] = v
 
 
-#: The page of the session's last full run and of the one before (``note_page``).
-K_PAGE, K_PREVIOUS = "nav.page", "nav.previous"
+#: The page of the session's last full run and of the one before, and the number of full
+#: runs so far (``note_page``).
+K_PAGE, K_PREVIOUS, K_RUN = "nav.page", "nav.previous", "nav.run"
 
 
 def note_page(ss, page: str) -> None:
@@ -87,6 +94,7 @@ def note_page(ss, page: str) -> None:
     come through here)."""
     ss[K_PREVIOUS] = ss.get(K_PAGE)
     ss[K_PAGE] = page
+    ss[K_RUN] = ss.get(K_RUN, 0) + 1
 
 
 def arrived(ss) -> bool:

@@ -364,6 +364,13 @@ _GEN_PARAMS = {
     "circles": ("n", "noise", "seed", "factor"),
     "xor": ("n", "noise", "seed"),
 }
+#: a generator's n, noise and seed in a link: the ranges of the Playground's sliders
+#: (``ui.shared.controls.BINARY``), which a link's values are put into
+GEN_N_MIN = 10
+GEN_NOISE_MAX = 2.0
+GEN_SEED_MAX = 1_000_000
+_GEN_BOUNDS = {"n": (GEN_N_MIN, MAX_POINTS), "noise": (0.0, GEN_NOISE_MAX),
+               "seed": (0, GEN_SEED_MAX)}
 _QUERY_KEYS = {"v", "d", "p", "n", "noise", "seed", "factor", "k", "q", "c", "s", "l", "C",
                "b", "sv", "w"}  # fmt: skip
 
@@ -511,6 +518,10 @@ def decode_query(q: Mapping[str, Any]) -> dict:
                     params[k] = _int_param(q, k) if k in ("n", "seed") else _float_param(q, k)
             if params.get("n", 2) > MAX_POINTS:
                 raise LinkError(f"the link asks for {params['n']} points (at most {MAX_POINTS})")
+            for k, (lo, hi) in _GEN_BOUNDS.items():
+                if k in params and not lo <= params[k] <= hi:
+                    raise LinkError(f"the link's {k}={fmt_setting(params[k])} is not between "
+                                    f"{fmt_setting(lo)} and {fmt_setting(hi)}")
         else:
             raise LinkError(f"the link names an unknown dataset {d[:40]!r}")
         try:
@@ -522,6 +533,10 @@ def decode_query(q: Mapping[str, Any]) -> dict:
     else:
         X, y = unpack_points(p)
         title = "Shared points"
+    try:  # e.g. moons at noise=1e308: every parameter in range, the points not finite
+        X, y = validate_points(X, y)
+    except ValueError as exc:
+        raise LinkError(f"the link's points cannot be used: {exc}") from None
     raw: dict[str, Any] = {}
     k = _param(q, "k")
     raw["kernel"] = k if k is not None else DEFAULT_SETTINGS["kernel"]
@@ -556,12 +571,13 @@ def state_query(ss: MutableMapping) -> dict[str, str]:
 
 def restore_from_query(ss: MutableMapping, q: Mapping[str, Any]) -> str | None:
     """Load the state a link describes. Returns None on success, else a message for the
-    user (the state is then the default)."""
+    user (plain text, holding what the link holds: not markdown; the state is then the
+    default)."""
     try:
         st = decode_query(q)
-    except LinkError as exc:
+        load_into_playground(ss, st["X"], st["y"], st["settings"], st["title"])
+    except ValueError as exc:  # LinkError, or whatever else a link can make the loading refuse
         ensure_state(ss)
         return f"This link could not be opened: {exc}. Showing the default example instead."
-    load_into_playground(ss, st["X"], st["y"], st["settings"], st["title"])
     ss[K_SOURCE] = st["source"]
     return None

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ui.shared.labels import solver_text
 from ui.shared.numbers import MINUS, fmt_fixed, fmt_num, fmt_pct, hyperplane_equation
 
 POINT_COLUMNS = ["i", "x1", "x2", "y", "α", "h(x)", "y·h(x)", "ξ", "category"]
@@ -72,11 +73,19 @@ def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
     rows.append(("dual objective", fmt_num(model.dual_objective, 6)))
     rows.append(("total slack Σξ", fmt_num(float(np.sum(model.xi)), 4)))
     rows.append(("training accuracy", fmt_pct(model.training_accuracy)))
-    rows.append(("solver", str(model.solver) + (f" ({model.wss})" if model.wss else "")))
-    rows.append(("iterations", str(model.n_iter)))
+    rows.append(("solver", solver_text(model.solver, model.wss)))
+    rows.append(("iterations", iterations_text(model.n_iter)))
     rows.append(("time", f"{fmt_fixed(1000 * model.time_s, 1)} ms"))
     rows.append(("converged", converged_text(model)))
     return rows
+
+
+def iterations_text(n_iter: int) -> str:
+    """The iteration count; 0 says why (a refit that started from the previous answer, which
+    already met the optimality conditions, moved no α)."""
+    if n_iter == 0:
+        return "0: no α had to change (the start was already optimal)"
+    return str(n_iter)
 
 
 def support_text(model) -> str:

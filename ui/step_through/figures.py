@@ -346,13 +346,18 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     L, H = rec["L"], rec["H"]
     # C = ∞ with yᵢ ≠ yⱼ: H = ∞, the segment is a ray; draw it to beyond the view
     H_end = H if math.isfinite(H) else hi + (hi - lo)
+    # the new point on an end of the segment: the new point's label names that end (a second
+    # label "H" or "L" on the same spot overlapped it)
+    new_end = next((n for n, v in (("L", L), ("H", H)) if math.isfinite(v)
+                    and abs(rec["aj_new"] - v) <= 1e-9 * max(1.0, hi - lo)), None)
     data.append(
         {
             "type": "scatter",
             "mode": "lines+markers+text",
             "x": [ai_of(L), ai_of(H_end)],
             "y": [L, H_end],
-            "text": ["L", "H" if math.isfinite(H) else ""],
+            "text": ["L" if new_end != "L" else "",
+                     "H" if math.isfinite(H) and new_end != "H" else ""],
             "textposition": [place(ai_of(L), L, False), place(ai_of(H_end), H_end, False)],
             "textfont": {"size": 20, "color": SEGMENT_COLOR},
             "name": "feasible segment αⱼ ∈ [L, H]",
@@ -402,12 +407,16 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
                                 {"symbol": "circle", "size": 16,
                                  "line": {"width": 2, "color": "#FFFFFF"}}))
     clipped = bool(rec.get("clipped"))
-    data.append(_labelled_point(new, "new (clipped)" if clipped else "new = unclipped",
+    new_label = ("new (clipped)" if clipped else "new = unclipped") + (
+        f" at {new_end}" if new_end else "")
+    new_point = _labelled_point(new, new_label,
                                 "new (clipped)" if clipped else "new", NEW_COLOR, "#004D38",
                                 place(*new, False), "new",
                                 {"symbol": "star", "size": 24,
                                  "line": {"width": 1.5, "color": "#003B2A"}},
-                                pair=[i + 1, j + 1]))
+                                pair=[i + 1, j + 1])
+    new_point["cliponaxis"] = False      # a label near the box's edge is not cut by it
+    data.append(new_point)
     if math.hypot(new[0] - old[0], new[1] - old[1]) > 1e-9 * max(1.0, hi - lo):
         annotations.append(_arrow(new, old, arrowhead=3, arrowsize=1.3, arrowwidth=2.5,
                                   arrowcolor="#333333", text=""))

@@ -30,6 +30,7 @@ from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared.book_setups import SETUPS, Setup
+from ui.shared.fitting import SOLVER_NAMES
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import (
     MINUS,
@@ -449,6 +450,11 @@ def ex_iris_sga() -> Result:
         f"The book's h1000 is the algorithm stopped by its rule ‖α_t − α_(t−1)‖ ≤ ε = 1e-4 after "
         f"{sga[1000].n_iter:,} sweeps, up to {fixed(far, 3)} away from the exact optimum of the "
         f"same problem; h10 converges much closer.",
+        f"These are SGA's numbers where it stops by that rule, as the book prints them. The "
+        f"Playground runs the same SGA and then solves the KKT conditions on its support vectors "
+        f"exactly (it “polishes” the stop): there the same points and C = 10 show the exact "
+        f"optimum, w = ({fixed(qp[10].w[0], 3)}, {fixed(qp[10].w[1], 3)}), "
+        f"b = {fixed(qp[10].b, 3)} (the column “exact optimum (qp)”).",
         f"The book folds b into w (x′ = (x, 1), slide 30), so its objective also charges ½b²: "
         f"b = {fixed(free.b, 2)} would cost ½b² = {fixed(0.5 * free.b ** 2, 1)}, and the optimum "
         f"settles at b = {fixed(a10.b, 2)} with a differently tilted w. With a free bias (the "
@@ -533,7 +539,8 @@ def ex_dual_primal() -> Result:
                   "slide 42", f"same side on {fmt_pct(grid_q)} of the plotted area (test: ≥ 90 %)",
                   grid_q >= 0.90),
     ]
-    coef = [{"": name, "hyperplane": _coef_text(m), "loss": m.loss, "solver": m.solver,
+    coef = [{"": name, "hyperplane": _coef_text(m), "loss": m.loss,
+             "solver": SOLVER_NAMES.get(m.solver, m.solver),
              "iterations": f"{m.n_iter:,}", "training accuracy": fmt_pct(m.training_accuracy)}
             for name, m in (("hd (SVM-Dual, hinge)", hd), ("hp (SVM-Primal, quadratic)", hp))]
     notes = ["The slides print neither the coefficients nor C; we use C = 10 for both. The "

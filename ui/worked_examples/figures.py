@@ -6,6 +6,7 @@ figure dicts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from svm_engine import datasets
@@ -27,7 +28,8 @@ class Plot:
 
 
 def _names(dataset: str) -> tuple[str, str]:
-    return tuple(datasets.load(dataset).feature_names)
+    """The axes' names as every other page writes them: x1, x2 (the datasets say X1, X2)."""
+    return tuple(re.sub(r"\bX(\d)\b", r"x\1", n) for n in datasets.load(dataset).feature_names)
 
 
 def _book(name: str, line) -> Overlay:
