@@ -66,7 +66,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     passes; False keeps the solver's own α (e.g. the book's SVM-Dual stopped at its ε, or a
     step-through that ends at the trace's last α). A trace always records the solver's own
     steps: it ends at model.extra["solver_alpha"], which is model.alpha unless polished.
-    time_budget: seconds SMO may run (None: no limit); when it stops there, model.converged
+    time_budget: seconds SMO or SGA may run (None: no limit); when it stops there, model.converged
     is False and model.status says so and what to try.
     Every answer is then checked (`certify.py`): model.converged is True only when the
     solver stopped by its own rule and the certificate passes; model.status says which.
@@ -258,7 +258,7 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, cl
     if solver == "sga":
         a0 = None if alpha0 is None else np.clip(alpha0, 0.0, C_box)
         return {**_sga.sga(problem.K_eff, y, C_box, tol=tol, max_iter=max_iter, alpha0=a0,
-                           trace=trace), "alpha0": a0}
+                           trace=trace, **clock), "alpha0": a0}
     if solver == "newton":
         if isinstance(kernel, Linear):
             # SVM-Primal (slide 39) on x′ = (x, 1), X′ never formed

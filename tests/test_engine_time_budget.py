@@ -72,3 +72,12 @@ def test_an_easy_fit_is_untouched_by_the_budget():
 def test_a_bad_time_budget_is_a_value_error_naming_it(bad):
     with pytest.raises(ValueError, match="time_budget"):
         se.fit([[0, 0], [1, 1]], [1, -1], time_budget=bad)
+
+
+def test_sga_keeps_to_the_budget_too():
+    X, y = hard_problem(200)                  # SGA crawls at C = 1e6 on 200 points
+    with pytest.warns(se.ConvergenceWarning):
+        m = se.fit(X / 1e6, y, C=1e6, solver="sga", bias="augmented", tol=1e-12,
+                   max_iter=10**9, time_budget=0.3)
+    assert not m.converged and m.n_iter < 10**9
+    assert "time budget (0.3 s" in m.status and "larger time_budget" in m.status
