@@ -46,11 +46,15 @@ DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8, "sga": 1e-4, "psvm": Non
 #: polished (a tenth of the certificate's TOL: each KKT condition then holds within it)
 REFINE_TOL = 1e-7
 NOT_SEPARABLE = "not linearly separable in this feature space"
+#: seconds SMO may run in one `fit` unless told otherwise (issue 33 item 11: 9 points at scale
+#: 1e6 took 10 million iterations, 6–11 s; with trace=True ~5 minutes). The pages' own budgets
+#: (`ui.serving.costs`) stop their fits sooner; this bounds a library user's `se.fit`/`SVC`.
+DEFAULT_TIME_BUDGET = 5.0
 
 
 def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=None,
         max_iter=None, trace=False, *, wss="second_order", alpha0=None, warm_start=None,
-        qp_form="dual", polish=True):
+        qp_form="dual", polish=True, time_budget=DEFAULT_TIME_BUDGET):
     """Train a binary SVM (Zaki & Meira ch. 21). See docs/engine_api.md for every attribute.
 
     tol is the solver's own stopping tolerance (None: its default — smo 1e-3 as LIBSVM,
@@ -62,6 +66,8 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     passes; False keeps the solver's own α (e.g. the book's SVM-Dual stopped at its ε, or a
     step-through that ends at the trace's last α). A trace always records the solver's own
     steps: it ends at model.extra["solver_alpha"], which is model.alpha unless polished.
+    time_budget: seconds SMO or SGA may run (None: no limit); when it stops there, model.converged
+    is False and model.status says so and what to try.
     Every answer is then checked (`certify.py`): model.converged is True only when the
     solver stopped by its own rule and the certificate passes; model.status says which.
     """
@@ -77,6 +83,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     tol = v.check_tol(tol)
     tol = DEFAULT_TOL[solver] if tol is None else tol
     max_iter = v.check_max_iter(max_iter)
+    time_budget = v.check_time_budget(time_budget)
     if alpha0 is not None:
         alpha0 = np.asarray(alpha0, dtype=float)
         if alpha0.shape != (len(X),) or not np.isfinite(alpha0).all():
@@ -91,6 +98,8 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
                          "(C = ∞) has no solution. Use a finite C (soft margin) or another kernel.")
 
     t0 = time.perf_counter()
+    clock = {"deadline": math.inf if time_budget is None else t0 + time_budget,
+             "time_budget": time_budget}
     run = None
     if warm_start is not None:
         if warm_start.classes.tolist() != classes.tolist():
@@ -103,11 +112,13 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             state = _warm.warm_state(problem, warm_start)
             alpha0 = None if state is None else state.alpha0
         else:
-            done = _warm.refit(problem, warm_start, tol=tol, max_iter=max_iter, wss=wss)
+            done = _warm.refit(problem, warm_start, tol=tol, max_iter=max_iter, wss=wss,
+                                   **clock)
             if done is not None:
                 run, sol = done
     if run is None:
-        run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form)
+        run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form,
+                   clock)
         if solver == "psvm":  # another problem (α of either sign, b from the solver)
             sol = finalize_proximal(problem, run["alpha"], run["b"])
         else:
@@ -125,7 +136,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             # its α, to a tolerance below the certificate's
             more = _smo_fast.solve(problem, tol=REFINE_TOL, wss=wss, alpha0=sol["alpha"],
                                    max_iter=max(1, (max_iter or _smo.default_max_iter(
-                                       problem.n)) - run["n_iter"]))
+                                       problem.n)) - run["n_iter"]), **clock)
             extra["refined_iter"] = more["n_iter"]
             run = {**run, "n_iter": run["n_iter"] + more["n_iter"],
                    "converged": more["converged"],
@@ -226,16 +237,17 @@ def _separable(problem, kernel) -> bool:
     return is_separable(K, problem.y, problem.equality)
 
 
-def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
+def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, clock):
     y, C_box = problem.y, problem.C_box
     if solver == "smo":
         # the start actually used (feasible) is what the model keeps: replays begin there
         a0 = alpha0 if alpha0 is None else _smo.feasible_start(alpha0, y, C_box)
         if not problem.materialized:
-            run = _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0)
+            run = _smo_fast.solve(problem, tol=tol, max_iter=max_iter, wss=wss, alpha0=a0,
+                                  **clock)
         else:
             run = _smo.smo(problem.Q, y, C_box, tol=tol, max_iter=max_iter, wss=wss,
-                           alpha0=a0, trace=trace)
+                           alpha0=a0, trace=trace, **clock)
         return {**run, "alpha0": a0}
     if solver == "qp":
         if qp_form == "primal":
@@ -246,7 +258,7 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form):
     if solver == "sga":
         a0 = None if alpha0 is None else np.clip(alpha0, 0.0, C_box)
         return {**_sga.sga(problem.K_eff, y, C_box, tol=tol, max_iter=max_iter, alpha0=a0,
-                           trace=trace), "alpha0": a0}
+                           trace=trace, **clock), "alpha0": a0}
     if solver == "newton":
         if isinstance(kernel, Linear):
             # SVM-Primal (slide 39) on x′ = (x, 1), X′ never formed

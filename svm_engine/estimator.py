@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .api import fit
+from .api import DEFAULT_TIME_BUDGET, fit
 from .kernels import make_kernel
 
 
@@ -33,7 +33,7 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, kernel="linear", C=1.0, degree=2, coef0=1.0, sigma=1.0, gamma=None,
                  loss="hinge", bias="free", solver="smo", tol=None, max_iter=None,
-                 wss="second_order"):
+                 wss="second_order", time_budget=DEFAULT_TIME_BUDGET):
         self.kernel = kernel
         self.C = C
         self.degree = degree
@@ -46,6 +46,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.wss = wss
+        self.time_budget = time_budget   # seconds SMO may run (`api.fit`); None: no limit
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -84,7 +85,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         sigma = self._sigma(X)  # checks gamma for every kernel; used by the Gaussian one
         k = make_kernel(self.kernel, degree=self.degree, coef0=self.coef0, sigma=sigma)
         m = fit(X, y, kernel=k, C=self.C, loss=self.loss, bias=self.bias, solver=self.solver,
-                tol=self.tol, max_iter=self.max_iter, wss=self.wss)
+                tol=self.tol, max_iter=self.max_iter, wss=self.wss,
+                time_budget=self.time_budget)
         self.model_ = m
         self.classes_ = m.classes
         self.alpha_ = m.alpha

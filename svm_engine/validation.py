@@ -204,6 +204,16 @@ def check_max_iter(max_iter) -> int | None:
     return int(max_iter)
 
 
+def check_time_budget(time_budget) -> float | None:
+    if time_budget is None:
+        return None
+    if (isinstance(time_budget, bool) or not isinstance(time_budget, numbers.Real)
+            or not time_budget > 0):
+        raise ValueError(f"time_budget must be a number of seconds > 0 or None, "
+                         f"got {time_budget!r}")
+    return float(time_budget)
+
+
 def check_combination(kernel, loss: str, bias: str, solver: str, C: float) -> None:
     """Raise ValueError naming what the solver supports when it cannot solve this problem."""
     check_choice("loss", loss, LOSSES)

@@ -180,12 +180,13 @@ def _warm_start(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes
 
 
 def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
-          max_changes: int = MAX_CHANGES):
+          max_changes: int = MAX_CHANGES, deadline: float = np.inf,
+          time_budget: float | None = None):
     """(run, sol) for `problem` from `model`, or None when more than max_changes rows changed
     (then a cold start). sol is what `finalize` returns after `smo_fast.solve(problem,
     alpha0=α₀, G0=G₀, columns=columns)` from `warm_state` (the same compiled steps, the same
     numbers); run holds the run's fields of the model (n_iter, converged, status, columns,
-    alpha0 = α₀)."""
+    alpha0 = α₀). deadline, time_budget: as `smo_fast.solve`'s."""
     state = warm_state(problem, model, max_changes)
     if state is None:
         return None
@@ -198,22 +199,23 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     it, converged, gap, cache, derived = _solve_and_derive(
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
         problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),
-        wss == "max_violating_pair", n_slots, *newton_period(n))
+        wss == "max_violating_pair", n_slots, *newton_period(n), float(deadline))
     run = {"n_iter": int(it), "converged": bool(converged), "trace": None,
-           "trace_truncated": False, "status": status_text(converged, max_iter, gap),
+           "trace_truncated": False,
+           "status": status_text(converged, max_iter, gap, it, time_budget),
            "columns": kc.kept_columns(cache, use_cache), "alpha0": alpha0}
     return run, solution(*derived)
 
 
 @njit(cache=True, nogil=True)
 def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous, tol,
-                      max_iter, mvp, n_slots, newton_base, newton_first):
+                      max_iter, mvp, n_slots, newton_base, newton_first, deadline):
     """`smo_fast.solve`'s warm run (no shrinking: see there; Newton steps on the free set
     as a cold fit's, `smo_fast.newton_period`) from (α₀, G₀), then `finalize`'s
     `derive_from_gradient`, in one call. G0 is overwritten."""
     alpha = alpha0.copy()
     it, converged, gap, G, cache = smo_loop(
         X, XT, y, alpha, G0, np.zeros(0), kernel_diag(kp, X), kp, C_box, tol, max_iter, mvp,
-        False, n_slots, True, previous, newton_base, newton_first)
+        False, n_slots, True, previous, newton_base, newton_first, deadline)
     return it, converged, gap, cache, derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
                                                            equality, k)

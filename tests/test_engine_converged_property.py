@@ -11,13 +11,15 @@ with its iteration cap; the other solvers at their defaults, SGA capped at 20,00
 keep the run short). A refused fit (ValueError: not separable for C = ∞, kernel values that
 overflow) is no claim. A model that is not converged must say so in words.
 
-The default run takes a few hundred examples; `pytest --runslow -m slow -s` runs 5,000 and
-prints the counts (tests/conftest.py: slow tests run only with --runslow).
+The default run takes a few hundred examples (ENGINE_PROPERTY_CASES=5000 in the environment
+takes that many, and `-s` prints the counts); `pytest --runslow -m slow -s` runs 5,000 too
+(tests/conftest.py: slow tests run only with --runslow).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections import Counter
 
@@ -103,7 +105,9 @@ def report_counts():
         print(f"\nconverged claims: {dict(COUNTS)}")
 
 
-QUICK = settings(max_examples=300, derandomize=True, deadline=None, database=None,
+#: examples of the default run (issue 33: runnable at 5,000 without --runslow)
+CASES = int(os.environ.get("ENGINE_PROPERTY_CASES", "300"))
+QUICK = settings(max_examples=CASES, derandomize=True, deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

@@ -16,7 +16,7 @@ import svm_engine as se
 from svm_engine import datasets as ds
 
 PARAMS = ("kernel", "C", "degree", "coef0", "sigma", "gamma", "loss", "bias", "solver", "tol",
-          "max_iter", "wss")
+          "max_iter", "wss", "time_budget")
 
 
 def moons(n=80, seed=0):

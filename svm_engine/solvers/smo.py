@@ -67,6 +67,9 @@ standardised data, a smaller C, or solver qp.
 
 from __future__ import annotations
 
+import math
+import time
+
 import numpy as np
 
 from ..finalize import bias_from_gradient, kkt_violation
@@ -129,9 +132,17 @@ def default_max_iter(n: int) -> int:
     return max(10_000_000, 100 * n)            # LIBSVM's default
 
 
-def status_text(converged: bool, max_iter: int, gap: float) -> str:
-    return ("optimal: m(α) − M(α) ≤ tol" if converged
-            else f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol")
+def status_text(converged: bool, max_iter: int, gap: float, it: int = 0,
+                time_budget: float | None = None) -> str:
+    """The solver's own status. A stop before max_iter that is not optimal is the time
+    budget's (`fit(time_budget=...)`): said so, with what to try."""
+    if converged:
+        return "optimal: m(α) − M(α) ≤ tol"
+    if time_budget is not None and it < max_iter:
+        return (f"stopped at the time budget ({time_budget:g} s, after {it:,} iterations) "
+                f"with m(α) − M(α) = {gap:.3g} > tol; try a smaller C, rescaled data, or "
+                "a larger time_budget")
+    return f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol"
 
 
 @njit(cache=True, nogil=True)
@@ -208,9 +219,11 @@ def newton_step(Q, y, alpha, G, C, tol, every):
 
 
 def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, trace=False,
-        newton_steps=True):
+        newton_steps=True, deadline=math.inf, time_budget=None):
     """Solve the dual by SMO. Returns dict(alpha, n_iter, converged, trace, status).
-    newton_steps: take the Newton steps on the free set (after TRACE_CAP pair steps)."""
+    newton_steps: take the Newton steps on the free set (after TRACE_CAP pair steps).
+    deadline: time.perf_counter() value at which to stop (time_budget: its length, for the
+    status)."""
     n = len(y)
     base = face.period(n) if newton_steps else 0
     every, due = base, face.first(n)    # Newton steps: iterations between two, the next one,
@@ -232,7 +245,7 @@ def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, tr
         if j < 0 or m - M <= tol:
             converged = True
             break
-        if it >= max_iter:
+        if it >= max_iter or time.perf_counter() > deadline:   # a step here costs far more
             break
         rec = None
         if base and it >= due:
@@ -261,7 +274,8 @@ def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, tr
             else:
                 truncated = True
     return {"alpha": alpha, "n_iter": it, "converged": converged, "trace": records,
-            "trace_truncated": truncated, "status": status_text(converged, max_iter, m - M)}
+            "trace_truncated": truncated,
+            "status": status_text(converged, max_iter, m - M, it, time_budget)}
 
 
 def replay(trace, n, alpha0=None):

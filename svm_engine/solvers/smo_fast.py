@@ -50,6 +50,7 @@ from ..kernel_cache import (
 )
 from ..kernel_values import kernel_column, kernel_diag, kernel_eff_column
 from . import face as _face
+from .clock import past
 from .smo import TAU, clip_pair, default_max_iter, status_text
 
 UP, LOW = 1, 2                           # status bits: t ∈ I_up, t ∈ I_low
@@ -297,7 +298,7 @@ def _newton(Fa, sta, ya, alpha, C, tol, every, lay, kp, X, XT, cache, use_cache,
 
 @njit(cache=True, nogil=True)
 def smo_loop(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots,
-             given_G, previous, base, first):
+             given_G, previous, base, first, deadline=np.inf):
     """The SMO loop. alpha, F (= −y∘G) and Fbar (empty without shrinking) are updated in
     place; given_G: F holds G = Qα − 1 at alpha on entry (a warm start's updated gradient;
     then shrinking must be off); previous: the column cache of the fit before an edit
@@ -400,7 +401,7 @@ def smo_loop(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking,
             # not optimal), and shrink again right after that step, as LIBSVM does
             counter = 2
             continue
-        if it >= max_iter:
+        if it >= max_iter or past(it, deadline):   # deadline: time.perf_counter() value
             break
         if base > 0 and it >= due:           # a Newton step on the free set (smo.py)
             relaid = shrinking and na < n
@@ -480,7 +481,7 @@ def smo_loop(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking,
 
 def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, G0=None,
           columns=None, shrinking=True, cache_mb=DEFAULT_CACHE_MB, use_cache=None,
-          newton_steps=True):
+          newton_steps=True, deadline=np.inf, time_budget=None):
     """SMO on a problem from `build_problem` (lazy or not: only X, y, C and the kernel's
     numbers are used). Returns dict(alpha, n_iter, converged, status, trace=None, G) where
     G = Qα − 1 at the returned α (for `finalize`, so that no n × n product is needed).
@@ -525,9 +526,10 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     it, converged, gap, G, saved = smo_loop(
         X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C, float(tol), int(max_iter),
         wss == "max_violating_pair", bool(shrinking), int(n_slots), G0 is not None, previous,
-        *newton_period(n, newton_steps))
+        *newton_period(n, newton_steps), float(deadline))
     return {"alpha": alpha, "n_iter": int(it), "converged": bool(converged), "trace": None,
-            "trace_truncated": False, "status": status_text(converged, max_iter, gap), "G": G,
+            "trace_truncated": False, "G": G,
+            "status": status_text(converged, max_iter, gap, it, time_budget),
             "columns": kept_columns(saved, use_cache)}
 
 
