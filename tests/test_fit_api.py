@@ -429,13 +429,7 @@ def test_a_client_that_leaves_mid_body_is_one_log_line(monkeypatch):
 
     from starlette.applications import Starlette
 
-    class Records(logging.Handler):
-        def __init__(self):
-            super().__init__(logging.INFO)
-            self.records: list[logging.LogRecord] = []
-
-        def emit(self, record):
-            self.records.append(record)
+    from tests.log_records import Records
 
     _no_fit(monkeypatch)
     app = Starlette(routes=fit_api.routes())

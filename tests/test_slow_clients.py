@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from tests.log_records import Records
 from ui.serving import fit_api, slow_clients
 
 LIMIT_S = 0.5  # the head's and the body's limits in these tests
@@ -39,15 +40,6 @@ async def _read(request):  # a route of someone else's (Streamlit's upload) read
     from starlette.responses import PlainTextResponse
 
     return PlainTextResponse(str(len(await request.body())))
-
-
-class Records(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.INFO)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record):
-        self.records.append(record)
 
 
 @pytest.fixture
