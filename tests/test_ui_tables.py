@@ -135,3 +135,23 @@ def test_the_support_vector_count_says_what_a_student_needs_to_read_it():
         "negative)")
     q = se.fit(d2.X, d2.y, kernel=se.Linear(), C=1.0, solver="qp")
     assert "not unique" not in tables.support_text(q)  # no idle point on the margin there
+
+
+def test_a_polished_fit_says_so_beside_its_iterations():
+    """Issue 32 item 8: Iris setosa with SGA shows the exact optimum (2.746, −3.748) on the
+    Playground and the algorithm's stop (2.748, −3.752) on Worked example 3; the Playground
+    never said it polished."""
+    import warnings
+
+    import svm_engine as se
+    from svm_engine import datasets
+    from ui.shared.tables import POLISHED_TEXT, model_summary
+
+    d = datasets.iris_setosa()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", se.ConvergenceWarning)
+        polished = se.fit(d.X, d.y, C=10.0, bias="augmented", solver="sga", tol=1e-4)
+        raw = se.fit(d.X, d.y, C=10.0, bias="augmented", solver="sga", tol=1e-4, polish=False)
+    assert polished.extra.get("polished") and not raw.extra.get("polished")
+    assert dict(model_summary(polished))["iterations"].endswith(POLISHED_TEXT)
+    assert POLISHED_TEXT not in dict(model_summary(raw))["iterations"]

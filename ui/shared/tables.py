@@ -74,10 +74,24 @@ def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
     rows.append(("total slack Σξ", fmt_num(float(np.sum(model.xi)), 4)))
     rows.append(("training accuracy", fmt_pct(model.training_accuracy)))
     rows.append(("solver", solver_text(model.solver, model.wss)))
-    rows.append(("iterations", iterations_text(model.n_iter)))
+    rows.append(("iterations", iterations_text(model.n_iter)
+                 + (POLISHED_TEXT if polished_visibly(model) else "")))
     rows.append(("time", f"{fmt_fixed(1000 * model.time_s, 1)} ms"))
     rows.append(("converged", converged_text(model)))
     return rows
+
+
+#: after the iterations of a fit whose stop was polished (svm_engine/polish.py): why its
+#: numbers differ in the last digits from the algorithm's own stop (Worked example 3)
+POLISHED_TEXT = (", then polished: the optimality equations solved exactly on its support "
+                 "vectors (the algorithm's own stop, as the Worked examples show it, differs "
+                 "in the last digits)")
+
+
+def polished_visibly(model) -> bool:
+    """SGA's stop at ε is far enough from the optimum to show in the printed digits (slide 34:
+    2.748 against 2.746); SMO's polish changes digits no page prints."""
+    return model.solver == "sga" and bool(model.extra.get("polished"))
 
 
 def iterations_text(n_iter: int) -> str:
