@@ -162,8 +162,11 @@ def test_the_endpoint_answers_no_model_with_the_message_at_the_budget(table, mon
     assert status == 200 and took < 5.0
     assert ans["ok"] is False and ans["kind"] == "over_budget" and ans["seq"] == 7
     assert ans["n"] == 50 and "QP (cvxopt) on 50 points did not finish" in ans["message"]
+    # the same inputs go to the heavy lane now (they overran: fit_pool's memory), whose
+    # killed worker is being replaced: on a loaded machine that can take over the 1 s queue
+    monkeypatch.setattr(budget, "QUEUE_S", 10.0)
     status, ans, _ = _respond(_slow_body(0.05))
-    assert status == 200 and ans["ok"] is True  # a fast one answers as it is
+    assert status == 200 and ans["ok"] is True, ans  # a fast one answers as it is
 
 
 def test_the_endpoint_kills_the_fit_when_the_browser_drops_the_request(monkeypatch):

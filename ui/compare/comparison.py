@@ -33,7 +33,7 @@ from svm_engine.certify import displayed_gap
 from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers.smo import TRACE_CAP
-from ui.shared.fitting import SMO_TOL, smo_max_iter
+from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 from ui.shared.state import effective_C, settings_to_kernel
 
@@ -190,7 +190,8 @@ def fit_row(X, y, kernel, C: float, spec: RowSpec, *, tol: float | None,
             if spec.solver == "qp":
                 kw["qp_form"] = spec.qp_form
             model = se.fit(X, y, kernel=kernel, C=C, loss=spec.loss, bias=spec.bias,
-                           solver=spec.solver, tol=tol, max_iter=max_iter, trace=trace, **kw)
+                           solver=spec.solver, tol=tol, max_iter=max_iter, trace=trace,
+                           time_budget=PAGE_TIME_BUDGET, **kw)
     except ValueError as exc:
         return Run(error=str(exc))
     except Exception as exc:  # an engine bug must not become a traceback on the page

@@ -14,6 +14,7 @@ import numpy as np
 
 import svm_engine as se
 from svm_engine import model_selection as ms
+from ui.shared.fitting import PAGE_TIME_BUDGET
 
 C_OPTIONS = (0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0)
 SIGMA_OPTIONS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
@@ -78,5 +79,5 @@ def cv_run(X, y, family: str, Cs: Sequence, values: Sequence, k: int, seed: int,
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", se.ConvergenceWarning)
         model = se.fit(X, y, kernel=kernel_of(family, p[grid.param]), C=p["C"],
-                       max_iter=ms.fit_max_iter(len(X)))
+                       max_iter=ms.fit_max_iter(len(X)), time_budget=PAGE_TIME_BUDGET)
     return CVOutcome(grid=grid, model=model, warning=_fit_notes(caught))

@@ -18,7 +18,7 @@ import svm_engine as se
 from svm_engine import feature_maps as fm
 from svm_engine import gram
 from svm_engine import precomputed as pc
-from ui.shared.fitting import SMO_TOL, smo_max_iter
+from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import fmt_setting
 from ui.shared.state import default_range
@@ -57,7 +57,8 @@ def _fit(X, y, kernel, C):
     """se.fit as the pages run SMO; (model, the convergence warning's text or None)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", se.ConvergenceWarning)
-        model = se.fit(X, y, kernel=kernel, C=C, tol=SMO_TOL, max_iter=smo_max_iter(len(X)))
+        model = se.fit(X, y, kernel=kernel, C=C, tol=SMO_TOL, max_iter=smo_max_iter(len(X)),
+                       time_budget=PAGE_TIME_BUDGET)
     note = next((str(w.message) for w in caught if issubclass(w.category, se.ConvergenceWarning)),
                 None)
     return model, note

@@ -30,6 +30,10 @@ WARM_START_SOLVERS = ("smo", "sga")
 #: LIBSVM's; at 1e-3 D1 shows b = −3.334 and a duality gap in the 4th digit, at 1e-5 the
 #: exact −3.333 and primal = dual to 6 digits, for a few more steps (D1: 11 → 17).
 SMO_TOL = 1e-5
+#: se.fit's own time limit for a page's fit: none. A page's fit runs in a worker that the
+#: fit pool's budget kills (ui/serving/budget.py, the message says what to change), so the
+#: same points and settings take the same steps whatever the machine's load
+PAGE_TIME_BUDGET = None
 
 
 def smo_max_iter(n: int) -> int:
@@ -158,6 +162,7 @@ def fit_points(
                 warm_start=warm_start,
                 tol=SMO_TOL if settings["solver"] == "smo" else None,
                 max_iter=smo_max_iter(len(X)) if settings["solver"] == "smo" else None,
+                time_budget=PAGE_TIME_BUDGET,
             )
     except ValueError as exc:
         msg = str(exc)

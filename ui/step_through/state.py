@@ -35,7 +35,7 @@ from svm_engine.finalize import bias_from_gradient, categorise, kkt_violation, s
 from svm_engine.problem import build_problem
 from svm_engine.solvers import sga as _sga
 from svm_engine.solvers import smo as _smo
-from ui.shared.fitting import SMO_TOL
+from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL
 from ui.shared.state import effective_C, fit_settings, settings_to_kernel
 
 #: The engine keeps the first TRACE_CAP SMO steps (and SGA sweeps) of a run.
@@ -330,13 +330,14 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
             # the replay ends at the solver's own α, before the exact solve (polish.py)
             tol=SMO_TOL if solver == "smo" else None,
             polish=False,
+            time_budget=PAGE_TIME_BUDGET,
         )
         # ... which the Playground then does: its numbers, certified or not (SMO starts at
         # the run's own α, so it only does the exact solve, not the run again)
         final = model if model.converged else se.fit(
             X, y, kernel=kernel, C=C, loss=s["loss"], bias=s["bias"], solver=solver,
             wss=s["wss"], max_iter=max_iter, tol=SMO_TOL if solver == "smo" else None,
-            alpha0=model.alpha if solver == "smo" else None)
+            alpha0=model.alpha if solver == "smo" else None, time_budget=PAGE_TIME_BUDGET)
     # the engine's status is already a sentence ("not converged: …, try …"), shown as it is
     warning = None if final.converged else final.status
     trace = model.trace or []

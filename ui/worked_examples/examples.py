@@ -30,7 +30,7 @@ from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared.book_setups import SETUPS, Setup
-from ui.shared.fitting import SOLVER_NAMES
+from ui.shared.fitting import PAGE_TIME_BUDGET, SOLVER_NAMES
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import (
     MINUS,
@@ -176,7 +176,7 @@ def _fit(d, log: list[str], **kw):
     """se.fit on a dataset; a ConvergenceWarning is kept for the page instead of printed."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", se.ConvergenceWarning)
-        m = se.fit(d.X, d.y, **kw)
+        m = se.fit(d.X, d.y, time_budget=PAGE_TIME_BUDGET, **kw)
     log += [f"{kw.get('solver')}: {w.message}" for w in caught
             if issubclass(w.category, se.ConvergenceWarning)]
     return m
