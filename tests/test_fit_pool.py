@@ -273,6 +273,7 @@ def test_a_killed_fork_server_comes_back_with_the_workers_environment_at_once():
     # dead workers only when a task picked one
     from multiprocessing import forkserver
 
+    fit_pool.shutdown_pool()  # this process's own pool (page tests) would restart it too
     p = fit_pool.FitPool(LANES, boot_module=None)
     try:
         p.start(wait=True)

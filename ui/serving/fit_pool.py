@@ -180,6 +180,11 @@ def _environ(extra: dict[str, str]) -> Iterator[None]:
                 os.environ[k] = v
 
 
+#: One fork server per process, whatever the pools: its check and restart are one step for
+#: all of them (two pools restarting it at once could leave it with the bare environment)
+_SERVER_LOCK = threading.Lock()
+
+
 def _fork_server_alive() -> bool:
     """Is multiprocessing's fork server running? (Asked without reaping it, which would
     leave ``forkserver.ensure_running`` unaware.)"""
@@ -232,7 +237,10 @@ class FitPool:
                 self._booted = True
                 threading.Thread(target=self._refill, name="svmlab-fit-refill",
                                  daemon=True).start()
-            if self._ctx.get_start_method() != "forkserver" or _fork_server_alive():
+        if self._ctx.get_start_method() != "forkserver":
+            return
+        with _SERVER_LOCK:
+            if _fork_server_alive():
                 return
             if self._boot_module:
                 self._ctx.set_forkserver_preload([self._boot_module])
