@@ -27,7 +27,8 @@ def test_the_modules_load_once_each_from_the_current_version(page):
     page.locator(".svmlab-canvas[data-draws]").wait_for()  # the canvas module ran and drew
     page.wait_for_timeout(500)
     names = [urlparse(u).path.rsplit("/", 1)[-1] for u, _ in got]
-    assert sorted(names) == sorted(_graph("canvas.js")), names  # each once
+    # the canvas's modules, and drawer.js, which app.py draws on every page (ui/shared/drawer.py)
+    assert sorted(names) == sorted(_graph("canvas.js") | _graph("drawer.js")), names  # once
     assert all(s == 200 and f"/svmlab/{BM.version()}/" in u for u, s in got), got
     # the Step-through page, in the same tab: only the step player's own modules are new
     got.clear()
@@ -36,7 +37,7 @@ def test_the_modules_load_once_each_from_the_current_version(page):
     page.wait_for_timeout(500)
     names = [urlparse(u).path.rsplit("/", 1)[-1] for u, _ in got]
     assert "step_player.js" in names and len(names) == len(set(names)), names
-    shared = _graph("canvas.js")
+    shared = _graph("canvas.js") | _graph("drawer.js")
     assert set(names) == _graph("step_player.js", *(n for n in ("step_sync.js", "step_plot.js")
                                                      if n in names)) - shared  # fmt: skip
     assert {"contours.js", "canvas2d.js", "plotly_loader.js"} <= shared - set(names)
