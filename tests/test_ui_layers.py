@@ -16,7 +16,7 @@ from tests.source_ast import file_nodes
 
 UI = Path(__file__).resolve().parents[1] / "ui"
 #: the layers every page may use; they may not use a page
-LAYERS = ("shared", "data", "serving")
+LAYERS = ("shared", "data", "serving", "classroom")
 #: every other package directly under ui/ is a page's
 PAGES = sorted(p.parent.name for p in UI.glob("*/__init__.py") if p.parent.name not in LAYERS)
 
