@@ -1,6 +1,10 @@
+import atexit
 import gc
+import hashlib
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -12,10 +16,19 @@ if ROOT not in sys.path:
 # limits explicitly (tests/test_budget.py, tests/browser/test_budget_server.py).
 os.environ.setdefault("SVMLAB_BUDGET_SLACK", "10")
 
+# The store (ui/classroom/store: live classes, teacher links): each test process (and the app
+# servers the browser tests start, which inherit the environment) uses its own SQLite file in a
+# temporary folder, never <repo>/var/ nor a database the environment names.
+_DB_DIR = tempfile.mkdtemp(prefix="svmlab-test-db-")
+atexit.register(shutil.rmtree, _DB_DIR, True)
+os.environ["SVMLAB_DATA_DIR"] = _DB_DIR
+os.environ["SVMLAB_DATABASE_URL"] = f"sqlite:///{_DB_DIR}/svmlab.db"
+
 # Hypothesis draws the same examples on every run and every machine (profile "ci", the
 # default): derandomized (seeded from each test's own code) and without the example database
 # (a failure found once would otherwise be replayed only where it was found).
 # HYPOTHESIS_PROFILE=dev draws new examples on every run, to search further.
+import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("ci", derandomize=True, database=None)
@@ -67,9 +80,44 @@ def pytest_collection_modifyitems(config, items):
     """Tests marked slow run only with --runslow: `make test` (plain pytest) skips them."""
     if config.getoption("--runslow"):
         return
-    import pytest
-
     skip = pytest.mark.skip(reason="slow: run with --runslow")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+# ------------------------------------------------------------------ the store's databases
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server for this test process (tests/postgres_server.py), started on first
+    use. It fails (not skips) when PostgreSQL cannot start, unless SVMLAB_SKIP_POSTGRES=1."""
+    if os.environ.get("SVMLAB_SKIP_POSTGRES") == "1":
+        pytest.skip("SVMLAB_SKIP_POSTGRES=1: the store's PostgreSQL tests are skipped")
+    from tests.postgres_server import PostgresServer, PostgresUnavailable
+
+    try:
+        server = PostgresServer().start()
+    except PostgresUnavailable as exc:
+        pytest.fail(f"PostgreSQL for the store's tests could not start: {exc}", pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """An empty database of each kind: an SQLite file, a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    server = request.getfixturevalue("postgres_server")
+    return server.new_database("t_" + hashlib.sha1(request.node.nodeid.encode()).hexdigest()[:20])
+
+
+@pytest.fixture
+def store(db_url):
+    from ui.classroom.store import Store
+
+    s = Store(db_url)
+    yield s
+    s.engine.dispose()
