@@ -4,8 +4,9 @@ ordinary Playground link of the same points (``ui.shared.state.decode_query``) a
 measured in the same run.
 
 Prints the median of ``--repeat`` runs for: the long link (encode, decode), the store (put of
-a stored spec, get), ``open_link`` into a fresh session, and the QR code of a short link
-(PNG and SVG); and each as a ratio to the reference.
+a stored spec, get: ui/classroom/store on a fresh SQLite file in a temporary folder),
+``open_link`` into a fresh session, and the QR code of a short link (PNG and SVG); and each as
+a ratio to the reference.
 
     .venv/bin/python benchmarks/bench_teacher_links.py [--repeat 30]
 """
@@ -23,6 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ui.classroom.store import Store  # noqa: E402
 from ui.playground import qr  # noqa: E402
 from ui.playground import teacher as T  # noqa: E402
 from ui.shared import state
@@ -50,21 +52,23 @@ def main() -> None:
     blob = T.encode_blob(spec)
     plain = state.encode_query(X, y, spec.settings)
     with tempfile.TemporaryDirectory() as tmp:
-        store = T.LinkStore(tmp)
-        link_id = store.put(spec)
+        store = Store(f"sqlite:///{tmp}/links.db")
+        link_id = T.put_link(spec, store)
         short = f"http://classroom.example:8501/?t={link_id}"
         ref = median_ms(lambda: state.decode_query(plain), args.repeat)
         rows = [
             ("reference: Playground link decode_query", ref),
             ("long link: encode_blob", median_ms(lambda: T.encode_blob(spec), args.repeat)),
             ("long link: decode_blob", median_ms(lambda: T.decode_blob(blob), args.repeat)),
-            ("store: put (already stored)", median_ms(lambda: store.put(spec), args.repeat)),
-            ("store: get", median_ms(lambda: store.get(link_id), args.repeat)),
+            ("store: put (already stored)",
+             median_ms(lambda: T.put_link(spec, store), args.repeat)),
+            ("store: get", median_ms(lambda: T.get_link(link_id, store), args.repeat)),
             ("open_link(t=...) into a new session",
              median_ms(lambda: T.open_link({}, {"t": link_id}, store), args.repeat)),
             ("QR code PNG of the short link", median_ms(lambda: qr.png(short), args.repeat)),
             ("QR code SVG of the short link", median_ms(lambda: qr.svg(short), args.repeat)),
         ]  # fmt: skip
+        store.engine.dispose()
     print(f"spec: {state.MAX_POINTS} points (float64), canonical JSON "
           f"{len(spec.canonical()):,} bytes, long link ts= {len(blob):,} characters")  # fmt: skip
     for name, ms in rows:

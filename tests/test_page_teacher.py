@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
 from tests.plotly_json import read_payload
+from ui.classroom.store import get_store
 from ui.playground import panels, teacher_panel
 from ui.playground import teacher as T
 from ui.serving import fit_api
@@ -20,9 +21,11 @@ QUESTION = "Which points need slack? <b>Predict</b> first: $x$ :red[now]"
 
 
 @pytest.fixture(autouse=True)
-def link_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv(T.LINK_DIR_ENV, str(tmp_path / "links"))
-    return tmp_path / "links"
+def link_db(tmp_path, monkeypatch):
+    """The short links' store of this test: a database of its own (ui/classroom/store)."""
+    url = f"sqlite:///{tmp_path / 'links.db'}"
+    monkeypatch.setenv("SVMLAB_DATABASE_URL", url)
+    return get_store(url)
 
 
 def d2_spec(**kw) -> T.TeacherSpec:
@@ -100,9 +103,9 @@ def test_a_reloaded_student_link_keeps_the_changes_within_the_locks():
     assert at.radio(key="pg.kernel").value == "linear"  # locked: the teacher's
 
 
-def test_a_short_link_opens_the_stored_picture(link_dir):
+def test_a_short_link_opens_the_stored_picture(link_db):
     spec = d2_spec(hidden=[])
-    link_id = T.LinkStore(link_dir).put(spec)
+    link_id = T.put_link(spec, link_db)
     at = open_page({"t": link_id})
     no_traceback(at)
     assert not at.warning
@@ -129,7 +132,7 @@ def test_a_tampered_teacher_link_gives_a_message_not_a_traceback(query):
     np.testing.assert_array_equal(at.session_state[S.K_X], datasets.d1().X)
 
 
-def test_the_teacher_makes_a_link_from_a_preset_and_it_opens(link_dir):
+def test_the_teacher_makes_a_link_from_a_preset_and_it_opens(link_db):
     at = AppTest.from_file(PAGE, default_timeout=120).run()
     at.segmented_control(key="pg.panel").set_value("Teacher link").run()
     at.selectbox(key=teacher_panel.TP + "preset").set_value("nonlinear").run()
@@ -146,7 +149,7 @@ def test_the_teacher_makes_a_link_from_a_preset_and_it_opens(link_dir):
                        locked=spec.locked, hidden=spec.hidden)  # fmt: skip
     codes = [c.value for c in at.code]
     assert f"/?t={spec.id}" in codes[0] or codes[0] == f"?t={spec.id}"
-    assert (link_dir / f"{spec.id}.json").exists()
+    assert link_db.get_link(spec.id) == spec.canonical()
     assert any(c.endswith(T.encode_blob(spec)) for c in codes)  # the long link
     # a student opens it
     student = open_page({"t": spec.id})

@@ -1,7 +1,6 @@
 """Teacher links (ui/playground/teacher.py): the spec, its link forms and their validation, the
-short
-link store, the presets, the session helpers; the present-mode figure; QR codes
-(ui/playground/qr.py)."""
+short link's store (ui/classroom/store), the presets, the session helpers; the present-mode
+figure; QR codes (ui/playground/qr.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +12,13 @@ import zlib
 
 import numpy as np
 import pytest
+from sqlalchemy import select, update
+from sqlalchemy.exc import OperationalError
 
 import svm_engine as se
 from svm_engine import datasets
+from ui.classroom.store import NotTeacher, Store, get_store
+from ui.classroom.store.schema import links
 from ui.playground import qr
 from ui.playground import teacher as T
 from ui.serving import fit_api
@@ -144,72 +147,105 @@ def test_a_cut_off_long_link_is_reported():
 # ---------------------------------------------------------------------------- the store
 
 
-def test_the_store_keeps_a_spec_under_its_id(tmp_path):
-    store = T.LinkStore(tmp_path / "links")
+@pytest.fixture
+def link_store(tmp_path):
+    """A store of its own (an SQLite file), so a test sees only its own links."""
+    s = Store(f"sqlite:///{tmp_path / 'links.db'}")
+    yield s
+    s.engine.dispose()
+
+
+def _set_spec(store, link_id, text):
+    with store.engine.begin() as c:
+        c.execute(update(links).where(links.c.id == link_id).values(spec=text))
+
+
+def test_the_store_keeps_a_spec_under_its_id(link_store):
     spec = d2_spec(title=EVIL)
-    link_id = store.put(spec)
+    link_id = T.put_link(spec, link_store)
     assert link_id == spec.id
-    assert (tmp_path / "links" / f"{link_id}.json").read_text("utf-8") == spec.canonical()
-    assert store.get(link_id) == spec
-    assert store.put(spec) == link_id  # the same content: the same id, nothing new
-    assert sorted(p.name for p in (tmp_path / "links").iterdir()) == [f"{link_id}.json"]
-    assert store.get("aaaaaaaaaa") is None
+    assert link_store.get_link(link_id) == spec.canonical()
+    assert T.get_link(link_id, link_store) == spec
+    assert T.put_link(spec, link_store) == link_id  # the same content: the same id, nothing new
+    with link_store.engine.connect() as c:
+        assert c.execute(select(links.c.id)).scalars().all() == [link_id]
+    assert T.get_link("aaaaaaaaaa", link_store) is None
+
+
+def test_the_default_store_is_the_environments_database(monkeypatch, tmp_path):
+    url = f"sqlite:///{tmp_path / 'env.db'}"
+    monkeypatch.setenv("SVMLAB_DATABASE_URL", url)
+    link_id = T.put_link(d2_spec())
+    assert get_store(url).get_link(link_id) == d2_spec().canonical()
+    assert T.get_link(link_id) == d2_spec()
 
 
 @pytest.mark.parametrize("bad", ["../../etc/pa", "ABCDEFGHIJ", "abc", "abcdefghij1", "", None])
-def test_the_store_refuses_ids_that_are_not_ids(tmp_path, bad):
+def test_the_store_refuses_ids_that_are_not_ids(link_store, bad):
     with pytest.raises(T.TeacherLinkError, match="id is not valid"):
-        T.LinkStore(tmp_path).get(bad)
+        T.get_link(bad, link_store)
 
 
-def test_a_changed_or_oversized_file_is_reported(tmp_path):
-    store = T.LinkStore(tmp_path)
-    link_id = store.put(d2_spec())
-    path = tmp_path / f"{link_id}.json"
-    path.write_text(path.read_text("utf-8").replace("D2 with C = 1", "D2 with C = 9"), "utf-8")
+def test_a_changed_or_oversized_row_is_reported(link_store):
+    link_id = T.put_link(d2_spec(), link_store)
+    _set_spec(link_store, link_id, d2_spec().canonical().replace("D2 with C = 1", "D2 with C = 9"))
     with pytest.raises(T.TeacherLinkError, match="does not match its id"):
-        store.get(link_id)
-    path.write_bytes(b" " * (T.MAX_SPEC_BYTES + 1))
+        T.get_link(link_id, link_store)
+    _set_spec(link_store, link_id, " " * (T.MAX_SPEC_BYTES + 1))
     with pytest.raises(T.TeacherLinkError, match="too large"):
-        store.get(link_id)
-    path.write_bytes(b"not json")
+        T.get_link(link_id, link_store)
+    _set_spec(link_store, link_id, "not json")
     with pytest.raises(T.TeacherLinkError, match="not valid JSON"):
-        store.get(link_id)
+        T.get_link(link_id, link_store)
+    with pytest.raises(T.TeacherLinkError, match="another picture is stored under"):
+        T.put_link(d2_spec(), link_store)  # the row under its id is not its picture
 
 
-def test_a_full_store_says_so_and_the_long_link_still_works(tmp_path):
-    store = T.LinkStore(tmp_path, max_links=1)
-    store.put(d2_spec())
+def test_a_full_store_says_so_and_the_long_link_still_works(link_store, monkeypatch):
+    monkeypatch.setattr(T, "MAX_LINKS", 1)
+    T.put_link(d2_spec(), link_store)
     with pytest.raises(T.TeacherLinkError, match="store is full"):
-        store.put(d2_spec(title="another"))
-    out = T.links(d2_spec(title="another"), "http://host/", store)
+        T.put_link(d2_spec(title="another"), link_store)
+    out = T.links(d2_spec(title="another"), "http://host/", link_store)
     assert out["short"] is None and "store is full" in out["error"]
     assert out["long"].startswith("http://host/?ts=")
     assert out["present"] == out["long"] + "&present=1"
     assert T.decode_blob(out["long"].split("ts=", 1)[1]) == d2_spec(title="another")
-    assert not list(tmp_path.glob(".tmp-*"))  # nothing half-written left behind
+    assert T.put_link(d2_spec(), link_store) == d2_spec().id  # one already there: still fine
 
 
-def test_links_gives_the_short_and_the_long_link(tmp_path):
+def test_links_gives_the_short_and_the_long_link(link_store):
     spec = d2_spec()
-    out = T.links(spec, "http://host/", T.LinkStore(tmp_path))
+    out = T.links(spec, "http://host/", link_store)
     assert out["short"] == f"http://host/?t={spec.id}" and out["error"] is None
     assert out["present"] == f"http://host/?t={spec.id}&present=1"
 
 
-def test_an_unwritable_store_gives_a_message(tmp_path):
-    blocker = tmp_path / "file"
-    blocker.write_text("x")
-    out = T.links(d2_spec(), "", T.LinkStore(blocker / "links"))
+def test_an_unavailable_store_gives_a_message(link_store, monkeypatch):
+    def broken(*a, **k):
+        raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(link_store, "put_link", broken)
+    monkeypatch.setattr(link_store, "get_link", broken)
+    out = T.links(d2_spec(), "", link_store)
     assert out["short"] is None and "cannot be written" in out["error"]
+    ss: dict = {}
+    msg = T.open_link(ss, {"t": d2_spec().id}, link_store)
+    assert "cannot be read on this server" in msg and "long link" in msg
+    assert T.spec_of(ss) is None
 
 
-def test_the_store_folder_comes_from_the_environment(monkeypatch, tmp_path):
-    monkeypatch.setenv(T.LINK_DIR_ENV, str(tmp_path / "x"))
-    assert T.default_store().root == tmp_path / "x"
-    monkeypatch.delenv(T.LINK_DIR_ENV)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert T.default_link_dir() == tmp_path / "cache" / "svmlab" / "links"
+def test_a_link_is_revealed_only_with_its_key(link_store):
+    link_id = T.put_link(d2_spec(), link_store, key="teacher-secret")
+    assert not link_store.link_revealed(link_id)
+    with pytest.raises(NotTeacher):
+        link_store.reveal_link(link_id, "guess")
+    link_store.reveal_link(link_id, "teacher-secret")
+    assert link_store.link_revealed(link_id)
+    plain = T.put_link(d2_spec(title="no key"), link_store)
+    with pytest.raises(NotTeacher):
+        link_store.reveal_link(plain, "")
+    assert not link_store.link_revealed("aaaaaaaaaa")
 
 
 # -------------------------------------------------------------------------- the presets
@@ -270,9 +306,9 @@ def test_a_students_changes_stay_in_the_link_but_locks_win():
     assert q["ts"] == blob and q["l"] == "quadratic"
 
 
-def test_unknown_short_link_says_so_and_shows_the_default(tmp_path):
+def test_unknown_short_link_says_so_and_shows_the_default(link_store):
     ss: dict = {}
-    msg = T.open_link(ss, {"t": "aaaaaaaaaa"}, T.LinkStore(tmp_path))
+    msg = T.open_link(ss, {"t": "aaaaaaaaaa"}, link_store)
     assert "not stored on this server" in msg and "long link" in msg
     assert "default example" in msg
     assert T.spec_of(ss) is None
@@ -287,9 +323,9 @@ def test_unknown_short_link_says_so_and_shows_the_default(tmp_path):
         ({"ts": T.encode_blob(d2_spec()), "present": "yes"}, "present=… should be 1 or 0"),
     ],
 )
-def test_bad_teacher_parameters_give_a_message(tmp_path, q, words):
+def test_bad_teacher_parameters_give_a_message(link_store, q, words):
     ss: dict = {}
-    msg = T.open_link(ss, q, T.LinkStore(tmp_path))
+    msg = T.open_link(ss, q, link_store)
     assert words in msg
     assert state.current_dataset(ss)[0].shape[1] == 2 and not T.is_present(ss)
 
@@ -301,10 +337,10 @@ def test_bad_student_changes_fall_back_to_the_teachers_picture():
     assert "could not be read" in msg and T.at_spec(ss)
 
 
-def test_short_link_and_present_mode(tmp_path):
-    store = T.LinkStore(tmp_path)
+def test_short_link_and_present_mode(link_store):
+    store = link_store
     spec = d2_spec()
-    link_id = store.put(spec)
+    link_id = T.put_link(spec, store)
     ss: dict = {}
     assert T.open_link(ss, {"t": link_id, "present": "1"}, store) is None
     assert T.spec_of(ss) == spec and T.is_present(ss)

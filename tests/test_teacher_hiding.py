@@ -24,8 +24,9 @@ NUMBERS = ("alpha", "b", "h", "xi", "category", "panel", "fit")
 
 
 @pytest.fixture(autouse=True)
-def link_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv(T.LINK_DIR_ENV, str(tmp_path / "links"))
+def link_db(tmp_path, monkeypatch):
+    """The short links' store of this test: a database of its own (ui/classroom/store)."""
+    monkeypatch.setenv("SVMLAB_DATABASE_URL", f"sqlite:///{tmp_path / 'links.db'}")
 
 
 def alpha_hovers(figure) -> list[str]:

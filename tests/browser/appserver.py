@@ -16,9 +16,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-# the servers' short-link store (ui/playground/teacher.py)
-LINK_DIR = ROOT / "test-results" / "links"
+# the servers' store (ui/classroom/store: live classes, teacher links) when the environment
+# names none (a benchmark; the tests' conftest.py names a temporary one): not <repo>/var/
+DATABASE_URL = f"sqlite:///{ROOT / 'test-results' / 'svmlab.db'}"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def store_url() -> str:
+    """The database the servers started here use (and a test that reads what they stored)."""
+    return os.environ.get("SVMLAB_DATABASE_URL", "").strip() or DATABASE_URL
 
 
 def free_port() -> int:
@@ -42,7 +48,7 @@ class AppServer:
         self.log_path.parent.mkdir(exist_ok=True)
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
-        env.setdefault("SVMLAB_LINK_DIR", str(LINK_DIR))  # teacher links: not the user's cache
+        env.setdefault("SVMLAB_DATABASE_URL", store_url())
         self.proc = subprocess.Popen(
             [
                 sys.executable, "-m", "streamlit", "run", "app.py",

@@ -4,11 +4,12 @@ works, reset brings the teacher's picture back; present mode hides the sidebar."
 from __future__ import annotations
 
 import pytest
-from appserver import LINK_DIR
+from appserver import store_url
 from playwright.sync_api import expect
 from widgets import choose
 
 from svm_engine import datasets
+from ui.classroom.store import get_store
 from ui.playground import teacher as T
 
 pytestmark = pytest.mark.browser
@@ -25,7 +26,7 @@ def d2_link() -> str:
     spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title=EVIL,
                        question="Which points need slack? Predict first.",
                        locked=["points", "kernel", "C", "solver"], hidden=["table"])  # fmt: skip
-    return T.LinkStore(LINK_DIR).put(spec)  # the store the test server reads (appserver.py)
+    return T.put_link(spec, get_store(store_url()))  # the test server's store (appserver.py)
 
 
 def open_link(page, query: str) -> None:
@@ -142,7 +143,7 @@ def test_the_teacher_form_keeps_what_the_teacher_types_in_a_fresh_session(page):
     code = page.locator("[data-testid=stCode]").filter(has_text="?t=").first
     code.wait_for()
     link_id = code.inner_text().strip().rsplit("?t=", 1)[1][:T.ID_LEN]
-    spec = T.LinkStore(LINK_DIR).get(link_id)
+    spec = T.get_link(link_id, get_store(store_url()))
     assert spec is not None and spec.title == "My own title"
     assert "C" in spec.locked and "points" in spec.locked
     assert spec.hidden == {"sv", "table"}
@@ -180,7 +181,7 @@ def test_hidden_numbers_never_reach_the_browser_and_clicks_still_refit(page):
     d = datasets.d2()
     spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
                        locked=[], hidden=["numbers"])  # fmt: skip
-    open_link(page, f"?t={T.LinkStore(LINK_DIR).put(spec)}")
+    open_link(page, f"?t={T.put_link(spec, get_store(store_url()))}")
     canvas = page.locator(CANVAS)
     n0 = int(canvas.get_attribute("data-n-points"))
     box = page.locator(f"{CANVAS} .nsewdrag").bounding_box()

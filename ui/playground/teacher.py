@@ -11,8 +11,9 @@ Two link forms; both are validated on the way in (a link is never trusted):
 - long, ``?ts=<blob>``: the spec itself (zlib + base64url of its canonical JSON); it works on
   any server;
 - short, ``?t=<id>``: ten letters, the first 50 bits of the SHA-256 of the canonical JSON in
-  base32, naming ``<id>.json`` in the link store (``SVMLAB_LINK_DIR``). An id only ever names
-  its content, so a stored file never changes: several servers may share the folder.
+  base32, naming the spec in the store's ``links`` table (``ui.classroom.store``: the
+  database every server of a class shares). An id only ever names its content, so a stored
+  spec never changes.
 
 A student's own changes are added to the address bar as the ordinary Playground parameters
 (``ui.shared.state.encode_query``), so a reload keeps them; locked values always come from the spec.
@@ -24,17 +25,15 @@ import base64
 import binascii
 import hashlib
 import json
-import os
 import re
-import tempfile
 import zlib
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ui.classroom.store import LinkError, Store, StoreUnavailable, get_store
 from ui.shared import present, state
 from ui.shared.book_setups import SETUPS, playground_target
 
@@ -43,10 +42,9 @@ TITLE_MAX = 120  # characters
 QUESTION_MAX = 500
 MAX_SPEC_BYTES = 64_000  # a stored spec (2000 points in float64 pack to about 45 kB)
 MAX_BLOB_CHARS = 100_000  # the long link's ts parameter
-MAX_LINKS = 20_000  # files in the link store (20 000 × 64 kB at most = 1.3 GB)
+MAX_LINKS = 20_000  # links in the store (20 000 × 64 kB at most = 1.3 GB)
 ID_LEN = 10
 PRESENT_SCALE = 1.6  # fonts, markers and lines of the figure in present mode
-LINK_DIR_ENV = "SVMLAB_LINK_DIR"
 POINTS_TITLE = "The teacher's points"  # fixed: the numbers panel renders it as markdown
 LOCKED_HELP = "Locked by your teacher."
 
@@ -131,7 +129,7 @@ def _names(kind: str, value: Any, allowed: Mapping[str, str]) -> frozenset[str]:
 @dataclass(frozen=True, eq=False)
 class TeacherSpec:
     """A validated teacher picture; make it with ``make_spec`` (or read it with
-    ``decode_blob`` / ``LinkStore.get``). Two specs are equal when their canonical JSON is."""
+    ``decode_blob`` / ``get_link``). Two specs are equal when their canonical JSON is."""
 
     X: np.ndarray
     y: np.ndarray
@@ -254,83 +252,43 @@ def _json(raw: bytes) -> Any:
 # ---------------------------------------------------------------------------- the store
 
 
-def default_link_dir() -> Path:
-    """``$SVMLAB_LINK_DIR``, else ``svmlab/links`` in the user's cache folder."""
-    env = os.environ.get(LINK_DIR_ENV, "").strip()
-    if env:
-        return Path(env).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
-    return Path(cache) / "svmlab" / "links"
+def check_id(link_id: Any) -> str:
+    if not isinstance(link_id, str) or not _ID_RE.match(link_id):
+        raise TeacherLinkError("the short link's id is not valid (ten letters a-z, 2-7)")
+    return link_id
 
 
-class LinkStore:
-    """Specs stored as ``<id>.json`` (their canonical JSON) in one folder.
-
-    Content-addressed: ``put`` of the same spec gives the same id and writes nothing new, a
-    file is written once (to a temporary name, then renamed: readers never see half a file)
-    and never changed, so servers sharing the folder need no locking. ``get`` checks that
-    the file's content still hashes to its name.
-    """
-
-    def __init__(self, root: str | Path, *, max_links: int = MAX_LINKS):
-        self.root = Path(root)
-        self.max_links = int(max_links)
-
-    def path(self, link_id: str) -> Path:
-        if not isinstance(link_id, str) or not _ID_RE.match(link_id):
-            raise TeacherLinkError("the short link's id is not valid (ten letters a-z, 2-7)")
-        return self.root / f"{link_id}.json"
-
-    def put(self, spec: TeacherSpec) -> str:
-        """Store the spec; returns its id. OSError if the folder is not writable,
-        TeacherLinkError if the spec is too large or the store is full."""
-        text = spec.canonical()
-        data = text.encode("utf-8")
-        if len(data) > MAX_SPEC_BYTES:
-            raise TeacherLinkError(f"the picture is too large for a short link ({len(data):,} "
-                                   f"bytes; at most {MAX_SPEC_BYTES:,})")  # fmt: skip
-        link_id = spec_id(text)
-        path = self.path(link_id)
-        if path.exists():
-            if path.read_bytes() == data:
-                return link_id
-            raise TeacherLinkError(f"another picture is stored under {link_id}")  # 2^-50
-        self.root.mkdir(parents=True, exist_ok=True)
-        n = sum(1 for e in os.scandir(self.root) if e.name.endswith(".json"))
-        if n >= self.max_links:
-            raise TeacherLinkError(f"the link store is full ({n:,} links); use the long link")
-        fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".tmp-", suffix=".part")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return link_id
-
-    def get(self, link_id: str) -> TeacherSpec | None:
-        """The stored spec, or None when no such id is stored here. TeacherLinkError for a
-        malformed id or a damaged file."""
-        path = self.path(link_id)
-        try:
-            with open(path, "rb") as f:
-                raw = f.read(MAX_SPEC_BYTES + 1)
-        except FileNotFoundError:
-            return None
-        if len(raw) > MAX_SPEC_BYTES:
-            raise TeacherLinkError("the stored picture is too large")
-        spec = spec_from_obj(_json(raw))
-        if spec.id != link_id:
-            raise TeacherLinkError("the stored picture is damaged (it does not match its id)")
-        return spec
+def put_link(spec: TeacherSpec, store: Store | None = None, *, key: str | None = None) -> str:
+    """Keep the spec in the store (``ui.classroom.store``, the database every server shares);
+    returns its id. ``key``: the secret that may later reveal what the link hides. Raises
+    TeacherLinkError if the spec is too large or the store is full, StoreUnavailable if the
+    database cannot be written."""
+    text = spec.canonical()
+    n = len(text.encode("utf-8"))
+    if n > MAX_SPEC_BYTES:
+        raise TeacherLinkError(f"the picture is too large for a short link ({n:,} "
+                               f"bytes; at most {MAX_SPEC_BYTES:,})")  # fmt: skip
+    link_id = spec_id(text)
+    try:
+        (store or get_store()).put_link(link_id, text, key, max_links=MAX_LINKS)
+    except LinkError as exc:
+        raise TeacherLinkError(str(exc)) from None
+    return link_id
 
 
-def default_store() -> LinkStore:
-    return LinkStore(default_link_dir())
+def get_link(link_id: Any, store: Store | None = None) -> TeacherSpec | None:
+    """The stored spec, or None when no link has this id. TeacherLinkError for a malformed
+    id or a damaged row (its content no longer hashes to its id)."""
+    text = (store or get_store()).get_link(check_id(link_id))
+    if text is None:
+        return None
+    raw = text.encode("utf-8")
+    if len(raw) > MAX_SPEC_BYTES:
+        raise TeacherLinkError("the stored picture is too large")
+    spec = spec_from_obj(_json(raw))
+    if spec.id != link_id:
+        raise TeacherLinkError("the stored picture is damaged (it does not match its id)")
+    return spec
 
 
 # -------------------------------------------------------------------------- the presets
@@ -509,7 +467,7 @@ def unknown_id_message(link_id: str) -> str:
             "holds the whole picture and works on any server.")  # fmt: skip
 
 
-def open_link(ss: MutableMapping, q: Mapping[str, Any], store: LinkStore | None = None,
+def open_link(ss: MutableMapping, q: Mapping[str, Any], store: Store | None = None,
               ) -> str | None:  # fmt: skip
     """First run of a session opened with teacher parameters (``t``, ``ts``, ``present``),
     maybe with the Playground's own (a student's changes, kept over a reload). Loads the
@@ -528,15 +486,16 @@ def open_link(ss: MutableMapping, q: Mapping[str, Any], store: LinkStore | None 
             spec, ref = decode_blob(blob), {"ts": blob}
         elif "t" in tq:
             link_id = _param(tq, "t")
-            spec = (store or default_store()).get(link_id)
+            spec = get_link(link_id, store)
             if spec is None:
                 msgs.append(unknown_id_message(str(link_id)[:ID_LEN]))
             ref = {"t": link_id}
     except TeacherLinkError as exc:
         msgs.append(f"This teacher link could not be opened: {exc}.")
         spec = None
-    except OSError as exc:
-        msgs.append(f"The stored teacher links cannot be read on this server ({exc.strerror}).")
+    except StoreUnavailable:
+        msgs.append("The stored teacher links cannot be read on this server (its database "
+                    "is unavailable). Ask your teacher for the long link.")
         spec = None
     if spec is not None:
         ss[K_SPEC], ss[K_REF] = spec, ref
@@ -608,18 +567,19 @@ def make_current_spec(ss: MutableMapping, *, title: str, question: str, locked, 
                      locked=locked, hidden=hidden)  # fmt: skip
 
 
-def links(spec: TeacherSpec, base: str, store: LinkStore | None = None) -> dict:
+def links(spec: TeacherSpec, base: str, store: Store | None = None) -> dict:
     """{"id", "short", "long", "present", "error"}: the short link (None with "error" when it
     cannot be stored here), the long self-contained link, the short (else long) one in
     present mode. ``base`` is the Playground's address without its query."""
     long = f"{base}?ts={encode_blob(spec)}"
     out: dict[str, Any] = {"id": None, "short": None, "long": long, "error": None}
     try:
-        link_id = (store or default_store()).put(spec)
+        link_id = put_link(spec, store)
     except TeacherLinkError as exc:
         out["error"] = str(exc)
-    except OSError as exc:
-        out["error"] = f"the link store cannot be written on this server ({exc.strerror})"
+    except StoreUnavailable:
+        out["error"] = ("the link store cannot be written on this server (its database is "
+                        "unavailable)")
     else:
         out["id"], out["short"] = link_id, f"{base}?t={link_id}"
     out["present"] = (out["short"] or long) + "&present=1"

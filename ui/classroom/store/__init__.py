@@ -28,11 +28,13 @@ from ui.classroom.store.errors import (
     NotOpen,
     NotStudent,
     NotTeacher,
+    StoreUnavailable,
 )
 from ui.classroom.store.store import RETENTION_DAYS, RETENTION_S, Store
 
 __all__ = ["RETENTION_DAYS", "RETENTION_S", "ClassEnded", "ClassNotFound", "LinkError",
-           "NotOpen", "NotStudent", "NotTeacher", "Store", "database_url", "get_store"]
+           "NotOpen", "NotStudent", "NotTeacher", "Store", "StoreUnavailable", "database_url",
+           "get_store"]
 
 _STORES: dict[str, Store] = {}
 _LOCK = threading.Lock()

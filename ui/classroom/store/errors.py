@@ -1,5 +1,7 @@
 """The store's refusals; each message is meant for the person who asked, as plain text."""
 
+from sqlalchemy.exc import SQLAlchemyError
+
 
 class ClassNotFound(LookupError):
     """No class has this code (a made-up or mistyped code)."""
@@ -25,3 +27,9 @@ class NotOpen(ValueError):
 class LinkError(ValueError):
     """A teacher link the store cannot keep (the store is full, or another picture has its
     id)."""
+
+
+#: What a store call raises when the database cannot be reached or written (PostgreSQL down, a
+#: lock held past the busy timeout, a full disk, a folder it may not create): a page catches
+#: it (``except StoreUnavailable``) to say so; nothing committed is lost.
+StoreUnavailable = (SQLAlchemyError, OSError)
