@@ -1,6 +1,6 @@
 # SVM Lab in a container (README, "Serving a class"):
 #   docker build -t svmlab .
-#   docker run --rm -p 8501:8501 svmlab          # then open http://localhost:8501
+#   docker run --rm -p 8501:8501 -v svmlab-var:/app/var svmlab   # then open http://localhost:8501
 # Several behind HAProxy with cookie stickiness: deploy/compose.yaml.
 FROM python:3.11-slim
 
@@ -25,6 +25,12 @@ COPY . .
 # root, since the app's user cannot write into /app.
 RUN python -m compileall -q app.py pages svm_engine ui \
     && python -c "from ui.serving.startup import ensure_plotly_js; ensure_plotly_js('static')"
+
+# The store's SQLite file (ui/classroom/store) when SVMLAB_DATABASE_URL names no database: in
+# a volume, so that classes, answers and short links outlive the container
+# (docker run -v svmlab-var:/app/var ...); compose.yaml uses PostgreSQL instead.
+RUN mkdir -p /app/var && chown 10001:10001 /app/var
+VOLUME ["/app/var"]
 
 # Numeric, so that a runtime (e.g. Kubernetes' runAsNonRoot) can tell it is not root.
 USER 10001:10001

@@ -36,7 +36,7 @@ unexport PYTHONDONTWRITEBYTECODE
 JOBS    ?= 2
 
 .PHONY: run serve test test-fast pytest-no-browser test-nojit lint js precompile bench \
-	chromium haproxy node \
+	chromium haproxy postgresql node \
 	clean distclean venv deps test-deps
 
 run: $(RUN_STAMP)
@@ -49,7 +49,7 @@ serve: $(RUN_STAMP) haproxy
 
 # precompile first: after an edit of svm_engine/ the compiled code is made once, here, not by
 # every fit worker the tests start (within their budgets)
-test: $(TEST_STAMP) chromium haproxy js
+test: $(TEST_STAMP) chromium haproxy postgresql js
 	$(BIN)/ruff check .
 	$(BIN)/python -m svm_engine.precompile
 	$(BIN)/python -m pytest -q -n $(JOBS) -m "not browser"
@@ -151,6 +151,11 @@ node:
 # The class recipe (deploy/serve.py, make serve) and its browser test run Debian's haproxy.
 haproxy:
 	$(call apt_need,haproxy,command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ],make serve and its test will fail)
+
+# The store's tests run against PostgreSQL too (tests/postgres_server.py starts a throw-away
+# server as the postgres user); any installed version will do, the newest is used.
+postgresql:
+	$(call apt_need,postgresql,compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null,the store's PostgreSQL tests will fail (SVMLAB_SKIP_POSTGRES=1 skips them))
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .eslintcache .hypothesis build dist *.egg-info \

@@ -5,14 +5,18 @@
 
 1. fills numba's cache once (``python -m svm_engine.precompile``), so that the N processes
    load the compiled solvers instead of each compiling them at the same time;
-2. starts N ``streamlit run app.py`` on 127.0.0.1, ports first-app-port … + N − 1 (loopback
+2. brings the store's schema up to date once (``ui.classroom.store``: live classes and teacher
+   links) and says which database the N processes share: ``$SVMLAB_DATABASE_URL``, else the
+   one SQLite file ``<repo>/var/svmlab.db`` (every process computes the same path from the
+   code's own folder, whatever its working directory);
+3. starts N ``streamlit run app.py`` on 127.0.0.1, ports first-app-port … + N − 1 (loopback
    only: students reach them through HAProxy), with one shared cookie secret;
-3. writes the backend file (one ``server`` line per process) and runs Debian's ``haproxy``
+4. writes the backend file (one ``server`` line per process) and runs Debian's ``haproxy``
    with ``deploy/haproxy.cfg`` (the policy: cookie stickiness, health checks, timeouts) on
    address:port;
-4. prints "SVM Lab is ready: URL" once HAProxy sees every process up, and stops everything
+5. prints "SVM Lab is ready: URL" once HAProxy sees every process up, and stops everything
    on Ctrl-C or SIGTERM;
-5. supervises them: a process that dies (a crash, the OOM killer, ``kill -9``) is started
+6. supervises them: a process that dies (a crash, the OOM killer, ``kill -9``) is started
    again on its port after a pause that doubles with each quick death (``Backoff``: 1 s,
    2 s, … at most 30 s; back to 1 s once it has run a minute). Meanwhile HAProxy's health
    check takes it out of the pool and ``option redispatch`` sends its students to the others
@@ -198,6 +202,21 @@ def stop(procs: list[subprocess.Popen]) -> None:
             p.wait(timeout=5)
 
 
+# run in the app's interpreter, from the repository: the store as the app processes will open it
+STORE_CHECK = ("from sqlalchemy.engine import make_url; from ui.classroom.store import get_store; "
+               "print(make_url(get_store().url).render_as_string(hide_password=True))")
+
+
+def store_check(env: dict) -> str:
+    """The database the app processes will share, its schema brought up to date (so that they
+    do not wait for each other's migration); raises RuntimeError with the reason."""
+    done = subprocess.run([sys.executable, "-c", STORE_CHECK], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError((done.stderr.strip().splitlines() or ["no message"])[-1])
+    return done.stdout.strip()
+
+
 def serve(args) -> int:
     haproxy = find_haproxy()
     if haproxy is None:
@@ -236,6 +255,12 @@ def serve(args) -> int:
             print("compiling the solvers once (numba's cache) …", flush=True)
             subprocess.run([sys.executable, "-m", "svm_engine.precompile"], cwd=ROOT, env=env,
                            check=True)  # fmt: skip
+        try:
+            print(f"the store (live classes, teacher links), shared by the {args.n} "
+                  f"processes: {store_check(env)}", flush=True)
+        except RuntimeError as exc:  # the Playground works without it; live classes do not
+            print(f"warning: the store cannot be opened ({exc}); live classes and short "
+                  "teacher links will fail", file=sys.stderr, flush=True)
         for i, port in enumerate(ports):
             # appended to: a restarted process's lines follow its predecessor's
             log = open(log_dir / f"{server_name(i)}-{port}.log", "a")  # noqa: SIM115

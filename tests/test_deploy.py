@@ -4,6 +4,7 @@ ports, backend file and checks. Behaviour through HAProxy: tests/browser/test_se
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import socket
 import subprocess
@@ -64,6 +65,35 @@ def test_compose_mounts_the_files_that_exist():
                                ("haproxy.cfg", "haproxy.cfg")]  # fmt: skip
     assert all((DEPLOY / src).is_file() for src, _ in mounted)
     assert "context: .." in text and (ROOT / "Dockerfile").is_file()
+
+
+def test_compose_shares_one_postgres_database_between_the_replicas():
+    text = (DEPLOY / "compose.yaml").read_text()
+    service = text.split("\n  postgres:\n", 1)[1].split("\n  haproxy:\n", 1)[0]
+    assert "image: postgres:15" in service and "pg_isready -U svmlab -d svmlab" in service
+    assert "- svmlab-db:/var/lib/postgresql/data" in service and "ports:" not in service
+    assert text.rstrip().endswith("volumes:\n  svmlab-db:")
+    app = text.split("\n  app:\n", 1)[1].split("\n  postgres:\n", 1)[0]
+    assert re.search(r'SVMLAB_DATABASE_URL: "postgresql\+psycopg://svmlab:\$\{SVMLAB_DB_PASSWORD:-'
+                     r'svmlab\}@postgres:5432/svmlab"', app)
+    assert "condition: service_healthy" in app
+    docker = (ROOT / "Dockerfile").read_text()
+    assert 'VOLUME ["/app/var"]' in docker and "chown 10001:10001 /app/var" in docker
+
+
+def test_serve_opens_the_store_once_and_every_process_computes_the_same_file(tmp_path):
+    url = f"sqlite:///{tmp_path / 'class.db'}"
+    assert serve.store_check({**os.environ, "SVMLAB_DATABASE_URL": url}) == url
+    assert (tmp_path / "class.db").stat().st_size > 0  # migrated
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SVMLAB_DATABASE_URL", "SVMLAB_DATA_DIR")}
+    code = "from ui.classroom.store import database_url; print(database_url())"
+    got = {subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True,
+                          env={**env, "PYTHONPATH": str(ROOT)}).stdout.strip()
+           for cwd in (ROOT, tmp_path)}  # fmt: skip
+    assert got == {f"sqlite:///{ROOT / 'var' / 'svmlab.db'}"}
+    with pytest.raises(RuntimeError, match="SQLite file"):
+        serve.store_check({**os.environ, "SVMLAB_DATABASE_URL": "sqlite://"})
 
 
 def test_app_ports_are_consecutive_or_free_and_a_taken_one_is_named():

@@ -61,6 +61,8 @@ def sqlite_path(url: str) -> Path | None:
 def make_engine(url: str) -> Engine:
     path = sqlite_path(url)
     if path is None:
+        if make_url(url).get_backend_name() == "postgresql":
+            _check_driver()
         return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
     path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
@@ -80,6 +82,16 @@ def make_engine(url: str) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def _check_driver() -> None:
+    """PostgreSQL's driver, with a message that says what to install (SQLAlchemy's names
+    a module, not the package)."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise RuntimeError("a postgresql URL needs psycopg 3: pip install 'psycopg[binary]' "
+                           "(requirements.txt pins it)") from None
 
 
 def alembic_config() -> Config:
