@@ -391,3 +391,48 @@ def test_a_process_purges_at_most_once_an_hour(store, monkeypatch):
     from ui.classroom.store import RETENTION_S
 
     assert calls == [RETENTION_S]
+
+
+def test_ids_are_never_given_out_again(store):
+    code, key = store.create_class(ACTIVITY)
+    seat = store.join(code, "Ann")
+    first = store.submit(code, seat.token, 0, {"v": 1}, RIGHT)
+    store.end_class(code, key)  # the newest rows go: SQLite would reuse their ids by default
+    code2, key2 = store.create_class(Activity("Other", (Screen("choice"),)))
+    seat2 = store.join(code2, "Bob")
+    second = store.submit(code2, seat2.token, 0, {"v": 2}, RIGHT)
+    assert seat2.student_id > seat.student_id and second.id > first.id
+    assert store.class_state(code2).activity.title == "Other"
+    with pytest.raises(ValueError, match="not one of this class"):
+        store.show_answer(code2, key2, first.id)
+
+
+def test_concurrent_answers_from_two_stores_are_all_kept(store, db_url):
+    """Two Stores on one database (as two app processes), 8 threads each answering 15 times:
+    every answer committed, none lost, none refused (SQLite: BEGIN IMMEDIATE + busy timeout)."""
+    import threading
+
+    code, key = store.create_class(ACTIVITY)
+    other = Store(db_url)
+    seats = [(s, (store, other)[i % 2]) for i, s in
+             enumerate(store.join(code, f"s{i}") for i in range(8))]
+    errors, rows = [], []
+
+    def answer(seat, st):
+        try:
+            for k in range(15):
+                rows.append(st.submit(code, seat.token, k % 3, {"value": k}, RIGHT).id)
+        except Exception as exc:  # reported below: the assertion names it
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=answer, args=sa) for sa in seats]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert errors == []
+        got = store.dashboard(code, key).answers
+        assert sorted(a.id for a in got) == sorted(rows) and len(rows) == 8 * 15
+    finally:
+        other.engine.dispose()

@@ -2,7 +2,9 @@
 tests/test_store_migrations.py checks that the migrated schema equals ``METADATA``.
 
 JSON is kept as text (``model.as_json``) and times as seconds since the epoch (floats), the same
-on SQLite and PostgreSQL. Secrets (the teacher's key, a student's token, a link's reveal key)
+on SQLite and PostgreSQL. Ids are never given out again after a delete (SQLite's
+AUTOINCREMENT; PostgreSQL's sequences): a page that remembers an answer's id never finds
+another answer under it. Secrets (the teacher's key, a student's token, a link's reveal key)
 are kept only as their SHA-256 (hex).
 """
 
@@ -46,6 +48,7 @@ classes = Table(
     Column("anonymise", Boolean, nullable=False, default=False),
     Column("shown_answer", Integer, nullable=True),  # an answers.id of this class
     Column("created_at", Float, nullable=False, index=True),  # purge reads it
+    sqlite_autoincrement=True,
 )
 
 students = Table(
@@ -58,6 +61,7 @@ students = Table(
     Column("joined_at", Float, nullable=False),
     Column("last_seen", Float, nullable=False),
     UniqueConstraint("class_id", "token_hash", name="uq_students_class_token"),
+    sqlite_autoincrement=True,
 )
 
 answers = Table(
@@ -74,6 +78,7 @@ answers = Table(
     Column("at", Float, nullable=False),
     Index("ix_answers_class_id_id", "class_id", "id"),  # the dashboard: a class's, in order
     Index("ix_answers_student_id", "student_id"),
+    sqlite_autoincrement=True,
 )
 
 # A class's code once the teacher ended it (the class and its rows are gone): a student who

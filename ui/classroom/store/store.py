@@ -66,7 +66,7 @@ class Store(LinkTable):
         migrate(self.engine)
         self._lock = threading.Lock()
         self._touched: dict[tuple[str, str], float] = {}
-        self._screens: dict[int, int] = {}  # class id → number of screens (never changes)
+        self._activities: dict[tuple[int, str], Activity] = {}  # (class id, code) → activity
         self._last_purge = 0.0
 
     # --------------------------------------------------------------- transactions
@@ -86,7 +86,8 @@ class Store(LinkTable):
 
     def _class(self, c, code: str):
         norm = normal_code(code)
-        row = c.execute(select(classes).where(classes.c.code == norm)).first() if norm else None
+        row = c.execute(select(*_CLASS_COLUMNS).where(classes.c.code == norm)).first() \
+            if norm else None
         if row is not None:
             return row
         if norm and c.execute(select(ended_classes.c.code)
@@ -113,11 +114,21 @@ class Store(LinkTable):
                                              students.c.token_hash == digest(token))).first()
         return s if s is not None and same_secret(token, s.token_hash) else None
 
-    def _n_screens(self, row) -> int:
-        n = self._screens.get(row.id)
-        if n is None:
-            n = self._screens[row.id] = len(Activity.from_json(row.activity).screens)
-        return n
+    def _activity(self, c, row) -> Activity:
+        """The class's activity, read and parsed once per process (it never changes): the
+        students' pages read the class's state every second or two."""
+        a = self._activities.get((row.id, row.code))
+        if a is None:
+            text = c.execute(select(classes.c.activity).where(classes.c.id == row.id)).scalar_one()
+            a = Activity.from_json(text)
+            with self._lock:
+                if len(self._activities) > 1_000:
+                    self._activities.clear()
+                self._activities[row.id, row.code] = a
+        return a
+
+    def _n_screens(self, c, row) -> int:
+        return len(self._activity(c, row).screens)
 
     # ---------------------------------------------------------------- everyone
 
@@ -172,7 +183,7 @@ class Store(LinkTable):
                     name = f"Student {rank}"
                 shown = ShownAnswer(a.screen, name, json.loads(a.answer), a.summary)
         return ClassState(code=row.code, title=row.title,
-                          activity=Activity.from_json(row.activity), pace=row.pace,
+                          activity=self._activity(c, row), pace=row.pace,
                           paused=bool(row.paused), revealed=frozenset(json.loads(row.revealed)),
                           anonymise=bool(row.anonymise), shown=shown, ended=False,
                           created_at=row.created_at)  # fmt: skip
@@ -224,7 +235,7 @@ class Store(LinkTable):
             if s is None:
                 raise NotStudent("You are not in this class any more: join it again with "
                                  "its code.")
-            if not isinstance(screen, int) or not 0 <= screen < self._n_screens(row):
+            if not isinstance(screen, int) or not 0 <= screen < self._n_screens(c, row):
                 raise ValueError("That screen is not part of this class.")
             if row.paused:
                 raise NotOpen("Your teacher paused the class: wait, then submit again.")
@@ -285,7 +296,7 @@ class Store(LinkTable):
         with self._write() as c:
             row = self._teacher(c, code, key)
             if upto is not None and (not isinstance(upto, int)
-                                     or not 0 <= upto < self._n_screens(row)):
+                                     or not 0 <= upto < self._n_screens(c, row)):
                 raise ValueError("The pace must be one of the activity's screens.")
             c.execute(update(classes).where(classes.c.id == row.id).values(pace=upto))
 
@@ -296,7 +307,7 @@ class Store(LinkTable):
         """End (or bring back) "predict first" on one screen for everyone."""
         with self._write() as c:
             row = self._teacher(c, code, key)
-            if not isinstance(screen, int) or not 0 <= screen < self._n_screens(row):
+            if not isinstance(screen, int) or not 0 <= screen < self._n_screens(c, row):
                 raise ValueError("That screen is not part of this class.")
             now = set(json.loads(row.revealed))
             now = now | {screen} if revealed else now - {screen}
@@ -339,7 +350,7 @@ class Store(LinkTable):
             row = self._teacher(c, code, key)
             _delete_classes(c, [row.id])
             c.execute(insert(ended_classes).values(code=row.code, ended_at=time.time()))
-        self._screens.pop(row.id, None)
+        self._activities.pop((row.id, row.code), None)
 
     def purge(self, older_than_s: float) -> int:
         """Delete the classes started more than ``older_than_s`` ago (their codes say they
@@ -363,6 +374,10 @@ class Store(LinkTable):
                 return
             self._last_purge = time.monotonic()
         self.purge(RETENTION_S)
+
+
+# a class's row without its activity (``Store._activity`` reads that once)
+_CLASS_COLUMNS = [col for col in classes.c if col.name != "activity"]
 
 
 def _delete_classes(c, ids: list[int]) -> None:

@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_classes"),
         sa.UniqueConstraint("code", name="uq_classes_code"),
+        sqlite_autoincrement=True,
     )
     op.create_index("ix_classes_created_at", "classes", ["created_at"])
     op.create_table(
@@ -44,6 +45,7 @@ def upgrade() -> None:
                                 name="fk_students_class_id_classes"),
         sa.PrimaryKeyConstraint("id", name="pk_students"),
         sa.UniqueConstraint("class_id", "token_hash", name="uq_students_class_token"),
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "answers",
@@ -61,6 +63,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["student_id"], ["students.id"], ondelete="CASCADE",
                                 name="fk_answers_student_id_students"),
         sa.PrimaryKeyConstraint("id", name="pk_answers"),
+        sqlite_autoincrement=True,
     )
     op.create_index("ix_answers_class_id_id", "answers", ["class_id", "id"])
     op.create_index("ix_answers_student_id", "answers", ["student_id"])
