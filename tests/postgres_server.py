@@ -68,11 +68,11 @@ class PostgresServer:
         if os.geteuid() == 0:
             shutil.chown(self.root, SUPERUSER, SUPERUSER)
         data = self.root / "data"
-        self._run(str(self.bin / "initdb"), "-D", str(data), "-U", SUPERUSER, "--auth=trust",
-                  "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
         opts = (f"-p {PORT} -k {self.root} -c listen_addresses='' -c fsync=off "
                 "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
         try:
+            self._run(str(self.bin / "initdb"), "-D", str(data), "-U", SUPERUSER,
+                      "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
             self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-o", opts,
                       "-l", str(self.root / "server.log"), "-w", "-t", str(int(self.timeout)),
                       "start")  # fmt: skip
@@ -80,7 +80,7 @@ class PostgresServer:
             log = self.root / "server.log"
             tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
             self.stop()
-            raise PostgresUnavailable(f"{exc}\n{tail}") from None
+            raise PostgresUnavailable(f"{exc}\n{tail}".strip()) from None
         return self
 
     def url(self, database: str = SUPERUSER) -> str:

@@ -113,3 +113,18 @@ def test_get_store_is_one_store_per_url_and_thread(tmp_path, monkeypatch):
     monkeypatch.setenv(database.URL_ENV, url)
     assert get_store() is got[0]
     assert get_store(f"sqlite:///{tmp_path / 'h.db'}") is not got[0]
+
+
+def test_a_missing_postgresql_or_runuser_is_named(monkeypatch):
+    """What the postgres_server fixture fails with (conftest.py; it skips only with
+    SVMLAB_SKIP_POSTGRES=1)."""
+    from tests import postgres_server as P
+
+    monkeypatch.setattr(P, "BIN_GLOB", "/nonexistent/*/bin")
+    with pytest.raises(P.PostgresUnavailable, match="apt-get install postgresql"):
+        P.PostgresServer().start()
+    monkeypatch.undo()
+    if P.os.geteuid() == 0:
+        monkeypatch.setattr(P.shutil, "which", lambda name: None)
+        with pytest.raises(P.PostgresUnavailable, match="runuser is missing"):
+            P.PostgresServer().start()
