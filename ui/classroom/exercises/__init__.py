@@ -88,9 +88,9 @@ def screen_from_link(spec: Any) -> Screen:
     support vectors" screen on that picture."""
     params: dict[str, Any] = {
         "what": "sv", "dataset": "custom",
-        "X": [[float(a), float(b)] for a, b in getattr(spec, "X")],
-        "y": [int(v) for v in getattr(spec, "y")],
-        "settings": dict(getattr(spec, "settings") or {}),
+        "X": [[float(a), float(b)] for a, b in spec.X],
+        "y": [int(v) for v in spec.y],
+        "settings": dict(spec.settings or {}),
     }
     question = clean_text(getattr(spec, "question", "") or "", name="question")
     if question:

@@ -81,9 +81,11 @@ def make(params: dict, seed: int, kind: str = "choice") -> Task:
                     choices=tuple(params["choices"]), reveal_first=reveal,
                     data={"answer": params["answer"], "why": params["why"]})
     tol = params["tolerance"]
-    return Task(kind, "number", f"{params['question']} Answer to ±{fmt_num(tol, 2)}.",
+    exact = "Give the exact number." if tol == 0 else f"Answer to ±{fmt_num(tol, 2)}."
+    return Task(kind, "number", f"{params['question']} {exact}",
                 _cite(params), tolerance=tol, reveal_first=reveal,
-                data={"exact": params["answer"], "why": params["why"], "mistakes": [],
+                data={"exact": params["answer"], "why": params["why"], "how": params["why"],
+                      "mistakes": [],
                       "unit": "the answer"})
 
 

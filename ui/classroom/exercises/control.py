@@ -35,6 +35,7 @@ SCAN = {"C": np.geomspace(1e-3, 1e3, 25), "sigma": np.geomspace(0.05, 10.0, 25),
         "degree": np.arange(1.0, 7.0)}
 N_SYNTH, N_TRAIN = 30, 20
 _NAME = {"C": "C", "sigma": "σ", "degree": "the degree q"}
+_SYMBOL = {"C": "C", "sigma": "σ", "degree": "q"}
 _SLIDE = {"C": slide(19), "sigma": slide(28), "degree": slide(29)}
 
 
@@ -95,13 +96,22 @@ def make(params: dict, seed: int) -> Task:
             "margin": f"a margin 1/‖w‖ of at least {fmt_num(v)}"}[target]
     lo, hi = RANGE[ctrl]
     ask = f"Set {_NAME[ctrl]} (from {fmt_setting(lo)} to {fmt_setting(hi)}) to reach {goal}."
-    prompt = " ".join(p for p in (params.get("question", ""), ask, f"({fits.describe(s)})")
+    prompt = " ".join(p for p in (params.get("question", ""), ask, f"({_setting_text(s, ctrl)})")
                       if p)
     data = {"target": target, "value": float(v), "X_test": Xt.tolist(),
             "y_test": [int(t) for t in yt]}
     return Task("control", "control", prompt, _SLIDE[ctrl], tuple(map(tuple, X.tolist())),
                 tuple(int(t) for t in y), normalize_settings(s), control=ctrl,
                 bounds=(lo, hi), data=data)
+
+
+def _setting_text(s: dict, ctrl: str) -> str:
+    """The picture's settings without the value the student sets."""
+    kernel = {"sigma": "Gaussian kernel",
+              "degree": f"polynomial kernel (c + xᵀz)^q with c = {fmt_setting(s['coef0'])}"}.get(
+        ctrl, "linear kernel" if s["kernel"] == "linear" else fits.describe(s).split(",")[0])
+    C = "" if ctrl == "C" else f", C = {fmt_setting(s['C'])}"
+    return f"{kernel}, {s['loss']} loss{C}"
 
 
 def _with(task: Task, a: float) -> dict:
@@ -132,7 +142,7 @@ def check(task: Task, answer: dict) -> Feedback:
     a = float(answer["value"])
     ok, words = reached(task, a)
     shown = fmt_setting(a)
-    summary = f"{task.control} = {shown}"
+    summary = f"{_SYMBOL[task.control]} = {shown}"
     if ok:
         return right(f"Right: with {_NAME[task.control]} = {shown} the fit has {words}.",
                      summary)

@@ -70,11 +70,11 @@ def make(params: dict, seed: int) -> Task:
     rng = rng_for(params, seed)
     seeded = flag(params, "seeded", True) and seed != 0
     Q = _BUILD[q](params, X, y, s, rng, seeded)
-    tol = max(Q["floor"], REL_TOL * abs(Q["exact"]))
+    tol = nice(max(Q["floor"], REL_TOL * abs(Q["exact"])))
     prompt = " ".join(p for p in (params.get("question", ""), Q["given"], Q["ask"],
                                   f"Answer to ±{fmt_num(tol, 2)}.") if p)
-    data = {"exact": Q["exact"], "why": Q["why"], "mistakes": Q["mistakes"],
-            "unit": Q["unit"]}
+    data = {"exact": Q["exact"], "why": Q["why"], "how": Q["how"],
+            "mistakes": Q["mistakes"], "unit": Q["unit"]}
     return Task("number", "number", prompt, Q["slide"], tuple(map(tuple, Q["X"].tolist())),
                 tuple(int(v) for v in Q["y"]), Q["settings"], tolerance=tol, unit=Q["unit"],
                 data=data)
@@ -89,10 +89,20 @@ def check(task: Task, answer: dict) -> Feedback:
                      fmt_num(exact, 4))
     for value, why in d["mistakes"]:
         if abs(v - value) <= tol and abs(value - exact) > tol:
-            return wrong(f"Not quite: {why}. {d['why']}", summary, fmt_num(exact, 4))
+            return wrong(f"Not quite: {why}. {d['how']}", summary, fmt_num(exact, 4))
     off = "too large" if v > exact else "too small"
     return wrong(f"{fmt_num(v, 4)} is {off} (the tolerance is ±{fmt_num(tol, 2)}). "
-                 f"{d['why']}", summary, fmt_num(exact, 4))
+                 f"{d['how']}", summary, fmt_num(exact, 4))
+
+
+def nice(t: float) -> float:
+    """``t`` rounded up to 1, 2 or 5 times a power of ten: a tolerance a prompt can state
+    (±0.002, not ±0.00167)."""
+    e = math.floor(math.log10(t))
+    for f in (1, 2, 5, 10):
+        if f * 10.0**e >= t * (1 - 1e-12):
+            return float(f"{f}e{e}")
+    return 10.0 ** (e + 1)  # pragma: no cover
 
 
 # ----------------------------------------------------------------- the numbers of a fit
@@ -105,7 +115,12 @@ def _points(params, X, y, s, rng, seeded):
     if params.get("dataset") == "two_point":
         X = steps.two_points(rng)
         return X, y, fits.fit(X, y, s)
-    return fits.variant_points(X, y, s, rng, shift=True)
+    base = fits.fit(X, y, s).margin
+
+    def other(m) -> bool:  # a moved support vector: other numbers, not only other places
+        return fits.well_posed(m) and abs(m.margin - base) > 0.01
+
+    return fits.variant_points(X, y, s, rng, shift=True, ok=other)
 
 
 def _w_text(w) -> str:
@@ -140,8 +155,14 @@ def _hyperplane(params, X, y, s, rng, seeded) -> dict:
                f"= {coords(d)}, scaled to w = 2(x₊ − x₋)/‖x₊ − x₋‖² and b = 1 − wᵀx₊: "
                f"{plane}; the margin 1/‖w‖ = {fmt_fixed(1 / nw, 4)}.")
         given, cite = _given_two(X, y), note("§3") + f"; {slide(9)}"
+        how = ("Both points are support vectors, y·h = 1 at each (slide 7): w points along "
+               "x₊ − x₋, scaled so that h(x₊) = 1 and h(x₋) = −1.")
     else:
         given, cite = (_given_alpha(m) if q in ("w1", "w2") else _given_plane(m)), slide(13)
+        how = {"b": "On a support vector on its margin yᵢ(wᵀxᵢ + b) = 1, so bᵢ = yᵢ − wᵀxᵢ; "
+                    "the book averages the bᵢ (slide 13).",
+               "margin": "The book's margin is δ* = 1/‖w‖ (slide 7)."}.get(
+            q, "w = Σ αᵢyᵢxᵢ over the support vectors (slide 13).")
         why = (f"w = Σ αᵢyᵢxᵢ over the support vectors, b = yᵢ − wᵀxᵢ on a support vector on "
                f"its margin (averaged, slide 13): {plane}; the margin 1/‖w‖ = "
                f"{fmt_fixed(1 / nw, 4)}.")
@@ -156,7 +177,7 @@ def _hyperplane(params, X, y, s, rng, seeded) -> dict:
         else:
             a = m.alpha * np.ones_like(m.y)
             mistakes.append((float(a @ m.X[:, k]), "that is Σ αᵢxᵢ: each term needs its yᵢ"))
-        return dict(exact=float(w[k]), ask=ask, unit=f"w{k + 1}", given=given, why=why,
+        return dict(exact=float(w[k]), ask=ask, unit=f"w{k + 1}", given=given, why=why, how=how,
                     mistakes=mistakes, floor=0.01, slide=cite, X=X, y=y, settings=s)
     if q == "b":
         free = _free_margin(m)
@@ -169,7 +190,7 @@ def _hyperplane(params, X, y, s, rng, seeded) -> dict:
             avg = float(np.mean(m.y[sv] - m.X[sv] @ w))
             mistakes.append((avg, "that averages bᵢ over every αᵢ > 0, those inside the "
                              "margin too: bᵢ = yᵢ − wᵀxᵢ holds only where y·h = 1"))
-        return dict(exact=float(b), ask="What is b?", unit="b", given=given, why=why,
+        return dict(exact=float(b), ask="What is b?", unit="b", given=given, why=why, how=how,
                     mistakes=mistakes, floor=0.01, slide=cite, X=X, y=y, settings=s)
     # margin
     if not two:
@@ -180,7 +201,7 @@ def _hyperplane(params, X, y, s, rng, seeded) -> dict:
                 (nw, "that is ‖w‖; the margin is 1/‖w‖"),
                 (1 / nw**2, "that is 1/‖w‖²; the margin is 1/‖w‖")]
     return dict(exact=1 / nw, ask="What is the margin δ* (the book's: the distance from "
-                "h(x) = 0 to the closest point)?", unit="δ*", given=given, why=why,
+                "h(x) = 0 to the closest point)?", unit="δ*", given=given, why=why, how=how,
                 mistakes=mistakes, floor=0.01, slide=(cite if two else slide(7)), X=X, y=y,
                 settings=s)
 
@@ -220,6 +241,7 @@ def _xi(params, X, y, s, rng, seeded) -> dict:
         mistakes.append((1 - h, f"the label is missing: x{i + 1} has y = −1, ξ = 1 − y·h(x)"))
     return dict(exact=xi, ask=f"What is the slack ξ{i + 1} of {point_text(X, y, i)}?",
                 unit=f"ξ{i + 1}", given=_given_plane(m), why=why, mistakes=mistakes,
+                how="ξᵢ = max(0, 1 − yᵢh(xᵢ)) with h(x) = wᵀx + b (slide 23).",
                 floor=0.01, slide=slide(23), X=X, y=y, settings=s)
 
 
@@ -245,7 +267,7 @@ def _h(params, X, y, s, rng, seeded) -> dict:
                 (float(w[1] * z[0] + w[0] * z[1] + b), "w₁ and w₂ are swapped")]
     return dict(exact=h, ask=f"What is h(z) for z = {coords(z)}?", unit="h(z)",
                 given=_given_plane(m), why=why, mistakes=mistakes, floor=0.01,
-                slide=slide(14), X=X, y=y, settings=s)
+                how="h(z) = wᵀz + b (slide 14).", slide=slide(14), X=X, y=y, settings=s)
 
 
 _BUILD = {"w1": _hyperplane, "w2": _hyperplane, "b": _hyperplane, "margin": _hyperplane,

@@ -119,8 +119,9 @@ def check(task: Task, answer: dict) -> Feedback:
                 "inside the new margin (α = C)" if yh1 > 0 else "on the wrong side (α = C)")
             return right(f"Right: {summary} is a support vector, {where}: {after}; {moved}.",
                          summary)
-        return wrong(f"{summary} is not a support vector: {after} > 1, beyond the margin, "
-                     f"so α = 0 and {moved} (slide 12). Place it on or inside the margin.",
+        return wrong(f"{summary} is not a support vector: after the refit y·h = "
+                     f"{fmt_fixed(yh1, 3)} > 1, beyond the margin, so α = 0 and {moved} "
+                     "(slide 12). Place it on or inside the margin.",
                      summary)
     xi = max(0.0, 1.0 - yh1)
     if yh1 < 0:

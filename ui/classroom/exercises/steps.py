@@ -80,6 +80,7 @@ def smo_step(params, X, y, s, rng, seeded) -> dict:
                     (float(Kx[i, i] + Kx[j, j]), "the cross term −2K(xᵢ, xⱼ) is missing")]
         return dict(exact=eta, ask="What is η for this pair (Platt's sign: η ≥ 0)?",
                     unit="η", given=given, why=why, mistakes=mistakes, floor=0.01,
+                    how="η = K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ), here with K(x, z) = xᵀz.",
                     slide=cite, X=X, y=y, settings=s)
     C_text = "∞ (hard margin)" if C == np.inf else fmt_setting(C)
     given += (f" Before the step αᵢ = {fmt_fixed(alpha[i], 4)}, αⱼ = {fmt_fixed(alpha[j], 4)}, "
@@ -100,6 +101,9 @@ def smo_step(params, X, y, s, rng, seeded) -> dict:
                          f"[{fmt_num(r['L'])}, {fmt_num(r['H'])}]"))
     return dict(exact=new, ask=f"What is the new αⱼ (of {name(j)}) after clipping?",
                 unit="αⱼ", given=given, why=why, mistakes=mistakes, floor=0.001,
+                how="αⱼ + yⱼ(Eᵢ − Eⱼ)/η with η = K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ), then "
+                    "clipped to [L, H]: the part of the line αᵢyᵢ + αⱼyⱼ = const inside the "
+                    "box 0 ≤ α ≤ C.",
                 slide=cite, X=X, y=y, settings=s)
 
 
@@ -137,6 +141,9 @@ def sga_step(params, X, y, s, rng, seeded) -> dict:
                          "(slide 33, lines 13–14)"))
     return dict(exact=float(exact), ask=f"What is α{k} after its update?", unit=f"α{k}",
                 given=given, why=why, mistakes=mistakes, floor=0.001, slide=slide(33),
+                how="αₖ ← αₖ + ηₖ(1 − yₖ Σᵢ αᵢyᵢK(x′ᵢ, x′ₖ)) with ηₖ = 1/K(x′ₖ, x′ₖ) and "
+                    "K(x′, z′) = xᵀz + 1, each update using the α already updated, then "
+                    "clipped to [0, C] (slides 32–33).",
                 X=X, y=y, settings=s)
 
 
@@ -165,8 +172,8 @@ def kernel_value(params, X, y, s, rng, seeded) -> dict:
         except (TypeError, ValueError):
             raise ValueError("x and z must be points [x1, x2]") from None
     if seeded:
-        x = rng.integers(0, 5, 2).astype(float)
-        z = x + rng.integers(-2, 3, 2) if kind == "gaussian" else rng.integers(0, 5, 2)
+        x = rng.integers(1, 5, 2).astype(float)
+        z = x + rng.integers(-2, 3, 2) if kind == "gaussian" else rng.integers(1, 5, 2)
         z = np.asarray(z, float)
     if not (np.isfinite(x).all() and np.isfinite(z).all()) or max(
             np.abs(x).max(), np.abs(z).max()) > 100:
@@ -194,5 +201,6 @@ def kernel_value(params, X, y, s, rng, seeded) -> dict:
         cite = slide(26) + "; the Gaussian kernel of the kernel-methods lecture"
     return dict(exact=exact, ask=f"What is K(x, z) for x = {coords(x)}, z = {coords(z)}?",
                 unit="K(x, z)", given=f"The kernel K(x, z) = {formula}.", why=why,
+                how=f"Put x and z into K(x, z) = {formula}.",
                 mistakes=[(float(v), w) for v, w in mistakes], floor=1e-4, slide=cite,
                 X=np.array([x, z]), y=np.array([1, -1]), settings=ks)
