@@ -35,9 +35,11 @@ _CHAPTER = (
         "question": "D2 is fitted with C = 1. Refit it with C = 100: what happens to the "
                     "margin 1/‖w‖?",
         "choices": ["It shrinks", "It grows", "It stays the same"],
-        "answer": 0, "slide": "slide 19",
-        "why": "Each unit of slack costs C (slide 19): with C = 100 slack is dear, so the fit "
-               "narrows its margin to leave less slack."},
+        "answer": 2, "slide": "slide 19",
+        "why": "It stays the same: from C = 1 up the fit of D2 keeps the same w and b (check "
+               "it in the Playground). Moving the hyperplane to cut the slack of x15 to x18 "
+               "would cost more than it saves at any C ≥ 1; below C = 1 the margin does grow "
+               "as C falls (slide 19: a small C favours the margin)."},
         "Predict: a larger C"),
     Screen("number", {"quantity": "xi", "dataset": "D2"}, "The slack of a point"),
     Screen("control", {"control": "sigma", "target": "test_acc", "value": 0.9,

@@ -132,6 +132,9 @@ def sga_step(params, X, y, s, rng, seeded) -> dict:
            + (f", clipped to [0, C]: {fmt_fixed(exact, 4)}." if rec["clipped"] else "."))
     mistakes = [(float(1.0 / K[k - 1, k - 1]), "that is ηₖ·1: the earlier updates already "
                  "changed Σᵢ αᵢyᵢK(x′ᵢ, x′ₖ) (each update uses the new values)")]
+    if k > 1:
+        mistakes.append((float(_sweep(K, yf, float(C), k - 1)[0]["a_new"]),
+                         f"that is α{k - 1}, the update before"))
     plain = X @ X.T
     if (np.diag(plain)[:k] > 0).all():
         mistakes.append((float(_sweep(plain, yf, float(C), k)[0]["a_new"]),
