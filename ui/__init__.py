@@ -11,7 +11,10 @@ The shared layer, which every page may import:
 - ``ui.data``            – files in and out: reading and writing points, the upload step and
   the import panel, the table editor;
 - ``ui.serving``         – the fit endpoint (``POST /api/refit``), the fit workers and every
-  fit's time budget, start-up and warm-up, the route of the browser's modules.
+  fit's time budget, start-up and warm-up, the route of the browser's modules;
+- ``ui.classroom``       – the live class without its pages (plain Python, no streamlit): the
+  data types, the exercises (seeded variants, answers parsed and checked by the engine) and
+  the ready activities.
 
 One package per page (``pages/1_…`` to ``pages/9_…``), each its logic, its figures, its text:
 
@@ -32,8 +35,8 @@ and styles; ``ui/assets/`` (the tab icon, served locally: nothing leaves the ser
 ``ui/fit_worker_boot.py`` (the fit workers' preload: it imports the pages' compute modules, so
 it sits above the layers, named by ``serving.fit_pool.BOOT_MODULE``).
 
-Imports (tests/test_ui_layers.py): ``shared``, ``data`` and ``serving`` import no page's
-package; a page's package imports those and the engine, not another page's, except:
+Imports (tests/test_ui_layers.py): ``shared``, ``data``, ``serving`` and ``classroom`` import
+no page's package; a page's package imports those and the engine, not another page's, except:
 
 - ``ui.worked_examples`` → ``ui.step_through``: the two-point example shows SMO's first step
   in its box with the Step-through page's own recorder and figure (``state.build_run``,

@@ -13,6 +13,8 @@ from ui.classroom.exercises import validate_screen
 from ui.classroom.exercises.common import clean_text
 from ui.classroom.model import SCREENS_MAX, TITLE_MAX, Activity, Screen
 
+__all__ = ["READY", "activity_from_screens"]
+
 CHAPTER = "Chapter 21: the SVM in eight screens"
 SOFT = "Soft margin on D2"
 BY_HAND = "SMO, SGA and kernels by hand"

@@ -59,7 +59,7 @@ def custom(X: Any, y: Any, settings: Any) -> tuple[np.ndarray, np.ndarray, dict]
         raise ValueError(f"an exercise's picture holds at most {MAX_POINTS} points, "
                          f"got {len(X)}")
     if not np.isfinite(X).all() or np.abs(X).max() > COORD_MAX:
-        raise ValueError(f"X must be finite coordinates within ±{COORD_MAX:g}")
+        raise ValueError(f"X must be finite coordinates within ±{fmt_setting(COORD_MAX)}")
     if y.shape != (len(X),) or not np.isin(y, (-1.0, 1.0)).all():
         raise ValueError("y must hold one label, +1 or −1, per point of X")
     if len(np.unique(y)) < 2:

@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from ui.classroom.model import Feedback, Task
-from ui.shared.numbers import fmt_fixed, fmt_num, linear_combination
+from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting, linear_combination
 
 from . import fits, steps
 from .common import (
@@ -255,7 +255,7 @@ def _h(params, X, y, s, rng, seeded) -> dict:
     except (TypeError, ValueError):
         raise ValueError(f"z must be a point [z1, z2], got {params.get('z')!r}") from None
     if not np.isfinite(z).all() or np.abs(z).max() > fits.COORD_MAX:
-        raise ValueError(f"z must be finite coordinates within ±{fits.COORD_MAX:g}")
+        raise ValueError(f"z must be finite coordinates within ±{fmt_setting(fits.COORD_MAX)}")
     w, b = m.w, m.b
     h = float(m.decision_function(z[None])[0])
     cls = "+1" if h > 0 else "−1"
