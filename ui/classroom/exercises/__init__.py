@@ -10,6 +10,13 @@ and its check by the engine with feedback that says why (issue 26; no streamlit)
 - ``screen_from_link(spec) -> Screen``: a Playground teacher-link picture as a "mark the
   support vectors" screen.
 
+What a page draws: ``Task.X``/``Task.y`` (points x1, x2, … by index) and, when
+``Task.data["draw_fit"]`` is true (mark, place), the fitted hyperplane and its margins with
+``Task.settings`` (the Playground's fit of the same points); never the support vectors' marks,
+and never the fit of a number task (it would show the answer). ``Feedback.accepted`` is the
+right answer for the teacher's dashboard: a page shows it to a student only after a reveal.
+Seeds are whole numbers from 0 to 2³¹ − 1; seed 0 is the book's own numbers.
+
 One module per concern: ``common`` (sources, plain text, names), ``fits`` (pictures, seeded
 moves, the engine's fit), ``supports`` (every accepted set of support vectors), ``parse``,
 and one module per kind: ``mark``, ``number`` (with ``steps``: SMO, SGA, kernels), ``place``,
@@ -62,7 +69,11 @@ def variant(screen: Screen, seed: int) -> Task:
     ``validate_screen``). The same (screen, seed) always gives the same task; the result is
     shared between callers (cached): read it, do not change its dicts."""
     seed = check_seed(seed)
-    return _variant(as_json(asdict(screen)), seed)
+    try:
+        key = as_json(asdict(screen))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"validate the screen first (validate_screen): {exc}") from None
+    return _variant(key, seed)
 
 
 @lru_cache(maxsize=4096)

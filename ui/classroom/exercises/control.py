@@ -111,7 +111,7 @@ def _make(params: dict, seed: int) -> Task:
     prompt = " ".join(p for p in (params.get("question", ""), ask, f"({_setting_text(s, ctrl)})")
                       if p)
     data = {"target": target, "value": float(v), "X_test": Xt.tolist(),
-            "y_test": [int(t) for t in yt]}
+            "y_test": [int(t) for t in yt], "draw_fit": False}
     return Task("control", "control", prompt, _SLIDE[ctrl], tuple(map(tuple, X.tolist())),
                 tuple(int(t) for t in y), normalize_settings(s), control=ctrl,
                 bounds=(lo, hi), data=data)

@@ -122,11 +122,12 @@ def _check_sv(task: Task, S: list[int]) -> Feedback:
     accepted = " | ".join(summary_of(t) for t in sets)
     either = ""
     if optional:
-        either = (f" {names(optional)} lie on the margin: counting them or not are both "
-                  "accepted (in the combinations listed), because the optimal α is not unique "
-                  "here: more points lie on the margin than are needed to fix w and b, and "
-                  "different optimal α put αᵢ = 0 on different ones (all give the same w and "
-                  "b); slide 6 calls every point at the minimum distance a support vector.")
+        either = (f" {names(optional)} lie on the margin too: counting them or not is "
+                  "accepted (every set that some optimal α is > 0 on, and the set of all the "
+                  "points on the margin), because the optimal α is not unique here: more "
+                  "points lie on the margin than are needed to fix w and b, and different "
+                  "optimal α (all with the same w and b) put αᵢ = 0 on different ones; "
+                  "slide 6 calls every point at the minimum distance a support vector.")
     if supports.is_accepted(S, sets, exact):
         why = "; ".join(_why_sv(task, i) for i in S) or "no point"
         return right(f"Right: {why}.{either}", summary_of(S), accepted)

@@ -74,7 +74,7 @@ def make(params: dict, seed: int) -> Task:
     prompt = " ".join(p for p in (params.get("question", ""), Q["given"], Q["ask"],
                                   f"Answer to ±{fmt_num(tol, 2)}.") if p)
     data = {"exact": Q["exact"], "why": Q["why"], "how": Q["how"],
-            "mistakes": Q["mistakes"], "unit": Q["unit"]}
+            "mistakes": Q["mistakes"], "unit": Q["unit"], "draw_fit": False}
     return Task("number", "number", prompt, Q["slide"], tuple(map(tuple, Q["X"].tolist())),
                 tuple(int(v) for v in Q["y"]), Q["settings"], tolerance=tol, unit=Q["unit"],
                 data=data)

@@ -42,7 +42,10 @@ def number(raw: Any, what: str = "answer") -> float:
     if isinstance(raw, bool) or raw is None:
         raise AnswerError(f"Type a number as your {what}.")
     if isinstance(raw, int | float):
-        v = float(raw)
+        try:
+            v = float(raw)
+        except OverflowError:  # an int beyond a float's range
+            v = math.inf
     elif isinstance(raw, str):
         v = _typed(raw, what)
     else:
@@ -77,10 +80,7 @@ def _typed(text: str, what: str) -> float:
     if not _NUMBER.fullmatch(t):
         raise AnswerError(f"Your {what} \"{text.strip()}\" is not a number: type digits "
                           "with a decimal point, such as 0.71, −3.33 or 5/6.")
-    try:
-        return float(t)
-    except OverflowError:  # pragma: no cover - float() gives inf, caught above
-        return math.inf
+    return float(t)  # "1e400" is inf: number() says it is not finite
 
 
 def parse(task: Task, raw: Any) -> dict:
