@@ -13,7 +13,9 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.classroom import activities
 from ui.classroom import exercises as ex
+from ui.classroom.exercises import _variant, fits
 from ui.classroom.model import KINDS, PROMPT_MAX, SCREENS_MAX, Activity, Screen
+from ui.shared import fitting
 
 CHOICE = {"question": "What does C trade?", "choices": ["margin for slack", "the kernel"],
           "answer": 0, "why": "Slide 19: C weighs the slack against the margin."}
@@ -61,8 +63,15 @@ def test_teacher_texts_are_cleaned_and_capped():
 
 
 def test_variants_are_deterministic_and_seeds_checked():
-    s = ex.validate_screen(Screen("number", {"quantity": "b"}))
-    assert ex.variant(s, 5) == ex.variant(Screen("number", dict(s.params)), 5)
+    for screen in (Screen("number", {"quantity": "b"}),
+                   Screen("number", {"quantity": "xi", "dataset": "D2"}),
+                   Screen("mark", {"what": "sv", "dataset": "D1", "seeded": True})):
+        s = ex.validate_screen(screen)
+        first = ex.variant(s, 5)
+        _variant.cache_clear()                      # computed again, not read back
+        fits._fit.cache_clear()
+        assert ex.variant(s, 5) == first
+        assert ex.variant(s, 6) != first
     for bad in (-1, 1.5, "3", True, 2**40):
         with pytest.raises(ValueError, match="seed"):
             ex.variant(s, bad)
@@ -90,6 +99,11 @@ def test_a_teacher_link_becomes_a_mark_screen():
         ex.screen_from_link(Spec(np.zeros((61, 2)), np.ones(61), {}))
     with pytest.raises(ValueError, match="both classes"):
         ex.screen_from_link(Spec(d.X, np.ones(14), {}))
+    with pytest.raises(ValueError, match="PSVM picture"):
+        ex.screen_from_link(Spec(d.X, d.y, {"solver": "psvm", "loss": "quadratic",
+                                            "bias": "augmented"}))
+    with pytest.raises(ValueError, match="SMO uses the free bias"):
+        ex.screen_from_link(Spec(d.X, d.y, {"solver": "smo", "bias": "augmented"}))
     with pytest.raises(ValueError, match="not linearly separable"):
         ex.screen_from_link(Spec(datasets.d2().X, datasets.d2().y, {"hard_margin": True}))
 
@@ -134,3 +148,11 @@ def test_activity_from_screens_names_the_bad_screen():
         activities.activity_from_screens("T", [])
     a = activities.activity_from_screens("T", [good])
     assert Activity.from_json(a.to_json()) == a
+
+
+@pytest.mark.parametrize("dataset", ["D1", "D2", "two_point"])
+def test_the_fits_are_the_playgrounds(dataset):
+    X, y, s = fits.book(dataset)
+    mine, page = fits.fit(X, y, s), fitting.fit_points(X, y, s).model
+    assert np.array_equal(mine.alpha, page.alpha) and mine.b == page.b
+    assert mine.solver == page.solver and mine.converged

@@ -37,6 +37,8 @@ def validate(params: dict, kind: str = "choice") -> dict:
     if kind == "predict" and "number" in params:
         if set(params) - {"number", "question"}:
             raise ValueError("a predict screen with number takes only question besides it")
+        if not isinstance(params["number"], dict):
+            raise ValueError("number must be a number screen's params (a mapping)")
         out = {"number": number.validate(dict(params["number"]))}
         if "question" in params:
             out["question"] = clean_text(params["question"], name="question")

@@ -20,7 +20,7 @@ import numpy as np
 
 import svm_engine as se
 from svm_engine import datasets
-from ui.shared.fitting import SMO_TOL, smo_max_iter
+from ui.shared.fitting import SMO_TOL, combination_error, smo_max_iter
 from ui.shared.markdown import kernel_text
 from ui.shared.numbers import fmt_setting
 from ui.shared.state import effective_C, normalize_settings, settings_to_kernel
@@ -152,6 +152,20 @@ def variant_points(X, y, settings, rng, *, shift: bool, ok=well_posed, tries: in
 
 def picture(params: Mapping[str, Any], default: str = "D1") -> tuple[np.ndarray, np.ndarray,
                                                                         dict]:
+    """``_picture``, with settings an exercise can use: a combination the engine solves, and
+    an SVM (PSVM's α may be negative: it has no support vectors in the SVM's sense)."""
+    X, y, s = _picture(params, default)
+    why = combination_error(s)
+    if why is not None:
+        raise ValueError(f"the picture's settings: {why}")
+    if s["solver"] == "psvm":
+        raise ValueError("a PSVM picture has no support vectors in the SVM's sense (its α "
+                         "may be negative): choose an SVM solver (smo or qp) for it")
+    return X, y, s
+
+
+def _picture(params: Mapping[str, Any], default: str) -> tuple[np.ndarray, np.ndarray,
+                                                                 dict]:
     """(X, y, settings) a screen names: a book dataset ("D1", "D2", "two_point", with its
     Playground settings, which ``settings`` may override) or "custom" (``X``, ``y``,
     ``settings``: a teacher's picture)."""
