@@ -156,3 +156,9 @@ def test_the_fits_are_the_playgrounds(dataset):
     mine, page = fits.fit(X, y, s), fitting.fit_points(X, y, s).model
     assert np.array_equal(mine.alpha, page.alpha) and mine.b == page.b
     assert mine.solver == page.solver and mine.converged
+
+
+def test_an_answer_the_engine_cannot_check_is_invalid_not_a_traceback():
+    t = ex.variant(ex.validate_screen(Screen("place", {"goal": "sv"})), 0)
+    fb = ex.check(t, {"x": "not a point", "label": 1})   # what parse would never pass
+    assert fb.status == "invalid" and "answer again" in fb.message

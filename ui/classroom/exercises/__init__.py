@@ -87,10 +87,15 @@ def _variant(key: str, seed: int) -> Task:
 
 
 def check(task: Task, answer: dict) -> Feedback:
-    """``answer`` (``parse``'s result) checked: right or wrong, and why."""
-    if task.kind in ("choice", "predict"):
-        return choice.check(task, answer)
-    return _KIND[task.kind].check(task, answer)
+    """``answer`` (``parse``'s result) checked: right or wrong, and why. Never raises: an
+    answer the engine cannot check (a failure of its own) is "invalid", with a message."""
+    try:
+        if task.kind in ("choice", "predict"):
+            return choice.check(task, answer)
+        return _KIND[task.kind].check(task, answer)
+    except Exception as exc:  # a live class must go on: the student can answer again
+        return Feedback("invalid", f"This answer could not be checked ({type(exc).__name__}); "
+                        "answer again, or tell your teacher.", "?")
 
 
 def screen_from_link(spec: Any) -> Screen:
