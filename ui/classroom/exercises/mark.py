@@ -97,14 +97,19 @@ def _xi(task: Task, i: int) -> str:
     return f"ξ{i + 1} = {fmt_fixed(task.data['xi'][i], 3)}"
 
 
-def _why_sv(task: Task, i: int) -> str:
+def _why_sv(task: Task, i: int, missing: bool = False) -> str:
     yh = task.data["yh"][i]
     if abs(yh - 1.0) <= fits.ON_MARGIN:
+        if missing:
+            return (f"{name(i)} lies on its margin ({_yh(task, i)}) and every optimal α has "
+                    f"α{i + 1} > 0: without {name(i)}, Σ αᵢyᵢxᵢ cannot give this w")
         return f"{name(i)} lies on its margin ({_yh(task, i)})"
     if yh < 1.0:
-        return (f"{name(i)} is inside its margin ({_yh(task, i)} < 1, {_xi(task, i)}), so "
-                "αᵢ = C in every optimum")
-    return f"{name(i)} is beyond its margin ({_yh(task, i)} > 1), so αᵢ = 0 (slide 12)"
+        where = "inside its margin" if yh > 0 else "on the wrong side of h(x) = 0"
+        return (f"{name(i)} is {where} ({_yh(task, i)} < 1, {_xi(task, i)} > 0), so "
+                f"α{i + 1} = C in every optimum")
+    return (f"{name(i)} is beyond its margin ({_yh(task, i)} > 1), so α{i + 1} = 0 "
+            "(slide 12)")
 
 
 def check(task: Task, answer: dict) -> Feedback:
@@ -122,7 +127,9 @@ def _check_sv(task: Task, S: list[int]) -> Feedback:
     accepted = " | ".join(summary_of(t) for t in sets)
     either = ""
     if optional:
-        either = (f" {names(optional)} lie on the margin too: counting them or not is "
+        verb = "lies" if len(optional) == 1 else "lie"
+        them = "it" if len(optional) == 1 else "them"
+        either = (f" {names(optional)} {verb} on the margin too: counting {them} or not is "
                   "accepted (every set that some optimal α is > 0 on, and the set of all the "
                   "points on the margin), because the optimal α is not unique here: more "
                   "points lie on the margin than are needed to fix w and b, and different "
@@ -135,9 +142,7 @@ def _check_sv(task: Task, S: list[int]) -> Feedback:
     parts = []
     if missing:
         parts.append(f"Missing: {names(missing)}. "
-                     + "; ".join(_why_sv(task, i) for i in missing)
-                     + ": every optimal α has αᵢ > 0 there (without it the same hyperplane "
-                     "cannot be written as Σ αᵢyᵢxᵢ).")
+                     + "; ".join(_why_sv(task, i, missing=True) for i in missing) + ".")
     if extra:
         parts.append(f"Not support vectors: {names(extra)}. "
                      + "; ".join(_why_sv(task, i) for i in extra) + ".")
