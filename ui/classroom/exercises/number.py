@@ -3,8 +3,9 @@ step, an SGA update and a kernel value (``steps.py``). The exact value comes fro
 engine's fit of the task's own points; the tolerance is stated in the prompt.
 
 params: ``quantity`` (one of ``QUANTITIES``), ``dataset`` ("two_point" | "D1" | "D2";
-default per quantity), ``settings`` (override the book's), ``point`` (ξ: 0-based index),
-``z`` (h: [z1, z2]), ``step`` (η, α₂: 1-based SMO step), ``k`` (sga: 1-based update),
+default per quantity), ``settings`` (override the book's), ``point`` (ξ: 0-based index; a
+seeded variant picks a point with slack itself, as its points are renumbered), ``z`` (h:
+[z1, z2]), ``step`` (η, α₂: 1-based SMO step), ``k`` (sga: 1-based update),
 ``kernel``/``degree``/``coef0``/``sigma``/``x`` (kernel), ``C`` (sga), ``seeded`` (default
 true: seed 0 is the book's numbers, other seeds move the points: another pair of points for
 the two-point example, the picture turned, mirrored, renumbered and one point moved for D1
