@@ -140,3 +140,22 @@ def test_seeded_marks_differ_yet_stay_well_posed(seed):
     assert answer(t, sets[0]).correct and answer(t, sets[-1]).correct
     yh = np.array(t.data["yh"])
     assert ((np.abs(yh - 1) < 1e-4) | (yh > 1.05)).all()   # no near-tie a picture hides
+
+
+def test_many_points_on_the_margin_accept_every_set_between_the_two_ends():
+    xs = np.arange(6.0)
+    X = np.vstack([np.c_[xs, np.zeros(6)], np.c_[xs, np.full(6, 2.0)]])
+    y = np.r_[-np.ones(6), np.ones(6)].astype(int)
+    t = task(what="sv", dataset="custom", X=X.tolist(), y=y.tolist(),
+             settings={"hard_margin": True})
+    assert t.data["exact"] is False                 # 12 margin points: not enumerated
+    lo, hi = map(set, (t.data["accepted"][0], t.data["accepted"][-1]))
+    assert hi == set(range(12)) and lo <= hi
+    assert answer(t, hi).correct and answer(t, lo).correct
+
+
+def test_quadratic_loss_has_one_alpha():
+    t = task(what="sv", dataset="D2", settings={"loss": "quadratic", "C": 1.0})
+    d = datasets.d2()
+    m = se.fit(d.X, d.y, C=1.0, loss="quadratic", solver="qp")
+    assert set(map(tuple, t.data["accepted"])) == {tuple(np.flatnonzero(m.alpha > 1e-8))}

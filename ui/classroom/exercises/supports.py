@@ -83,8 +83,9 @@ def accepted_sets(m) -> tuple[list[list[int]], bool]:
     forced = inside if math.isfinite(m.C_box) else []
     full = sorted(set(forced) | set(on))
     support = sorted(set(np.flatnonzero(alpha > thr).tolist()) | set(forced))
-    if m.loss == "quadratic" or not on:
-        return sorted({tuple(support), tuple(full)}), True    # α unique (K + δ/(2C) ≻ 0)
+    if m.loss == "quadratic" or not on:  # α unique (K + δ/(2C) ≻ 0), or nothing to choose
+        with_margin = tuple(sorted(set(support) | set(on)))
+        return [list(t) for t in sorted({tuple(support), with_margin}, key=len)], True
     if len(on) > MAX_MARGIN_POINTS:
         return [support, full], False
     p = build_problem(m.X, m.y.astype(float), m.kernel, m.C, m.loss, m.bias)
@@ -102,7 +103,7 @@ def accepted_sets(m) -> tuple[list[list[int]], bool]:
             inner = [s for s in supports if s <= set(T)]
             if inner and set().union(*inner) == set(T):
                 sets.add(tuple(sorted(set(T) | set(forced))))
-    return sorted(sets, key=lambda s: (len(s), s)), True
+    return [list(t) for t in sorted(sets, key=lambda s: (len(s), s))], True
 
 
 def is_accepted(S: list[int], sets: list[list[int]], exact: bool) -> bool:
