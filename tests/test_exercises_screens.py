@@ -162,3 +162,14 @@ def test_an_answer_the_engine_cannot_check_is_invalid_not_a_traceback():
     t = ex.variant(ex.validate_screen(Screen("place", {"goal": "sv"})), 0)
     fb = ex.check(t, {"x": "not a point", "label": 1})   # what parse would never pass
     assert fb.status == "invalid" and "answer again" in fb.message
+
+
+def test_tasks_and_feedback_are_plain_json():
+    from dataclasses import asdict
+
+    from ui.classroom.model import as_json
+
+    for a in activities.READY.values():
+        for s in a.screens:
+            t = ex.variant(ex.validate_screen(s), 3)
+            as_json(asdict(t))                      # a page may cache it, a store keep it
