@@ -242,7 +242,7 @@ def player_payload(
         "frame": canvas_figure_json(frame),
         "curves": canvas_figure_json(curves),
         "text": {
-            "decision_key": W.decision_key("smo"),
+            "decision_key": W.decision_key("smo", open_box=not math.isfinite(run.C_box)),
             "box_caption": (
                 "Dashed: the line yᵢαᵢ + yⱼαⱼ = const (Σαₜyₜ = 0 keeps the pair on it); "
                 "green: the feasible segment αⱼ ∈ [L, H] inside the box; ● old point, "
