@@ -118,7 +118,10 @@ def newton_block(kernel, C: float, bias: str = "augmented") -> str:
         lines = ["Primal, quadratic loss, b folded into w (x′ = (x, 1); slides 36–39):",
                  "    min_w J(w) = ½‖w‖² + C Σᵢ max(0, 1 − yᵢwᵀx′ᵢ)²",
                  "    v = Σ yᵢx′ᵢ,  S = Σ x′ᵢx′ᵢᵀ  (over yᵢwᵀx′ᵢ < 1)",
-                 "    ∇ = (I + 2CS)w − 2Cv,  H = I + 2CS,  w ← w − ηH⁻¹∇"]
+                 "    ∇ = (I + 2CS)w − 2Cv,  H = I + 2CS,  w ← w − ηH⁻¹∇",
+                 "    x′ᵢᵀx′ⱼ = " + " + ".join(kernel_terms(kernel, C, "quadratic", bias,
+                                                           diag=False)),
+                 "    " + base_kernel(kernel)]
     else:
         Ks = kernel_symbol(kernel, C, "quadratic", bias, diag=False)
         lines = ["Primal in kernel form, quadratic loss (SVM-Primal-Kernel, slide 41):",
