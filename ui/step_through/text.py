@@ -62,8 +62,7 @@ def decision_key(solver: str, coordinate: bool = False, open_box: bool = False) 
 def open_reason_tex(rec: dict) -> str:
     """Why α has no upper bound in this run, as LaTeX text."""
     if rec.get("loss") == "quadratic":
-        return (r"\text{no upper bound: the quadratic-loss }(k = 2)\text{ dual has }"
-                r"\alpha_t \ge 0\text{ only (slide 27), whatever }C")
+        return r"k = 2:\ \alpha_t \ge 0\text{ only, no upper bound (slide 27), whatever }C"
     return r"\text{no upper bound: hard margin }(C = \infty)"
 
 
@@ -73,6 +72,7 @@ def open_reason_tex(rec: dict) -> str:
 def smo_why(sel: dict, rec: dict, tol: float) -> str:
     """Why this pair (markdown), from ``step_state.selection_numbers`` and the record."""
     i, j = sel["i"], sel["j"]
+    Kn = "K̃" if rec.get("ktex") else "K"  # the matrix SMO works on (K + δ/(2C) for k = 2)
     head = (
         f"**i = {i + 1}** ({pt(i)}): the largest −yₜ∇ₜf over I_up, "
         f"−yᵢ∇ᵢf = **{fmt_num(sel['minus_yG_i'])}** = m(α).  \n"
@@ -89,7 +89,7 @@ def smo_why(sel: dict, rec: dict, tol: float) -> str:
     else:
         body = (
             f"**j = {j + 1}** ({pt(j)}): among t ∈ I_low with −yₜ∇ₜf < m, the largest gain "
-            f"bₜ²/aₜ (bₜ = m + yₜ∇ₜf, aₜ = Kᵢᵢ + Kₜₜ − 2Kᵢₜ); −yⱼ∇ⱼf = "
+            f"bₜ²/aₜ (bₜ = m + yₜ∇ₜf, aₜ = {Kn}ᵢᵢ + {Kn}ₜₜ − 2{Kn}ᵢₜ); −yⱼ∇ⱼf = "
             f"{fmt_num(sel['minus_yG_j'])}.  \n"
         )
         rule = "Rule: **second order** (LIBSVM; Fan, Chen & Lin 2005): the pair that lowers f most."
@@ -185,18 +185,17 @@ def sga_coordinate_formulas(rec: dict) -> list[str]:
     C = rec["C"]
     ktex = rec.get("ktex", "")
     Kn = r"\tilde K" if ktex else "K"
-    eta = rf"\eta_{{{k}}} = \frac{{1}}{{{Kn}(x_{{{k}}}, x_{{{k}}})}}"
-    if "K" in rec:  # the diagonal entry's parts: K, +1 (folded bias), +1/(2C) (k = 2)
+    lines = [rf"{ktex},\quad C = {fmt_tex(rec['C_user'])}"] if ktex else []
+    if "K" in rec and ktex:  # the diagonal entry's parts: K, +1 (folded bias), +1/(2C) (k = 2)
         plain = rec["K"][0][0] - (1.0 if rec["aug"] else 0.0)
         syms = [rf"K(x_{{{k}}}, x_{{{k}}})"] + (["1"] if rec["aug"] else []) + (
             [r"\frac{1}{2C}"] if rec["diag"] > 0 else [])
         vals = [fmt_tex(plain)] + (["1"] if rec["aug"] else []) + (
             [fmt_tex(rec["diag"])] if rec["diag"] > 0 else [])
-        if len(syms) > 1:
-            eta += (rf" = \frac{{1}}{{{' + '.join(syms)}}} = \frac{{1}}{{{' + '.join(vals)}}}")
-    lines = [rf"{ktex},\quad C = {fmt_tex(rec['C_user'])}"] if ktex else []
+        lines.append(rf"\tilde K(x_{{{k}}}, x_{{{k}}}) = {' + '.join(syms)} = "
+                     rf"{' + '.join(vals)} = {fmt_tex(rec['Kt'][0][0])}")
     lines += [
-        rf"{eta} = {fmt_tex(rec['eta'])}",
+        rf"\eta_{{{k}}} = \frac{{1}}{{{Kn}(x_{{{k}}}, x_{{{k}}})}} = {fmt_tex(rec['eta'])}",
         rf"\frac{{\partial J}}{{\partial \alpha_{{{k}}}}} = 1 - y_{{{k}}}\sum_i \alpha_i y_i"
         rf" {Kn}(x_i, x_{{{k}}}) = 1 - ({sign(rec['y'])})({fmt_tex(rec['g_before'])})"
         rf" = {fmt_tex(rec['grad'])}",
