@@ -88,7 +88,7 @@ def test_item2_and_3_sga_coordinate_step_explains_eta_and_the_clip():
     _, problem = _d2_quadratic("sga")
     tex = tex_lines(at)
     eta = next(t for t in tex if t.startswith(r"\eta_{2}"))
-    assert eta == rf"\eta_{{2}} = \frac{{1}}{{\tilde K(x_{{2}}, x_{{2}})}} = " + fmt_tex(
+    assert eta == r"\eta_{2} = \frac{1}{\tilde K(x_{2}, x_{2})} = " + fmt_tex(
         1 / problem.K_eff[1, 1])
     plain = problem.K[1, 1] - 1.0   # K(x₂, x₂) without the folded bias's +1
     assert (rf"\tilde K(x_{{2}}, x_{{2}}) = K(x_{{2}}, x_{{2}}) + 1 + \frac{{1}}{{2C}} = "
