@@ -140,9 +140,6 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
             chart(F.coordinate_figure(v.coord, height=260), P + "fig.coord", words,
                   "SGA: one coordinate αₖ, clipped to [0, C]" if np.isfinite(run.C_box)
                   else "SGA: one coordinate αₖ, clipped at 0 (no upper bound)")
-            st.latex(W.latex_block(W.sga_coordinate_formulas(v.coord)))
-            if note := W.sga_clip_note(run.loss, run.C):
-                st.caption(note)
         elif coordinate:
             st.info("Each step updates one αₖ (slide 33, lines 12–14). Press **Next**.")
         elif run.solver == "sga":
@@ -157,6 +154,10 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
                 st.table(pd.DataFrame(W.newton_lines(stt.record, run, k),
                                       columns=["quantity", "value"]).set_index("quantity"))
         numbers_panel(run, stt)
+    if coordinate and k > 0:  # the formulas are wide: the whole width
+        st.latex(W.latex_block(W.sga_coordinate_formulas(v.coord)))
+        if note := W.sga_clip_note(run.loss, run.C):
+            st.caption(note)
     title = f"α after this {unit}" + (
         " (changed entries in green, old value marked)" if len(stt.changed) else "")
     chart(F.alpha_bars_figure(stt.alpha, run.y, stt.changed, alpha_before=stt.alpha_before,
