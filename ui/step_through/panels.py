@@ -91,7 +91,7 @@ NAV_BUTTONS = (("first", "first_page", None), ("prev", "navigate_before", "Left"
 def controls(run, total: int, coordinate: bool, unit: str) -> None:
     ss = st.session_state
     events = S.event_steps(run, coordinate)
-    jump, jump_help, what = W.jump_texts(run.solver, unit)
+    jump, jump_help, what = W.jump_texts(run.solver, unit, not np.isfinite(run.C_box))
     playing = bool(ss.get(K_PLAY))
     cols = st.columns([1, 1, 1, 1, 1.1, 1.4, 2.2], vertical_alignment="bottom")
     for col, (action, icon, shortcut) in zip(cols[:4], NAV_BUTTONS, strict=True):

@@ -348,11 +348,12 @@ def sga_sweep_numbers(run, k: int) -> str:
             f"(ε = {fmt_num(run.model.tol)})")
 
 
-def jump_texts(solver: str, unit: str) -> tuple[str, str, str]:
-    """The jump button's (label, help, what it looks for)."""
+def jump_texts(solver: str, unit: str, open_box: bool = False) -> tuple[str, str, str]:
+    """The jump button's (label, help, what it looks for); ``open_box``: α has no upper
+    bound (quadratic loss), so the only bound is 0."""
     if solver == "newton":
         what = "change of the violator set"
         return ("Next violator change",
                 f"Jump to the next {unit} where the violators yᵢh(xᵢ) < 1 change", what)
-    what = "α hitting 0 or C"
+    what = "α hitting 0" if open_box else "α hitting 0 or C"
     return "Next bound change", f"Jump to the next {unit} where an {what}", what
