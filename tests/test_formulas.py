@@ -19,6 +19,7 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.problem import build_problem, kernel_matrix
+from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared import formulas as FM
 from ui.shared.numbers import fmt_num, fmt_tex
 from ui.shared.state import settings_from_dataset
@@ -84,10 +85,15 @@ def test_the_shown_problem_states_the_engines_bound_and_kernel(loss, bias, kname
         return
     problem = build_problem(ds.X, np.where(ds.y > 0, 1.0, -1.0), kernel, C, loss, bias)
     if solver == "qp" and form == "primal":
-        # (w, b, ξ): ξ ≥ 0 is a constraint for k = 1 only, b regularised when folded
-        assert ("ξᵢ ≥ 0" in text.split("s.t.")[1].splitlines()[0]) == (loss == "hinge")
-        assert ("b²" in text) == (not problem.equality)
-        assert ("ξᵢ²" in text) == (loss == "quadratic")
+        # (w, b, ξ) as the engine's QP has them: its P, G rows read back
+        X = ds.X
+        P, _, G, _ = primal_qp_matrices(X, problem.y, C, loss, bias)
+        n, d = X.shape
+        cons = text.split("s.t.")[1].splitlines()[0]
+        assert ("ξᵢ ≥ 0" in cons) == (G.shape[0] == 2 * n)
+        assert ("− ξᵢ" in cons) == (P.shape[0] == d + 1 + n)
+        assert ("b²" in text) == (P[d, d] == 1.0) == (not problem.equality)
+        assert ("ξᵢ²" in text) == (P.shape[0] > d + 1 and P[d + 1, d + 1] > 0)
         return
     t = engine_terms(problem, kernel, ds.X, MATRIX[solver])
     kline = next(line for line in text.splitlines() if "K(xᵢ, xⱼ) +" in line or

@@ -135,18 +135,23 @@ def newton_block(kernel, C: float, bias: str = "augmented") -> str:
 
 
 def qp_primal_block(C: float, loss: str, bias: str) -> str:
-    """The primal QP in (w, b, ξ) (linear kernel only)."""
+    """The primal QP in (w, b, ξ) (linear kernel only), as ``solvers.qp`` builds it: no ξ
+    for the hard margin, ξᵢ ≥ 0 rows for hinge loss only (implied at the optimum for k = 2)."""
     k = 2 if loss == "quadratic" else 1
-    obj = "Σᵢ ξᵢ²" if k == 2 else "Σᵢ ξᵢ"
+    soft = math.isfinite(C)
     wb = "½‖w‖²" if has_equality(bias) else "½(‖w‖² + b²)"
-    cons = "yᵢ(wᵀxᵢ + b) ≥ 1 − ξᵢ" + (",  ξᵢ ≥ 0" if k == 1 else "")
+    obj = wb + ((" + C Σᵢ ξᵢ²" if k == 2 else " + C Σᵢ ξᵢ") if soft else "")
+    cons = "yᵢ(wᵀxᵢ + b) ≥ 1" + (" − ξᵢ" if soft else "") + (
+        ",  ξᵢ ≥ 0" if soft and k == 1 else "")
+    last = (f"C = {fmt_num(C)}" + ("; ξᵢ ≥ 0 holds by itself at the optimum for k = 2"
+                                   if k == 2 else "")) if soft else "hard margin: C = ∞, no ξ"
     return "\n".join([
         f"Primal (slides 18, 20), k = {k}, "
         + ("free b" if has_equality(bias) else "b folded into w (slide 30)") + ":",
-        f"    min_(w, b, ξ)  {wb} + C {obj}",
+        "    min_(w, b" + (", ξ)" if soft else ")") + f"  {obj}",
         f"    s.t.  {cons}",
         "    K(x, z) = xᵀz" + ("" if has_equality(bias) else " + 1 (x′ = (x, 1))"),
-        f"    C = {fmt_num(C)}" + ("; ξᵢ ≥ 0 is not needed for k = 2" if k == 2 else ""),
+        f"    {last}",
     ])
 
 
