@@ -249,7 +249,9 @@ def player_payload(
                 "◇ unclipped optimum, ★ new (clipped) point."
             ),
             "box_empty": (
-                "The (αᵢ, αⱼ) picture of each step appears here: the box [0, C]², the "
+                "The (αᵢ, αⱼ) picture of each step appears here: the box "
+                + ("[0, C]²" if math.isfinite(run.C_box) else "[0, ∞)² (no upper bound on α)")
+                + ", the "
                 "line yᵢαᵢ + yⱼαⱼ = const, the segment [L, H], the old point, the "
                 "unclipped optimum and the clipped new point. Press Next (or →)."
             ),
