@@ -24,7 +24,7 @@ from ui.compare import scaling as sc
 from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_doc
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
-from ui.shared import state
+from ui.shared import reveal, state
 from ui.shared.chart import model_words, show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import points_and_model
@@ -197,7 +197,7 @@ biases = BIAS_CHOICES[ss.get(P + "biases", "both")]
 tol_mode = ss.get(P + "tol", "tight")
 max_iter = int(ss.get(P + "max_iter", 0) or 0)
 st.markdown(points_and_model(title, len(X), settings))
-
+reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one page away
 ctl.stop_unless_two_classes(y)
 
 skey = tuple(sorted(settings.items()))
