@@ -42,8 +42,8 @@ def bound_text(C: float, loss: str) -> str:
 def bound_words(C: float, loss: str) -> str:
     """Why the bound is what it is, in words."""
     if loss == "quadratic":
-        return ("quadratic loss (k = 2): αᵢ ≥ 0 only, no upper bound (slides 20, 27; C enters "
-                f"through {KTILDE} = K + {DIAG_TERM} instead)")
+        return (f"quadratic loss (k = 2): αᵢ ≥ 0 only, no upper bound (slides 20, 27); C is in "
+                f"{KTILDE}")
     if math.isinf(C):
         return "hard margin (C = ∞): αᵢ ≥ 0 only, no upper bound"
     return f"hinge loss (k = 1): 0 ≤ αᵢ ≤ C, C = {fmt_num(C)} (slide 20)"
@@ -77,14 +77,13 @@ def kernel_lines(kernel, C: float, loss: str, bias: str, diag: bool = True) -> l
     s = spec(kernel, C, loss, bias)
     terms = kernel_terms(kernel, C, loss, bias, diag)
     lines = []
-    if len(terms) > 1:
-        why = []
+    if len(terms) > 1:  # the name defined where it is used, each term's reason below it
+        lines.append(f"{KTILDE}(xᵢ, xⱼ) = " + " + ".join(terms))
         if s.augmented:
-            why.append("+1: b folded into w, x′ = (x, 1), slide 30")
+            lines.append("  +1: b folded into w, x′ = (x, 1) (slide 30)")
         if diag and s.diag > 0:
-            why.append(f"+{DIAG_TERM} = {fmt_num(s.diag)} on the diagonal: quadratic loss, "
-                       "slides 20, 27")
-        lines.append(f"{KTILDE}(xᵢ, xⱼ) = " + " + ".join(terms) + "   (" + "; ".join(why) + ")")
+            lines.append(f"  +{DIAG_TERM} = {fmt_num(s.diag)} on the diagonal: quadratic loss "
+                         "(slides 20, 27)")
     lines.append(base_kernel(kernel))
     return lines
 
