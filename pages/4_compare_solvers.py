@@ -21,7 +21,7 @@ from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
-from ui.compare.solver_docs import anchor, doc_sections, solver_doc
+from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_doc
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
 from ui.shared import reveal, state
@@ -249,8 +249,10 @@ else:
     st.caption("No iterative solver applies here (cvxopt and PSVM have no iterations to show).")
 
 st.header("The solvers")
+kernel, C = state.settings_to_kernel(settings), state.effective_C(settings)
 for note_title, spec in notes.items():
-    doc = solver_doc(spec, comp.linear)
+    doc = solver_doc(spec, comp.linear, note_problem(note_title, [r.spec for r in comp.rows],
+                                                     kernel, C))
     st.subheader(note_title, anchor=anchor(note_title))
     limits = f"  \n**Limits:** {doc.limits}" if doc.limits else ""
     st.markdown(f"{doc.summary}  \n**Reference:** {doc.reference}  \n**Cost per iteration:** "

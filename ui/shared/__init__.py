@@ -33,5 +33,7 @@ uses them all):
 - ``browser_data``: Plotly figures as JSON text for the browser's modules, the checks of what
   a browser sends back; ``click_plot``: a Plotly chart that reports a click (More classes,
   Regression).
+- ``formulas``: the problem a setting solves (loss × bias × kernel × solver) as text, its
+  bound and kernel read from the engine (``svm_engine.problem``), never re-derived.
 - ``st_private``: every non-public Streamlit API the app uses, and only there.
 """
