@@ -19,7 +19,7 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.classroom.store import NotTeacher, Store, get_store
 from ui.classroom.store.schema import links
-from ui.playground import qr
+from ui.shared import qr
 from ui.playground import teacher as T
 from ui.serving import fit_api
 from ui.shared import state
