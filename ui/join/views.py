@@ -59,8 +59,10 @@ def _signature(state: ClassState) -> tuple:
 @st.fragment(run_every=WATCH_S)
 def _watch(code: str) -> None:
     ss = st.session_state
+    store = get_store()
     try:
-        sig = _signature(get_store().class_state(code))
+        sig = _signature(store.class_state(code))
+        store.touch(code, flow.seat_of(ss)[1].token)  # "here now" on the dashboard (≤ 1/5 s)
     except ClassNotFound:
         sig = "ended"
     except StoreUnavailable:
@@ -136,12 +138,13 @@ def picture(ss, task: Task, k: int) -> None:
         placed = _placed(ss, task, k) if task.form == "point" else None
         fig = CF.task_figure(task, marked=marked, placed=placed)
         click_plot.click_plot(fig, key=key, on_click=functools.partial(_on_click, task, k),
-                              title=task.prompt[:80])
+                              title=task.prompt[:80], settings=task.slide)
         st.caption("Tap or click the plot: " + ("a point to mark or unmark it (or choose "
                    "the points below)." if task.form == "points" else
                    "where your point goes (or type its coordinates below)."))
     else:
-        show_chart(CF.task_figure(task), key=P + f"chart.{k}", title=task.prompt[:80])
+        show_chart(CF.task_figure(task), key=P + f"chart.{k}", title=task.prompt[:80],
+                   settings=task.slide)
 
 
 def _on_click(task: Task, k: int) -> None:
