@@ -19,10 +19,9 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.classroom.store import NotTeacher, Store, get_store
 from ui.classroom.store.schema import links
-from ui.playground import qr
 from ui.playground import teacher as T
 from ui.serving import fit_api
-from ui.shared import state
+from ui.shared import qr, state
 from ui.shared.book_setups import playground_target
 from ui.shared.figures import POINT_SIZE, decision_figure_dict
 from ui.worked_examples import examples

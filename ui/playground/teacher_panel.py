@@ -12,10 +12,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
-from ui.playground import class_address as CA
-from ui.playground import qr
 from ui.playground import teacher as T
-from ui.shared import present, state
+from ui.shared import class_address as CA
+from ui.shared import present, qr, state
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets
 

@@ -27,9 +27,10 @@ uses them all):
   Playground's picture, pure), ``history`` (undo), ``book_setups`` (the book's datasets with
   the settings of its worked examples), ``quick_controls`` (kernel, σ, loss and C beside the
   plot: the sidebar's settings, one state), ``drawer`` (a phone's sidebar drawer closes after
-  a page link is followed; app.py draws it on every page), ``reveal`` (a teacher link's
-  hidden points hidden on every page until the teacher's reveal), ``present`` (present mode on any
-  page: the session's one switch).
+  a page link is followed; app.py draws it on every page), ``class_address`` (the address
+  students can open) and ``qr`` (its QR code): teacher links and live classes; ``reveal`` (a
+  teacher link's hidden points hidden on every page until the teacher's reveal), ``present``
+  (present mode on any page: the session's one switch).
 - ``browser_data``: Plotly figures as JSON text for the browser's modules, the checks of what
   a browser sends back; ``click_plot``: a Plotly chart that reports a click (More classes,
   Regression).
