@@ -61,6 +61,7 @@ from ui.serving.warmstart import map_alpha
 from ui.shared import browser_data, fitting, state, tables
 from ui.shared.figures import MIN_SLACK, decision_figure_dict
 from ui.shared.numbers import fmt_setting
+from ui.shared.theory import playground_sections
 
 FIT_PATH = "api/refit"
 MAX_BODY_BYTES = 1_000_000  # 2,000 points with a warm start take ~0.2 MB
@@ -152,8 +153,8 @@ def _warm(value: Any, X: np.ndarray, y: np.ndarray, settings: dict):
 #: never receives them: the numbers panel, and α with the points table's other model columns
 #: (α also sits in the SV rings' hover: ``draw_data`` leaves it out there).
 HIDDEN_FIELDS = {
-    "numbers": ("alpha", "b", "h", "xi", "category", "panel", "fit"),
-    "table": ("alpha", "h", "xi", "category"),
+    "numbers": ("alpha", "b", "h", "xi", "category", "panel", "fit", "w_norm"),
+    "table": ("alpha", "h", "xi", "category", "w_norm"),
 }
 
 
@@ -295,14 +296,15 @@ def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple,
 
 def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=None,
            alpha0=None, warm_model=None, seq: int | None = None,
-           style: Mapping[str, Any] | None = None) -> dict:
+           style: Mapping[str, Any] | None = None, theory: bool = False) -> dict:
     """Everything the Playground shows of the fit of (X, y) with ``settings`` in ``view``:
     the canvas's draw data, the numbers panel's rows (``panel``), the points table's columns
     (α, ``h``, ``xi``, ``category``) and the full Plotly figure (``figure``, JSON text whose
     heatmap and contours take their x, y, z from ``grid``). The endpoint sends it per click;
     the page puts it in the canvas's payload after a change of data or settings. h is
     sampled around ``view`` (the plot's zoom); the figure's axes span ``home`` (default:
-    ``view``), the ranges "reset axes" returns to.
+    ``view``), the ranges "reset axes" returns to. ``theory``: add the "Why?" panel's texts
+    written from this model (``ui.shared.theory``), [key, title, markdown] rows.
     """
     t0 = time.perf_counter()
     out = fitting.fit_points(X, y, settings, alpha0, warm_start=warm_model)
@@ -328,6 +330,7 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         misclassified=[int(i) for i in np.flatnonzero(np.asarray(m.category) == "misclassified")],
         h=_floats(m.h_train),
         xi=_floats(xi),
+        w_norm=float(m.w_norm),  # the table's δ = y·h(x)/‖w‖
         category=[str(c) for c in m.category],
         panel=[list(r) for r in tables.model_summary(m)],
         fit={
@@ -340,6 +343,8 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         **draw,
         figure=figure,
     )
+    if theory:
+        ans["theory"] = [[t.key, t.title, t.text] for t in playground_sections(m)]
     for part in parse_style(style)["hide"]:
         for k in HIDDEN_FIELDS[part]:
             ans.pop(k, None)

@@ -58,6 +58,19 @@ def point_table(
     return df[POINT_COLUMNS]
 
 
+def with_distance(df: pd.DataFrame, model) -> pd.DataFrame:
+    """``point_table``'s frame with the column δ = y·h(x)/‖w‖ after y·h(x): each point's
+    distance to the hyperplane, positive on its own side (slide 6; ‖w‖ in feature space)."""
+    out = df.copy()
+    norm = float(getattr(model, "w_norm", math.nan)) if model is not None else math.nan
+    delta = out["y·h(x)"] / norm if norm > 0 else np.nan
+    out.insert(out.columns.get_loc("y·h(x)") + 1, DELTA_COLUMN, delta)
+    return out
+
+
+DELTA_COLUMN = "δ = y·h(x)/‖w‖"
+
+
 def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
     """(label, value) rows for the numbers panel."""
     rows: list[tuple[str, str]] = []
