@@ -16,6 +16,7 @@ from svm_engine import feature_maps as fm
 from ui.kernels import compute as KC
 from ui.kernels import figures as KF
 from ui.kernels import text as KT
+from ui.kernels import why as KW
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared.chart import show_chart
@@ -133,6 +134,7 @@ if fv is not None:
     st.markdown(f"Preimage: **{KT.preimage_equation(fv.plane)}** — w_φ = Σ αᵢyᵢφ(xᵢ) "
                 "(slide 28):")
     st.dataframe(pd.DataFrame(KT.plane_rows(fv)).set_index("feature").T, key=P + "plane")
+    KW.panel(fv.model)  # the kernel's decision function and b, with this fit's numbers
 
 st.subheader("K(x, z) = φ(x)ᵀφ(z), checked for two points")
 names = [f"x{k + 1} = ({fmt_num(X[k, 0], 3)}, {fmt_num(X[k, 1], 3)})" for k in range(len(X))]

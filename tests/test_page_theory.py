@@ -1,0 +1,95 @@
+"""The "Why?" panels read on the pages (AppTest): their numbers are the ones the page shows
+(the Playground's numbers panel and answer, the worked example's fit, the Kernels page's
+fit), and the student view hides the solvers' internals and shows them again."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svm_engine import datasets
+from ui.shared import student, theory
+from ui.shared.numbers import fmt_num
+
+PAGES = Path(__file__).resolve().parents[1] / "pages"
+
+
+def run(page: str, state: dict | None = None) -> AppTest:
+    at = AppTest.from_file(str(PAGES / page), default_timeout=180)
+    for k, v in (state or {}).items():
+        at.session_state[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def why_text(at: AppTest) -> str:
+    (panel,) = [e for e in at.expander if e.label.startswith("Why?")]
+    return "\n".join(m.value for m in panel.markdown)
+
+
+def test_playground_why_panel_prints_the_numbers_panel_and_the_tables_values():
+    from tests.test_page_playground import answer
+
+    at = run("1_playground.py", {"svmlab.why": True})
+    text = why_text(at)
+    ans = answer(at)
+    panel = dict(ans["panel"])
+    assert f"1/‖w‖ = {panel['margin 1/‖w‖']}" in text      # the numbers panel's margin
+    assert f"The solver's b: **{panel['b']}**" in text        # and its b
+    # δ of the table (y·h/‖w‖ from the answer) and the KKT lists from the answer's α
+    d = datasets.d1()
+    yh = d.y * np.asarray(ans["h"])
+    delta = yh / ans["w_norm"]
+    assert f"the smallest δ is {fmt_num(delta.min())}" in text
+    alpha = np.asarray(ans["alpha"])
+    zero = theory.names(np.flatnonzero(alpha == 0))
+    assert f"**αᵢ = 0 ⇒ yᵢh(xᵢ) ≥ 1:** {zero}" in text
+    free = theory.names(ans["free"])
+    assert f"(a support vector, on the margin):** {free}" in text
+
+
+def test_playground_why_panel_is_closed_and_empty_by_default():
+    at = run("1_playground.py")
+    (panel,) = [e for e in at.expander if e.label.startswith("Why?")]
+    assert not panel.markdown
+
+
+@pytest.mark.parametrize("page", ["1_playground.py", "3_step_through.py",
+                                  "4_compare_solvers.py"])
+def test_student_view_toggle_is_on_every_page(page):
+    at = run(page)
+    assert at.toggle(key=student.K_WIDGET).value is False
+    at.toggle(key=student.K_WIDGET).set_value(True).run()
+    assert at.session_state[student.K_STUDENT] is True
+
+
+def test_worked_example_why_panel_is_the_examples_fit():
+    from ui.worked_examples import examples as E
+
+    at = run("2_worked_examples.py", {"we.why.d1": True})
+    text = why_text(at)
+    m = E.compute("d1").models["smo"]
+    assert f"dual objective {fmt_num(m.dual_objective, 6)}" in text
+    assert f"The solver's b: **{fmt_num(m.b)}**" in text
+    avg, _, idx = theory.slide_bias(m)
+    assert f"Average: **b = {fmt_num(avg)}**" in text
+    assert theory.names(theory.kkt_cases(m)["free"]) in text
+    assert "0 ≤ αᵢ ≤ C" not in text and "αᵢ ≥ 0, Σᵢ αᵢyᵢ = 0" in text   # hard margin
+
+
+def test_kernels_why_panel_is_the_pages_fit():
+    from ui.kernels import compute as KC
+
+    at = run("5_kernels.py", {"kn.why": True})
+    text = why_text(at)
+    # the page's default: the Playground's points (book D1), C = 4, (xᵀz + 0)²
+    assert any("n = 14 points, C = 4" in m.value for m in at.markdown)
+    d = datasets.d1()
+    m = KC.feature_view(d.X, d.y, 0.0, 4.0).model
+    assert "h(z) = Σᵢ αᵢyᵢK(xᵢ, z) + b" in text
+    assert f"the solver's b is {fmt_num(m.b)}" in text or f"solver's b = {fmt_num(m.b)}" in text
+    sv = m.support
+    assert f"({fmt_num(m.alpha[sv[0]] * m.y[sv[0]])})·K(x{sv[0] + 1}, z)" in text
+    assert f"h(x{sv[0] + 1}) = {fmt_num(m.h_train[sv[0]])}" in text
