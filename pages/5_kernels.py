@@ -19,6 +19,7 @@ from ui.kernels import text as KT
 from ui.kernels import why as KW
 from ui.serving import budget
 from ui.shared import controls as ctl
+from ui.shared import student
 from ui.shared.chart import show_chart
 from ui.shared.controls import C_GRID, SIGMA_GRID
 from ui.shared.labels import DATASET_LABELS
@@ -194,9 +195,10 @@ if study is not None:
     lam = chk_m.eigenvalues
     st.markdown(f"λ_min = **{fmt_num(lam[0], 6)}**, λ_max = **{fmt_num(lam[-1], 6)}**; eigenvalues "
                 f"below {fmt_num(-chk_m.tolerance, 2)} count as negative: "
-                f"**{chk_m.n_negative}**. The tolerance is 100·n·ε·‖K‖₂: a computed Gram "
-                "matrix and its computed eigenvalues are exact only to a few ulps of the largest "
-                "one.")
+                f"**{chk_m.n_negative}**."
+                + student.unless(ss, " The tolerance is 100·n·ε·‖K‖₂: a computed Gram matrix "
+                                 "and its computed eigenvalues are exact only to a few ulps of "
+                                 "the largest one."))
     (st.success if chk_m.psd else st.warning)(f"Mercer check: {KT.mercer_verdict(chk_m)}.")
     st.markdown(KT.curvature_sentence(study))
     st.subheader("What the solvers do with it (hinge loss, free b, C as in the sidebar)")

@@ -56,13 +56,57 @@ def test_playground_why_panel_is_closed_and_empty_by_default():
     assert not panel.markdown
 
 
-@pytest.mark.parametrize("page", ["1_playground.py", "3_step_through.py",
-                                  "4_compare_solvers.py"])
-def test_student_view_toggle_is_on_every_page(page):
+def labels(at: AppTest) -> set[str]:
+    return {w.label for kind in ("radio", "selectbox", "number_input") for w in at.get(kind)}
+
+
+def captions(at: AppTest) -> str:
+    return "\n".join(c.value for c in at.caption)
+
+
+#: per page: a solver internal the full view shows, as (labels of widgets, a caption's words)
+INTERNALS = {
+    "1_playground.py": ({"SMO working-set rule"}, ""),
+    "3_step_through.py": ({"Working-set rule"}, "budget of a fit"),
+    "4_compare_solvers.py": ({"Tolerance", "Max iterations (0 = each solver's own cap)"},
+                             "tight tolerances"),
+}
+
+
+@pytest.mark.parametrize("page", list(INTERNALS))
+def test_student_view_hides_the_solver_internals_and_shows_them_again(page):
+    widgets, words = INTERNALS[page]
     at = run(page)
     assert at.toggle(key=student.K_WIDGET).value is False
+    assert widgets <= labels(at) and words in captions(at)          # the full view
     at.toggle(key=student.K_WIDGET).set_value(True).run()
-    assert at.session_state[student.K_STUDENT] is True
+    assert not at.exception and at.session_state[student.K_STUDENT] is True
+    assert not widgets & labels(at)                                 # the student view
+    assert not words or words not in captions(at)
+    at.toggle(key=student.K_WIDGET).set_value(False).run()
+    assert widgets <= labels(at) and words in captions(at)          # and back
+
+
+def test_compare_table_drops_the_tolerance_column_in_the_student_view():
+    at = run("4_compare_solvers.py")
+    assert "tolerance" in at.dataframe[0].value.columns
+    at.toggle(key=student.K_WIDGET).set_value(True).run()
+    assert "tolerance" not in at.dataframe[0].value.columns
+    assert "converged" in at.dataframe[0].value.columns          # the chapter's quantities stay
+
+
+def test_a_teacher_link_opens_in_the_student_view_and_a_student_may_leave_it():
+    from tests.test_page_teacher import d2_spec
+    from ui.playground import teacher as T
+
+    at = AppTest.from_file(str(PAGES / "1_playground.py"), default_timeout=180)
+    at.query_params.update({"ts": T.encode_blob(d2_spec(locked=[], hidden=[]))})
+    at.run()
+    assert not at.exception
+    assert at.toggle(key=student.K_WIDGET).value is True
+    assert "SMO working-set rule" not in labels(at)
+    at.toggle(key=student.K_WIDGET).set_value(False).run()
+    assert "SMO working-set rule" in labels(at)
 
 
 def test_worked_example_why_panel_is_the_examples_fit():

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ui.classroom.store import LinkError, Store, StoreUnavailable, get_store
-from ui.shared import present, state
+from ui.shared import present, state, student
 from ui.shared.book_setups import SETUPS, playground_target
 
 SPEC_VERSION = 1
@@ -500,6 +500,7 @@ def open_link(ss: MutableMapping, q: Mapping[str, Any], store: Store | None = No
     if spec is not None:
         ss[K_SPEC], ss[K_REF] = spec, ref
         apply_spec(ss, spec)
+        student.default_on(ss)  # a teacher's link opens in the student view
     if state.is_link(sq):
         if spec is None:
             m = state.restore_from_query(ss, sq)

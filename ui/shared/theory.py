@@ -275,8 +275,8 @@ def kernel(model, limit: int = 6) -> Section:
     if len(model.y):
         j = int(sv[0]) if len(sv) else 0
         g = float(model.h_train[j]) - float(model.b)
-        lines.append(f"For example at z = x{j + 1}: the sum is {fmt_num(g)}, plus b gives h(x{j + 1}) "
-                     f"= {fmt_num(model.h_train[j])}.")
+        lines.append(f"For example at z = x{j + 1}: the sum is {fmt_num(g)}, plus b gives "
+                     f"h(x{j + 1}) = {fmt_num(model.h_train[j])}.")
     if model.bias != "augmented":
         avg, _bi, idx = slide_bias(model)
         got = (f"averaged over the free support vectors ({names(idx)}): {fmt_num(avg)}; the "
