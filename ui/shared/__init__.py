@@ -28,7 +28,10 @@ uses them all):
   the settings of its worked examples), ``quick_controls`` (kernel, σ, loss and C beside the
   plot: the sidebar's settings, one state), ``drawer`` (a phone's sidebar drawer closes after
   a page link is followed; app.py draws it on every page), ``present`` (present mode on any
-  page: the session's one switch).
+  page: the session's one switch), ``student`` (the student view: one switch per session, in
+  every page's sidebar; ``unless``/``full_view`` wrap a solver's internals).
+- ``theory``: the chapter's theory written with a fitted model's numbers (pure); ``why``
+  its collapsed "Why?" panels (``why_panel``, ``show_sections``).
 - ``browser_data``: Plotly figures as JSON text for the browser's modules, the checks of what
   a browser sends back; ``click_plot``: a Plotly chart that reports a click (More classes,
   Regression).
