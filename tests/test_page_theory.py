@@ -36,7 +36,7 @@ def test_playground_why_panel_prints_the_numbers_panel_and_the_tables_values():
     text = why_text(at)
     ans = answer(at)
     panel = dict(ans["panel"])
-    assert f"1/‖w‖ = {panel['margin 1/‖w‖']}" in text      # the numbers panel's margin
+    assert f"the smallest δ is {panel['margin 1/‖w‖']} = 1/‖w‖" in text  # the panel's margin
     assert f"The solver's b: **{panel['b']}**" in text        # and its b
     # δ of the table (y·h/‖w‖ from the answer) and the KKT lists from the answer's α
     d = datasets.d1()

@@ -37,7 +37,8 @@ def test_delta_is_y_h_over_the_norm_and_its_minimum_is_the_margin_on_d1(d1):
     assert np.allclose(delta, d1.y * d1.h_train / np.linalg.norm(d1.w))
     assert delta.min() == pytest.approx(d1.margin, rel=1e-6)   # slide 6: δ* = min δ
     text = theory.distance(d1).text
-    assert f"1/‖w‖ = {fmt_num(d1.margin)}" in text and f"‖w‖ = {fmt_num(d1.w_norm)}" in text
+    assert f"the smallest δ is {fmt_num(delta.min())} = 1/‖w‖" in text
+    assert fmt_num(delta.min()) == fmt_num(d1.margin) and f"‖w‖ = {fmt_num(d1.w_norm)}" in text
     assert f"2/‖w‖ = {fmt_num(2 * d1.margin)}" in text
 
 
@@ -120,3 +121,13 @@ def test_kernel_decision_function_terms_are_the_models():
     assert float((m.alpha[sv] * m.y[sv]) @ k + m.b) == pytest.approx(m.h_train[sv[0]])
     avg, _, _ = theory.slide_bias(m)
     assert "averaged over the free support vectors" in text and fmt_num(avg) in text
+
+
+def test_d1_points_on_the_margin_with_zero_alpha_are_named(d1):
+    # slide 16 lists x2 and x14 as support vectors; SMO's α leaves some of the five at 0
+    idle = set(theory.on_margin_at_zero(d1))
+    book_sv = {0, 1, 3, 12, 13}
+    assert idle == book_sv - set(theory.kkt_cases(d1)["free"])
+    assert idle, "SMO's α on D1 uses 3 of the 5 points on the margin"
+    assert f"Of the αᵢ = 0 points, {theory.names(sorted(idle))} lie on the margin" in \
+        theory.kkt(d1).text

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from svm_engine.certify import TOL
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import fmt_num, fmt_setting
 
@@ -87,8 +88,9 @@ def distance(model) -> Section:
     if is_hard(model):
         lines.append(
             f"**Margin = the smallest distance.** Here min y·h(x) = {fmt_num(yh[k])} (at "
-            f"x{k + 1}), so the smallest δ is {fmt_num(delta[k])} = 1/‖w‖ = {margin}: the "
-            "margin δ* of the slides. (The distance between the two planes h(x) = ±1 is twice "
+            f"x{k + 1}), so the smallest δ is {fmt_num(delta[k])} = 1/‖w‖: the margin δ* of "
+            "the slides, the app's \"margin 1/‖w‖\". (The distance between the planes "
+            "h(x) = ±1 is twice "
             f"that, 2/‖w‖ = {fmt_num(2 * model.margin)}.)")
     else:
         on = np.asarray(model.free_support, dtype=int)
@@ -166,6 +168,13 @@ def kkt_cases(model) -> dict[str, np.ndarray]:
             "bound": np.asarray(model.bound_support, dtype=int)}
 
 
+def on_margin_at_zero(model) -> np.ndarray:
+    """The points with α = 0 on the margin, |yᵢh(xᵢ) − 1| ≤ the certificate's TOL (the rule
+    finalize's categories use for ξ)."""
+    a = np.asarray(model.alpha, dtype=float)
+    return np.flatnonzero((a == 0) & (np.abs(_yh(model) - 1.0) <= TOL))
+
+
 def _range(values) -> str:
     v = np.asarray(values, dtype=float)
     if not len(v):
@@ -197,14 +206,19 @@ def kkt(model) -> Section:
                  cases["free"]),
                 ("αᵢ = C ⇒ yᵢh(xᵢ) = 1 − ξᵢ ≤ 1 (bound support vectors)", cases["bound"])]
     lines = [head] + [f"- **{rule}:** {names(idx)}{_range(yh[idx])}" for rule, idx in rows]
+    idle = on_margin_at_zero(model)
+    if len(idle):
+        lines.append(
+            f"Of the αᵢ = 0 points, {names(idle)} lie on the margin too (yᵢh(xᵢ) = 1 within the "
+            f"engine's tolerance {fmt_num(TOL)}): support vectors in the sense of slide 6, with "
+            "α = 0 in this solution because α is not unique here (another optimal α uses them).")
     if quad:
         idx = cases["free"]
         if len(idx):
             gap = np.abs(yh[idx] - (1 - np.asarray(model.alpha)[idx] / (2 * model.C)))
             lines.append(f"Check: the largest |yᵢh(xᵢ) − (1 − αᵢ/(2C))| over them is "
                          f"{fmt_num(float(gap.max()), 2)}.")
-    lines.append("The equalities hold to the solver's accuracy, not exactly: a point with α = 0 "
-                 "may also lie on the margin (then α is not unique).")
+    lines.append("The equalities hold to the solver's accuracy, not exactly.")
     return Section("kkt", "KKT conditions, point by point", tuple(lines))
 
 
