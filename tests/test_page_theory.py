@@ -137,3 +137,18 @@ def test_kernels_why_panel_is_the_pages_fit():
     sv = m.support
     assert f"({fmt_num(m.alpha[sv[0]] * m.y[sv[0]])})·K(x{sv[0] + 1}, z)" in text
     assert f"h(x{sv[0] + 1}) = {fmt_num(m.h_train[sv[0]])}" in text
+
+
+def test_no_why_panel_while_a_teacher_hides_the_numbers():
+    from tests.test_page_teacher import d2_spec
+    from ui.playground import teacher as T
+
+    at = AppTest.from_file(str(PAGES / "1_playground.py"), default_timeout=180)
+    at.query_params.update({"ts": T.encode_blob(d2_spec())})   # hides table and numbers
+    at.run()
+    assert not at.exception
+    assert not [e for e in at.expander if e.label.startswith("Why?")]
+    shown = AppTest.from_file(str(PAGES / "1_playground.py"), default_timeout=180)
+    shown.query_params.update({"ts": T.encode_blob(d2_spec(hidden=[]))})
+    shown.run()
+    assert [e for e in shown.expander if e.label.startswith("Why?")]
