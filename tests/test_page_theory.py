@@ -152,3 +152,27 @@ def test_no_why_panel_while_a_teacher_hides_the_numbers():
     shown.query_params.update({"ts": T.encode_blob(d2_spec(hidden=[]))})
     shown.run()
     assert [e for e in shown.expander if e.label.startswith("Why?")]
+
+
+def test_playground_numbers_panel_in_the_student_view_has_no_solver_internals():
+    from tests.test_page_playground import answer
+
+    at = run("1_playground.py")
+    full = dict(answer(at)["panel"])
+    assert "time" in full and "pair choice" in full["solver"]
+    at.toggle(key=student.K_WIDGET).set_value(True).run()
+    ans = answer(at)
+    shown = dict(ans["panel"])
+    assert "time" not in shown and shown["solver"] == "SMO (Platt)"
+    assert {k: full[k] for k in ("w", "b", "margin 1/‖w‖", "support vectors")} == \
+        {k: shown[k] for k in ("w", "b", "margin 1/‖w‖", "support vectors")}
+    # the endpoint answers the browser's later edits in the same view (style.student)
+    from ui.serving import fit_api
+
+    d = datasets.d2()
+    pts = [[*x, int(t)] for x, t in zip(d.X.tolist(), d.y.tolist(), strict=True)]
+    view = {"x": [0, 6], "y": [0, 5]}
+    body = {"points": pts, "settings": {"C": 1.0}, "view": view, "style": {"student": True}}
+    assert "time" not in dict(fit_api.refit(body)["panel"])
+    with pytest.raises(fit_api.BadRequest):
+        fit_api.parse_style({"student": "yes"})

@@ -394,6 +394,8 @@ def figure_options(ss: Mapping) -> dict:
     hide = tuple(h for h in ("numbers", "table") if not shows(ss, h))
     if hide:
         out["hide"] = hide
+    if student.is_student(ss):  # the numbers panel without the solver's internals
+        out["student"] = True
     return out
 
 

@@ -22,10 +22,11 @@ warm       optional {"points": [...], "alpha": [...]}: the previous answer's poi
            starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
            ``warmstart.map_alpha`` carries α over when at most one point changed
 home       optional, like view: the axis ranges "reset axes" returns to (default: view)
-style      optional {"scale": 1…2, "show_sv": bool, "hide": [...]}: how the figure is drawn (a
-           teacher link's present mode and hidden support vectors,
-           ``ui.playground.teacher.figure_options``) and what the answer leaves out
-           (``HIDDEN_FIELDS``: "numbers", "table")
+style      optional {"scale": 1…2, "show_sv": bool, "hide": [...], "student": bool}: how the
+           figure is drawn (a teacher link's present mode and hidden support vectors,
+           ``ui.playground.teacher.figure_options``), what the answer leaves out
+           (``HIDDEN_FIELDS``: "numbers", "table") and whether the numbers panel is the
+           student view's (``tables.model_summary(student=True)``: no solver internals)
 seq        optional integer, echoed (the browser drops answers to older edits)
 =========  ===================================================================================
 
@@ -159,13 +160,15 @@ HIDDEN_FIELDS = {
 
 
 def parse_style(value: Any) -> dict:
-    """{"scale", "show_sv", "hide"} with defaults 1.0, True and (); BadRequest for anything
-    else."""
+    """{"scale", "show_sv", "hide", "student"} with defaults 1.0, True, () and False;
+    BadRequest for anything else."""
     if value is None:
         value = {}
-    if not isinstance(value, Mapping) or set(value) - {"scale", "show_sv", "hide"}:
+    if not isinstance(value, Mapping) or set(value) - {"scale", "show_sv", "hide", "student"}:
         raise BadRequest('style must be {"scale": number, "show_sv": true or false, '
-                         '"hide": [...]}')
+                         '"hide": [...], "student": true or false}')
+    if not isinstance(value.get("student", False), bool):
+        raise BadRequest(f"style.student must be true or false; got {value['student']!r:.40}")
     hide = value.get("hide", ())
     if not isinstance(hide, (list, tuple)) or any(h not in HIDDEN_FIELDS for h in hide):
         raise BadRequest(f"style.hide must be a list of {', '.join(HIDDEN_FIELDS)}; "
@@ -177,7 +180,8 @@ def parse_style(value: Any) -> dict:
                          f"got {scale!r:.40}")
     if not isinstance(show_sv, bool):
         raise BadRequest(f"style.show_sv must be true or false; got {show_sv!r:.40}")
-    return {"scale": float(scale), "show_sv": show_sv, "hide": tuple(sorted(set(hide)))}
+    return {"scale": float(scale), "show_sv": show_sv, "hide": tuple(sorted(set(hide))),
+            "student": value.get("student", False)}
 
 
 def parse_request(body: Any) -> dict:
@@ -332,7 +336,7 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         xi=_floats(xi),
         w_norm=float(m.w_norm),  # the table's δ = y·h(x)/‖w‖
         category=[str(c) for c in m.category],
-        panel=[list(r) for r in tables.model_summary(m)],
+        panel=[list(r) for r in tables.model_summary(m, student=parse_style(style)["student"])],
         fit={
             "solver_ms": round(1000 * float(m.time_s), 3),
             "n_iter": int(m.n_iter),

@@ -71,8 +71,26 @@ def with_distance(df: pd.DataFrame, model) -> pd.DataFrame:
 DELTA_COLUMN = "δ = y·h(x)/‖w‖"
 
 
-def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
-    """(label, value) rows for the numbers panel."""
+def model_summary(model, names=("x1", "x2"), *, student: bool = False
+                  ) -> list[tuple[str, str]]:  # fmt: skip
+    """(label, value) rows for the numbers panel; ``student``: the student view's
+    (``student_rows``)."""
+    rows = _summary_rows(model, names)
+    return student_rows(model, rows) if student else rows
+
+
+#: the numbers panel's rows the student view leaves out: the solver's run, not the chapter's
+STUDENT_HIDDEN_ROWS = ("time",)
+
+
+def student_rows(model, rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The student view's numbers panel: no time, the solver without its working-set rule,
+    the iterations without the polish's note."""
+    shown = {"solver": solver_text(model.solver), "iterations": iterations_text(model.n_iter)}
+    return [(k, shown.get(k, v)) for k, v in rows if k not in STUDENT_HIDDEN_ROWS]
+
+
+def _summary_rows(model, names) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     w = model.w
     if w is not None:
