@@ -106,7 +106,8 @@ def test_augmented_bias_has_no_sum_constraint_and_b_is_the_sum():
     assert "no Σαᵢyᵢ = 0 constraint" in text and "∂L/∂b" in text
     assert f"b = Σαᵢyᵢ = {fmt_num(float(m.alpha @ m.y))}" in text
     assert float(m.alpha @ m.y) == pytest.approx(m.b)
-    assert "w_{d+1}" in theory.bias(m).text
+    assert f"b = Σᵢ αᵢyᵢ = {fmt_num(m.b)}" in theory.bias(m).text
+    assert "½(‖w‖² + b²)" in text and "w′ᵀx′ᵢ" in text
 
 
 def test_kernel_decision_function_terms_are_the_models():

@@ -119,6 +119,10 @@ def dual(model) -> Section:
         primal = "min ½‖w‖² + C Σᵢ ξᵢ subject to yᵢ(wᵀxᵢ + b) ≥ 1 − ξᵢ, ξᵢ ≥ 0 (k = 1)"
         lag = ("L = ½‖w‖² + C Σᵢ ξᵢ − Σᵢ αᵢ(yᵢ(wᵀxᵢ + b) − 1 + ξᵢ) − Σᵢ βᵢξᵢ, "
                "αᵢ ≥ 0, βᵢ ≥ 0")
+    if aug:  # slide 30: x′ = (x, 1), w′ = (w, b), so b² joins the regulariser
+        primal = primal.replace("½‖w‖²", "½‖w′‖² = ½(‖w‖² + b²)", 1)
+        primal, lag = (t.replace("wᵀxᵢ + b", "w′ᵀx′ᵢ") for t in (primal, lag))
+        lag = lag.replace("½‖w‖²", "½‖w′‖²", 1)
     lines = [f"**Primal:** {primal}.", f"**Lagrangian:** {lag}."]
     w_text = "∂L/∂w = w − Σᵢ αᵢyᵢxᵢ = 0, so w = Σᵢ αᵢyᵢxᵢ"
     if model.w is not None:
@@ -241,7 +245,8 @@ def bias(model) -> Section:
     if model.bias == "augmented":
         a, y = np.asarray(model.alpha, dtype=float), np.asarray(model.y, dtype=float)
         return Section("bias", "Computing b", (
-            "With the augmented bias b is the last weight, w_{d+1} = Σᵢ αᵢyᵢ·1 = "
+            "With the augmented bias b is the last weight of w′ = Σᵢ αᵢyᵢx′ᵢ, whose last "
+            "coordinate is 1: b = Σᵢ αᵢyᵢ = "
             f"{fmt_num(float(a @ y))}: no average is needed. The solver's b is the same "
             f"number, {fmt_num(model.b)}.",))
     avg, bi, idx = slide_bias(model)
