@@ -90,6 +90,7 @@ def test_quadratic_loss_dual_states_its_kernel_and_no_upper_bound(d2_quadratic, 
     q = theory.dual(d2_quadratic).text
     assert "K + δᵢⱼ/(2C)" in q and "αᵢ ≥ 0 with no upper bound" in q and "0 ≤ αᵢ ≤ C" not in q
     assert f"dual objective {fmt_num(d2_quadratic.dual_objective, 6)}" in q
+    assert f"primal − dual = {fmt_num(d2_quadratic.duality_gap, 2)}" in q
     h = theory.dual(d2).text
     assert "0 ≤ αᵢ ≤ C = 1" in h and "δᵢⱼ" not in h and "∂L/∂b = −Σᵢ αᵢyᵢ = 0" in h
     # k = 2: ξᵢ = αᵢ/(2C) at every support vector, the KKT text's check

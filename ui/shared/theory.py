@@ -160,7 +160,9 @@ def dual(model) -> Section:
         f"max Σᵢ αᵢ − ½ Σᵢ Σⱼ αᵢαⱼyᵢyⱼ{kern if kern == 'K(xᵢ, xⱼ)' else '(' + kern + ')'} "
         f"subject to {cons}. "
         f"At this fit: dual objective {fmt_num(model.dual_objective, 6)}, primal objective "
-        f"{fmt_num(model.primal_objective, 6)}; they meet at the optimum (strong duality).")
+        f"{fmt_num(model.primal_objective, 6)}: at the optimum they are equal (strong "
+        f"duality); the gap primal − dual = {fmt_num(model.duality_gap, 2)} is how far this "
+        "fit stopped from it.")
     return Section("dual", "Lagrangian and dual", tuple(lines))
 
 
