@@ -9,6 +9,8 @@ recorded run. SMO steps in the browser (the step player); SGA and Newton on the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
@@ -176,7 +178,8 @@ if ss.get(K_RUN) != key:
     ss[K_CURSOR] = 0
     ss[K_PLAY] = False
 
-st.markdown(W.run_summary(run))
+# the student view's summary names no working-set rule (a solver internal)
+st.markdown(W.run_summary(run if student.full_view(ss) else replace(run, wss=None)))
 if run.final is not None and run.final.converged and student.full_view(ss):  # the polish
     st.caption(W.polish_text(run.model, run.final))
 if run.truncated:

@@ -87,6 +87,14 @@ def test_student_view_hides_the_solver_internals_and_shows_them_again(page):
     assert widgets <= labels(at) and words in captions(at)          # and back
 
 
+def test_step_through_summary_names_the_working_set_rule_only_in_the_full_view():
+    at = run("3_step_through.py")
+    summary = lambda: next(m.value for m in at.markdown if m.value.startswith("The run took"))  # noqa: E731
+    assert "working-set rule" in summary()
+    at.toggle(key=student.K_WIDGET).set_value(True).run()
+    assert "working-set rule" not in summary() and "steps" in summary()
+
+
 def test_compare_table_drops_the_tolerance_column_in_the_student_view():
     at = run("4_compare_solvers.py")
     assert "tolerance" in at.dataframe[0].value.columns
