@@ -14,6 +14,7 @@ import functools
 import streamlit as st
 
 from ui.playground import panels, sidebar, teacher, teacher_panel, why
+from ui.shared import reveal
 from ui.shared.nav import run_through_app
 from ui.shared.quick_controls import quick_controls
 
@@ -26,6 +27,7 @@ panels.heading(ss)  # issue 32: the page had no heading of its own
 if link_message:
     st.warning(link_message)
 teacher_panel.header(ss)  # a teacher link's title, question and reset; present mode
+reveal.watch(ss)  # what the link hides appears once the teacher reveals it
 
 sidebar.sidebar_data(ss)
 sidebar.sidebar_model(ss)

@@ -12,7 +12,7 @@ import streamlit as st
 
 from svm_engine import datasets
 from ui.serving import budget
-from ui.shared import present, state, tables
+from ui.shared import present, reveal, state, tables
 from ui.shared.book_setups import playground_target
 from ui.shared.chart import show_chart
 from ui.shared.nav import run_through_app
@@ -24,6 +24,7 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 present.page_header(ss)  # a projector: no sidebar, larger text
+reveal.watch(ss)  # the teacher's reveal of a link's hidden points
 K_GOTO = "we.goto_playground"
 K_ERROR = "we.error"
 K_TAB = "we.example"
@@ -63,6 +64,9 @@ def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
     for w in r.warnings:
         st.warning(f"A solver did not converge: {w}")
     d = datasets.load(ex.dataset)
+    if reveal.hides_points(ss, d.X, d.y):  # a teacher link's hidden points: not one page away
+        st.info(reveal.HIDDEN_TEXT, icon=":material/visibility_off:")
+        return
     left, right = st.columns([3, 2], gap="medium")
     with left:
         for k, p in enumerate(plots(ex.key)):

@@ -17,7 +17,7 @@ import streamlit as st
 from svm_engine import datasets
 from ui.serving import budget
 from ui.shared import controls as ctl
-from ui.shared import present, state, student
+from ui.shared import present, reveal, state, student
 from ui.shared.chart import model_words
 from ui.shared.labels import DATASET_LABELS, WSS_LABELS
 from ui.shared.markdown import points_and_model
@@ -154,6 +154,7 @@ if st.sidebar.button("Open these points in the Playground", icon=":material/scat
         st.sidebar.error(str(exc))
     else:
         st.switch_page("pages/1_playground.py")
+reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one page away
 
 try:
     Xv, yv = state.validate_points(X, y)

@@ -21,10 +21,10 @@ from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
-from ui.compare.solver_docs import anchor, doc_sections, solver_doc
+from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_doc
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
-from ui.shared import state, student
+from ui.shared import reveal, state, student
 from ui.shared.chart import model_words, show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import points_and_model
@@ -199,7 +199,7 @@ biases = BIAS_CHOICES[ss.get(P + "biases", "both")]
 tol_mode = ss.get(P + "tol", "tight")
 max_iter = int(ss.get(P + "max_iter", 0) or 0)
 st.markdown(points_and_model(title, len(X), settings))
-
+reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one page away
 ctl.stop_unless_two_classes(y)
 
 skey = tuple(sorted(settings.items()))
@@ -252,8 +252,10 @@ else:
     st.caption("No iterative solver applies here (cvxopt and PSVM have no iterations to show).")
 
 st.header("The solvers")
+kernel, C = state.settings_to_kernel(settings), state.effective_C(settings)
 for note_title, spec in notes.items():
-    doc = solver_doc(spec, comp.linear)
+    doc = solver_doc(spec, comp.linear, note_problem(note_title, [r.spec for r in comp.rows],
+                                                     kernel, C))
     st.subheader(note_title, anchor=anchor(note_title))
     limits = f"  \n**Limits:** {doc.limits}" if doc.limits else ""
     cost = student.unless(ss, f"  \n**Cost per iteration:** {doc.cost}{limits}")

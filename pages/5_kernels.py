@@ -19,7 +19,7 @@ from ui.kernels import text as KT
 from ui.kernels import why as KW
 from ui.serving import budget
 from ui.shared import controls as ctl
-from ui.shared import student
+from ui.shared import reveal, student
 from ui.shared.chart import show_chart
 from ui.shared.controls import C_GRID, SIGMA_GRID
 from ui.shared.labels import DATASET_LABELS
@@ -101,6 +101,7 @@ st.caption("A kernel is a dot product in a feature space, K(x, z) = φ(x)ᵀφ(z
            "Gram matrix of the points tells whether it can be a kernel at all (Mercer).")
 st.markdown(f"**{markdown_safe(title)}**: n = {len(X)} points, C = {fmt_setting(C)}")
 y = np.asarray(y, dtype=np.int64)
+reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one page away
 ctl.stop_unless_two_classes(y)
 if (why := KC.too_many(len(X))) is not None:
     st.error(why)

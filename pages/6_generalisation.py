@@ -17,6 +17,7 @@ from ui.generalisation import figures as GF
 from ui.generalisation import text as GT
 from ui.serving import budget
 from ui.shared import controls as ctl
+from ui.shared import reveal
 from ui.shared.chart import show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
@@ -94,6 +95,7 @@ st.caption("A model is trained to fit its points; what matters is how it does on
            "(k-fold cross-validation), and compare.")
 st.markdown(f"**{markdown_safe(title)}**: n = {len(X)} points")
 y = np.asarray(y, dtype=np.int64)
+reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one page away
 ctl.stop_unless_two_classes(y)
 xb, yb = np.ascontiguousarray(X, dtype=np.float64).tobytes(), y.tobytes()
 

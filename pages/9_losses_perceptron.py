@@ -18,7 +18,7 @@ from ui.losses import compute as C
 from ui.losses import figures as F
 from ui.serving import budget
 from ui.shared import controls as ctl
-from ui.shared import state
+from ui.shared import reveal, state
 from ui.shared.chart import model_words, show_chart
 from ui.shared.fitting import FitOutcome
 from ui.shared.labels import DATASET_LABELS
@@ -135,6 +135,7 @@ except ValueError as exc:  # a generator's parameters
     st.stop()
 
 st.markdown(f"**{markdown_safe(title)}** — n = {len(X)} points")
+reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one page away
 ctl.stop_unless_two_classes(y)
 
 xb = np.ascontiguousarray(X, dtype=np.float64).tobytes()

@@ -12,8 +12,10 @@ The shared layer, which every page may import:
   the import panel, the table editor;
 - ``ui.serving``         – the fit endpoint (``POST /api/refit``), the fit workers and every
   fit's time budget, start-up and warm-up, the route of the browser's modules;
-- ``ui.classroom``       – the live class without its pages (plain Python): its data types,
-  the store (classes, answers and teacher links in SQLite or PostgreSQL), rate limits.
+- ``ui.classroom``       – the live class without its pages (plain Python, no streamlit): the
+  data types, the exercises (seeded variants, answers parsed and checked by the engine), the
+  ready activities, the store (classes, answers and teacher links in SQLite or PostgreSQL)
+  and rate limits.
 
 One package per page (``pages/1_…`` to ``pages/9_…``), each its logic, its figures, its text:
 

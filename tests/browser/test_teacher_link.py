@@ -201,3 +201,18 @@ def test_hidden_numbers_never_reach_the_browser_and_clicks_still_refit(page):
     assert "SV" not in table and "<td></td><td></td><td></td><td></td><td></td>" in table
     assert "Hidden by your teacher" in canvas.locator(".svmlab-numbers").inner_text()
     assert not page.js_errors
+
+
+def test_the_teacher_s_reveal_reaches_an_open_student_page(page):
+    """Issue 26: "predict first" could never be revealed. The student's page polls the link's
+    reveal flag (ui/shared/reveal.py) and shows the numbers once the teacher reveals."""
+    d = datasets.d2()
+    spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
+                       locked=[], hidden=["numbers"], nonce="5eed5eed")  # fmt: skip
+    open_link(page, f"?t={T.put_link(spec, get_store(store_url()), key='the-key-1234')}")
+    numbers = page.locator(f"{CANVAS} .svmlab-numbers")
+    assert "Hidden by your teacher" in numbers.inner_text()
+    T.reveal_link(spec.id, "the-key-1234", get_store(store_url()))
+    expect(numbers).not_to_contain_text("Hidden by your teacher", timeout=15_000)
+    expect(numbers).to_contain_text("margin")
+    assert not page.js_errors

@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from ui.classroom.store import LinkError, Store, StoreUnavailable, get_store
-from ui.shared import present, state, student
+from ui.classroom.store import LinkError, NotTeacher, Store, StoreUnavailable, get_store
+from ui.shared import present, reveal, state, student
 from ui.shared.book_setups import SETUPS, playground_target
 
 SPEC_VERSION = 1
@@ -76,7 +76,7 @@ HIDES = {
 HELD_TEXT = "That is locked by your teacher: the teacher's value is back."
 
 # session_state keys
-K_SPEC = "svmlab.teacher.spec"  # the TeacherSpec of the link this session opened
+K_SPEC = reveal.K_SPEC  # the TeacherSpec of the link this session opened
 K_REF = "svmlab.teacher.ref"  # {"t": id} or {"ts": blob}: how the address bar names it
 K_PRESENT = present.K_PRESENT  # present mode (projector): one switch on every page
 K_BEFORE_RESET = "svmlab.teacher.before_reset"  # (X, y, settings, title) for "Undo the reset"
@@ -85,7 +85,9 @@ _ID_RE = re.compile(rf"^[a-z2-7]{{{ID_LEN}}}$")
 _B64_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 # control characters and the invisible / direction-changing ones (they could hide text)
 _HIDDEN_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_SPEC_KEYS = {"v", "points", "settings", "title", "question", "lock", "hide"}
+_SPEC_KEYS = {"v", "points", "settings", "title", "question", "lock", "hide", "nonce"}
+# a hiding link's own random part: two teachers' same picture are two links, two reveals
+_NONCE_RE = re.compile(r"^[0-9a-f]{8,32}$")
 LINK_PARAMS = ("t", "ts", "present")  # the teacher's query parameters (the rest: ui.shared.state)
 
 
@@ -138,9 +140,11 @@ class TeacherSpec:
     question: str = ""
     locked: frozenset = frozenset()
     hidden: frozenset = frozenset()
+    nonce: str = ""  # hex; only a link that hides something has one (make_spec's nonce=)
 
     def to_obj(self) -> dict:
-        return {
+        extra = {"nonce": self.nonce} if self.nonce else {}
+        return extra | {
             "v": SPEC_VERSION,
             "points": state.pack_points(self.X, self.y),
             "settings": dict(self.settings),
@@ -173,8 +177,12 @@ def spec_id(canonical: str) -> str:
 
 
 def make_spec(X: Any, y: Any, settings: Mapping[str, Any], *, title: str = "",
-              question: str = "", locked=(), hidden=()) -> TeacherSpec:  # fmt: skip
-    """A validated spec; TeacherLinkError naming the first bad value."""
+              question: str = "", locked=(), hidden=(),
+              nonce: str = "") -> TeacherSpec:  # fmt: skip
+    """A validated spec; TeacherLinkError naming the first bad value. ``nonce``: a hiding
+    link's random hex (its own id, so its own reveal key), ignored when nothing is hidden."""
+    if not isinstance(nonce, str) or (nonce and not _NONCE_RE.match(nonce)):
+        raise TeacherLinkError("the link's nonce is not valid (8 to 32 hex digits)")
     try:
         Xa, ya = state.validate_points(X, y)
         s = state.normalize_settings(dict(settings))
@@ -185,7 +193,8 @@ def make_spec(X: Any, y: Any, settings: Mapping[str, Any], *, title: str = "",
         title=clean_text("title", title, TITLE_MAX),
         question=clean_text("question", question, QUESTION_MAX, multiline=True),
         locked=_names("locked", list(locked), LOCKS),
-        hidden=_names("hidden", list(hidden), HIDES),
+        hidden=(h := _names("hidden", list(hidden), HIDES)),
+        nonce=nonce if h else "",
     )  # fmt: skip
 
 
@@ -213,7 +222,8 @@ def spec_from_obj(obj: Any) -> TeacherSpec:
         raise TeacherLinkError(f"its settings are not valid: {exc}") from None
     return make_spec(X, y, s, title=obj.get("title", ""), question=obj.get("question", ""),
                      locked=_names("locked", obj.get("lock", []), LOCKS),
-                     hidden=_names("hidden", obj.get("hide", []), HIDES))  # fmt: skip
+                     hidden=_names("hidden", obj.get("hide", []), HIDES),
+                     nonce=obj.get("nonce", ""))  # fmt: skip
 
 
 def encode_blob(spec: TeacherSpec) -> str:
@@ -365,9 +375,8 @@ def is_locked(ss: Mapping, name: str) -> bool:
 
 
 def shows(ss: Mapping, name: str) -> bool:
-    """False when the teacher hid this part (``HIDES``)."""
-    spec = spec_of(ss)
-    return spec is None or name not in spec.hidden
+    """False when the teacher hid this part (``HIDES``) and has not revealed it yet."""
+    return spec_of(ss) is None or name not in reveal.hidden(ss)
 
 
 is_present = present.is_present
@@ -563,21 +572,23 @@ def undo_reset(ss: MutableMapping) -> bool:
 
 
 def make_current_spec(ss: MutableMapping, *, title: str, question: str, locked, hidden,
-                      ) -> TeacherSpec:  # fmt: skip
+                      nonce: str = "") -> TeacherSpec:  # fmt: skip
     """A spec of the Playground's current points and settings."""
     X, y, _ = state.current_dataset(ss)
     return make_spec(X, y, state.current_settings(ss), title=title, question=question,
-                     locked=locked, hidden=hidden)  # fmt: skip
+                     locked=locked, hidden=hidden, nonce=nonce)  # fmt: skip
 
 
-def links(spec: TeacherSpec, base: str, store: Store | None = None) -> dict:
+def links(spec: TeacherSpec, base: str, store: Store | None = None, *,
+          key: str | None = None) -> dict:  # fmt: skip
     """{"id", "short", "long", "present", "error"}: the short link (None with "error" when it
     cannot be stored here), the long self-contained link, the short (else long) one in
-    present mode. ``base`` is the Playground's address without its query."""
+    present mode. ``base`` is the Playground's address without its query; ``key``: the
+    teacher's reveal key of a link that hides something (``reveal_link``)."""
     long = f"{base}?ts={encode_blob(spec)}"
     out: dict[str, Any] = {"id": None, "short": None, "long": long, "error": None}
     try:
-        link_id = put_link(spec, store)
+        link_id = put_link(spec, store, key=key)
     except TeacherLinkError as exc:
         out["error"] = str(exc)
     except StoreUnavailable:
@@ -587,3 +598,12 @@ def links(spec: TeacherSpec, base: str, store: Store | None = None) -> dict:
         out["id"], out["short"] = link_id, f"{base}?t={link_id}"
     out["present"] = (out["short"] or long) + "&present=1"
     return out
+
+
+def reveal_link(link_id: str, key: str, store: Store | None = None) -> None:
+    """End "predict first" for everyone on this link (``ui.shared.reveal`` polls it).
+    TeacherLinkError when the key is not this link's; StoreUnavailable without a database."""
+    try:
+        (store or get_store()).reveal_link(check_id(link_id), key)
+    except NotTeacher:
+        raise TeacherLinkError("this reveal key is not the one this link was made with") from None

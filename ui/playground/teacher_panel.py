@@ -7,6 +7,7 @@ The title and question are drawn with ``st.text`` only: never markdown or HTML.
 
 from __future__ import annotations
 
+import secrets
 from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
@@ -23,6 +24,9 @@ FIELDS = ("preset", "title", "question", "locked", "hidden", "class_url")
 K_MADE = "svmlab.teacher.made"  # the links made last (see ``teacher.links``) and their spec
 K_DRAWN_PRESENT = "svmlab.present.drawn"  # present mode as the last full run drew it
 K_RERUN = "svmlab.teacher.rerun"  # a preset changed the settings: the sidebar must redraw
+# a hiding link's nonce and reveal key: one per teacher session, so making the link again
+# gives the same link (and the same key) — and another teacher's same picture another link
+K_NONCE, K_REVEAL_KEY = "svmlab.teacher.nonce", "svmlab.teacher.reveal_key"
 
 #: Plain-text title and question (containers with a key get the class st-key-<key>).
 HEAD_CSS = """
@@ -134,6 +138,7 @@ def _current_spec(ss) -> T.TeacherSpec:
     return T.make_current_spec(
         ss, title=ss.get(TP + "title") or "", question=ss.get(TP + "question") or "",
         locked=ss.get(TP + "locked") or [], hidden=ss.get(TP + "hidden") or [],
+        nonce=ss.setdefault(K_NONCE, secrets.token_hex(8)),
     )  # fmt: skip
 
 
@@ -147,7 +152,24 @@ def _make_cb() -> None:
         return
     where = CA.class_base(base_url(), ss.get(TP + "class_url") or "",
                           st.get_option("server.address"), CA.network_addresses())
-    ss[K_MADE] = {"spec": spec, "where": where, **T.links(spec, where.url)}
+    key = ss.setdefault(K_REVEAL_KEY, secrets.token_urlsafe(24)) if spec.hidden else None
+    ss[K_MADE] = {"spec": spec, "where": where, **T.links(spec, where.url, key=key)}
+
+
+def _reveal_cb() -> None:
+    ss = st.session_state
+    made = ss.get(K_MADE) or {}
+    try:
+        T.reveal_link(made.get("id"), ss.get(K_REVEAL_KEY) or "")
+    except T.TeacherLinkError as exc:
+        state.push_flash(ss, "error", f"Not revealed: {exc}.")
+    except T.StoreUnavailable:
+        state.push_flash(ss, "error", "Not revealed: the link store cannot be written on this "
+                         "server (its database is unavailable). Try again in a moment.")
+    else:
+        made["revealed"] = True
+        state.push_flash(ss, "success", "Revealed: your students' pages show the hidden parts "
+                         "within a few seconds.")
 
 
 def teacher_tab(ss) -> None:
@@ -235,6 +257,15 @@ def _links_view(ss) -> None:
         c2.download_button("QR code (SVG)", svg, file_name="svm_lab_link.svg",
                            mime="image/svg+xml", on_click="ignore", width="stretch",
                            key=TP + "svg")  # fmt: skip
+    if made["spec"].hidden and made["id"]:
+        st.button("Revealed to the students" if made.get("revealed") else
+                  "Reveal to the students", key=TP + "reveal", on_click=_reveal_cb,
+                  icon=":material/visibility:", width="stretch", type="primary",
+                  disabled=bool(made.get("revealed")),
+                  help="Ends \"predict first\": every student who opened this link sees what "
+                  "it hides, on every page, within a few seconds.")  # fmt: skip
+    elif made["spec"].hidden:
+        st.caption("Revealing needs the short link (this server's link store).")
     st.link_button("Open it as a student (new tab)", link, width="stretch",
                    icon=":material/open_in_new:")
     st.link_button("Present it (new tab)", made["present"], width="stretch",
