@@ -345,7 +345,8 @@ def test_short_link_and_present_mode(link_store):
     assert T.spec_of(ss) == spec and T.is_present(ss)
     assert T.page_query(ss) == {"t": link_id, "present": "1"}
     assert T.figure_options(ss) == {"scale": T.PRESENT_SCALE, "show_sv": True,
-                                   "hide": ("table",)}  # the server leaves it out
+                                   "hide": ("table",),  # the server leaves it out
+                                   "student": True}  # a teacher link opens in the student view
 
 
 def test_present_mode_without_a_teacher_link():
@@ -385,7 +386,7 @@ def test_the_hidden_sv_and_present_mode_reach_the_figure():
     ss: dict = {}
     T.open_link(ss, {"ts": T.encode_blob(d2_spec(hidden=["sv"])), "present": "1"})
     opts = T.figure_options(ss)
-    assert opts == {"scale": T.PRESENT_SCALE, "show_sv": False}
+    assert opts == {"scale": T.PRESENT_SCALE, "show_sv": False, "student": True}
     d = datasets.d2()
     m = se.fit(d.X, d.y, C=1.0)
     big = decision_figure_dict(m, scale=opts["scale"], show_sv=opts["show_sv"],

@@ -30,7 +30,11 @@ uses them all):
   a page link is followed; app.py draws it on every page), ``class_address`` (the address
   students can open) and ``qr`` (its QR code): teacher links and live classes; ``reveal`` (a
   teacher link's hidden points hidden on every page until the teacher's reveal), ``present``
-  (present mode on any page: the session's one switch).
+  (present mode on any page: the session's one switch), ``student`` (the student view: one
+  switch per session, in every page's sidebar; ``unless``/``full_view`` wrap a solver's
+  internals).
+- ``theory``: the chapter's theory written with a fitted model's numbers (pure); ``why``
+  its collapsed "Why?" panels (``why_panel``, ``show_sections``).
 - ``browser_data``: Plotly figures as JSON text for the browser's modules, the checks of what
   a browser sends back; ``click_plot``: a Plotly chart that reports a click (More classes,
   Regression).
