@@ -12,12 +12,13 @@ import streamlit as st
 
 from ui.classroom.store import StoreUnavailable, get_store
 from ui.join import flow, views
-from ui.shared import present
+from ui.shared import present, student
 from ui.shared.nav import run_through_app
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
+student.default_on(ss)  # the chapter's quantities, not the solvers' internals
 present.page_header(ss)
 st.title("Join a class")
 try:

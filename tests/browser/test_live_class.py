@@ -44,7 +44,7 @@ def start_class(page) -> tuple[str, str]:
 
 def join(pg, code: str, name: str) -> None:
     pg.goto(pg.app_url + f"/join_class?code={code}")
-    pg.get_by_label("Nickname").fill(name)
+    pg.get_by_role("textbox", name="Nickname").fill(name)
     pg.get_by_role("button", name="Join").click()
     pg.get_by_text(f"You are {name} in class {code}.").wait_for(timeout=60_000)
 
@@ -83,7 +83,7 @@ def mark(pg, indices, touch: bool) -> None:
             pg.touchscreen.tap(px, py)
         else:
             pg.mouse.click(px, py)
-        tags = pg.locator("[data-testid=stMultiSelect] [data-baseweb=tag]")
+        tags = pg.locator("[data-testid=stMultiSelect] [data-tag]")
         expect(tags).to_have_count(n, timeout=30_000)
 
 
@@ -114,7 +114,7 @@ def test_a_live_class_teacher_and_three_students(browser, app_url):
     for pg, name, right in ((ann, "Ann", True), (bob, "Bob", False), (cy, "Cy", True)):
         open_screen(pg, NUMBER)
         value = margin_of(name) if right else margin_of(name) * 2  # 2/‖w‖: the width
-        pg.get_by_label("Your answer").fill(f"{value:.4f}")
+        pg.get_by_role("textbox", name=re.compile("^Your answer")).fill(f"{value:.4f}")
         submit(pg)
     for pg in (ann, cy):
         expect(pg.get_by_text("Saved. Right.")).to_be_visible(timeout=30_000)
@@ -140,17 +140,19 @@ def test_a_live_class_teacher_and_three_students(browser, app_url):
     expect(ann.get_by_text(re.compile("checked when your teacher reveals"))).to_be_visible(
         timeout=30_000)
     revealed = teacher.locator("[data-testid=stMultiSelect]").filter(has_text="Revealed")
-    revealed.locator("input").click()
-    teacher.get_by_role("option", name=re.compile(r"^5\. ")).click()
+    revealed.get_by_role("combobox").click()
+    teacher.keyboard.type("5. Predict")
+    teacher.keyboard.press("Enter")
     teacher.keyboard.press("Escape")
+    expect(revealed.locator("[data-tag]")).to_have_count(1, timeout=30_000)
     expect(ann.get_by_text(re.compile(r"Saved\. Your answer: .*Right\."))).to_be_visible(
         timeout=WATCH_MS)
 
     # a student's context without the key: no dashboard, no export
     cy.goto(app_url + "/teach_class")
     cy.get_by_text("Open a class you started").click()
-    cy.get_by_label("Class code").fill(code)
-    cy.get_by_label("Teacher key").fill(key[:-3] + "abc")
+    cy.get_by_role("textbox", name="Class code").fill(code)
+    cy.get_by_role("textbox", name="Teacher key").fill(key[:-3] + "abc")
     cy.get_by_role("button", name="Open the dashboard").click()
     expect(cy.get_by_text("No class has this code and key.")).to_be_visible(timeout=30_000)
     expect(cy.locator("[data-testid=stMetricValue]")).to_have_count(0)

@@ -26,7 +26,7 @@ from ui.classroom.store import (
 )
 
 K_SEAT = "join.seat"  # (class code, Seat) of this session
-K_SAID = "join.said"  # screen → (level, text): the last submit's message, until the next one
+K_SAID = "join.said"  # screen → Said: why the last submit was NOT saved, until the next one
 CODE_LEN = 6
 SAVED = "Saved."
 NO_STORE = ("The class's database cannot be reached just now: your answer was NOT saved. "
@@ -138,11 +138,13 @@ def submit(ss: MutableMapping, store: Store, state: ClassState, screen: int, raw
     except StoreUnavailable:
         log.warning("submit: the store is unavailable", exc_info=True)
         return _said(ss, screen, "error", NO_STORE)
+    ss[K_SAID] = {k: v for k, v in ss.get(K_SAID, {}).items() if k != screen}
+    # saved: from now on the page says what the stored answer says (last_answer_said)
     if task.reveal_first and screen not in state.revealed:
-        return _said(ss, screen, "info", f"{SAVED} Your answer is in: it is checked when your "
-                     "teacher reveals this screen.")
-    return _said(ss, screen, "success" if feedback.correct else "warning",
-                 f"{SAVED} {verdict(feedback.status)} {feedback.message}")
+        return Said("info", f"{SAVED} Your answer is in: it is checked when your teacher "
+                    "reveals this screen.")
+    return Said("success" if feedback.correct else "warning",
+                f"{SAVED} {verdict(feedback.status)} {feedback.message}")
 
 
 def verdict(status: str) -> str:
