@@ -65,8 +65,10 @@ def curvature_sentence(study: GramStudy) -> str:
     tol = study.check.tolerance
     cm = study.conditional_min
     if study.check.psd:
-        return ("Every eigenvalue is ≥ 0 (to rounding): the dual Σα − ½αᵀQα is concave, "
-                "one maximum, and every solver finds it.")
+        return ("Every eigenvalue is ≥ 0 (to rounding): the dual Σα − ½αᵀQα is concave, so it "
+                "has one optimal value and every solver reaches it. The maximising α need not be "
+                "unique (concave, not strictly): on D1 with the linear kernel, Worked example 1 "
+                "shows three different optimal α with the same w, b and objective.")
     where = (f"On the plane Σαᵢyᵢ = 0, where the dual lives, the smallest curvature is "
              f"{fmt_num(cm)}")
     if cm >= -tol:
