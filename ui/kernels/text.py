@@ -5,6 +5,7 @@ from __future__ import annotations
 from svm_engine import feature_maps as fm
 from svm_engine.solvers.smo import TAU
 from ui.kernels.compute import STARTS, STARTS_BUDGET_S, STARTS_TOL, FeatureView, GramStudy
+from ui.shared.conventions import margin_words
 from ui.shared.numbers import MISSING, fmt_num, fmt_pct, fmt_setting, linear_combination
 
 #: The conic's terms, in the order of `FeaturePlane.conic`'s coefficients (A, …, F).
@@ -166,5 +167,4 @@ def panel_title(family: str, panel) -> str:
 def panel_caption(panel) -> str:
     m = panel.model
     return (f"{m.n_support} support vectors of {len(m.y)}, training accuracy "
-            f"{fmt_pct(m.training_accuracy)}, margin 1/‖w‖ = {fmt_num(m.margin, 3)} (in "
-            "feature space)")
+            f"{fmt_pct(m.training_accuracy)}, {margin_words(m.margin, 3)} (in feature space)")

@@ -40,5 +40,7 @@ uses them all):
   Regression).
 - ``formulas``: the problem a setting solves (loss × bias × kernel × solver) as text, its
   bound and kernel read from the engine (``svm_engine.problem``), never re-derived.
+- ``conventions``: the conventions stated where they matter (which margin: δ* = 1/‖w‖ and
+  the width 2/‖w‖; σ and γ; the class coding), one wording for every page.
 - ``st_private``: every non-public Streamlit API the app uses, and only there.
 """

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ui.shared.conventions import margin_rows
 from ui.shared.labels import solver_text
 from ui.shared.numbers import MINUS, fmt_fixed, fmt_num, fmt_pct, hyperplane_equation
 
@@ -98,7 +99,7 @@ def _summary_rows(model, names) -> list[tuple[str, str]]:
     rows.append(("b", fmt_num(model.b)))
     if w is not None:
         rows.append(("hyperplane", hyperplane_equation(w, model.b, names)))
-    rows.append(("margin 1/‖w‖", fmt_num(model.margin)))
+    rows.extend(margin_rows(model.margin))
     rows.append(("support vectors", support_text(model)))
     rows.append(("primal objective", fmt_num(model.primal_objective, 6)))
     rows.append(("dual objective", fmt_num(model.dual_objective, 6)))

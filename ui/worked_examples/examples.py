@@ -333,7 +333,8 @@ def ex_d1_separable() -> Result:
         number_row("w₁", smo.w[0], B["w1"]),
         number_row("w₂", smo.w[1], B["w2"]),
         number_row("b", smo.b, B["b"]),
-        number_row("margin 1/‖w‖", smo.margin, margin_book),
+        number_row(f"margin δ* = 1/‖w‖ (the book's; the width between h = ±1 is 2/‖w‖ = "
+                   f"{fixed(2 * smo.margin, 4)})", smo.margin, margin_book),
         set_row("support vectors = the points on the margin (y·h(x) = 1)", on_margin(smo),
                 book_sv, SLIDE16),
     ]
@@ -649,7 +650,8 @@ def ex_psvm() -> Result:
     for name, m in (("SVM (smo, hinge, C = 1)", svm), ("PSVM (ν = 2C = 2)", prox),
                     ("SVM-Primal (newton, quadratic, C = 1)", newton)):
         table.append({
-            "": name, "hyperplane": _coef_text(m), "margin 1/‖w‖": fixed(m.margin, 3),
+            "": name, "hyperplane": _coef_text(m), "margin δ* = 1/‖w‖": fixed(m.margin, 3),
+            "width 2/‖w‖ between h = ±1": fixed(2 * m.margin, 3),
             "training accuracy": fmt_pct(m.training_accuracy),
             "points with α ≠ 0": str(int(np.count_nonzero(m.alpha))),
             "α < 0": str(int(np.count_nonzero(m.alpha < 0))),
