@@ -177,6 +177,12 @@ def test_d2_is_not_separable_and_the_page_says_so():
     run = P.perceptron(d.X, d.y, max_epochs=50, seed=0)
     (s,) = [s for s in at.slider if s.key == "los.step"]
     assert s.max == run.n_updates
+    # issue 27 item 5: no line separates D2, so no margin; the closest point (x17) and the
+    # worst signed one (x18) are two different numbers
+    svm_row = [r for r in words.splitlines() if r.startswith("| SVM |")][0]
+    assert "| no: no margin |" in svm_row
+    assert "0.1857 (x17)" in svm_row and "−2.043 (x18)" in svm_row
+    assert "margin δ*" not in svm_row
 
 
 def test_seed_and_data_order_change_the_run():

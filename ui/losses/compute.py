@@ -71,14 +71,43 @@ def svm_words(model) -> str:
             f"loss, C = {C}, {model.bias} bias, {model.solver} ({state}).")
 
 
-def geometric_margin(w, b: float, X, y) -> float:
-    """minᵢ yᵢ(wᵀxᵢ + b)/‖w‖: the distance from the line to the closest point (negative when
-    a point is on the wrong side); nan for w = 0 (no line)."""
+@dataclass(frozen=True)
+class Distances:
+    """A line's distances to the points (slide 6): the closest point's min |h(xᵢ)|/‖w‖ and the
+    worst signed minᵢ yᵢh(xᵢ)/‖w‖, each with its point (0-based). They are the same number,
+    the margin δ*, only when the line separates the points (issue 27 item 5)."""
+
+    closest: float
+    closest_at: int
+    worst: float
+    worst_at: int
+
+    @property
+    def separates(self) -> bool:
+        return self.worst > 0
+
+
+def distances(w, b: float, X, y) -> Distances | None:
+    """The line's :class:`Distances`; None for w = 0 (no line)."""
     w = np.asarray(w, dtype=float)
     norm = float(np.linalg.norm(w))
     if norm == 0:
-        return math.nan
-    return float((np.asarray(y) * (np.asarray(X) @ w + b)).min() / norm)
+        return None
+    r = (np.asarray(X) @ w + b) / norm
+    signed = np.asarray(y) * r
+    i, j = int(np.argmin(np.abs(r))), int(np.argmin(signed))
+    return Distances(float(abs(r[i])), i, float(signed[j]), j)
+
+
+def distance_cells(d: Distances | None) -> str:
+    """The table's three cells: separates? | closest point | worst signed distance."""
+    if d is None:
+        return "no line (w = 0) | – | –"
+    closest = f"{fmt_num(d.closest)} (x{d.closest_at + 1})"
+    worst = f"{fmt_num(d.worst)} (x{d.worst_at + 1})"
+    if d.separates:
+        return f"yes: margin δ* = {fmt_num(d.worst)} | {closest} | {worst}"
+    return f"no: no margin | {closest} | {worst}"
 
 
 def loss_rows(m) -> list[dict]:
@@ -177,7 +206,6 @@ def novikoff_words(r: P.PerceptronResult, svm) -> str | None:
 def why_words(lines: Lines) -> str:
     """Why the perceptron's line is not the SVM's, with this run's numbers (markdown)."""
     r, svm = lines.perceptron, lines.svm
-    pm = geometric_margin(r.w, r.b, r.X, r.y)
     parts = [
         "The perceptron's loss max(0, −m) is zero for **every** point on its correct side, "
         "however close to the line: it stops at the first line that separates the points. "
@@ -201,8 +229,13 @@ def why_words(lines: Lines) -> str:
                 "it minimises ½‖w‖² + C·Σξᵢ, with one optimum, wherever the perceptron stops.")
         eq_p = hyperplane_equation(r.w, r.b) if np.any(r.w) else "none (w = 0)"
         parts.append(
-            f"| | line | distance to the closest point |\n|---|---|---|\n"
-            f"| perceptron | {eq_p} | {fmt_num(pm)} |\n"
+            "| | line | separates the points? | closest point | worst signed distance |\n"
+            "|---|---|---|---|---|\n"
+            f"| perceptron | {eq_p} | {distance_cells(distances(r.w, r.b, r.X, r.y))} |\n"
             f"| SVM | {hyperplane_equation(svm.w, svm.b)} | "
-            f"{fmt_num(geometric_margin(svm.w, svm.b, r.X, r.y))} |")
+            f"{distance_cells(distances(svm.w, svm.b, r.X, r.y))} |")
+        parts.append(
+            "The closest point's distance is minᵢ |h(xᵢ)|/‖w‖; the worst signed distance is "
+            "minᵢ yᵢh(xᵢ)/‖w‖, negative for a point on the wrong side. Slide 6's margin δ* is "
+            "that minimum only when the line separates the points: then the two agree.")
     return "\n\n".join(parts)
