@@ -178,3 +178,34 @@ def test_the_two_point_preset_asks_for_the_books_margin():
 
     text = PRESETS_BY_KEY["two_point"].question
     assert "the margin 1/‖w‖" in text and "2/‖w‖" in text
+
+
+def test_point_labels_follow_the_slides_not_alpha_alone():
+    """Issue 27 item 6: D1's x2 and x14 (y·h = 1, α = 0 for SMO) are support vectors (slide 6,
+    slide 16); a point on h(x) = 0 is misclassified (ξ = 1, slide 17); PSVM's x5 (α < 0) is
+    one of its support vectors."""
+    from ui.shared.point_labels import ON_HYPERPLANE, SV_ON_MARGIN
+
+    d = datasets.d1()
+    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    df = tables.point_table(m)
+    yh, alpha = df["y·h(x)"].to_numpy(), df["α"].to_numpy()
+    idle = np.flatnonzero((np.abs(yh - 1) < 1e-6) & (alpha == 0))
+    assert len(idle) > 0
+    assert set(df["category"].iloc[idle]) == {SV_ON_MARGIN}
+    assert "non-SV" not in set(df["category"].iloc[[0, 1, 3, 12, 13]])  # slide 16's five
+    # a square's two columns, and one point of each class at its centre: by symmetry h = 0 there
+    X = np.array([[0.0, 0.0], [0.0, 2.0], [2.0, 0.0], [2.0, 2.0], [1.0, 1.0], [1.0, 1.0]])
+    y = np.array([1, 1, -1, -1, 1, -1])
+    s = dict(S.settings_from_dataset(d.settings), hard_margin=False, C=1.0)
+    m = fitting.fit_points(X, y, s).model
+    df = tables.point_table(m)
+    on = np.flatnonzero(np.abs(df["h(x)"].to_numpy()) < 1e-6)
+    assert len(on) and set(df["category"].iloc[on]) == {ON_HYPERPLANE}
+    # PSVM: every point is a support vector, never "non-SV"
+    d2 = datasets.d2()
+    s = dict(S.settings_from_dataset(d2.settings), solver="psvm", loss="quadratic",
+             bias="augmented")
+    m = fitting.fit_points(d2.X, d2.y, s).model
+    cats = tables.point_table(m)["category"]
+    assert (m.alpha < 0).any() and "non-SV" not in set(cats)
