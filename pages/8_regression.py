@@ -24,6 +24,7 @@ from ui.serving import budget
 from ui.shared import click_plot, student
 from ui.shared import controls as ctl
 from ui.shared.chart import model_words, show_chart
+from ui.shared.conventions import REGRESSION_NOTATION
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.labels import kernel_formula
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
@@ -43,6 +44,7 @@ GENERATE = ctl.Sliders(n=(2, R.MAX_POINTS, 1), noise=(0.0, 1.0, 0.05), seed_max=
                        n_label="n points", noise_label="noise (std)", keys="")
 
 st.title("Regression: ε-SVR")
+st.caption(REGRESSION_NOTATION)
 st.caption("Support vector regression (seed 002, “the regression case”): a function that "
            "stays within ε of the targets where it can, paying C per unit of slack ξ above "
            "the tube and ξ̂ below it. Click the plot to add a point.")

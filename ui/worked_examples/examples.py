@@ -29,6 +29,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
+from ui.shared import conventions as CV
 from ui.shared.book_setups import SETUPS, Setup
 from ui.shared.fitting import PAGE_TIME_BUDGET, SOLVER_NAMES
 from ui.shared.labels import kernel_formula
@@ -345,6 +346,7 @@ def ex_d1_separable() -> Result:
                                            "app α: qp": (qp.alpha, 0.0)}, optimum)
     n_margin = len(on_margin(smo))
     notes = [
+        CV.SLIDE8_TYPO,
         f"All three α are optimal: each is feasible and its dual objective equals the primal "
         f"objective ½‖w‖² = {fixed(optimum, 4)} of the optimal hyperplane, which no feasible "
         f"α can exceed (weak duality). They differ because only w is unique: {n_margin} points "
@@ -395,6 +397,7 @@ def ex_d2_soft_margin() -> Result:
                                        "app α: qp": (qp.alpha, 0.0)}, optimum)
     mis = point_names(np.flatnonzero(smo.category == "misclassified"))
     notes = [
+        CV.SLIDE23_TYPO,
         f"{mis} lie on the wrong side of h(x) = 0 (ξᵢ > 1, crossed in the plot); the other two "
         "points with slack are inside the margin (0 < ξᵢ < 1).",
         f"Here too α is not unique (the {len(on_margin(smo))} margin points are more than the "
@@ -448,6 +451,7 @@ def ex_iris_sga() -> Result:
         })
     far = max(abs(sga[1000].b - qp[1000].b), *np.abs(sga[1000].w - qp[1000].w))
     notes = [
+        CV.SETOSA_CODING,
         f"The book's h1000 is the algorithm stopped by its rule ‖α_t − α_(t−1)‖ ≤ ε = 1e-4 after "
         f"{sga[1000].n_iter:,} sweeps, up to {fixed(far, 3)} away from the exact optimum of the "
         f"same problem; h10 converges much closer.",
