@@ -1,7 +1,7 @@
-"""Regression: ε-SVR (seed 002's dual with a and â) on 1-D points the student generates or
-places: the fitted function, the ε-tube, ξ and ξ̂ drawn and valued per point, the support
-vectors on and outside the tube, the solver and whether it converged, the formulas beside
-the numbers.
+"""Regression: ε-SVR (Odobez's lecture: the dual with a and â) on 1-D points the student
+generates or places: the fitted function, the ε-tube, ξ and ξ̂ drawn and valued per point,
+the support vectors on and outside the tube, the solver and whether it converged, the
+formulas beside the numbers.
 
 Thin: the shared data-source and model blocks (``ui.shared.controls``) → one cached
 fit in a fit worker (``ui.regression.compute.run``, within the time budget) → the figures of
@@ -24,6 +24,7 @@ from ui.serving import budget
 from ui.shared import click_plot, student
 from ui.shared import controls as ctl
 from ui.shared.chart import model_words, show_chart
+from ui.shared.cite import cite
 from ui.shared.conventions import REGRESSION_NOTATION
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.labels import kernel_formula
@@ -45,7 +46,7 @@ GENERATE = ctl.Sliders(n=(2, R.MAX_POINTS, 1), noise=(0.0, 1.0, 0.05), seed_max=
 
 st.title("Regression: ε-SVR")
 st.caption(REGRESSION_NOTATION)
-st.caption("Support vector regression (seed 002, “the regression case”): a function that "
+st.caption(f"Support vector regression ({cite('kernels', 'the regression case')}): a function that "
            "stays within ε of the targets where it can, paying C per unit of slack ξ above "
            "the tube and ξ̂ below it. Click the plot to add a point.")
 
@@ -157,7 +158,7 @@ with right:
         (st.success if m.converged else st.warning)(
             f"**{R.SOLVERS[m.solver]}**, {m.n_iter:,} iterations, "
             f"{fmt_fixed(1000 * m.time_s, 1)} ms — {m.status}.")
-        st.markdown("**The fit, the primal and the dual** (seed 002)")
+        st.markdown(f"**The fit, the primal and the dual** ({cite('kernels')})")
         st.latex(r"y(\mathbf{x}) = \sum_{i=1}^N (a_i - \hat a_i)\, k(\mathbf{x}, \mathbf{x}_i) + b")
         st.latex(f"b = {fmt_tex(sm['b'], 6)}")
         st.latex(r"\min_{\mathbf{w},b}\ \tfrac12\|\mathbf{w}\|^2 + C\sum_i (\xi_i + \hat\xi_i)"

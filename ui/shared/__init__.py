@@ -42,6 +42,8 @@ uses them all):
   bound and kernel read from the engine (``svm_engine.problem``), never re-derived.
 - ``conventions``: the conventions stated where they matter (which margin: δ* = 1/‖w‖ and
   the width 2/‖w‖; σ and γ; the class coding), one wording for every page.
+- ``cite``: the sources by title and author (``cite(key, where)``, ``readable`` for the
+  engine's file numbers); the Sources page lists them.
 - ``point_labels``: each point's label in every points table (one rule: an SV on the margin
   with α = 0, a point on h(x) = 0 misclassified, PSVM's negative α) and its ``LEGEND``.
 - ``st_private``: every non-public Streamlit API the app uses, and only there.
