@@ -25,9 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ui.classroom.store import Store  # noqa: E402
-from ui.playground import qr  # noqa: E402
 from ui.playground import teacher as T  # noqa: E402
-from ui.shared import state
+from ui.shared import qr, state  # noqa: E402
 
 
 def median_ms(fn, repeat: int) -> float:

@@ -13,7 +13,7 @@ import functools
 
 import streamlit as st
 
-from ui.playground import panels, sidebar, teacher, teacher_panel
+from ui.playground import panels, sidebar, teacher, teacher_panel, why
 from ui.shared import reveal
 from ui.shared.nav import run_through_app
 from ui.shared.quick_controls import quick_controls
@@ -41,6 +41,7 @@ quick_controls(ss, sidebar.P, functools.partial(teacher.lock_kwargs, ss))
 def canvas_fragment() -> None:
     panels.show_flash(ss)
     panels.draw_canvas(ss)
+    why.panel(ss)  # the theory beside the picture, with its numbers (issue 27)
     panels.lower_panels(ss)
 
 

@@ -18,6 +18,7 @@ from ui.shared.chart import show_chart
 from ui.shared.nav import run_through_app
 from ui.worked_examples import examples as E
 from ui.worked_examples import figures as EF
+from ui.worked_examples import why
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -81,6 +82,7 @@ def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
                       icon=":material/scatter_plot:", width="stretch")
         for note in r.notes:
             st.markdown(note)
+        why.panel(ex.key, r)  # the theory of this example, with its numbers (issue 27)
     st.markdown("**Book value | app value | match**")
     st.table(pd.DataFrame(E.rows_table(r.rows)).set_index("quantity"))
     for title, rows in r.tables.items():
@@ -100,8 +102,8 @@ def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
         c1.latex(r"I/\nu + H^\top H = " + E.latex_matrix(S["M"], 3))
         c2.latex(r"H^\top D e = " + E.latex_matrix(S["v"], 3))
     with st.expander(f"The {d.n} points and the app's per-point values"):
-        main = next(iter(r.models.values()))
-        st.dataframe(tables.point_table(main), hide_index=True)
+        main = why.main_model(r)
+        st.dataframe(tables.with_distance(tables.point_table(main), main), hide_index=True)
 
 
 st.title("Worked examples")

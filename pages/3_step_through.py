@@ -9,13 +9,15 @@ recorded run. SMO steps in the browser (the step player); SGA and Newton on the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
 from svm_engine import datasets
 from ui.serving import budget
 from ui.shared import controls as ctl
-from ui.shared import present, reveal, state
+from ui.shared import present, reveal, state, student
 from ui.shared.chart import model_words
 from ui.shared.labels import DATASET_LABELS, WSS_LABELS
 from ui.shared.markdown import points_and_model
@@ -90,7 +92,7 @@ def sidebar_model() -> dict:
         fixed_loss=("quadratic", "Loss: quadratic (k = 2), as SVM-Primal needs.")
         if solver == "newton" else None)
     s["wss"] = ss[P + "wss"]
-    if solver == "smo":
+    if solver == "smo" and student.full_view(ss):  # a solver internal: not the student view's
         s["wss"] = sb.radio("Working-set rule", ("max_violating_pair", "second_order"),
                             key=P + "wss", format_func=WSS_LABELS.get,
                             help="Which pair (i, j) SMO optimises next; the iteration counts "
@@ -177,8 +179,9 @@ if ss.get(K_RUN) != key:
     ss[K_CURSOR] = 0
     ss[K_PLAY] = False
 
-st.markdown(W.run_summary(run))
-if run.final is not None and run.final.converged:
+# the student view's summary names no working-set rule (a solver internal)
+st.markdown(W.run_summary(run if student.full_view(ss) else replace(run, wss=None)))
+if run.final is not None and run.final.converged and student.full_view(ss):  # the polish
     st.caption(W.polish_text(run.model, run.final))
 if run.truncated:
     st.warning(W.truncation_text(run))

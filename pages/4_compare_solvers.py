@@ -21,10 +21,10 @@ from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
-from ui.compare.solver_docs import anchor, doc_sections, solver_doc
+from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_doc
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
-from ui.shared import reveal, state
+from ui.shared import reveal, state, student
 from ui.shared.chart import model_words, show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import points_and_model
@@ -81,6 +81,8 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     sb.header("Comparison")
     sb.radio("Bias forms", tuple(BIAS_CHOICES), key=P + "biases",
              format_func=BIAS_CHOICE_LABELS.get)
+    if student.is_student(ss):  # tolerances, caps and budgets are the solvers' internals
+        return np.asarray(X, dtype=float), np.asarray(y), str(title), state.normalize_settings(s)
     sb.radio("Tolerance", cmp.TOL_MODES, key=P + "tol", format_func=TOL_LABELS.get,
              help="The agreement check needs tight tolerances; the other setting runs every "
                   "solver as the other pages do (the same iterations as there), and shows how "
@@ -219,9 +221,10 @@ if len(errors) == len(comp.rows):
     st.stop()
 
 notes = doc_sections(r.spec for r in comp.rows)
-st.dataframe(cmp.shown_frame(comp), hide_index=True, key=P + "table",
-             column_config={"converged": st.column_config.CheckboxColumn()})
-st.caption(cmp.AGREEMENT_TEXT + " " + cmp.tolerance_note(tol_mode) + " Solver notes: "
+st.dataframe(student.drop_internals(ss, cmp.shown_frame(comp)), hide_index=True,
+             key=P + "table", column_config={"converged": st.column_config.CheckboxColumn()})
+st.caption(cmp.AGREEMENT_TEXT + " " + student.unless(ss, cmp.tolerance_note(tol_mode))
+           + " Solver notes: "
            + " · ".join(f"[{t}](#{anchor(t)})" for t in notes))
 if len({r.spec.bias for r in comp.rows}) > 1:
     st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, cmp.bias_forms_note(comp)))),
@@ -249,12 +252,14 @@ else:
     st.caption("No iterative solver applies here (cvxopt and PSVM have no iterations to show).")
 
 st.header("The solvers")
+kernel, C = state.settings_to_kernel(settings), state.effective_C(settings)
 for note_title, spec in notes.items():
-    doc = solver_doc(spec, comp.linear)
+    doc = solver_doc(spec, comp.linear, note_problem(note_title, [r.spec for r in comp.rows],
+                                                     kernel, C))
     st.subheader(note_title, anchor=anchor(note_title))
     limits = f"  \n**Limits:** {doc.limits}" if doc.limits else ""
-    st.markdown(f"{doc.summary}  \n**Reference:** {doc.reference}  \n**Cost per iteration:** "
-                f"{doc.cost}{limits}")
+    cost = student.unless(ss, f"  \n**Cost per iteration:** {doc.cost}{limits}")
+    st.markdown(f"{doc.summary}  \n**Reference:** {doc.reference}{cost}")
     st.code(doc.problem, language=None)
 
 scaling_section([r.spec for r in comp.rows], settings, tol_mode)

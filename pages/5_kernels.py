@@ -16,9 +16,10 @@ from svm_engine import feature_maps as fm
 from ui.kernels import compute as KC
 from ui.kernels import figures as KF
 from ui.kernels import text as KT
+from ui.kernels import why as KW
 from ui.serving import budget
 from ui.shared import controls as ctl
-from ui.shared import reveal
+from ui.shared import reveal, student
 from ui.shared.chart import show_chart
 from ui.shared.controls import C_GRID, SIGMA_GRID
 from ui.shared.labels import DATASET_LABELS
@@ -135,6 +136,7 @@ if fv is not None:
     st.markdown(f"Preimage: **{KT.preimage_equation(fv.plane)}** — w_φ = Σ αᵢyᵢφ(xᵢ) "
                 "(slide 28):")
     st.dataframe(pd.DataFrame(KT.plane_rows(fv)).set_index("feature").T, key=P + "plane")
+    KW.panel(fv.model)  # the kernel's decision function and b, with this fit's numbers
 
 st.subheader("K(x, z) = φ(x)ᵀφ(z), checked for two points")
 names = [f"x{k + 1} = ({fmt_num(X[k, 0], 3)}, {fmt_num(X[k, 1], 3)})" for k in range(len(X))]
@@ -194,9 +196,10 @@ if study is not None:
     lam = chk_m.eigenvalues
     st.markdown(f"λ_min = **{fmt_num(lam[0], 6)}**, λ_max = **{fmt_num(lam[-1], 6)}**; eigenvalues "
                 f"below {fmt_num(-chk_m.tolerance, 2)} count as negative: "
-                f"**{chk_m.n_negative}**. The tolerance is 100·n·ε·‖K‖₂: a computed Gram "
-                "matrix and its computed eigenvalues are exact only to a few ulps of the largest "
-                "one.")
+                f"**{chk_m.n_negative}**."
+                + student.unless(ss, " The tolerance is 100·n·ε·‖K‖₂: a computed Gram matrix "
+                                 "and its computed eigenvalues are exact only to a few ulps of "
+                                 "the largest one."))
     (st.success if chk_m.psd else st.warning)(f"Mercer check: {KT.mercer_verdict(chk_m)}.")
     st.markdown(KT.curvature_sentence(study))
     st.subheader("What the solvers do with it (hinge loss, free b, C as in the sidebar)")

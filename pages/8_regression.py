@@ -21,7 +21,7 @@ from svm_engine.datasets_regression import FUNCTIONS
 from ui.regression import compute as R
 from ui.regression import figures as F
 from ui.serving import budget
-from ui.shared import click_plot
+from ui.shared import click_plot, student
 from ui.shared import controls as ctl
 from ui.shared.chart import model_words, show_chart
 from ui.shared.figures import PLOTLY_CONFIG
@@ -188,7 +188,7 @@ if answer is not None:
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in ("x", "t", "y(x)", "t − y(x)", "a", "â", "ξ", "ξ̂")})
     prog = F.progress_figure(m)
-    if prog is not None:
+    if prog is not None and student.full_view(ss):  # SMO's stopping rule: a solver internal
         with st.expander("SMO's progress: the stopping gap m(α) − M(α) and L̃ per step"):
             show_chart(prog, key=P + "progress", config=CHART_CONFIG, settings=about,
                        title="SMO's progress: the stopping gap m(α) − M(α) and L̃ per step")

@@ -73,6 +73,18 @@ def _spec_of(kernel, C: float, loss: str, bias: str) -> KernelSpec:
     raise ValueError(f"no numeric form for kernel {kernel!r}")
 
 
+def box_bound(C: float, loss: str) -> float:
+    """The upper bound of every αᵢ: C for hinge loss (slide 20: 0 ≤ αᵢ ≤ C); none (∞) for
+    quadratic loss, whose dual has only αᵢ ≥ 0 (slides 20, 27)."""
+    return math.inf if loss == "quadratic" else C
+
+
+def has_equality(bias: str) -> bool:
+    """Σ αᵢyᵢ = 0 constrains the dual with the free bias only (slide 30: the folded bias
+    drops it)."""
+    return bias == "free"
+
+
 @dataclass(frozen=True)
 class Problem:
     X: np.ndarray
@@ -89,7 +101,7 @@ class Problem:
     @property
     def equality(self) -> bool:
         """True when Σ αᵢyᵢ = 0 constrains the dual (free bias)."""
-        return self.bias == "free"
+        return has_equality(self.bias)
 
     @property
     def n(self) -> int:
@@ -125,7 +137,7 @@ def build_problem(X: np.ndarray, y: np.ndarray, kernel, C: float, loss: str, bia
                   materialize: bool = True) -> Problem:
     X, y = _writable(X), _writable(y)
     spec = KernelSpec.of(kernel, C, loss, bias)
-    C_box = math.inf if loss == "quadratic" else C
+    C_box = box_bound(C, loss)
     if not materialize:
         return Problem(X=X, y=y, K=None, K_eff=None, Q=None, C=C, C_box=C_box, loss=loss,
                        bias=bias, spec=spec)

@@ -63,33 +63,3 @@ _._on_connect            # SQLAlchemy's event listeners (ui/classroom/store/data
 _._on_begin              # the sqlite3 connection attribute they set
 _.isolation_level
 
-# -- the live class (issue 26) before its pages are merged: ui/join and ui/teach (helper
-#    "live-ui") and ui/classroom/exercises call these. Remove this section once they are on
-#    the branch (vulture then sees the calls).
-_.create_class
-_.class_state
-_.is_teacher
-_.submit
-_.my_answers
-_.touch
-_.set_pace
-_.set_paused
-_.set_revealed
-_.set_anonymise
-_.show_answer
-_.export_csv
-_.end_class
-_.reveal_link
-_.link_revealed
-_.allow
-_.wait_s
-_.KINDS
-_.FORMS
-_.PROMPT_MAX
-_.Task
-_.prompt
-_.slide
-_.control
-_.reveal_first
-_.correct
-_.ended

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.playground import class_address as CA
+from ui.shared import class_address as CA
 
 LOCAL = "http://localhost:8501/"
 

@@ -72,7 +72,8 @@ def test_a_teacher_link_shows_title_and_question_as_plain_text_and_locks_control
     data = canvas(at)
     assert data["locked"] is True and data["hide"] == ["numbers", "table"]
     # (and the endpoint, whose answers carry the style, leaves them out too)
-    assert data["style"] == {"scale": 1.0, "show_sv": True, "hide": ["numbers", "table"]}
+    assert data["style"] == {"scale": 1.0, "show_sv": True, "hide": ["numbers", "table"],
+                             "student": True}  # a teacher link opens in the student view
     assert at.session_state[S.K_SETTINGS] == d2_spec().settings
 
 
@@ -172,7 +173,7 @@ def test_present_mode_toggles_from_the_panel_and_the_link():
     assert at2.session_state[T.K_PRESENT] and at2.button(key="svmlab.present.exit")
     # the figure: larger markers, no SV rings or slack (also in the endpoint's answers)
     data = canvas(at2)
-    assert data["style"] == {"scale": T.PRESENT_SCALE, "show_sv": False}
+    assert data["style"] == {"scale": T.PRESENT_SCALE, "show_sv": False, "student": True}
     fig = data["answer"]["figure"]
     roles = {t["meta"]["role"] for t in fig["data"]}
     assert "points" in roles and not {"sv", "slack"} & roles

@@ -53,7 +53,7 @@ def test_a_class_has_a_code_a_key_and_its_activity(store, cls):
     assert len(key) == 32  # secrets.token_urlsafe(24)
     s = store.class_state(code)
     assert (s.code, s.title, s.activity, s.pace, s.paused, s.revealed, s.anonymise, s.shown,
-            s.ended) == (code, "Chapter 21", ACTIVITY, None, False, frozenset(), False, None, False)
+            ) == (code, "Chapter 21", ACTIVITY, None, False, frozenset(), False, None)
     assert abs(s.created_at - time.time()) < 60
     with store.engine.connect() as c:
         stored = c.execute(select(classes.c.key_hash)).scalar_one()

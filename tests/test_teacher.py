@@ -19,10 +19,9 @@ import svm_engine as se
 from svm_engine import datasets
 from ui.classroom.store import NotTeacher, Store, get_store
 from ui.classroom.store.schema import links
-from ui.playground import qr
 from ui.playground import teacher as T
 from ui.serving import fit_api
-from ui.shared import state
+from ui.shared import qr, state
 from ui.shared.book_setups import playground_target
 from ui.shared.figures import POINT_SIZE, decision_figure_dict
 from ui.worked_examples import examples
@@ -346,7 +345,8 @@ def test_short_link_and_present_mode(link_store):
     assert T.spec_of(ss) == spec and T.is_present(ss)
     assert T.page_query(ss) == {"t": link_id, "present": "1"}
     assert T.figure_options(ss) == {"scale": T.PRESENT_SCALE, "show_sv": True,
-                                   "hide": ("table",)}  # the server leaves it out
+                                   "hide": ("table",),  # the server leaves it out
+                                   "student": True}  # a teacher link opens in the student view
 
 
 def test_present_mode_without_a_teacher_link():
@@ -386,7 +386,7 @@ def test_the_hidden_sv_and_present_mode_reach_the_figure():
     ss: dict = {}
     T.open_link(ss, {"ts": T.encode_blob(d2_spec(hidden=["sv"])), "present": "1"})
     opts = T.figure_options(ss)
-    assert opts == {"scale": T.PRESENT_SCALE, "show_sv": False}
+    assert opts == {"scale": T.PRESENT_SCALE, "show_sv": False, "student": True}
     d = datasets.d2()
     m = se.fit(d.X, d.y, C=1.0)
     big = decision_figure_dict(m, scale=opts["scale"], show_sv=opts["show_sv"],

@@ -28,7 +28,10 @@ One package per page (``pages/1_…`` to ``pages/9_…``), each its logic, its f
   compute (in a fit worker), their figures and their words;
 - ``ui.multiclass``, ``ui.regression`` – the More classes and Regression pages: what they
   compute (in a fit worker) and their figures;
-- ``ui.losses``          – the Losses & perceptron page.
+- ``ui.losses``          – the Losses & perceptron page;
+- ``ui.join``, ``ui.teach`` – a live class's two pages: a student joins and answers (``flow``
+  decides, ``views`` draws); the teacher starts a class and follows it (``summary``: the
+  dashboard in numbers, ``figures``, ``builder``, ``views``).
 
 Beside them: ``ui/browser/`` (the browser's code as ES modules: the click canvas, the step
 player, the click plot; ``serving.browser_modules`` serves them, ``tests/js`` unit-tests them)

@@ -48,6 +48,7 @@ import math
 import numpy as np
 
 from ..finalize import kkt_violation
+from ..problem import box_bound
 
 
 def _solve(P, q, G, h, A=None, b=None, tol=None, max_iter=None):
@@ -228,7 +229,7 @@ def qp_primal(X, y, C, *, loss="hinge", bias="free", tol=None, max_iter=None):
     n = len(y)
     P, q, G, h = primal_qp_matrices(X, y, C, loss, bias)
     sol, note = _solve(P, q, G, h, tol=tol, max_iter=max_iter)
-    C_box = C if loss == "hinge" else math.inf
+    C_box = box_bound(C, loss)
     alpha = np.clip(np.array(sol["z"]).ravel()[:n], 0.0, C_box)
     at_0 = ~_active(sol, slice(0, n))                     # margin rows yᵢh(xᵢ) ≥ 1 − ξᵢ
     at_C = (~_active(sol, slice(n, 2 * n)) if math.isfinite(C_box)   # rows −ξᵢ ≤ 0

@@ -5,7 +5,9 @@ Problem (bias folded into w, x′ = (x, 1), slide 30 — no equality constraint)
     max_α  J(α) = Σᵢ αᵢ − ½ Σᵢ Σⱼ αᵢαⱼyᵢyⱼK(xᵢ, xⱼ)     s.t.  0 ≤ αᵢ ≤ C
 
 with K = K′ + 1 (the builder's augmented kernel) and, for quadratic loss, K + δᵢⱼ/(2C)
-and no upper bound (slide 33, lines 2–5).
+(slide 33, lines 4–5) and no upper bound: the quadratic-loss dual has only αᵢ ≥ 0 (slides 20,
+27). Slide 33's lines 13–14 clip at C for both losses; this code clips at C_box (∞ for
+quadratic loss), so a literal coding of slide 33 gives another answer for k = 2.
 
 | symbol | code        | meaning                                           |
 |--------|-------------|---------------------------------------------------|

@@ -39,6 +39,7 @@ test("figureOf puts the answer's grid into the traces that refer to it", () => {
 const answer = {
   ok: true, message: "", panel: [["margin", "0.5"], ["<b>w</b>", "1 & 2"]],
   alpha: [0.5, 0, 0.25], h: [1, -1.0004, -0.00001], xi: [0, 0, 1], category: ["SV", "", "<i>"],
+  w_norm: 2,
 }; // prettier-ignore
 const points = [[1, 2, 1], [-0.5, 3.14159, -1], [2, 0, 1]];
 
@@ -63,15 +64,17 @@ test("the points table: a row per point, the model's columns, the selected rows"
   const html = tableHtml(points, answer, [1]);
   assert.equal(html.match(/<tr data-row=/g).length, 3);
   assert.ok(html.includes('<tr data-row="1" class="selected" aria-selected="true"><td>x2</td>'));
-  assert.ok(html.includes("<td>−0.5</td><td>3.142</td><td>−1</td><td>0.0000</td><td>−1.000</td><td>1.000</td>"));
-  assert.ok(html.includes("<td>0.000</td><td>0.000</td><td>1.000</td><td>&#60;i&#62;</td>")); // h = −0.00001
+  assert.ok(html.includes("<td>−0.5</td><td>3.142</td><td>−1</td><td>0.0000</td><td>−1.000</td><td>1.000</td><td>0.500</td>"));
+  assert.ok(html.includes("<td>0.000</td><td>0.000</td><td>0.000</td><td>1.000</td><td>&#60;i&#62;</td>")); // h = −0.00001
+  assert.ok(html.includes("<th>δ = y·h(x)/‖w‖</th>")); // δ = y·h/‖w‖ = 1.000/2
+  assert.ok(!tableHtml(points, { ...answer, w_norm: 0 }, []).includes("<td>0.500</td>"));
   const empty = tableHtml(points, null, []);
   assert.ok(!empty.includes("selected") && empty.includes("<td>+1</td><td></td><td></td>"));
 });
 
 test("the points table of an answer without α (a teacher hid it): the points, no model", () => {
   // the server leaves α, h, ξ and the categories out of a hidden-numbers session's answers
-  const { alpha, h, xi, category, panel, ...rest } = answer; // eslint-disable-line no-unused-vars
+  const { alpha, h, xi, category, panel, w_norm, ...rest } = answer; // eslint-disable-line no-unused-vars
   const html = tableHtml(points, rest, []);
   assert.equal(html, tableHtml(points, null, []));
 });

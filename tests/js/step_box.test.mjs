@@ -49,7 +49,7 @@ test("boxSVG: an unclipped point off the chart gets a note; C = ∞ an open box"
   assert.ok(!view.unclippedVisible && view.clipped);
   assert.ok(svg.includes("unclipped α₆ = 10 (off the chart)") && svg.includes("new (clipped)"));
   const [open] = boxSVG(record({ C: Infinity, H: Infinity }), 600, 520, "b");
-  assert.ok(open.includes("C = ∞: the box is open") && !open.includes(">C</text>"));
+  assert.ok(open.includes("no upper bound on α: the box is open") && !open.includes(">C</text>"));
 });
 
 function texts(svg) {

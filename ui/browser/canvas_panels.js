@@ -48,6 +48,11 @@ export function numbersHtml({ hidden, title, points, ans }) {
   return parts.join("");
 }
 
+function delta(yh, wNorm) {
+  // δ = y·h(x)/‖w‖, the signed distance to the hyperplane (slide 6); empty without ‖w‖
+  return wNorm > 0 ? fixed(yh / wNorm, 3) : "";
+}
+
 export function tableHtml(points, ans, highlight) {
   // the points table: a row per point, its model columns from the answer `ans` (null: empty);
   // the rows in `highlight` (0-based) selected
@@ -57,13 +62,14 @@ export function tableHtml(points, ans, highlight) {
   const sel = new Set(highlight);
   const head =
     "<thead><tr><th>i</th><th>x1</th><th>x2</th><th>y</th><th>α</th><th>h(x)</th>" +
-    "<th>y·h(x)</th><th>ξ</th><th>category</th></tr></thead>";
+    "<th>y·h(x)</th><th>δ = y·h(x)/‖w‖</th><th>ξ</th><th>category</th></tr></thead>";
   const rows = points.map((p, i) => {
     const model = a
       ? `<td>${fixed(a.alpha[i], 4)}</td><td>${fixed(a.h[i], 3)}</td>` +
-        `<td>${fixed(p[2] * a.h[i], 3)}</td><td>${fixed(a.xi[i], 3)}</td>` +
+        `<td>${fixed(p[2] * a.h[i], 3)}</td><td>${delta(p[2] * a.h[i], a.w_norm)}</td>` +
+        `<td>${fixed(a.xi[i], 3)}</td>` +
         `<td>${escapeHtml(a.category[i])}</td>`
-      : "<td></td><td></td><td></td><td></td><td></td>";
+      : "<td></td><td></td><td></td><td></td><td></td><td></td>";
     const on = sel.has(i) ? ' class="selected" aria-selected="true"' : "";
     return (
       `<tr data-row="${i}"${on}><td>x${i + 1}</td><td>${short(p[0])}</td>` +

@@ -152,7 +152,7 @@ export function boxSVG(rec, W, Hh, uid) {
     (rec.clipped ? "new (clipped)" : "new = unclipped") + (newEnd ? ` at ${newEnd}` : ""), 18, COL.pairText, 13)); // prettier-ignore
   // frame, titles
   out.push(`<rect x="${ox}" y="${oy}" width="${side}" height="${side}" fill="none" stroke="#444444"/>`); // prettier-ignore
-  const boxText = finite ? `box [0, ${escapeHtml(fmt(C))}]²` : "C = ∞: the box is open";
+  const boxText = finite ? `box [0, ${escapeHtml(fmt(C))}]²` : "no upper bound on α: the box is open";
   out.push(`<text x="8" y="30" font-size="20" fill="#262730">Step ${rec.it}: the pair (${svgSub("α", rec.i + 1)}, ${svgSub("α", rec.j + 1)}) · ${boxText}</text>`); // prettier-ignore
   const sg = (v) => (v > 0 ? "+1" : MINUS + "1");
   out.push(`<text x="${ox + side / 2}" y="${oy + side + 52}" font-size="18" text-anchor="middle" fill="#262730">${svgSub("α", rec.i + 1)}  (i = ${rec.i + 1}, ${svgSub("y", "i")} = ${sg(rec.yi)})</text>`); // prettier-ignore

@@ -16,9 +16,6 @@ from typing import Any, Literal
 
 #: the exercise kinds (ui.classroom.exercises checks each)
 KINDS = ("mark", "number", "place", "control", "predict", "choice")
-#: how a student answers a task: tap points / type a number / place one point / set a
-#: control / pick one choice
-FORMS = ("points", "number", "point", "control", "choice")
 
 NICKNAME_MAX = 24  # characters
 ANSWER_MAX = 2_000  # characters of an answer's JSON (a few dozen marked points fit)
@@ -62,7 +59,7 @@ class Task:
     draws and asks. Points are 0-based indices into ``X`` and are shown as x1, x2, …"""
 
     kind: str
-    form: str  # one of FORMS
+    form: str  # how it is answered: "points", "number", "point", "control" or "choice"
     prompt: str  # plain text
     slide: str  # the source it practises, by title and slide ("Zaki & Meira, ch. 21, slide 16")
     X: tuple[tuple[float, float], ...] = ()
@@ -105,7 +102,6 @@ class ClassState:
     revealed: frozenset[int]  # screens whose "predict first" the teacher ended
     anonymise: bool
     shown: ShownAnswer | None  # an answer the teacher shows to the class
-    ended: bool
     created_at: float  # seconds since the epoch
 
 

@@ -12,6 +12,11 @@ The problem and the reference are read from the solver module's docstring
 - limits: the "Limits:" paragraph (the settings where the solver does not reach the optimum
   within its budget, measured), or "".
 
+The problem block the page prints for a setting (loss × bias × kernel) is not the docstring's
+but ``note_problem``'s, from ``ui.shared.formulas``: the bound and the kernel the engine uses
+for that setting (k = 2: K + δᵢⱼ/(2C) and αᵢ ≥ 0 only); PSVM, another problem, keeps its
+docstring's.
+
 Never imports streamlit.
 """
 
@@ -23,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ui.compare.comparison import RowSpec
+from ui.shared import formulas as FM
 
 #: Cost of one iteration (n points, d features), where a docstring does not say it.
 COST = {
@@ -176,8 +182,24 @@ def _cost_key(spec: RowSpec, linear: bool) -> str:
     return spec.solver
 
 
-def solver_doc(spec: RowSpec, linear: bool = True) -> SolverDoc:
-    """The documentation of one row's solver (its module's docstring, plus ``COST``)."""
+def note_title(spec: RowSpec) -> str:
+    """The note a row belongs to: SMO's working-set rules share one."""
+    return "SMO" if spec.solver == "smo" else spec.label
+
+
+def note_problem(title: str, specs: Iterable[RowSpec], kernel, C: float) -> str | None:
+    """The problem of one note for this setting, one block per bias form among its rows
+    (``ui.shared.formulas``); None where the solver answers another problem (PSVM)."""
+    blocks = [FM.problem_block(s.solver, kernel, C, s.loss, s.bias, s.qp_form)
+              for s in specs if note_title(s) == title]
+    if not blocks or None in blocks:
+        return None
+    return "\n\n".join(dict.fromkeys(blocks))
+
+
+def solver_doc(spec: RowSpec, linear: bool = True, problem: str | None = None) -> SolverDoc:
+    """The documentation of one row's solver (its module's docstring, plus ``COST``);
+    ``problem``: the setting's problem block (``note_problem``), else the docstring's."""
     name = f"svm_engine.solvers.{spec.solver}"
     try:
         doc = importlib.import_module(name).__doc__ or ""
@@ -194,7 +216,7 @@ def solver_doc(spec: RowSpec, linear: bool = True) -> SolverDoc:
     return SolverDoc(
         title=spec.label,
         summary=parts["summary"] or spec.label,
-        problem=parts["problem"] or "not documented in the module",
+        problem=problem or parts["problem"] or "not documented in the module",
         reference=parts["reference"] or "not documented in the module",
         cost=cost,
         module=name.replace(".", "/") + ".py",
@@ -207,7 +229,7 @@ def doc_sections(specs: Iterable[RowSpec]) -> dict[str, RowSpec]:
     working-set rules share one note (same module, same problem)."""
     out: dict[str, RowSpec] = {}
     for spec in specs:
-        out.setdefault("SMO" if spec.solver == "smo" else spec.label, spec)
+        out.setdefault(note_title(spec), spec)
     return out
 
 

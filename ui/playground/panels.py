@@ -101,7 +101,8 @@ def cached_answer(xb: bytes, yb: bytes, skey: tuple, view: tuple, home: tuple,
     y = np.frombuffer(yb, dtype=np.int64)
     settings = dict(skey)
     return budget.run("fit", fit_api.answer, (X, y, settings, view),
-                      {"home": home, "style": dict(style)}, settings=settings, n=len(X),
+                      {"home": home, "style": dict(style), "theory": True}, settings=settings,
+                      n=len(X),
                       refuse=False)  # fmt: skip
 
 
@@ -115,21 +116,36 @@ def reused_time(ans: dict) -> dict:
     return ans
 
 
+def _answer_args(ss) -> tuple:
+    """``cached_answer``'s arguments for the session's points, settings and view."""
+    X, y, _ = state.current_dataset(ss)
+    skey = state.settings_key(state.current_settings(ss))
+    style = tuple(sorted(teacher.figure_options(ss).items()))
+    home = tuple(tuple(r) for r in ss[state.K_RANGE])
+    view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
+    xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
+    return xb, yb, skey, view, home, style
+
+
+def shown_answer(ss) -> dict:
+    """The answer of the fit the page shows (the "Why?" panel's texts are in it): the
+    page's own cached one, or, after the canvas's edits, the same call for their points.
+    Raises ``budget.Stopped`` as ``cached_answer`` does."""
+    return cached_answer(*_answer_args(ss))
+
+
 def page_answer(ss) -> dict | None:
     """The answer for the canvas's payload, or None when the browser has it already: it has
     fitted every edit of its own through the endpoint since the last change made here."""
     X, y, _ = state.current_dataset(ss)
-    skey = state.settings_key(state.current_settings(ss))
-    style = tuple(sorted(teacher.figure_options(ss).items()))
+    xb, yb, skey, view, home, style = _answer_args(ss)
     shown = (int(ss.get(state.K_EPOCH, 0)), skey, int(ss.get(state.K_VIEW_REV, 0)), style)
     if ss.get(K_ANSWERED) == shown and not ss.pop(K_WANT_ANSWER, False):
         return None
     ss[K_ANSWERED] = shown
-    home = tuple(tuple(r) for r in ss[state.K_RANGE])
-    view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
-    xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
     try:
-        return reused_time(cached_answer(xb, yb, skey, view, home, style))
+        ans = reused_time(cached_answer(xb, yb, skey, view, home, style))
+        return {k: v for k, v in ans.items() if k != "theory"}  # the page's panel shows it
     except budget.Stopped as exc:  # the points stay; the canvas shows why there is no model
         return {"seq": None, "n": len(X), "ok": False, "kind": "over_budget",
                 "message": str(exc), "figure": fit_api.points_figure(X, y, home)}

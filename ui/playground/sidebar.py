@@ -18,7 +18,7 @@ import streamlit as st
 import svm_engine as se
 from svm_engine import datasets
 from ui.playground import teacher
-from ui.shared import fitting, history, state
+from ui.shared import fitting, history, state, student
 from ui.shared.controls import (
     MODEL_KEYS,
     generator_default,
@@ -149,7 +149,7 @@ def sidebar_model(ss) -> dict:
     for why in avail.values():
         if why is not None:
             sb.caption(why[:1].upper() + why[1:].rstrip(".") + ".")  # each names its solver
-    if new["solver"] == "smo":
+    if new["solver"] == "smo" and student.full_view(ss):  # a solver internal
         new["wss"] = sb.radio(
             "SMO working-set rule", se.WSS_RULES, key=P + "wss", format_func=WSS_LABELS.get,
             **teacher.lock_kwargs(ss, "solver"),

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ui.classroom.store import LinkError, NotTeacher, Store, StoreUnavailable, get_store
-from ui.shared import present, reveal, state
+from ui.shared import present, reveal, state, student
 from ui.shared.book_setups import SETUPS, playground_target
 
 SPEC_VERSION = 1
@@ -403,6 +403,8 @@ def figure_options(ss: Mapping) -> dict:
     hide = tuple(h for h in ("numbers", "table") if not shows(ss, h))
     if hide:
         out["hide"] = hide
+    if student.is_student(ss):  # the numbers panel without the solver's internals
+        out["student"] = True
     return out
 
 
@@ -509,6 +511,7 @@ def open_link(ss: MutableMapping, q: Mapping[str, Any], store: Store | None = No
     if spec is not None:
         ss[K_SPEC], ss[K_REF] = spec, ref
         apply_spec(ss, spec)
+        student.default_on(ss)  # a teacher's link opens in the student view
     if state.is_link(sq):
         if spec is None:
             m = state.restore_from_query(ss, sq)

@@ -12,10 +12,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
-from ui.playground import class_address as CA
-from ui.playground import qr
 from ui.playground import teacher as T
-from ui.shared import present, reveal, state
+from ui.shared import class_address as CA
+from ui.shared import present, qr, state
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets
 
@@ -169,7 +168,7 @@ def _reveal_cb() -> None:
     else:
         made["revealed"] = True
         state.push_flash(ss, "success", "Revealed: your students' pages show the hidden parts "
-                         f"within {reveal.POLL_S:g} s.")
+                         "within a few seconds.")
 
 
 def teacher_tab(ss) -> None:

@@ -22,10 +22,11 @@ warm       optional {"points": [...], "alpha": [...]}: the previous answer's poi
            starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
            ``warmstart.map_alpha`` carries α over when at most one point changed
 home       optional, like view: the axis ranges "reset axes" returns to (default: view)
-style      optional {"scale": 1…2, "show_sv": bool, "hide": [...]}: how the figure is drawn (a
-           teacher link's present mode and hidden support vectors,
-           ``ui.playground.teacher.figure_options``) and what the answer leaves out
-           (``HIDDEN_FIELDS``: "numbers", "table")
+style      optional {"scale": 1…2, "show_sv": bool, "hide": [...], "student": bool}: how the
+           figure is drawn (a teacher link's present mode and hidden support vectors,
+           ``ui.playground.teacher.figure_options``), what the answer leaves out
+           (``HIDDEN_FIELDS``: "numbers", "table") and whether the numbers panel is the
+           student view's (``tables.model_summary(student=True)``: no solver internals)
 seq        optional integer, echoed (the browser drops answers to older edits)
 =========  ===================================================================================
 
@@ -61,6 +62,7 @@ from ui.serving.warmstart import map_alpha
 from ui.shared import browser_data, fitting, state, tables
 from ui.shared.figures import MIN_SLACK, decision_figure_dict
 from ui.shared.numbers import fmt_setting
+from ui.shared.theory import playground_sections
 
 FIT_PATH = "api/refit"
 MAX_BODY_BYTES = 1_000_000  # 2,000 points with a warm start take ~0.2 MB
@@ -152,19 +154,21 @@ def _warm(value: Any, X: np.ndarray, y: np.ndarray, settings: dict):
 #: never receives them: the numbers panel, and α with the points table's other model columns
 #: (α also sits in the SV rings' hover: ``draw_data`` leaves it out there).
 HIDDEN_FIELDS = {
-    "numbers": ("alpha", "b", "h", "xi", "category", "panel", "fit"),
-    "table": ("alpha", "h", "xi", "category"),
+    "numbers": ("alpha", "b", "h", "xi", "category", "panel", "fit", "w_norm"),
+    "table": ("alpha", "h", "xi", "category", "w_norm"),
 }
 
 
 def parse_style(value: Any) -> dict:
-    """{"scale", "show_sv", "hide"} with defaults 1.0, True and (); BadRequest for anything
-    else."""
+    """{"scale", "show_sv", "hide", "student"} with defaults 1.0, True, () and False;
+    BadRequest for anything else."""
     if value is None:
         value = {}
-    if not isinstance(value, Mapping) or set(value) - {"scale", "show_sv", "hide"}:
+    if not isinstance(value, Mapping) or set(value) - {"scale", "show_sv", "hide", "student"}:
         raise BadRequest('style must be {"scale": number, "show_sv": true or false, '
-                         '"hide": [...]}')
+                         '"hide": [...], "student": true or false}')
+    if not isinstance(value.get("student", False), bool):
+        raise BadRequest(f"style.student must be true or false; got {value['student']!r:.40}")
     hide = value.get("hide", ())
     if not isinstance(hide, (list, tuple)) or any(h not in HIDDEN_FIELDS for h in hide):
         raise BadRequest(f"style.hide must be a list of {', '.join(HIDDEN_FIELDS)}; "
@@ -176,7 +180,8 @@ def parse_style(value: Any) -> dict:
                          f"got {scale!r:.40}")
     if not isinstance(show_sv, bool):
         raise BadRequest(f"style.show_sv must be true or false; got {show_sv!r:.40}")
-    return {"scale": float(scale), "show_sv": show_sv, "hide": tuple(sorted(set(hide)))}
+    return {"scale": float(scale), "show_sv": show_sv, "hide": tuple(sorted(set(hide))),
+            "student": value.get("student", False)}
 
 
 def parse_request(body: Any) -> dict:
@@ -295,14 +300,15 @@ def draw_data(model, grid: tuple, x_range: tuple, y_range: tuple,
 
 def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=None,
            alpha0=None, warm_model=None, seq: int | None = None,
-           style: Mapping[str, Any] | None = None) -> dict:
+           style: Mapping[str, Any] | None = None, theory: bool = False) -> dict:
     """Everything the Playground shows of the fit of (X, y) with ``settings`` in ``view``:
     the canvas's draw data, the numbers panel's rows (``panel``), the points table's columns
     (α, ``h``, ``xi``, ``category``) and the full Plotly figure (``figure``, JSON text whose
     heatmap and contours take their x, y, z from ``grid``). The endpoint sends it per click;
     the page puts it in the canvas's payload after a change of data or settings. h is
     sampled around ``view`` (the plot's zoom); the figure's axes span ``home`` (default:
-    ``view``), the ranges "reset axes" returns to.
+    ``view``), the ranges "reset axes" returns to. ``theory``: add the "Why?" panel's texts
+    written from this model (``ui.shared.theory``), [key, title, markdown] rows.
     """
     t0 = time.perf_counter()
     out = fitting.fit_points(X, y, settings, alpha0, warm_start=warm_model)
@@ -328,8 +334,9 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         misclassified=[int(i) for i in np.flatnonzero(np.asarray(m.category) == "misclassified")],
         h=_floats(m.h_train),
         xi=_floats(xi),
+        w_norm=float(m.w_norm),  # the table's δ = y·h(x)/‖w‖
         category=[str(c) for c in m.category],
-        panel=[list(r) for r in tables.model_summary(m)],
+        panel=[list(r) for r in tables.model_summary(m, student=parse_style(style)["student"])],
         fit={
             "solver_ms": round(1000 * float(m.time_s), 3),
             "n_iter": int(m.n_iter),
@@ -340,6 +347,8 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         **draw,
         figure=figure,
     )
+    if theory:
+        ans["theory"] = [[t.key, t.title, t.text] for t in playground_sections(m)]
     for part in parse_style(style)["hide"]:
         for k in HIDDEN_FIELDS[part]:
             ans.pop(k, None)

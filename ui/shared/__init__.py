@@ -27,11 +27,18 @@ uses them all):
   Playground's picture, pure), ``history`` (undo), ``book_setups`` (the book's datasets with
   the settings of its worked examples), ``quick_controls`` (kernel, σ, loss and C beside the
   plot: the sidebar's settings, one state), ``drawer`` (a phone's sidebar drawer closes after
-  a page link is followed; app.py draws it on every page), ``reveal`` (a teacher link's
-  hidden points hidden on every page until the teacher's reveal), ``present`` (present mode on any
-  page: the session's one switch).
+  a page link is followed; app.py draws it on every page), ``class_address`` (the address
+  students can open) and ``qr`` (its QR code): teacher links and live classes; ``reveal`` (a
+  teacher link's hidden points hidden on every page until the teacher's reveal), ``present``
+  (present mode on any page: the session's one switch), ``student`` (the student view: one
+  switch per session, in every page's sidebar; ``unless``/``full_view`` wrap a solver's
+  internals).
+- ``theory``: the chapter's theory written with a fitted model's numbers (pure); ``why``
+  its collapsed "Why?" panels (``why_panel``, ``show_sections``).
 - ``browser_data``: Plotly figures as JSON text for the browser's modules, the checks of what
   a browser sends back; ``click_plot``: a Plotly chart that reports a click (More classes,
   Regression).
+- ``formulas``: the problem a setting solves (loss × bias × kernel × solver) as text, its
+  bound and kernel read from the engine (``svm_engine.problem``), never re-derived.
 - ``st_private``: every non-public Streamlit API the app uses, and only there.
 """

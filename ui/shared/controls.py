@@ -18,7 +18,7 @@ import streamlit as st
 from svm_engine import datasets
 from ui.data.import_panel import Upload, sidebar_upload
 from ui.serving import costs
-from ui.shared import fitting, nav, state, tables
+from ui.shared import fitting, nav, state, student, tables
 from ui.shared.labels import COEF0_LABELS, KERNEL_LABELS, LOSS_LABELS
 from ui.shared.numbers import fmt_setting
 
@@ -45,7 +45,10 @@ def seed_widget(ss, key: str, value) -> None:
 
 
 def limits_caption(settings: dict, task: str = "fit", solvers=None) -> None:
-    """The solvers' point limits within the time budget (``costs.limits_caption``)."""
+    """The solvers' point limits within the time budget (``costs.limits_caption``); not in
+    the student view (a budget is the server's, not the chapter's)."""
+    if student.is_student(st.session_state):
+        return
     able = [s for s, why in fitting.solver_availability(settings, budget=False).items()
             if why is None] if solvers is None else list(solvers)
     text = costs.limits_caption(settings, able, task)

@@ -50,13 +50,17 @@ def run_through_app() -> None:
     alone: no page config, the folder's menu ("app, playground, ..."), no Plotly.js copied
     for the canvas. Every page calls this first: it leaves the old mode and reruns, and the
     rerun goes through ``app.py``, whose ``st.navigation`` opens the same page.
+
+    Then the session's student-view switch in the sidebar (``student``): every page has it.
     """
     import streamlit as st
 
     from ui.shared.st_private import leave_pages_folder_mode
+    from ui.shared.student import sidebar_switch
 
     if leave_pages_folder_mode():
         st.rerun()
+    sidebar_switch(st.session_state)
 
 
 #: Where `keep_widgets` stores a page's widget values (a key no widget has).

@@ -58,8 +58,39 @@ def point_table(
     return df[POINT_COLUMNS]
 
 
-def model_summary(model, names=("x1", "x2")) -> list[tuple[str, str]]:
-    """(label, value) rows for the numbers panel."""
+def with_distance(df: pd.DataFrame, model) -> pd.DataFrame:
+    """``point_table``'s frame with the column δ = y·h(x)/‖w‖ after y·h(x): each point's
+    distance to the hyperplane, positive on its own side (slide 6; ‖w‖ in feature space)."""
+    out = df.copy()
+    norm = float(getattr(model, "w_norm", math.nan)) if model is not None else math.nan
+    delta = out["y·h(x)"] / norm if norm > 0 else np.nan
+    out.insert(out.columns.get_loc("y·h(x)") + 1, DELTA_COLUMN, delta)
+    return out
+
+
+DELTA_COLUMN = "δ = y·h(x)/‖w‖"
+
+
+def model_summary(model, names=("x1", "x2"), *, student: bool = False
+                  ) -> list[tuple[str, str]]:  # fmt: skip
+    """(label, value) rows for the numbers panel; ``student``: the student view's
+    (``student_rows``)."""
+    rows = _summary_rows(model, names)
+    return student_rows(model, rows) if student else rows
+
+
+#: the numbers panel's rows the student view leaves out: the solver's run, not the chapter's
+STUDENT_HIDDEN_ROWS = ("time",)
+
+
+def student_rows(model, rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The student view's numbers panel: no time, the solver without its working-set rule,
+    the iterations without the polish's note."""
+    shown = {"solver": solver_text(model.solver), "iterations": iterations_text(model.n_iter)}
+    return [(k, shown.get(k, v)) for k, v in rows if k not in STUDENT_HIDDEN_ROWS]
+
+
+def _summary_rows(model, names) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     w = model.w
     if w is not None:

@@ -420,7 +420,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     if math.hypot(new[0] - old[0], new[1] - old[1]) > 1e-9 * max(1.0, hi - lo):
         annotations.append(_arrow(new, old, arrowhead=3, arrowsize=1.3, arrowwidth=2.5,
                                   arrowcolor="#333333", text=""))
-    box_text = f"box [0, {fmt_num(C)}]²" if finite else "C = ∞: the box is open"
+    box_text = f"box [0, {fmt_num(C)}]²" if finite else "no upper bound on α: the box is open"
     layout = _base_layout(height, f"Step {rec['it']}: the pair (α{sub(i)}, α{sub(j)}) · {box_text}")
     layout["margin"]["b"] = 70
     layout["xaxis"] = _axis(
@@ -527,7 +527,7 @@ def coordinate_figure(rec: dict, *, height: int = 300) -> dict:
         {
             "x": right,
             "y": 1,
-            "text": "C" if math.isfinite(C) else "C = ∞ →",
+            "text": "C" if math.isfinite(C) else "no upper bound →",
             "showarrow": False,
             "yanchor": "bottom",
             "xanchor": "center" if math.isfinite(C) else "right",

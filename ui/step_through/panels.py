@@ -91,7 +91,7 @@ NAV_BUTTONS = (("first", "first_page", None), ("prev", "navigate_before", "Left"
 def controls(run, total: int, coordinate: bool, unit: str) -> None:
     ss = st.session_state
     events = S.event_steps(run, coordinate)
-    jump, jump_help, what = W.jump_texts(run.solver, unit)
+    jump, jump_help, what = W.jump_texts(run.solver, unit, not np.isfinite(run.C_box))
     playing = bool(ss.get(K_PLAY))
     cols = st.columns([1, 1, 1, 1, 1.1, 1.4, 2.2], vertical_alignment="bottom")
     for col, (action, icon, shortcut) in zip(cols[:4], NAV_BUTTONS, strict=True):
@@ -134,24 +134,30 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
             height=560, uirevision=uirev, step=k, resolution=V.DECISION_GRID, legend=False,
             violator_label="yᵢh(xᵢ) < 1" if run.solver == "newton" else "violates KKT",
         ), P + "fig.decision", words, f"{V.SOLVER_LABELS[run.solver]}: the decision function h(x)")
-        st.caption(W.decision_key(run.solver, coordinate))
+        st.caption(W.decision_key(run.solver, coordinate, open_box=not np.isfinite(run.C_box)))
     with right:
         if coordinate and k > 0:
             chart(F.coordinate_figure(v.coord, height=260), P + "fig.coord", words,
-                  "SGA: one coordinate αₖ, clipped to [0, C]")
-            st.latex(W.latex_block(W.sga_coordinate_formulas(v.coord)))
+                  "SGA: one coordinate αₖ, clipped to [0, C]" if np.isfinite(run.C_box)
+                  else "SGA: one coordinate αₖ, clipped at 0 (no upper bound)")
         elif coordinate:
             st.info("Each step updates one αₖ (slide 33, lines 12–14). Press **Next**.")
         elif run.solver == "sga":
-            st.markdown(W.SGA_SWEEP_TEXT)
+            st.markdown(W.sga_sweep_text(run))
+            if note := W.sga_clip_note(run.loss, run.C):
+                st.caption(note)
             if k > 0:
                 st.markdown(W.sga_sweep_numbers(run, k))
         else:
-            st.markdown(W.NEWTON_TEXT)
+            st.markdown(W.newton_text(run))
             if k > 0:
-                st.table(pd.DataFrame(W.newton_lines(stt.record), columns=["quantity", "value"])
-                         .set_index("quantity"))
+                st.table(pd.DataFrame(W.newton_lines(stt.record, run, k),
+                                      columns=["quantity", "value"]).set_index("quantity"))
         numbers_panel(run, stt)
+    if coordinate and k > 0:  # the formulas are wide: the whole width
+        st.latex(W.latex_block(W.sga_coordinate_formulas(v.coord)))
+        if note := W.sga_clip_note(run.loss, run.C):
+            st.caption(note)
     title = f"α after this {unit}" + (
         " (changed entries in green, old value marked)" if len(stt.changed) else "")
     chart(F.alpha_bars_figure(stt.alpha, run.y, stt.changed, alpha_before=stt.alpha_before,

@@ -242,14 +242,16 @@ def player_payload(
         "frame": canvas_figure_json(frame),
         "curves": canvas_figure_json(curves),
         "text": {
-            "decision_key": W.decision_key("smo"),
+            "decision_key": W.decision_key("smo", open_box=not math.isfinite(run.C_box)),
             "box_caption": (
                 "Dashed: the line yᵢαᵢ + yⱼαⱼ = const (Σαₜyₜ = 0 keeps the pair on it); "
                 "green: the feasible segment αⱼ ∈ [L, H] inside the box; ● old point, "
                 "◇ unclipped optimum, ★ new (clipped) point."
             ),
             "box_empty": (
-                "The (αᵢ, αⱼ) picture of each step appears here: the box [0, C]², the "
+                "The (αᵢ, αⱼ) picture of each step appears here: the box "
+                + ("[0, C]²" if math.isfinite(run.C_box) else "[0, ∞)² (no upper bound on α)")
+                + ", the "
                 "line yᵢαᵢ + yⱼαⱼ = const, the segment [L, H], the old point, the "
                 "unclipped optimum and the clipped new point. Press Next (or →)."
             ),

@@ -35,6 +35,7 @@ from svm_engine.finalize import bias_from_gradient, categorise, kkt_violation, s
 from svm_engine.problem import build_problem
 from svm_engine.solvers import sga as _sga
 from svm_engine.solvers import smo as _smo
+from ui.shared import formulas as FM
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL
 from ui.shared.state import effective_C, fit_settings, settings_to_kernel
 
@@ -765,7 +766,18 @@ def step_record(run: StepRun, k: int) -> dict:
         rec["Ei"] += shift
         rec["Ej"] += shift
         rec["b_before"] = float(run.b[k - 1])
+        rec.update(kernel_numbers(run, [rec["i"], rec["j"]]))
     return rec
+
+
+def kernel_numbers(run: StepRun, idx: list[int]) -> dict:
+    """K and the solver's K̃ (K_eff) on the points ``idx``, made by the engine's own builder,
+    and the words of the setting (k = 2's open box, the K̃ it uses) for the step's formulas."""
+    p = build_problem(run.X[idx], run.y[idx], run.kernel, run.C, run.loss, run.bias)
+    return {"K": p.K.tolist(), "Kt": p.K_eff.tolist(), "loss": run.loss, "C_user": run.C,
+            "aug": bool(p.spec.augmented), "diag": float(p.spec.diag),
+            "ktex": FM.kernel_tex(run.kernel, run.C, run.loss, run.bias),
+            "open_box": FM.box_is_open(run.C, run.loss)}
 
 
 def prev_model(run: StepRun, k: int) -> StepModel | None:
@@ -845,7 +857,8 @@ def coordinate_state(run: StepRun, s) -> tuple[StepState, dict]:
         rec = _sga.coordinate_step(Keff, y, a, g, eta, run.C_box, c)
     rec = {key: (bool(v) if isinstance(v, np.bool_ | bool) else v) for key, v in rec.items()}
     # g_before = Σᵢ αᵢyᵢK(xᵢ, x_k) just before the update (slide 33, line 12)
-    rec.update(sweep=t, y=float(y[kk]), C=run.C_box, g_before=g_before)
+    rec.update(sweep=t, y=float(y[kk]), C=run.C_box, g_before=g_before,
+               **kernel_numbers(run, [kk]))
     b = float(a @ y)
     model = _step_model(run, a, b)
     G = y * g - 1.0  # g is current after the update

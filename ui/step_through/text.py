@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from ui.shared import formulas as FM
 from ui.shared.labels import WSS_LABELS
 from ui.shared.numbers import fmt_num, fmt_tex, fmt_tex_factor, hyperplane_equation
 from ui.step_through.state import KKT_TOL, TRACE_CAP
@@ -41,18 +42,28 @@ def subscript(n: int) -> str:
     return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
-def decision_key(solver: str, coordinate: bool = False) -> str:
-    """The key to the scatter plot's marks (it has no legend: see step_figures)."""
+def decision_key(solver: str, coordinate: bool = False, open_box: bool = False) -> str:
+    """The key to the scatter plot's marks (it has no legend: see step_figures). ``open_box``:
+    α has no upper bound (quadratic loss, hard margin), so no ring means α = C."""
     who = {"smo": "the pair (i, j)", "sga": "the updated point", "newton": ""}[solver]
     if solver == "sga" and not coordinate:
         who = ""
     viol = "yᵢh(xᵢ) < 1" if solver == "newton" else "violates its KKT condition"
+    rings = ("rings: support vectors (α > 0; α has no upper bound here)" if open_box else
+             "rings: support vectors (black: 0 < α < C, purple: α = C)")
     return (
         "Solid: h(x) = 0; dashed: h(x) = ±1; dotted grey: h(x) = 0 before this step. "
-        "● class +1, ■ class −1; rings: support vectors (black: 0 < α < C, purple: α = C)"
+        f"● class +1, ■ class −1; {rings}"
         + (f"; thick green rings: {who}" if who else "")
         + f"; orange ◇: {viol}; ×: misclassified."
     )
+
+
+def open_reason_tex(rec: dict) -> str:
+    """Why α has no upper bound in this run, as LaTeX text."""
+    if rec.get("loss") == "quadratic":
+        return r"k = 2:\ \alpha_t \ge 0\text{ only, no upper bound (slide 27), whatever }C"
+    return r"\text{no upper bound: hard margin }(C = \infty)"
 
 
 # ---------------------------------------------------------------------------- SMO
@@ -61,6 +72,7 @@ def decision_key(solver: str, coordinate: bool = False) -> str:
 def smo_why(sel: dict, rec: dict, tol: float) -> str:
     """Why this pair (markdown), from ``step_state.selection_numbers`` and the record."""
     i, j = sel["i"], sel["j"]
+    Kn = "K̃" if rec.get("ktex") else "K"  # the matrix SMO works on (K + δ/(2C) for k = 2)
     head = (
         f"**i = {i + 1}** ({pt(i)}): the largest −yₜ∇ₜf over I_up, "
         f"−yᵢ∇ᵢf = **{fmt_num(sel['minus_yG_i'])}** = m(α).  \n"
@@ -77,7 +89,7 @@ def smo_why(sel: dict, rec: dict, tol: float) -> str:
     else:
         body = (
             f"**j = {j + 1}** ({pt(j)}): among t ∈ I_low with −yₜ∇ₜf < m, the largest gain "
-            f"bₜ²/aₜ (bₜ = m + yₜ∇ₜf, aₜ = Kᵢᵢ + Kₜₜ − 2Kᵢₜ); −yⱼ∇ⱼf = "
+            f"bₜ²/aₜ (bₜ = m + yₜ∇ₜf, aₜ = {Kn}ᵢᵢ + {Kn}ₜₜ − 2{Kn}ᵢₜ); −yⱼ∇ⱼf = "
             f"{fmt_num(sel['minus_yG_j'])}.  \n"
         )
         rule = "Rule: **second order** (LIBSVM; Fan, Chen & Lin 2005): the pair that lowers f most."
@@ -103,9 +115,15 @@ def smo_formulas(rec: dict) -> list[str]:
     yi, yj = rec["yi"], rec["yj"]
     C = rec["C"]
     Cs = fmt_tex(C)
-    lines = [
-        rf"\eta = K(x_{{{i}}},x_{{{i}}}) + K(x_{{{j}}},x_{{{j}}}) - 2K(x_{{{i}}},x_{{{j}}})"
-        rf" = {fmt_tex(rec['eta'])}",
+    ktex = rec.get("ktex", "")
+    Kn = r"\tilde K" if ktex else "K"
+    Kt = rec.get("Kt")
+    nums = (rf" = {fmt_tex(Kt[0][0])} + {fmt_tex_factor(Kt[1][1])} - 2\cdot "
+            rf"{fmt_tex_factor(Kt[0][1])}" if Kt else "")
+    lines = [rf"{ktex},\quad C = {fmt_tex(rec['C_user'])}"] if ktex else []
+    lines += [
+        rf"\eta = {Kn}(x_{{{i}}},x_{{{i}}}) + {Kn}(x_{{{j}}},x_{{{j}}}) - 2{Kn}(x_{{{i}}},"
+        rf"x_{{{j}}}){nums} = {fmt_tex(rec['eta'])}",
         rf"E_{{{i}}} = h(x_{{{i}}}) - y_{{{i}}} = {fmt_tex(rec['Ei'])},\qquad "
         rf"E_{{{j}}} = h(x_{{{j}}}) - y_{{{j}}} = {fmt_tex(rec['Ej'])}",
         rf"\alpha_{{{j}}}^{{\text{{unc}}}} = \alpha_{{{j}}} + \frac{{y_{{{j}}}"
@@ -114,7 +132,15 @@ def smo_formulas(rec: dict) -> list[str]:
         rf"{{{fmt_tex(rec['eta'])}}}"
         rf" = {fmt_tex(rec['aj_unclipped'])}",
     ]
-    if yi != yj:
+    if rec.get("open_box"):  # the box [0, ∞): L and H without C
+        lower = (rf"\max(0,\ \alpha_{{{j}}} - \alpha_{{{i}}}) = {fmt_tex(rec['L'])}"
+                 if yi != yj else "0")
+        upper = ("\\infty" if yi != yj else
+                 rf"\alpha_{{{i}}} + \alpha_{{{j}}} = {fmt_tex(rec['H'])}")
+        rel = r"\ne" if yi != yj else "="
+        lines += [rf"y_{{{i}}} {rel} y_{{{j}}}:\quad L = {lower},\quad H = {upper}",
+                  open_reason_tex(rec)]
+    elif yi != yj:
         lines += [
             rf"y_{{{i}}} \ne y_{{{j}}}:\quad L = \max(0,\ \alpha_{{{j}}} - \alpha_{{{i}}}) = "
             rf"{fmt_tex(rec['L'])}",
@@ -153,50 +179,110 @@ def smo_summary(rec: dict) -> str:
 
 
 def sga_coordinate_formulas(rec: dict) -> list[str]:
-    """Slide 33, lines 12–14, with the numbers (the kernel includes the +1 of x′ = (x, 1))."""
+    """Slide 33, lines 12–14, with the numbers: η_k = 1/K̃(x_k, x_k), K̃ the matrix the engine
+    builds (K + 1 for x′ = (x, 1), + 1/(2C) on the diagonal for quadratic loss)."""
     k = rec["k"] + 1
     C = rec["C"]
-    lines = [
-        rf"\eta_{{{k}}} = \frac{{1}}{{K(x_{{{k}}}, x_{{{k}}})}} = {fmt_tex(rec['eta'])}",
+    ktex = rec.get("ktex", "")
+    Kn = r"\tilde K" if ktex else "K"
+    lines = [rf"{ktex},\quad C = {fmt_tex(rec['C_user'])}"] if ktex else []
+    if "K" in rec and ktex:  # the diagonal entry's parts: K, +1 (folded bias), +1/(2C) (k = 2)
+        plain = rec["K"][0][0] - (1.0 if rec["aug"] else 0.0)
+        syms = [rf"K(x_{{{k}}}, x_{{{k}}})"] + (["1"] if rec["aug"] else []) + (
+            [r"\frac{1}{2C}"] if rec["diag"] > 0 else [])
+        vals = [fmt_tex(plain)] + (["1"] if rec["aug"] else []) + (
+            [fmt_tex(rec["diag"])] if rec["diag"] > 0 else [])
+        lines.append(rf"\tilde K(x_{{{k}}}, x_{{{k}}}) = {' + '.join(syms)} = "
+                     rf"{' + '.join(vals)} = {fmt_tex(rec['Kt'][0][0])}")
+    lines += [
+        rf"\eta_{{{k}}} = \frac{{1}}{{{Kn}(x_{{{k}}}, x_{{{k}}})}} = {fmt_tex(rec['eta'])}",
         rf"\frac{{\partial J}}{{\partial \alpha_{{{k}}}}} = 1 - y_{{{k}}}\sum_i \alpha_i y_i"
-        rf" K(x_i, x_{{{k}}}) = 1 - ({sign(rec['y'])})({fmt_tex(rec['g_before'])})"
+        rf" {Kn}(x_i, x_{{{k}}}) = 1 - ({sign(rec['y'])})({fmt_tex(rec['g_before'])})"
         rf" = {fmt_tex(rec['grad'])}",
         rf"\alpha_{{{k}}} \leftarrow \alpha_{{{k}}} + \eta_{{{k}}}\frac{{\partial J}}"
         rf"{{\partial \alpha_{{{k}}}}} = {fmt_tex(rec['a_old'])} + {fmt_tex(rec['eta'])}\cdot"
         rf"{fmt_tex_factor(rec['grad'])} = {fmt_tex(rec['a_unclipped'])}",
-        rf"\text{{clip to }}[0, C],\ C = {fmt_tex(C)}:\quad "
-        rf"\alpha_{{{k}}} = {fmt_tex(rec['a_new'])}"
-        + (r"\quad(\text{clipped})" if rec.get("clipped") else ""),
     ]
+    if rec.get("open_box"):
+        lines += [rf"\text{{clip to }}[0, \infty):\quad \alpha_{{{k}}} = \max(0,\ "
+                  rf"{fmt_tex(rec['a_unclipped'])}) = {fmt_tex(rec['a_new'])}"
+                  + (r"\quad(\text{clipped})" if rec.get("clipped") else ""),
+                  open_reason_tex(rec)]
+    else:
+        lines.append(rf"\text{{clip to }}[0, C],\ C = {fmt_tex(C)}:\quad "
+                     rf"\alpha_{{{k}}} = {fmt_tex(rec['a_new'])}"
+                     + (r"\quad(\text{clipped})" if rec.get("clipped") else ""))
     return lines
 
 
-SGA_SWEEP_TEXT = (
-    "One **sweep** of SVM-Dual (slide 33, lines 10–16): for k = 1, …, n in turn, "
-    "αₖ ← αₖ + ηₖ(1 − yₖ Σᵢ αᵢyᵢK(xᵢ, xₖ)) with ηₖ = 1/K(xₖ, xₖ), then clip αₖ to [0, C]; "
-    "each new αₖ is used at once for the next k. The kernel is K(x, z) + 1 because b is "
-    "folded into w (x′ = (x, 1), slide 30), so there is no Σαᵢyᵢ = 0 constraint and b = Σαᵢyᵢ. "
-    "Stop when ‖αₜ − αₜ₋₁‖ ≤ ε (line 17)."
-)
+def sga_clip_note(loss: str, C: float) -> str:
+    """Where the app's SGA departs from slide 33 as printed ("" where it does not)."""
+    if loss != "quadratic":
+        return ""
+    return ("Quadratic loss (k = 2): the dual has αₖ ≥ 0 only, no upper bound (slides 20, 27), "
+            "so αₖ is clipped at 0 only. Slide 33 as printed clips at C in lines 13–14 for "
+            f"both losses: coding it literally (αₖ ≤ C = {fmt_num(C)}) solves another problem "
+            "and gives another answer for k = 2.")
+
+
+def sga_sweep_text(run) -> str:
+    """One sweep of SVM-Dual in words, with the K̃ and the box of this run's setting."""
+    terms = " + ".join(FM.kernel_terms(run.kernel, run.C, run.loss, run.bias))
+    diag = (" (1/(2C) on the diagonal: quadratic loss, slide 33 line 5)"
+            if FM.spec(run.kernel, run.C, run.loss, run.bias).diag > 0 else "")
+    clip = ("then set αₖ to max(0, αₖ): for quadratic loss α has no upper bound (slide 27; "
+            "slide 33's lines 13–14 clip at C, see below)"
+            if FM.box_is_open(run.C, run.loss) else "then clip αₖ to [0, C]")
+    return (
+        "One **sweep** of SVM-Dual (slide 33, lines 10–16): for k = 1, …, n in turn, "
+        "αₖ ← αₖ + ηₖ(1 − yₖ Σᵢ αᵢyᵢK̃(xᵢ, xₖ)) with ηₖ = 1/K̃(xₖ, xₖ) and "
+        f"K̃(xᵢ, xⱼ) = {terms}{diag}; {clip}. Each new αₖ is used at once for the next k. "
+        "The +1 is there because b is folded into w (x′ = (x, 1), slide 30), so there is no "
+        "Σαᵢyᵢ = 0 constraint and b = Σαᵢyᵢ. Stop when ‖αₜ − αₜ₋₁‖ ≤ ε (line 17)."
+    )
 
 
 # ------------------------------------------------------------------------- Newton
 
-NEWTON_TEXT = (
-    "One **Newton iteration** of SVM-Primal (quadratic loss, slides 37–39; kernel form "
-    "slide 41): the violators yᵢh(xᵢ) < 1 give v = Σ yᵢxᵢ and S = Σ xᵢxᵢᵀ; "
-    "∇ = w − 2Cv + 2CSw, H = I + 2CS, and w ← w − ηH⁻¹∇. The step size η starts at 1 and is "
-    "halved until J(w) decreases. α = 2Cξ links the primal to the dual."
-)
+
+def newton_text(run) -> str:
+    """One Newton iteration: slide 39's linear form or slide 41's kernel form."""
+    if run.linear:
+        return (
+            "One **Newton iteration** of SVM-Primal (quadratic loss, slides 37–39): the "
+            "violators yᵢwᵀx′ᵢ < 1 (x′ = (x, 1)) give v = Σ yᵢx′ᵢ and S = Σ x′ᵢx′ᵢᵀ; "
+            "∇ = (I + 2CS)w − 2Cv, H = I + 2CS, and w ← w − ηH⁻¹∇. The step size η starts at "
+            "1 and is halved until J(w) decreases. α = 2Cξ links the primal to the dual."
+        )
+    return (
+        "One **Newton iteration** of SVM-Primal-Kernel (quadratic loss, slide 41): with "
+        "K = K(xᵢ, xⱼ) + 1 (b folded in, x′ = (x, 1)) and h(xᵢ) = Kᵢᵀβ, the violators "
+        "yᵢKᵢᵀβ < 1 give v = Σ yᵢKᵢ and S = Σ KᵢKᵢᵀ; ∇ = (K + 2CS)β − 2Cv, H = K + 2CS, and "
+        "β ← β − ηH⁻¹∇. The step size η starts at 1 and is halved until J(β) decreases. "
+        "Slide 41 stops on ‖βₜ − βₜ₋₁‖ ≤ ε; the engine stops on √(ΔβᵀKΔβ) ≤ ε (the step of "
+        "w′ = Σβᵢφ(x′ᵢ), the same number the linear form measures), because β is not unique "
+        "when K is singular. Both are shown. α = 2Cξ links the primal to the dual."
+    )
 
 
-def newton_lines(rec: dict) -> list[tuple[str, str]]:
+def newton_lines(rec: dict, run=None, k: int = 0) -> list[tuple[str, str]]:
+    """The numbers of Newton iteration k; β rows for the kernel form (slide 41)."""
+    if run is None or run.linear:
+        return [
+            ("violators yᵢh(xᵢ) < 1 used by this step", str(rec["n_violators"])),
+            ("‖∇J(w)‖ before the step", fmt_num(rec["grad_norm"])),
+            ("step size η", fmt_num(rec["step"])),
+            ("‖wₜ − wₜ₋₁‖ (stop when ≤ ε)", fmt_num(rec["step_norm"])),
+            ("J(w) after the step", fmt_num(rec["primal_trace"], 8)),
+        ]
+    dbeta = float(np.linalg.norm(run.newton_w[k] - run.newton_w[k - 1]))
     return [
         ("violators yᵢh(xᵢ) < 1 used by this step", str(rec["n_violators"])),
-        ("‖∇J(w)‖ before the step", fmt_num(rec["grad_norm"])),
+        ("‖∇J(β)‖ before the step", fmt_num(rec["grad_norm"])),
         ("step size η", fmt_num(rec["step"])),
-        ("‖wₜ − wₜ₋₁‖ (stop when ≤ ε)", fmt_num(rec["step_norm"])),
-        ("J(w) after the step", fmt_num(rec["primal_trace"], 8)),
+        ("‖βₜ − βₜ₋₁‖ (slide 41)", fmt_num(dbeta)),
+        ("√(ΔβᵀKΔβ) (the engine stops when ≤ ε)", fmt_num(rec["step_norm"])),
+        ("J(β) after the step", fmt_num(rec["primal_trace"], 8)),
     ]
 
 
@@ -235,7 +321,8 @@ def numbers_rows(run, stt) -> list[tuple[str, str]]:
     rows += [
         ("dual objective", fmt_num(stt.dual, 8)),
         ("primal objective", fmt_num(stt.primal, 8) if math.isfinite(stt.primal) else "∞"),
-        ("‖∇J(w)‖" if newton else "max KKT violation", fmt_num(stt.kkt)),
+        (("‖∇J(w)‖" if run.linear else "‖∇J(β)‖") if newton else "max KKT violation",
+         fmt_num(stt.kkt)),
         ("violators yᵢh(xᵢ) < 1" if newton else f"points violating KKT (> {fmt_num(KKT_TOL)})",
          str(len(stt.violators))),
         ("support vectors (α > 0)", str(len(stt.model.support))),
@@ -261,11 +348,12 @@ def sga_sweep_numbers(run, k: int) -> str:
             f"(ε = {fmt_num(run.model.tol)})")
 
 
-def jump_texts(solver: str, unit: str) -> tuple[str, str, str]:
-    """The jump button's (label, help, what it looks for)."""
+def jump_texts(solver: str, unit: str, open_box: bool = False) -> tuple[str, str, str]:
+    """The jump button's (label, help, what it looks for); ``open_box``: α has no upper
+    bound (quadratic loss), so the only bound is 0."""
     if solver == "newton":
         what = "change of the violator set"
         return ("Next violator change",
                 f"Jump to the next {unit} where the violators yᵢh(xᵢ) < 1 change", what)
-    what = "α hitting 0 or C"
+    what = "α hitting 0" if open_box else "α hitting 0 or C"
     return "Next bound change", f"Jump to the next {unit} where an {what}", what

@@ -102,8 +102,10 @@ def curves_names(run) -> dict:
     ‖wₜ − wₜ₋₁‖) with its stopping tolerance ε, as ``figures.curves_figure`` takes them."""
     if run.solver == "sga":
         kkt_name, extra, extra_name = "max KKT violation", "delta_norm", "‖αₜ − αₜ₋₁‖"
-    else:
+    elif run.linear:
         kkt_name, extra, extra_name = "‖∇J(w)‖", "step_norm", "‖wₜ − wₜ₋₁‖"
+    else:  # slide 41's kernel form: β; the engine's step is √(ΔβᵀKΔβ)
+        kkt_name, extra, extra_name = "‖∇J(β)‖", "step_norm", "√(ΔβᵀKΔβ)"
     return {"kkt_name": kkt_name, "extra": run.detail[extra], "extra_name": extra_name,
             "tol": run.model.tol, "tol_name": "ε"}
 

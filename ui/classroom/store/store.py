@@ -185,7 +185,7 @@ class Store(LinkTable):
         return ClassState(code=row.code, title=row.title,
                           activity=self._activity(c, row), pace=row.pace,
                           paused=bool(row.paused), revealed=frozenset(json.loads(row.revealed)),
-                          anonymise=bool(row.anonymise), shown=shown, ended=False,
+                          anonymise=bool(row.anonymise), shown=shown,
                           created_at=row.created_at)  # fmt: skip
 
     def is_teacher(self, code: str, key: str) -> bool:
