@@ -124,7 +124,7 @@ async def join(st: Student, url: str, code: str, timeout: float) -> None:
     run = await s.rerun({}, values={NICK_LABEL: nickname(st.i), JOIN_LABEL: True})
     if run.errors:
         raise SessionError(f"join: {run.errors[0]}")
-    if ANSWER_LABEL not in s.widgets:
+    if not any(w.startswith(ANSWER_LABEL) for w in s.widgets):
         raise SessionError(f"join: no {ANSWER_LABEL!r} after joining: {run.text()[:200]}")
     st.session, st.joined_s, st.joined_at = s, time.perf_counter() - t0, time.monotonic()
 
@@ -137,13 +137,14 @@ async def rejoin(st: Student, url: str, timeout: float) -> None:
     s.page_name = JOIN_PAGE
     await old.close()
     await s.open()
-    if ANSWER_LABEL not in s.widgets:
+    if not any(w.startswith(ANSWER_LABEL) for w in s.widgets):
         raise SessionError(f"rejoin: the seat was not found: {s.query}")
     st.session, st.rejoined = s, st.rejoined + 1
 
 
 async def answer(st: Student, value: str) -> None:
-    run = await st.session.rerun({}, values={ANSWER_LABEL: value, SUBMIT_LABEL: True})
+    label = next(w for w in st.session.widgets if w.startswith(ANSWER_LABEL))
+    run = await st.session.rerun({}, values={label: value, SUBMIT_LABEL: True})
     if run.errors or SAVED not in run.text():
         raise SessionError(f"answer: {(run.errors or [run.text()[:200]])[0]}")
     st.ack_ms, st.acked_at = run.ms, time.time()

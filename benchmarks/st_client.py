@@ -274,6 +274,9 @@ class StreamlitSession:
         elif kind == "stop_auto_rerun":
             for fid in m.stop_auto_rerun.fragment_ids:
                 self.auto_reruns.pop(fid, None)
+        elif kind == "navigation" and m.navigation.page_script_hash:
+            # st.navigation (app.py): the page this run opened; the next reruns name it
+            self.page_script_hash = m.navigation.page_script_hash
         elif kind == "page_info_changed":  # the page set st.query_params: the address bar
             self.query = m.page_info_changed.query_string
         elif kind == "new_session":
@@ -295,6 +298,11 @@ class StreamlitSession:
 
     def _on_delta(self, m: ForwardMsg) -> None:
         d = m.delta
+        if d.WhichOneof("type") == "add_block":
+            block = d.add_block
+            if block.WhichOneof("type") == "expandable" and self._run is not None:
+                self._run.texts.append(block.expandable.label)  # an expander's label
+            return
         if d.WhichOneof("type") != "new_element":
             return
         el = d.new_element
