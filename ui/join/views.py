@@ -62,7 +62,7 @@ def _watch(code: str) -> None:
     store = get_store()
     try:
         sig = _signature(store.class_state(code))
-        store.touch(code, flow.seat_of(ss)[1].token)  # "here now" on the dashboard (≤ 1/5 s)
+        store.touch(code, flow.seat_of(ss)[1].token)  # "here now" on the dashboard (rarely written)
     except ClassNotFound:
         sig = "ended"
     except StoreUnavailable:
