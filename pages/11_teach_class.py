@@ -2,7 +2,7 @@
 
 Thin: choose an activity (and add screens) → Start the class → its code, join link and QR
 code for the projector, the teacher key shown once → the controls (pace, pause, reveal,
-names, the answer on the projector, export, end) → the dashboard, refreshed every 1.5 s
+names, the answer on the projector, export, end) → the dashboard, refreshed every second
 (``ui.teach``). Every action needs the teacher key, kept in this session only.
 """
 
