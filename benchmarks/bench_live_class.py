@@ -144,7 +144,9 @@ async def rejoin(st: Student, url: str, timeout: float) -> None:
 
 async def answer(st: Student, value: str) -> None:
     label = next(w for w in st.session.widgets if w.startswith(ANSWER_LABEL))
-    run = await st.session.rerun({}, values={label: value, SUBMIT_LABEL: True})
+    # the browser reruns only the fragment the form is in (the Join page's screen)
+    run = await st.session.rerun({}, values={label: value, SUBMIT_LABEL: True},
+                                 fragment_id=st.session.widget_fragment.get(SUBMIT_LABEL, ""))
     if run.errors or SAVED not in run.text():
         raise SessionError(f"answer: {(run.errors or [run.text()[:200]])[0]}")
     st.ack_ms, st.acked_at = run.ms, time.time()

@@ -115,6 +115,7 @@ class StreamlitSession:
         self.max_age = 2
         self.components: dict[str, Component] = {}
         self.widgets: dict[str, tuple[str, str]] = {}  # label → (widget id, element type)
+        self.widget_fragment: dict[str, str] = {}  # label → the fragment it was drawn in
         self.page_name = ""  # a page's URL path ("join_class"): the first run opens it
         self.fragments: set[str] = set()  # ids of the fragments the page drew
         self.auto_reruns: dict[str, float] = {}  # fragment id → run_every (s), as the page set
@@ -313,6 +314,7 @@ class StreamlitSession:
         if et in WIDGET_VALUE:
             w = getattr(el, et)
             self.widgets[w.label] = (w.id, et)
+            self.widget_fragment[w.label] = d.fragment_id
         if et in TEXT_FIELDS and self._run is not None:
             e = getattr(el, et)
             body = getattr(e, TEXT_FIELDS[et])
