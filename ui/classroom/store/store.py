@@ -116,6 +116,13 @@ class Store(LinkTable):
                                              students.c.token_hash == digest(token))).first()
         return s if s is not None and same_secret(token, s.token_hash) else None
 
+    def _seat(self, c, row, token: str | None):
+        """The student row of this token in this class; NotStudent otherwise."""
+        s = self._student(c, row.id, token)
+        if s is None:
+            raise NotStudent("You are not in this class any more: join it again with its code.")
+        return s
+
     def _activity(self, c, row) -> Activity:
         """The class's activity, read and parsed once per process (it never changes): the
         students' pages read the class's state every second or two."""
@@ -233,10 +240,7 @@ class Store(LinkTable):
         summary, message = feedback.summary[:TEXT_MAX], feedback.message[:TEXT_MAX]
         with self._write() as c:
             row = self._class(c, code)
-            s = self._student(c, row.id, token)
-            if s is None:
-                raise NotStudent("You are not in this class any more: join it again with "
-                                 "its code.")
+            s = self._seat(c, row, token)
             if not isinstance(screen, int) or not 0 <= screen < self._n_screens(c, row):
                 raise ValueError("That screen is not part of this class.")
             if row.paused:
@@ -260,11 +264,7 @@ class Store(LinkTable):
     def my_answers(self, code: str, token: str) -> dict[int, AnswerRow]:
         """The student's latest answer to each screen (NotStudent for a foreign token)."""
         with self._read() as c:
-            row = self._class(c, code)
-            s = self._student(c, row.id, token)
-            if s is None:
-                raise NotStudent("You are not in this class any more: join it again with "
-                                 "its code.")
+            s = self._seat(c, self._class(c, code), token)
             rows = c.execute(select(answers).where(answers.c.student_id == s.id)
                              .order_by(answers.c.id)).all()
         return {a.screen: _answer_row(a) for a in rows}
