@@ -21,6 +21,7 @@ import numpy as np
 
 from svm_engine import losses as L
 from svm_engine import perceptron as P
+from ui.shared.cite import cite
 from ui.shared.labels import kernel_formula
 from ui.shared.tables import fmt_num, hyperplane_equation
 
@@ -79,6 +80,41 @@ def geometric_margin(w, b: float, X, y) -> float:
     if norm == 0:
         return math.nan
     return float((np.asarray(y) * (np.asarray(X) @ w + b)).min() / norm)
+
+
+def closest_distance(w, b: float, X) -> float:
+    """minᵢ |wᵀxᵢ + b|/‖w‖: how far the closest point is from the line, on either side
+    (nan for w = 0)."""
+    w = np.asarray(w, dtype=float)
+    norm = float(np.linalg.norm(w))
+    if norm == 0:
+        return math.nan
+    return float(np.abs(np.asarray(X) @ w + b).min() / norm)
+
+
+#: why the table has three distances: slide 6's δ* is a margin only for a separating line
+DISTANCE_NOTE = (
+    f"The margin δ* = minᵢ yᵢh(xᵢ)/‖w‖ ({cite('chapter', 6)}) is the distance to the "
+    "closest point only when the line separates the points (every yᵢh(xᵢ) > 0). When it does "
+    "not, that minimum is the signed distance of the worst misclassified point (negative), "
+    "and the closest point is another one: the table shows both.")
+
+
+def distance_row(name: str, eq: str, w, b: float, X, y) -> str:
+    """One row of the distance table: the line, whether it separates, δ* (only then), the
+    closest point's |h(x)|/‖w‖ and the worst signed yᵢh(xᵢ)/‖w‖ (markdown)."""
+    worst = geometric_margin(w, b, X, y)
+    if math.isnan(worst):
+        return f"| {name} | {eq} | no line | – | – | – |"
+    X = np.asarray(X, dtype=float)
+    h = X @ np.asarray(w, dtype=float) + b
+    i_close = int(np.argmin(np.abs(h)))
+    i_worst = int(np.argmin(np.asarray(y) * h))
+    close = f"{fmt_num(closest_distance(w, b, X))} (x{i_close + 1})"
+    signed = f"{fmt_num(worst)} (x{i_worst + 1})"
+    if worst > 0:
+        return f"| {name} | {eq} | yes | {fmt_num(worst)} | {close} | {signed} |"
+    return f"| {name} | {eq} | no: no margin | – | {close} | {signed} |"
 
 
 def loss_rows(m) -> list[dict]:
@@ -177,7 +213,6 @@ def novikoff_words(r: P.PerceptronResult, svm) -> str | None:
 def why_words(lines: Lines) -> str:
     """Why the perceptron's line is not the SVM's, with this run's numbers (markdown)."""
     r, svm = lines.perceptron, lines.svm
-    pm = geometric_margin(r.w, r.b, r.X, r.y)
     parts = [
         "The perceptron's loss max(0, −m) is zero for **every** point on its correct side, "
         "however close to the line: it stops at the first line that separates the points. "
@@ -201,8 +236,9 @@ def why_words(lines: Lines) -> str:
                 "it minimises ½‖w‖² + C·Σξᵢ, with one optimum, wherever the perceptron stops.")
         eq_p = hyperplane_equation(r.w, r.b) if np.any(r.w) else "none (w = 0)"
         parts.append(
-            f"| | line | distance to the closest point |\n|---|---|---|\n"
-            f"| perceptron | {eq_p} | {fmt_num(pm)} |\n"
-            f"| SVM | {hyperplane_equation(svm.w, svm.b)} | "
-            f"{fmt_num(geometric_margin(svm.w, svm.b, r.X, r.y))} |")
+            "| | line | separates the points? | margin δ* | closest point: \\|h(x)\\|/‖w‖ "
+            "| worst point: min yᵢh(xᵢ)/‖w‖ |\n|---|---|---|---|---|---|\n"
+            + distance_row("perceptron", eq_p, r.w, r.b, r.X, r.y) + "\n"
+            + distance_row("SVM", hyperplane_equation(svm.w, svm.b), svm.w, svm.b, r.X, r.y))
+        parts.append(DISTANCE_NOTE)
     return "\n\n".join(parts)
