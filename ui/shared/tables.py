@@ -10,6 +10,7 @@ import pandas as pd
 
 from ui.shared.labels import solver_text
 from ui.shared.numbers import MINUS, fmt_fixed, fmt_num, fmt_pct, hyperplane_equation
+from ui.shared.sv_labels import point_labels
 
 POINT_COLUMNS = ["i", "x1", "x2", "y", "α", "h(x)", "y·h(x)", "ξ", "category"]
 
@@ -18,7 +19,7 @@ def point_table(
     model=None, X: np.ndarray | None = None, y: np.ndarray | None = None
 ) -> pd.DataFrame:
     """One row per point: i (1-based, as x₁…xₙ in the book), x1, x2, y, α, h(x), y·h(x), ξ,
-    category (non-SV / margin SV / bound SV / inside margin / misclassified).
+    category by ``ui.shared.sv_labels.point_labels`` (its LABEL_LEGEND says what each means).
 
     Without a model (or when ``X`` is not the model's training set) only i, x1, x2, y are
     filled; the model columns are empty (NaN / "").
@@ -50,7 +51,7 @@ def point_table(
         df["h(x)"] = h
         df["y·h(x)"] = y * h
         df["ξ"] = np.asarray(model.xi, dtype=float)
-        df["category"] = np.asarray(model.category).astype(str)
+        df["category"] = point_labels(model)
     else:
         for c in ("α", "h(x)", "y·h(x)", "ξ"):
             df[c] = np.nan

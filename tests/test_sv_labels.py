@@ -1,0 +1,81 @@
+"""The one rule for the tables' point labels (ui/shared/sv_labels.py), read off the pages:
+points on the margin with α = 0 are support vectors (slide 6, slide 16's x2 and x14 of D1),
+h(x) = 0 is a mistake (slide 17), and PSVM's table agrees with its panel (every point)."""
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+import svm_engine as se
+from svm_engine import datasets
+from tests import test_page_playground as PG
+from ui.shared import sv_labels, tables
+from ui.worked_examples import examples as E
+
+PAGE = "../pages/2_worked_examples.py"
+
+
+def points_frame(number: int):
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at.session_state["we.example"] = E.EXAMPLES[number - 1].tab
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (df,) = [d.value for d in at.dataframe if "category" in d.value.columns]
+    captions = " ".join(str(c.value) for c in at.caption)
+    return df, captions
+
+
+def test_d1_margin_points_with_zero_alpha_are_support_vectors_on_the_page():
+    df, captions = points_frame(1)
+    by_i = df.set_index("i")
+    on_margin_zero = [i for i in by_i.index
+                      if by_i.loc[i, "α"] == 0 and abs(by_i.loc[i, "y·h(x)"] - 1) < 5e-4]
+    assert on_margin_zero                                    # the solver left some at α = 0
+    assert {2, 14} <= set(on_margin_zero) | set(by_i.index[by_i["α"] > 0])
+    for i in on_margin_zero:
+        assert by_i.loc[i, "category"] == sv_labels.ON_MARGIN_ZERO
+    assert "non-SV" not in set(by_i.loc[on_margin_zero, "category"])
+    assert sv_labels.ON_MARGIN_ZERO in captions               # the legend says so
+
+
+def test_d1_playground_table_labels_x2_and_x14_support_vectors():
+    at = PG.load(PG.new_app(), "d1")
+    ans = PG.answer(at)
+    labels = ans["category"]
+    for i in (1, 13):                                         # x2, x14 (slide 16)
+        assert labels[i] in ("margin SV", sv_labels.ON_MARGIN_ZERO), labels[i]
+    assert sv_labels.ON_MARGIN_ZERO in labels
+    assert any(sv_labels.ON_MARGIN_ZERO in str(c.value) for c in at.caption)
+
+
+def test_psvm_table_agrees_with_its_panel_every_point_a_support_vector():
+    at = PG.load(PG.new_app(), "d2")
+    at.radio(key="pg.loss").set_value("quadratic")
+    at.radio(key="pg.bias").set_value("augmented")
+    at.run()
+    at.button(key="pg.solver.psvm").click()
+    at = at.run()
+    assert at.session_state["svmlab.settings"]["solver"] == "psvm"
+    ans = PG.answer(at)
+    assert PG.numbers(at)["support vectors"].startswith("18: every point")
+    labels, alpha = ans["category"], ans["alpha"]
+    assert "non-SV" not in labels
+    assert alpha[4] < 0 and labels[4] == sv_labels.PSVM_NEGATIVE     # x5
+
+
+def test_a_point_on_the_hyperplane_is_misclassified():
+    d = datasets.d1()
+    m = se.fit(d.X, d.y, C=math_inf())
+    # a point exactly on h(x) = 0, added after the fit: relabel a copy of the model's numbers
+    class Fake:
+        category = np.array(["inside margin", "non-SV"])
+        alpha = np.array([0.0, 0.0])
+        y = np.array([1, -1])
+        h_train = np.array([0.0, -2.0])
+        xi = np.array([1.0, 0.0])
+        solver = m.solver
+    assert sv_labels.point_labels(Fake()) == [sv_labels.ON_HYPERPLANE_LABEL, "non-SV"]
+    assert list(tables.point_table(m)["category"]) == sv_labels.point_labels(m)
+
+
+def math_inf():
+    return float("inf")
