@@ -65,8 +65,10 @@ def curvature_sentence(study: GramStudy) -> str:
     tol = study.check.tolerance
     cm = study.conditional_min
     if study.check.psd:
-        return ("Every eigenvalue is ≥ 0 (to rounding): the dual Σα − ½αᵀQα is concave, "
-                "one maximum, and every solver finds it.")
+        return ("Every eigenvalue is ≥ 0 (to rounding): the dual Σα − ½αᵀQα is concave, so "
+                "it has one optimal value and every solver reaches it. Not always one "
+                "maximiser: when K is only semi-definite several α can share that value "
+                "(D1's three optimal α in Worked example 1 give the same w, b and objective).")
     where = (f"On the plane Σαᵢyᵢ = 0, where the dual lives, the smallest curvature is "
              f"{fmt_num(cm)}")
     if cm >= -tol:
@@ -126,7 +128,7 @@ def solver_sentence(study: GramStudy) -> str:
         return head + "."
     if len(duals) == 1:
         tail = (f", all with the same dual objective {fmt_num(duals[0], 8)}: "
-                + ("one optimum, as a concave dual has." if study.concave else
+                + ("one optimal value, as a concave dual has (the α reaching it need not be one)." if study.concave else
                    "on these points no second maximum showed up, but nothing guarantees it."))
     else:
         listed = ", ".join(fmt_num(d, 6) for d in duals)
