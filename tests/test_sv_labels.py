@@ -3,6 +3,7 @@ points on the margin with α = 0 are support vectors (slide 6, slide 16's x2 and
 h(x) = 0 is a mistake (slide 17), and PSVM's table agrees with its panel (every point)."""
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import svm_engine as se
@@ -79,3 +80,25 @@ def test_a_point_on_the_hyperplane_is_misclassified():
 
 def math_inf():
     return float("inf")
+
+
+def test_every_margin_on_the_playground_says_which_convention():
+    """Item 8: δ* = 1/‖w‖ (the book's) beside the 2/‖w‖ width the PSVM slides and the KKT
+    note call the margin; the two-point preset asks for one of them unambiguously."""
+    at = PG.load(PG.new_app(), "two_point")
+    panel = PG.numbers(at)
+    margin = float(panel["margin 1/‖w‖"])
+    assert abs(margin - 2 ** -0.5) < 1e-3                    # w = (1, 1)
+    width = panel[tables.WIDTH_ROW]
+    assert float(width.split()[0]) == pytest.approx(2 * margin, abs=1e-3)
+    assert "the book's" in width and "2/‖w‖" in width
+    from ui.playground import teacher
+    q = teacher.PRESETS_BY_KEY["two_point"]
+    words = " ".join(str(v) for v in vars(q).values() if isinstance(v, str))
+    assert "1/‖w‖" in words and "2/‖w‖" in words
+
+
+def test_two_point_example_states_both_margins():
+    r = E.compute("two_point")
+    note = next(n for n in r.notes if n.startswith("Margin:"))
+    assert "1/‖w‖ = 0.7071" in note and "2/‖w‖ = 1.4142" in note

@@ -128,7 +128,8 @@ def solver_sentence(study: GramStudy) -> str:
         return head + "."
     if len(duals) == 1:
         tail = (f", all with the same dual objective {fmt_num(duals[0], 8)}: "
-                + ("one optimal value, as a concave dual has (the α reaching it need not be one)." if study.concave else
+                + ("one optimal value, as a concave dual has (the α reaching it need not "
+                   "be one)." if study.concave else
                    "on these points no second maximum showed up, but nothing guarantees it."))
     else:
         listed = ", ".join(fmt_num(d, 6) for d in duals)

@@ -71,6 +71,12 @@ def with_distance(df: pd.DataFrame, model) -> pd.DataFrame:
 
 DELTA_COLUMN = "δ = y·h(x)/‖w‖"
 
+#: the numbers panel's row beside "margin 1/‖w‖"
+WIDTH_ROW = "width between the planes 2/‖w‖"
+#: the margin convention, said wherever a margin is shown (README "Conventions")
+MARGIN_CONVENTION = ("the margin δ* = 1/‖w‖ is the book's; Fung & Mangasarian and the KKT note "
+                     "call this width 2/‖w‖ the margin")
+
 
 def model_summary(model, names=("x1", "x2"), *, student: bool = False
                   ) -> list[tuple[str, str]]:  # fmt: skip
@@ -100,6 +106,8 @@ def _summary_rows(model, names) -> list[tuple[str, str]]:
     if w is not None:
         rows.append(("hyperplane", hyperplane_equation(w, model.b, names)))
     rows.append(("margin 1/‖w‖", fmt_num(model.margin)))
+    # the Proximal SVM slides and the KKT note call 2/‖w‖ "the margin": say which is which
+    rows.append((WIDTH_ROW, f"{fmt_num(2 * model.margin)} ({MARGIN_CONVENTION})"))
     rows.append(("support vectors", support_text(model)))
     rows.append(("primal objective", fmt_num(model.primal_objective, 6)))
     rows.append(("dual objective", fmt_num(model.dual_objective, 6)))

@@ -572,7 +572,11 @@ def ex_two_point() -> Result:
              "SMO (the seed's §6) takes one step from λ = 0. The seed writes η = −K₁₁ − K₂₂ + "
              "2K₁₂ ≤ 0 and λ₂ + y₂(E₂ − E₁)/η; the engine, as Platt (1998), η = K₁₁ + K₂₂ − "
              "2K₁₂ ≥ 0 and λ₂ + y₂(E₁ − E₂)/η: the same step. The seed's U, V are the "
-             "engine's L, H (V = ∞: the hard margin has no upper bound)."]
+             "engine's L, H (V = ∞: the hard margin has no upper bound).",
+             f"Margin: the book's δ* = 1/‖w‖ = {fixed(1 / math.hypot(*w), 4)} (the distance "
+             "from the hyperplane to the closest point); the note, like Fung & Mangasarian, "
+             f"calls the width between h(x) = +1 and h(x) = −1 the margin: 2/‖w‖ = "
+             f"{fixed(2 / math.hypot(*w), 4)}."]
     return Result(rows, {"qp": m, "smo": smo}, {}, notes, log,
                   {"matrices": {"P": P, "q": q, "G": G, "h": h},
                    "book_line": book_line(B)})
