@@ -18,7 +18,9 @@ uses them all):
   ``fmt_pct``, ``fmt_tex``, ``linear_combination``, ``hyperplane_equation``); no format spec
   of a page's own (tests/test_number_formats.py); ``markdown``: user text inside st.markdown
   (``plain``) and the line naming the points and the model (``points_and_model``);
-  ``labels``: the settings' words, and a kernel's formula (``kernel_formula``).
+  ``labels``: the settings' words, and a kernel's formula (``kernel_formula``); ``cite``:
+  the sources by title and author (``cite("chapter", 16)``); ``sv_labels``: the one rule
+  for the tables' point labels (``point_labels``, ``LABEL_LEGEND``).
 - ``chart.show_chart(fig, key=, title=, settings=)``: every chart a page draws, with PNG and
   SVG buttons whose image carries the title and the settings line (``chart.model_words`` puts
   a settings dict in words); ``plotly_config`` the Plotly config (no cloud Share button).

@@ -27,6 +27,7 @@ PAGES = (
     PageSpec("pages/9_losses_perceptron.py", "Losses & perceptron", ":material/show_chart:"),
     PageSpec("pages/10_join_class.py", "Join a class", ":material/login:"),
     PageSpec("pages/11_teach_class.py", "Teach a class", ":material/co_present:"),
+    PageSpec("pages/12_sources.py", "Sources", ":material/library_books:"),
 )
 
 
