@@ -21,6 +21,7 @@ from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import reveal, student
 from ui.shared.chart import show_chart
+from ui.shared.cite import cite
 from ui.shared.controls import C_GRID, SIGMA_GRID
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
@@ -156,7 +157,8 @@ st.dataframe(pd.DataFrame(KT.identity_rows(chk)), hide_index=True, key=P + "iden
 
 st.header("2. The Gram matrix and Mercer's condition")
 st.markdown("K is a kernel if and only if, for every finite set of points, the matrix "
-            "Kᵢⱼ = K(xᵢ, xⱼ) is symmetric positive semi-definite (seed 004 §4.2). These points "
+            f"Kᵢⱼ = K(xᵢ, xⱼ) is symmetric positive semi-definite ({cite('kkt')}, §4.2). "
+            "These points "
             "can prove that a function is *not* a kernel (one negative eigenvalue), never that "
             "it is.")
 ss.setdefault(P + "fn", "gaussian")

@@ -1,4 +1,4 @@
-"""Regression: ε-SVR (seed 002's dual with a and â) on 1-D points the student generates or
+"""Regression: ε-SVR (the kernel lecture's dual with a and â) on 1-D points the student generates or
 places: the fitted function, the ε-tube, ξ and ξ̂ drawn and valued per point, the support
 vectors on and outside the tube, the solver and whether it converged, the formulas beside
 the numbers.
@@ -24,6 +24,7 @@ from ui.serving import budget
 from ui.shared import click_plot, student
 from ui.shared import controls as ctl
 from ui.shared.chart import model_words, show_chart
+from ui.shared.cite import cite
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.labels import kernel_formula
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
@@ -43,7 +44,7 @@ GENERATE = ctl.Sliders(n=(2, R.MAX_POINTS, 1), noise=(0.0, 1.0, 0.05), seed_max=
                        n_label="n points", noise_label="noise (std)", keys="")
 
 st.title("Regression: ε-SVR")
-st.caption("Support vector regression (seed 002, “the regression case”): a function that "
+st.caption(f"Support vector regression ({cite('kernels')}, “the regression case”): a function that "
            "stays within ε of the targets where it can, paying C per unit of slack ξ above "
            "the tube and ξ̂ below it. Click the plot to add a point.")
 
@@ -155,7 +156,7 @@ with right:
         (st.success if m.converged else st.warning)(
             f"**{R.SOLVERS[m.solver]}**, {m.n_iter:,} iterations, "
             f"{fmt_fixed(1000 * m.time_s, 1)} ms — {m.status}.")
-        st.markdown("**The fit, the primal and the dual** (seed 002)")
+        st.markdown(f"**The fit, the primal and the dual** ({cite('kernels')})")
         st.latex(r"y(\mathbf{x}) = \sum_{i=1}^N (a_i - \hat a_i)\, k(\mathbf{x}, \mathbf{x}_i) + b")
         st.latex(f"b = {fmt_tex(sm['b'], 6)}")
         st.latex(r"\min_{\mathbf{w},b}\ \tfrac12\|\mathbf{w}\|^2 + C\sum_i (\xi_i + \hat\xi_i)"

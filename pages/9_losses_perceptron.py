@@ -1,5 +1,5 @@
 """Losses & perceptron: the loss functions of m = y·h(x) side by side, and Rosenblatt's
-perceptron stepped update by update beside the maximum-margin line (seed 003).
+perceptron stepped update by update beside the maximum-margin line (Ribeiro's CS573 lecture).
 
 Thin page: sidebar widgets → cached runs in a budget worker (``ui.serving.budget``): the SVM
 with the source's settings (its margins on the loss curves), the linear maximum-margin SVM
@@ -20,6 +20,7 @@ from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import reveal, state
 from ui.shared.chart import model_words, show_chart
+from ui.shared.cite import cite
 from ui.shared.fitting import FitOutcome
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
@@ -35,13 +36,13 @@ SOURCE_LABELS = {"playground": "The Playground's points and settings", **DATASET
 GEN_DEFAULTS = {"n": 60, "noise": 0.1}
 H_LABELS = {"svm": "the SVM (the source's settings)", "perceptron": "the perceptron (this update)"}
 ORDER_LABELS = {"shuffled": "shuffled each epoch (seeded)", "data": "data order"}
-BIAS_LABELS = {"free": "with bias b (seed 003)", "none": "no bias (through the origin)"}
+BIAS_LABELS = {"free": "with bias b", "none": "no bias (through the origin)"}
 
 st.title("Losses & perceptron")
 st.caption(
     "Every classifier h scores a point by its margin m = y·h(x): positive on the right side, "
     "≥ 1 on or beyond the SVM's margin. The losses below are functions of that one number "
-    "(seed 003, Purdue CS573; the book's slides 19–20). The perceptron minimises the last one "
+    f"({cite('perceptron')}; {cite('chapter', '19–20')}). The perceptron minimises the last one "
     "and stops at any separating line; the SVM's hinge loss keeps pushing to the margin.")
 
 

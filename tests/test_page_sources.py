@@ -41,3 +41,13 @@ def test_docs_sources_md_names_every_source():
     doc = (ROOT / "docs" / "sources.md").read_text()
     for s in SOURCES:
         assert s.title in doc
+
+
+def test_no_page_text_cites_a_seed_file_by_number():
+    """Item 10: "seed 004" means nothing to a student (ui/step_through is another helper's)."""
+    files = [*ROOT.glob("pages/*.py"),
+             *(f for d in ("worked_examples", "regression", "losses", "kernels", "playground",
+                           "compare", "sources")
+               for f in (ROOT / "ui" / d).rglob("*.py"))]
+    bad = [f.name for f in files if any(f"seed 00{k}" in f.read_text() for k in range(5))]
+    assert not bad, bad

@@ -7,7 +7,7 @@
 - the loss table: Σ L(mᵢ) over the points for each loss of ``svm_engine.losses``;
 - why the two lines differ, with this run's numbers.
 
-Symbols as seed 003 (Purdue CS573) and the book: h(x) = wᵀx + b, m = y·h(x), η, ξ.
+Symbols as Ribeiro's CS573 lecture and the book: h(x) = wᵀx + b, m = y·h(x), η, ξ.
 """
 
 from __future__ import annotations

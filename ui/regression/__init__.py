@@ -1,1 +1,2 @@
-"""The Regression page: ε-SVR (seed 002) on 1-D points, its tube, slacks and support vectors."""
+"""The Regression page: ε-SVR (Odobez's kernel lecture) on 1-D points, its tube, slacks and
+support vectors."""

@@ -2,7 +2,7 @@
 computes the app's values from the engine at run time (no streamlit here).
 
 Only the "book value" column is typed in: the numbers as printed, each citing its slide of
-Zaki & Meira ch. 21 (seed 000) or its seed document. Every "app value" comes from
+Zaki & Meira ch. 21 or another source (docs/sources.md). Every "app value" comes from
 `svm_engine.fit` when the page runs, and every "match" from `matches_printed`, the one rule:
 
 * a number printed with k decimals matches a value within 1.5 units of its last digit,
@@ -30,6 +30,7 @@ from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared.book_setups import SETUPS, Setup
+from ui.shared.cite import cite
 from ui.shared.fitting import PAGE_TIME_BUDGET, SOLVER_NAMES
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import (
@@ -268,7 +269,7 @@ def _grid_agreement(m1, m2, X, n: int = 60) -> float:
 # ------------------------------------------------------------------------ book values
 
 SLIDE16, SLIDE22, SLIDE23, SLIDE34 = "slide 16", "slide 22", "slide 23", "slide 34"
-SEED004 = "seed 004"
+SEED004 = cite("kkt")
 
 BOOK_D1 = {
     "w1": Printed("0.833", SLIDE16), "w2": Printed("0.334", SLIDE16),
@@ -291,7 +292,7 @@ BOOK_IRIS = {  # slide 34: h10 and h1000, SVM-Dual, bias folded into w
     10: (Printed("2.74", SLIDE34), Printed("-3.74", SLIDE34), Printed("-3.09", SLIDE34)),
     1000: (Printed("8.56", SLIDE34), Printed("-7.14", SLIDE34), Printed("-23.12", SLIDE34)),
 }
-BOOK_TWO_POINT = {  # seed 004: KKT by hand and the cvxopt primal QP
+BOOK_TWO_POINT = {  # the KKT note: KKT by hand and the cvxopt primal QP
     "w1": Printed("1", SEED004, exact=True), "w2": Printed("1", SEED004, exact=True),
     "b": Printed("-3", SEED004, exact=True),
     "h": {1: Printed("1", SEED004, exact=True), 2: Printed("-1", SEED004, exact=True)},
@@ -550,7 +551,7 @@ def ex_dual_primal() -> Result:
 
 
 def ex_two_point() -> Result:
-    """Example 7: the two-point KKT example and its cvxopt primal QP (seed 004)."""
+    """Example 7: the two-point KKT example and its cvxopt primal QP (the KKT note)."""
     d, log = datasets.two_point(), []
     m = _fit(d, log, C=math.inf, solver="qp", qp_form="primal", tol=TIGHT["qp"])
     P, q, G, h = primal_qp_matrices(d.X, d.y.astype(float), math.inf)
@@ -569,9 +570,9 @@ def ex_two_point() -> Result:
     notes = ["cvxopt solves min ½uᵀPu + qᵀu subject to Gu ≤ h over u = (w₁, w₂, b); each row "
              "of G is −yᵢ(xᵢ, 1), the constraint yᵢ(wᵀxᵢ + b) ≥ 1 written as ≤. P has a 0 for b: "
              "the bias is free, not regularised.",
-             "SMO (the seed's §6) takes one step from λ = 0. The seed writes η = −K₁₁ − K₂₂ + "
+             "SMO (the note's §6) takes one step from λ = 0. The note writes η = −K₁₁ − K₂₂ + "
              "2K₁₂ ≤ 0 and λ₂ + y₂(E₂ − E₁)/η; the engine, as Platt (1998), η = K₁₁ + K₂₂ − "
-             "2K₁₂ ≥ 0 and λ₂ + y₂(E₁ − E₂)/η: the same step. The seed's U, V are the "
+             "2K₁₂ ≥ 0 and λ₂ + y₂(E₁ − E₂)/η: the same step. The note's U, V are the "
              "engine's L, H (V = ∞: the hard margin has no upper bound).",
              f"Margin: the book's δ* = 1/‖w‖ = {fixed(1 / math.hypot(*w), 4)} (the distance "
              "from the hyperplane to the closest point); the note, like Fung & Mangasarian, "
@@ -624,7 +625,7 @@ def smo_step_rows(d, smo) -> list[Row]:
 
 
 def ex_psvm() -> Result:
-    """Example 8: Fung & Mangasarian's proximal SVM on D2 beside the SVM (seed 001)."""
+    """Example 8: Fung & Mangasarian's proximal SVM on D2 beside the SVM (KDD 2001)."""
     d, log = datasets.d2(), []
     C = 1.0
     svm = _fit(d, log, C=C, solver="smo", tol=TIGHT["smo"])
@@ -634,7 +635,7 @@ def ex_psvm() -> Result:
     M, v = proximal_system(d.X, y, 2 * C)
     z = np.append(prox.w, -prox.b)           # [w; γ], γ = −b
     res = float(np.max(np.abs(M @ z - v)))
-    src = "seed 001"
+    src = cite("psvm")
     rows = [
         claim_row("one linear system of size (d + 1) × (d + 1)",
                   "“a single system of linear equations”, (n + 1) × (n + 1)", src,
@@ -667,7 +668,7 @@ def ex_psvm() -> Result:
         "while the SVM listens only to its support vectors. The book's SVM-Primal (Newton) "
         "minimises the same squared loss but only over points that violate the margin; "
         "that is the whole difference between the two lines.",
-        "Symbols: the seed's ν is 2C here (its ν/2‖y‖² is the book's C Σξᵢ²), γ = −b, "
+        "Symbols: Fung & Mangasarian's ν is 2C here (its ν/2‖y‖² is the book's C Σξᵢ²), γ = −b, "
         "A = X, D = diag(y).",
     ]
     return Result(rows, {"svm": svm, "psvm": prox, "newton": newton},
@@ -722,11 +723,11 @@ EXAMPLES: tuple[Example, ...] = (
             "components (slide 42)", ex_dual_primal,
             SETUPS["dual_primal"], strict=False),
     Example("two_point", 7, "Two points: KKT by hand and the cvxopt primal QP",
-            "seed 004 (blog note on SVM)", "two_point",
+            cite("kkt"), "two_point",
             "linear kernel, hard margin, free bias; qp on the primal (qp_form = \"primal\")",
             ex_two_point, SETUPS["two_point"]),
-    Example("psvm", 8, "Proximal SVM (Fung & Mangasarian) on D2", "seed 001 (Fung & "
-            "Mangasarian, Proximal SVM, KDD 2001)", "d2",
+    Example("psvm", 8, "Proximal SVM (Fung & Mangasarian) on D2",
+            "Fung & Mangasarian, Proximal SVM, KDD 2001", "d2",
             "D2; PSVM with ν = 2C = 2 (solver psvm: quadratic loss, b folded into w) beside "
             "the SVM of slide 22 (smo, hinge, C = 1)", ex_psvm,
             SETUPS["psvm"], strict=False),

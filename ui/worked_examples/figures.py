@@ -98,8 +98,8 @@ def figures(key: str, r: Result) -> list[Plot]:
         d = datasets.two_point()
         run = step_state.build_run(d.X, d.y, settings_from_dataset(d.settings), "smo")
         return [Plot("The cvxopt primal QP's hyperplane x1 + x2 − 3 = 0; both points are "
-                     "support vectors. The seed's line dotted.",
-                     _figure(m["qp"], [_book("seed 004", r.extra["book_line"])],
+                     "support vectors. The note's line dotted.",
+                     _figure(m["qp"], [_book("the KKT note", r.extra["book_line"])],
                              _names("two_point"), ranges=((-0.5, 4.0), (0.0, 3.0)))),
                 Plot("SMO's one step in the (λ₁, λ₂) plane, the seed's box figure: the line "
                      "y₁λ₁ + y₂λ₂ = 0, the segment [U, V] (open: C = ∞), from (0, 0) to "
