@@ -232,6 +232,7 @@ if panels is not None:
                     st.caption(KT.panel_caption(panel))
                     if panel.warning:
                         st.warning(panel.warning)
+    st.caption(KT.sigma_gamma_note(KC.SIGMAS))
     st.caption("A small σ makes every point its own bump: the boundary wraps single points and "
                "the training accuracy climbs towards 1. A large σ or degree 1 gives a nearly "
                "straight line. The same C everywhere; the Generalisation page measures which "

@@ -46,7 +46,9 @@ GENERATE = ctl.Sliders(n=(2, R.MAX_POINTS, 1), noise=(0.0, 1.0, 0.05), seed_max=
 st.title("Regression: ε-SVR")
 st.caption(f"Support vector regression ({cite('kernels')}, “the regression case”): a function that "
            "stays within ε of the targets where it can, paying C per unit of slack ξ above "
-           "the tube and ξ̂ below it. Click the plot to add a point.")
+           "the tube and ξ̂ below it. Click the plot to add a point. Symbols as in that "
+           "lecture: t is a point's target and y(x) the fitted function (on the classification "
+           "pages y is the class label and h(x) the decision function).")
 
 
 def function_select() -> str:

@@ -169,3 +169,12 @@ def panel_caption(panel) -> str:
     return (f"{m.n_support} support vectors of {len(m.y)}, training accuracy "
             f"{fmt_pct(m.training_accuracy)}, margin 1/‖w‖ = {fmt_num(m.margin, 3)} (in "
             "feature space)")
+
+
+def sigma_gamma_note(sigmas) -> str:
+    """The Gaussian written with σ (the chapter) and with γ (the kernel lecture, scikit-learn):
+    γ = 1/(2σ²), for every σ the page shows."""
+    pairs = ", ".join(f"σ = {fmt_setting(s)} ↔ γ = {fmt_num(1 / (2 * s * s))}" for s in sigmas)
+    return ("The Gaussian kernel here is exp(−‖x − z‖²/(2σ²)), as in the chapter; the kernel "
+            "lecture (Odobez) and scikit-learn write exp(−γ‖x − z‖²) with γ = 1/(2σ²): "
+            + pairs + ".")

@@ -351,10 +351,24 @@ def ex_d1_separable() -> Result:
         f"lie on the margin, more than the d + 1 = 3 that fix (w, b) in the plane, so many "
         f"combinations Σ αᵢyᵢxᵢ of them give the same w = ({fixed(smo.w[0], 4)}, "
         f"{fixed(smo.w[1], 4)}).",
+        TYPO_SLIDE8,
     ]
     return Result(rows, {"smo": smo, "qp": qp},
                   {"α is not unique: the book's, SMO's and the QP's side by side": table},
                   notes, log, {"book_line": book_line(B)})
+
+
+#: the slides' misprints, named where the app's numbers would otherwise seem to contradict them
+TYPO_SLIDE8 = (f"{cite('chapter', 8)} prints the canonical hyperplane as 0.334x + 0.833y − 3.332: "
+               "the two coefficients are swapped (5/6 = 0.833 multiplies x, 2/6 = 0.334 "
+               "multiplies y, as on slide 16). The app prints 0.833·x1 + 0.334·x2 − 3.332.")
+TYPO_SLIDE23 = (f"{cite('chapter', 23)} names the misclassified x16 as (3, 3); slide 21 lists "
+                "x16 = (2, 3), and that point gives the slide's own ξ16 = 1.667. The app uses "
+                "(2, 3).")
+SETOSA_CODING = ("Setosa is the class −1 and the other two species +1: the printed h10 is "
+                 "negative on setosa flowers (at (5.0, 3.4): 2.74·5 − 3.74·3.4 − 3.09 = "
+                 f"{fixed(2.74 * 5 - 3.74 * 3.4 - 3.09, 3)}), so only that coding reproduces "
+                 "the slide's signs.")
 
 
 def ex_d2_soft_margin() -> Result:
@@ -401,6 +415,7 @@ def ex_d2_soft_margin() -> Result:
         f"3 that fix (w, b)): every column is feasible and reaches the optimum "
         f"½‖w‖² + C Σξᵢ = {fixed(optimum, 4)}. Only the αᵢ of points with slack are "
         "forced (αᵢ = C).",
+        TYPO_SLIDE23,
     ]
     tables = {"The slack table of slide 23": slack,
               "α is not unique: the book's, SMO's and the QP's side by side": alphas}
@@ -448,6 +463,7 @@ def ex_iris_sga() -> Result:
         })
     far = max(abs(sga[1000].b - qp[1000].b), *np.abs(sga[1000].w - qp[1000].w))
     notes = [
+        SETOSA_CODING,
         f"The book's h1000 is the algorithm stopped by its rule ‖α_t − α_(t−1)‖ ≤ ε = 1e-4 after "
         f"{sga[1000].n_iter:,} sweeps, up to {fixed(far, 3)} away from the exact optimum of the "
         f"same problem; h10 converges much closer.",
