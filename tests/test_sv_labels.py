@@ -102,3 +102,14 @@ def test_two_point_example_states_both_margins():
     r = E.compute("two_point")
     note = next(n for n in r.notes if n.startswith("Margin:"))
     assert "1/‖w‖ = 0.7071" in note and "2/‖w‖ = 1.4142" in note
+
+
+def test_worked_example_1_and_kernel_panels_name_the_margin_convention():
+    rows = [r["quantity"] for r in E.rows_table(E.compute("d1").rows)]
+    assert any(q.startswith("margin δ* = 1/‖w‖ (the book's") for q in rows)
+    from ui.kernels import text as KT
+
+    class Panel:
+        model = se.fit(datasets.d1().X, datasets.d1().y, C=math_inf())
+    words = KT.panel_caption(Panel())
+    assert "the book's δ*" in words and "2/‖w‖ = " in words

@@ -168,7 +168,8 @@ def panel_caption(panel) -> str:
     m = panel.model
     return (f"{m.n_support} support vectors of {len(m.y)}, training accuracy "
             f"{fmt_pct(m.training_accuracy)}, margin 1/‖w‖ = {fmt_num(m.margin, 3)} (in "
-            "feature space)")
+            f"feature space; the book's δ*, the planes h = ±1 are 2/‖w‖ = "
+            f"{fmt_num(2 * m.margin, 3)} apart)")
 
 
 def sigma_gamma_note(sigmas) -> str:

@@ -334,7 +334,8 @@ def ex_d1_separable() -> Result:
         number_row("w₁", smo.w[0], B["w1"]),
         number_row("w₂", smo.w[1], B["w2"]),
         number_row("b", smo.b, B["b"]),
-        number_row("margin 1/‖w‖", smo.margin, margin_book),
+        number_row("margin δ* = 1/‖w‖ (the book's; 2/‖w‖ between the planes h = ±1)",
+                   smo.margin, margin_book),
         set_row("support vectors = the points on the margin (y·h(x) = 1)", on_margin(smo),
                 book_sv, SLIDE16),
     ]
