@@ -113,3 +113,14 @@ def test_worked_example_1_and_kernel_panels_name_the_margin_convention():
         model = se.fit(datasets.d1().X, datasets.d1().y, C=math_inf())
     words = KT.panel_caption(Panel())
     assert "the book's δ*" in words and "2/‖w‖ = " in words
+
+
+def test_the_figure_legend_rings_margin_points_with_zero_alpha():
+    from ui.shared import figures
+    d = datasets.d1()
+    m = se.fit(d.X, d.y, C=math_inf(), solver="smo")
+    idle = [i for i, lab in enumerate(sv_labels.point_labels(m)) if lab == sv_labels.ON_MARGIN_ZERO]
+    assert idle
+    fig = figures.decision_figure_dict(m, resolution=30)
+    (tr,) = [t for t in fig["data"] if t.get("name") == sv_labels.ON_MARGIN_ZERO]
+    assert sorted(int(c[0]) - 1 for c in tr["customdata"]) == idle
