@@ -91,7 +91,7 @@ def test_every_margin_on_the_playground_says_which_convention():
     assert abs(margin - 2 ** -0.5) < 1e-3                    # w = (1, 1)
     width = panel[tables.WIDTH_ROW]
     assert float(width.split()[0]) == pytest.approx(2 * margin, abs=1e-3)
-    assert "the book's" in width and "2/‖w‖" in width
+    assert "the book's is 1/‖w‖" in width and "KKT note" in width
     from ui.playground import teacher
     q = teacher.PRESETS_BY_KEY["two_point"]
     words = " ".join(str(v) for v in vars(q).values() if isinstance(v, str))

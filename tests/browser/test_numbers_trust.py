@@ -73,7 +73,7 @@ def test_points_on_the_margin_are_not_inside_it(page):
     for name in ("x2", "x4", "x13", "x14"):
         row = rows[name]
         assert row["y·h(x)"] == "1.000" and row["ξ"] == "0.000", row
-        assert row["category"] in ("margin SV", "bound SV"), row
+        assert row["category"] in ("margin SV", "bound SV", "SV (on the margin, α = 0)"), row
 
 
 def test_the_playground_and_the_step_through_agree_on_the_same_run(page):
@@ -89,3 +89,16 @@ def test_the_playground_and_the_step_through_agree_on_the_same_run(page):
     assert steps == int(p["iterations"])
     b = number(p["b"])
     assert re.search(r"b = " + re.escape(f"{b:.4g}".replace("-", "−")), body), p["b"]
+
+
+def test_margin_points_with_zero_alpha_are_labelled_support_vectors(page):
+    """Issue 27 item 6: on D1 (hard margin, SMO) the points with y·h(x) = 1.000 and α = 0
+    (slide 16 lists x2 and x14) were "non-SV" in the canvas's table."""
+    open_app(page, D1_HARD)
+    page.wait_for_function(f"document.querySelector('{CANVAS} .svmlab-summary') !== null")
+    rows = table(page)
+    idle = [n for n, r in rows.items() if r["y·h(x)"] == "1.000" and float(r["α"]) == 0]
+    assert idle
+    for name in idle:
+        assert rows[name]["category"] == "SV (on the margin, α = 0)", rows[name]
+    page.screenshot(path="/tmp/mathb2_d1_labels.png", full_page=True)

@@ -74,8 +74,7 @@ DELTA_COLUMN = "δ = y·h(x)/‖w‖"
 #: the numbers panel's row beside "margin 1/‖w‖"
 WIDTH_ROW = "width between the planes 2/‖w‖"
 #: the margin convention, said wherever a margin is shown (README "Conventions")
-MARGIN_CONVENTION = ("the margin δ* = 1/‖w‖ is the book's; Fung & Mangasarian and the KKT note "
-                     "call this width 2/‖w‖ the margin")
+MARGIN_CONVENTION = "PSVM's and the KKT note's “margin”; the book's is 1/‖w‖"
 
 
 def model_summary(model, names=("x1", "x2"), *, student: bool = False
