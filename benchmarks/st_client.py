@@ -76,6 +76,21 @@ class RunResult:
     ms: float  # rerun_script sent → script_finished
     components: dict[str, Component] = field(default_factory=dict)  # drawn in this run
     errors: list[str] = field(default_factory=list)  # exception / st.error elements
+    texts: list[str] = field(default_factory=list)  # markdown, text, alert and metric bodies
+
+    def text(self) -> str:
+        return "\n".join(self.texts)
+
+
+#: the elements whose words a page shows (RunResult.texts) and the field holding them
+TEXT_FIELDS = {"markdown": "body", "text": "body", "alert": "body", "heading": "body",
+               "metric": "body", "code": "code_text"}  # fmt: skip
+#: widget element type → how its value is sent (a WidgetState's oneof field)
+WIDGET_VALUE = {"button": "trigger_value", "text_input": "string_value",
+                "text_area": "string_value", "number_input": "double_value",
+                "checkbox": "bool_value", "multiselect": "string_array_value",
+                "selectbox": "string_value", "radio": "string_value",
+                "slider": "double_array_value"}  # fmt: skip
 
 
 @dataclass
@@ -99,6 +114,11 @@ class StreamlitSession:
         self.page_script_hash = ""
         self.max_age = 2
         self.components: dict[str, Component] = {}
+        self.widgets: dict[str, tuple[str, str]] = {}  # label → (widget id, element type)
+        self.widget_fragment: dict[str, str] = {}  # label → the fragment it was drawn in
+        self.page_name = ""  # a page's URL path ("join_class"): the first run opens it
+        self.fragments: set[str] = set()  # ids of the fragments the page drew
+        self.auto_reruns: dict[str, float] = {}  # fragment id → run_every (s), as the page set
         self.closed_reason: str | None = None
         self._cache: dict[str, _Cached] = {}
         self._runs = 0
@@ -117,7 +137,8 @@ class StreamlitSession:
         self.http = aiohttp.ClientSession(
             cookie_jar=jar, timeout=aiohttp.ClientTimeout(total=self.timeout)
         )
-        for path in (f"/?{self.query}", "/_stcore/health", "/_stcore/host-config"):
+        for path in (f"/{self.page_name}?{self.query}", "/_stcore/health",
+                     "/_stcore/host-config"):
             async with self.http.get(self.base_url + path) as r:
                 await r.read()
                 if r.status != 200:
@@ -153,10 +174,12 @@ class StreamlitSession:
     # ---------------------------------------------------------------- BackMsgs
 
     async def rerun(
-        self, widgets: dict[str, str], *, fragment_id: str = "", first: bool = False
+        self, widgets: dict[str, str], *, fragment_id: str = "", first: bool = False,
+        values: dict[str, Any] | None = None, auto: bool = False,
     ) -> RunResult:
         """Send a rerun_script with these widget states ({widget id: JSON text}, the value of
-        a custom component: ``{"state name": value, ...}``) and wait for the run's end."""
+        a custom component: ``{"state name": value, ...}``; ``values``: {widget label: value}
+        of Streamlit's own widgets as the last run drew them) and wait for the run's end."""
         async with self._lock:
             if not self.connected:
                 raise SessionError(f"websocket closed ({self.closed_reason})")
@@ -165,15 +188,27 @@ class StreamlitSession:
             cs.query_string = self.query
             for k, v in CONTEXT.items():
                 setattr(cs.context_info, k, v)
-            cs.context_info.url = self.base_url + "/"
+            cs.context_info.url = f"{self.base_url}/{self.page_name}"
+            if first and self.page_name:
+                cs.page_name = self.page_name
             if not first:
                 cs.page_script_hash = self.page_script_hash
                 cs.fragment_id = fragment_id
+                cs.is_auto_rerun = auto  # a fragment's run_every, as the browser sends it
                 cs.cached_message_hashes.extend(self._cache)
             for wid, value in widgets.items():
                 w = cs.widget_states.widgets.add()
                 w.id = wid
                 w.json_value = value
+            for label, value in (values or {}).items():
+                wid, kind = self.widgets[label]
+                w = cs.widget_states.widgets.add()
+                w.id = wid
+                field_name = WIDGET_VALUE[kind]
+                if field_name.endswith("_array_value"):
+                    getattr(w, field_name).data.extend(value)
+                else:
+                    setattr(w, field_name, value)
             loop = asyncio.get_running_loop()
             self._run_done = loop.create_future()
             self._run = RunResult(status=-1, ms=0.0)
@@ -235,6 +270,16 @@ class StreamlitSession:
                 self._component(c.component)
             if c.error:
                 self._error(c.error)
+        elif kind == "auto_rerun":  # st.fragment(run_every=…): the browser reruns it
+            self.auto_reruns[m.auto_rerun.fragment_id] = m.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for fid in m.stop_auto_rerun.fragment_ids:
+                self.auto_reruns.pop(fid, None)
+        elif kind == "navigation" and m.navigation.page_script_hash:
+            # st.navigation (app.py): the page this run opened; the next reruns name it
+            self.page_script_hash = m.navigation.page_script_hash
+        elif kind == "page_info_changed":  # the page set st.query_params: the address bar
+            self.query = m.page_info_changed.query_string
         elif kind == "new_session":
             self.page_script_hash = m.new_session.page_script_hash
             self.max_age = m.new_session.config.max_cached_message_age or self.max_age
@@ -254,11 +299,26 @@ class StreamlitSession:
 
     def _on_delta(self, m: ForwardMsg) -> None:
         d = m.delta
+        if d.WhichOneof("type") == "add_block":
+            block = d.add_block
+            if block.WhichOneof("type") == "expandable" and self._run is not None:
+                self._run.texts.append(block.expandable.label)  # an expander's label
+            return
         if d.WhichOneof("type") != "new_element":
             return
         el = d.new_element
         et = el.WhichOneof("type")
+        if d.fragment_id:
+            self.fragments.add(d.fragment_id)
         comp, err = None, None
+        if et in WIDGET_VALUE:
+            w = getattr(el, et)
+            self.widgets[w.label] = (w.id, et)
+            self.widget_fragment[w.label] = d.fragment_id
+        if et in TEXT_FIELDS and self._run is not None:
+            e = getattr(el, et)
+            body = getattr(e, TEXT_FIELDS[et])
+            self._run.texts.append(f"{e.label}: {body}" if et == "metric" else body)
         if et == "bidi_component":
             b = el.bidi_component
             comp = Component(b.id, b.component_name, d.fragment_id, b.json)

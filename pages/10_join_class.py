@@ -10,10 +10,10 @@ change.
 
 import streamlit as st
 
-from ui.classroom.store import StoreUnavailable, get_store
 from ui.join import flow, views
 from ui.shared import present, student
 from ui.shared.nav import run_through_app
+from ui.shared.store_page import store_or_stop
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -21,12 +21,7 @@ ss = st.session_state
 student.default_on(ss)  # the chapter's quantities, not the solvers' internals
 present.page_header(ss)
 st.title("Join a class")
-try:
-    store = get_store()
-except StoreUnavailable:
-    st.error("The class's database cannot be reached on this server just now: reload the "
-             "page in a moment.")
-    st.stop()
+store = store_or_stop()
 
 views.say(flow.rejoin(ss, store, st.query_params.get("code"), st.query_params.get("seat")))
 if flow.seat_of(ss) is None:

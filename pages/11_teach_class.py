@@ -2,15 +2,16 @@
 
 Thin: choose an activity (and add screens) → Start the class → its code, join link and QR
 code for the projector, the teacher key shown once → the controls (pace, pause, reveal,
-names, the answer on the projector, export, end) → the dashboard, refreshed every 1.5 s
+names, the answer on the projector, export, end) → the dashboard, refreshed every second
 (``ui.teach``). Every action needs the teacher key, kept in this session only.
 """
 
 import streamlit as st
 
-from ui.classroom.store import ClassNotFound, NotTeacher, StoreUnavailable, get_store
+from ui.classroom.store import ClassNotFound, NotTeacher
 from ui.shared import present
 from ui.shared.nav import run_through_app
+from ui.shared.store_page import store_or_stop
 from ui.teach import builder, views
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
@@ -18,12 +19,7 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 ss = st.session_state
 present.page_header(ss)
 st.title("Teach a class")
-try:
-    store = get_store()
-except StoreUnavailable:
-    st.error("The class's database cannot be reached on this server just now: reload the "
-             "page in a moment.")
-    st.stop()
+store = store_or_stop()
 
 if views.class_of(ss) is None:
     st.caption("Students join from their phones with a code: no account, only a nickname. "

@@ -31,7 +31,8 @@ os.environ["SVMLAB_DATABASE_URL"] = f"sqlite:///{_DB_DIR}/svmlab.db"
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
-settings.register_profile("ci", derandomize=True, database=None)
+# no deadline: a loaded 2-core CI runs an example 2–3 times slower than a quiet one
+settings.register_profile("ci", derandomize=True, database=None, deadline=None)
 settings.register_profile("dev", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

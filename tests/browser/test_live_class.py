@@ -28,7 +28,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 CHAPTER = READY["Chapter 21: the SVM in eight screens"]
 NUMBER, MARK, PREDICT = 1, 3, 4
-WATCH_MS = 20_000  # a student's page follows the teacher within its watch (3 s) + a rerun
+WATCH_MS = 20_000  # a student's page follows the teacher within its watch (4 s) + a rerun
 
 
 def start_class(page) -> tuple[str, str]:

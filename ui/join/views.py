@@ -20,7 +20,9 @@ from ui.shared.markdown import markdown_safe
 
 P = "join."  # widget keys of this page
 K_DRAWN = "join.drawn"  # the class state the page last drew (the watch compares)
-WATCH_S = 3.0  # how often a student's page asks whether the teacher changed something
+# how often a student's page asks whether the teacher changed something (200 pages: 50 small
+# fragment runs a second; at 3 s they took half of the answers' time, bench_live_class.py)
+WATCH_S = 4.0
 
 
 def say(said: flow.Said | None) -> None:
@@ -62,7 +64,7 @@ def _watch(code: str) -> None:
     store = get_store()
     try:
         sig = _signature(store.class_state(code))
-        store.touch(code, flow.seat_of(ss)[1].token)  # "here now" on the dashboard (≤ 1/5 s)
+        store.touch(code, flow.seat_of(ss)[1].token)  # "here now" on the dashboard (rarely written)
     except ClassNotFound:
         sig = "ended"
     except StoreUnavailable:
@@ -75,7 +77,6 @@ def class_view(ss, store: Store) -> None:
     code, seat = flow.seat_of(ss)
     try:
         state = store.class_state(code)
-        mine = store.my_answers(code, seat.token)
     except ClassNotFound:
         ss[K_DRAWN] = "ended"
         st.warning(f"The class {code} has ended. Thank you!")
@@ -104,13 +105,29 @@ def class_view(ss, store: Store) -> None:
         st.info("Wait for your teacher to open the first screen.")
         _watch(code)
         return
+    _screens(state, seat)
+    _watch(code)
+
+
+@st.fragment
+def _screens(state: ClassState, seat: Seat) -> None:
+    """The screen chooser and the open screen: a fragment, so that choosing a screen, marking
+    a point and submitting rerun only this part (``state`` is at most one watch old: the
+    watch reruns the whole page when the teacher changes something, and the store itself
+    refuses an answer to a closed screen or in a pause)."""
+    ss, store = st.session_state, get_store()
+    code = flow.seat_of(ss)[0]
+    screens = flow.open_screens(state)
     titles = [s.title for s in state.activity.screens]
     if ss.get(P + "screen") not in screens:
         ss[P + "screen"] = screens[-1] if ss.get(P + "screen") is not None else 0
     k = st.radio(f"Screen (of {len(titles)})", list(screens), key=P + "screen",
                  horizontal=True, format_func=lambda i: f"{i + 1}. {titles[i]}")
-    screen_view(ss, store, state, seat, k, mine.get(k))
-    _watch(code)
+    try:
+        row = store.my_answers(code, seat.token).get(k)
+    except (ClassNotFound, StoreUnavailable):
+        row = None  # the watch says why on its next tick
+    screen_view(ss, store, state, seat, k, row)
 
 
 def screen_view(ss, store: Store, state: ClassState, seat: Seat, k: int,

@@ -12,9 +12,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ui.classroom.model import AnswerRow, Dashboard
+from ui.classroom.store.store import TOUCH_EVERY_S
 
 COMMON_MAX = 5  # the most common wrong answers listed per screen
-HERE_S = 30.0  # a student whose page asked within this long is "here now"
+# a student whose page asked within this long is "here now" (it writes every TOUCH_EVERY_S)
+HERE_S = 2.5 * TOUCH_EVERY_S
 
 
 @dataclass(frozen=True)

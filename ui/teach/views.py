@@ -26,7 +26,7 @@ from ui.teach import summary as S
 P = "teach."  # widget keys of this page
 K_CLASS = "teach.class"  # (code, key) of the class this session teaches
 K_KEY_SHOWN = "teach.key_shown"  # the key was shown once after the start
-DASH_S = 1.5  # the dashboard's refresh: every answer is on it ≤ 2 s after its commit
+DASH_S = 1.0  # the dashboard's refresh: every answer is on it ≤ 2 s after its commit
 NOT_TEACHER = "This needs the class's teacher key: open the class with its code and key."
 
 

@@ -25,6 +25,8 @@ from ui.shared.markdown import kernel_text
 from ui.shared.numbers import fmt_setting
 from ui.shared.state import effective_C, normalize_settings, settings_to_kernel
 
+from .common import flag
+
 #: the book's pictures an exercise may use, by the name a screen gives
 DATASETS = {"D1": "d1", "D2": "d2", "two_point": "two_point"}
 #: a teacher's own picture (a Playground link) may hold at most this many points: every fit
@@ -201,3 +203,16 @@ def describe_model(m) -> str:
     if math.isinf(m.C):
         return f"{kernel} kernel, hard margin"
     return f"{kernel} kernel, {m.loss} loss, C = {fmt_setting(m.C)}"
+
+
+def picture_fit(params: Mapping[str, Any], seed: int, rng, *, shift: bool):
+    """(X, y, settings, model) of a mark or place screen: its picture (moved for a student's
+    seed when the screen is seeded) and the engine's converged fit of it (ValueError else)."""
+    X, y, s = picture(params)
+    if flag(params, "seeded", False) and seed:
+        X, y, m = variant_points(X, y, s, rng, shift=shift)
+    else:
+        m = fit(X, y, s)
+    if not m.converged:
+        raise ValueError(f"the picture's fit did not converge ({m.status})")
+    return X, y, s, m

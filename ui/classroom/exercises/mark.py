@@ -63,13 +63,7 @@ def _cite(what: str, dataset: str) -> str:
 
 def make(params: dict, seed: int) -> Task:
     what, dataset = params["what"], params.get("dataset", "D1")
-    X, y, s = fits.picture(params)
-    if flag(params, "seeded", False) and seed:
-        X, y, m = fits.variant_points(X, y, s, rng_for(params, seed), shift=True)
-    else:
-        m = fits.fit(X, y, s)
-    if not m.converged:
-        raise ValueError(f"the picture's fit did not converge ({m.status})")
+    X, y, s, m = fits.picture_fit(params, seed, rng_for(params, seed), shift=True)
     yh = m.y * m.h_train
     data: dict[str, Any] = {"what": what, "yh": yh.round(6).tolist(),
                             "xi": m.xi.round(6).tolist(), "alpha": m.alpha.round(6).tolist(),

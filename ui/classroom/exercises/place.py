@@ -54,13 +54,7 @@ def validate(params: dict) -> dict:
 
 def make(params: dict, seed: int) -> Task:
     goal = params["goal"]
-    X, y, s = fits.picture(params)
-    if flag(params, "seeded", False) and seed:
-        X, y, m = fits.variant_points(X, y, s, rng_for(params, seed), shift=False)
-    else:
-        m = fits.fit(X, y, s)
-    if not m.converged:
-        raise ValueError(f"the picture's fit did not converge ({m.status})")
+    X, y, s, m = fits.picture_fit(params, seed, rng_for(params, seed), shift=False)
     lo, hi = math.floor(X.min()) - 1.0, math.ceil(X.max()) + 1.0
     fixed = params.get("label")
     which = f" Its class: {label(fixed)}." if fixed else " Choose its class (+1 or −1)."

@@ -47,7 +47,9 @@ from ui.classroom.store.secrets_text import (
 RETENTION_DAYS = 7  # a class and its answers are deleted this long after it started
 RETENTION_S = RETENTION_DAYS * 86_400
 PURGE_EVERY_S = 3_600  # each process purges at most this often (on a class's start)
-TOUCH_EVERY_S = 5.0  # a student's last_seen is written at most this often
+# a student's last_seen is written at most this often: 200 open pages are 10 writes a second
+# (at 5 s they were 40, and held answers' commits back: bench_live_class.py)
+TOUCH_EVERY_S = 20.0
 STUDENTS_MAX = 500  # seats in one class
 ATTEMPTS_MAX = 400  # answers one student may send in one class
 ACTIVITY_MAX = 2_000_000  # characters of an activity's JSON
@@ -113,6 +115,13 @@ class Store(LinkTable):
         s = c.execute(select(students).where(students.c.class_id == class_id,
                                              students.c.token_hash == digest(token))).first()
         return s if s is not None and same_secret(token, s.token_hash) else None
+
+    def _seat(self, c, row, token: str | None):
+        """The student row of this token in this class; NotStudent otherwise."""
+        s = self._student(c, row.id, token)
+        if s is None:
+            raise NotStudent("You are not in this class any more: join it again with its code.")
+        return s
 
     def _activity(self, c, row) -> Activity:
         """The class's activity, read and parsed once per process (it never changes): the
@@ -231,10 +240,7 @@ class Store(LinkTable):
         summary, message = feedback.summary[:TEXT_MAX], feedback.message[:TEXT_MAX]
         with self._write() as c:
             row = self._class(c, code)
-            s = self._student(c, row.id, token)
-            if s is None:
-                raise NotStudent("You are not in this class any more: join it again with "
-                                 "its code.")
+            s = self._seat(c, row, token)
             if not isinstance(screen, int) or not 0 <= screen < self._n_screens(c, row):
                 raise ValueError("That screen is not part of this class.")
             if row.paused:
@@ -258,11 +264,7 @@ class Store(LinkTable):
     def my_answers(self, code: str, token: str) -> dict[int, AnswerRow]:
         """The student's latest answer to each screen (NotStudent for a foreign token)."""
         with self._read() as c:
-            row = self._class(c, code)
-            s = self._student(c, row.id, token)
-            if s is None:
-                raise NotStudent("You are not in this class any more: join it again with "
-                                 "its code.")
+            s = self._seat(c, self._class(c, code), token)
             rows = c.execute(select(answers).where(answers.c.student_id == s.id)
                              .order_by(answers.c.id)).all()
         return {a.screen: _answer_row(a) for a in rows}
