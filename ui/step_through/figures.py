@@ -7,7 +7,7 @@ can find it:
 - ``step_decision_figure``: the Playground's picture (``ui.shared.figures.decision_figure_dict``) of
   the state after a step, with the pair ringed and labelled i, j, the boundary before the
   step drawn faint, and the points that violate the KKT conditions marked;
-- ``box_figure``: SMO's two-variable subproblem in the (αᵢ, αⱼ) plane (seed 004's picture):
+- ``box_figure``: SMO's two-variable subproblem in the (αᵢ, αⱼ) plane (the KKT/SMO note's picture):
   the box [0, C]², the line yᵢαᵢ + yⱼαⱼ = const, the segment [L, H], the old point, the
   unclipped optimum and the clipped new point; for C = ∞ the box is drawn open;
 - ``coordinate_figure``: SGA's one-coordinate update (slide 33, lines 12–14) on [0, C];

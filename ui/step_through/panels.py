@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.shared.chart import CHART_CONFIG
+from ui.shared.cite import cite
 from ui.step_through import figures as F
 from ui.step_through import player as SP
 from ui.step_through import state as S
@@ -258,6 +259,6 @@ def smo_panels(run, rid: str) -> None:
         # the formulas are wide: the whole width
         st.subheader("The two-variable update")
         st.latex(W.latex_block(W.smo_formulas(stt.record)))
-        st.caption("Platt (1998), as in seed 004 (which writes η = 2K₁₂ − K₁₁ − K₂₂ and "
-                   "E₂ − E₁: the same update). Eₜ uses h before the step.")
+        st.caption(f"Platt (1998), as in {cite('kkt')} (which writes η = 2K₁₂ − K₁₁ − K₂₂ "
+                   "and E₂ − E₁: the same update). Eₜ uses h before the step.")
     alpha_table(run, stt)

@@ -16,7 +16,7 @@ the entries each step changed, so any k is reached by replaying < ``CHECKPOINT_E
 recorded steps. Replaying assigns the recorded numbers, so going back and forth gives
 identical floats, and the last step gives the solver's α exactly.
 
-Symbols as on the slides and in seed 004: α, C, η, L, H, Eₜ = h(xₜ) − yₜ. Indices are
+Symbols as on the slides and in the KKT/SMO note: α, C, η, L, H, Eₜ = h(xₜ) − yₜ. Indices are
 0-based here; the page shows them 1-based (x₁ … xₙ, as the book numbers D1).
 """
 
@@ -693,7 +693,7 @@ def gradient(run: StepRun, alpha: np.ndarray) -> np.ndarray:
 def kkt_point_violation(alpha, G, y, b, C_box, equality: bool) -> np.ndarray:
     """How far each point is from its KKT condition. With rᵢ = yᵢh(xᵢ) − 1 (h over K_eff,
     rᵢ = Gᵢ + yᵢb with the free bias b): αᵢ = 0 needs rᵢ ≥ 0, 0 < αᵢ < C needs rᵢ = 0,
-    αᵢ = C needs rᵢ ≤ 0 (slide 13 / seed 004's KKT conditions)."""
+    αᵢ = C needs rᵢ ≤ 0 (slide 13 / the KKT/SMO note's KKT conditions)."""
     r = G + (y * b if equality else 0.0)
     eps = support_threshold(alpha)
     at0 = alpha <= eps

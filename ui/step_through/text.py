@@ -4,7 +4,7 @@ the trace's cap, the jump button).
 
 Markdown strings, and LaTeX strings for ``st.latex``, with the step's numbers filled in
 (printed by ``ui.shared.numbers``).
-Symbols as on the slides and in seed 004 (α, C, η, L, H, Eₜ = h(xₜ) − yₜ); point indices
+Symbols as on the slides and in the KKT/SMO note (α, C, η, L, H, Eₜ = h(xₜ) − yₜ); point indices
 1-based (x₁ … xₙ).
 """
 
@@ -110,7 +110,7 @@ def candidates_rows(rec: dict) -> list[dict]:
 
 
 def smo_formulas(rec: dict) -> list[str]:
-    """The step's formulas (Platt 1998 / seed 004) with the numbers, as LaTeX lines."""
+    """The step's formulas (Platt 1998 / the KKT/SMO note) with the numbers, as LaTeX lines."""
     i, j = rec["i"] + 1, rec["j"] + 1
     yi, yj = rec["yi"], rec["yj"]
     C = rec["C"]
