@@ -12,10 +12,11 @@ import streamlit as st
 
 from svm_engine import datasets
 from ui.serving import budget
-from ui.shared import point_labels, present, reveal, state, tables
+from ui.shared import present, reveal, state, tables
 from ui.shared.book_setups import playground_target
 from ui.shared.chart import show_chart
 from ui.shared.nav import run_through_app
+from ui.shared.sv_labels import LABEL_LEGEND
 from ui.worked_examples import examples as E
 from ui.worked_examples import figures as EF
 from ui.worked_examples import why
@@ -104,7 +105,7 @@ def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
     with st.expander(f"The {d.n} points and the app's per-point values"):
         main = why.main_model(r)
         st.dataframe(tables.with_distance(tables.point_table(main), main), hide_index=True)
-        st.caption(point_labels.LEGEND)
+        st.caption(LABEL_LEGEND)
 
 
 st.title("Worked examples")

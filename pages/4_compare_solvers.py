@@ -22,9 +22,10 @@ from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
 from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_doc
+from ui.compare.sv_count import sv_count_note
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
-from ui.shared import conventions, reveal, state, student
+from ui.shared import reveal, state, student
 from ui.shared.chart import model_words, show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import points_and_model
@@ -226,10 +227,8 @@ st.dataframe(student.drop_internals(ss, cmp.shown_frame(comp)), hide_index=True,
 st.caption(cmp.AGREEMENT_TEXT + " " + student.unless(ss, cmp.tolerance_note(tol_mode))
            + " Solver notes: "
            + " · ".join(f"[{t}](#{anchor(t)})" for t in notes))
-sv_note = conventions.models_support_note(
-    [r.run.model for r in comp.rows if r.spec.bias == "free"])
-if sv_note:
-    st.caption(sv_note)
+if sv_note := sv_count_note(r.run.model for r in comp.rows):
+    st.caption(sv_note)                   # 3 / 4 / 5 support vectors for one hyperplane (D1)
 if len({r.spec.bias for r in comp.rows}) > 1:
     st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, cmp.bias_forms_note(comp)))),
             icon=":material/info:")

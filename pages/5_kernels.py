@@ -157,8 +157,8 @@ st.dataframe(pd.DataFrame(KT.identity_rows(chk)), hide_index=True, key=P + "iden
 
 st.header("2. The Gram matrix and Mercer's condition")
 st.markdown("K is a kernel if and only if, for every finite set of points, the matrix "
-            f"Kᵢⱼ = K(xᵢ, xⱼ) is symmetric positive semi-definite ({cite('kkt_note', '§4.2')}; "
-            f"{cite('kernels')}). These points "
+            f"Kᵢⱼ = K(xᵢ, xⱼ) is symmetric positive semi-definite ({cite('kkt')}, §4.2). "
+            "These points "
             "can prove that a function is *not* a kernel (one negative eigenvalue), never that "
             "it is.")
 ss.setdefault(P + "fn", "gaussian")
@@ -232,6 +232,7 @@ if panels is not None:
                     st.caption(KT.panel_caption(panel))
                     if panel.warning:
                         st.warning(panel.warning)
+    st.caption(KT.sigma_gamma_note(KC.SIGMAS))
     st.caption("A small σ makes every point its own bump: the boundary wraps single points and "
                "the training accuracy climbs towards 1. A large σ or degree 1 gives a nearly "
                "straight line. The same C everywhere; the Generalisation page measures which "

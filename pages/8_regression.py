@@ -1,7 +1,7 @@
-"""Regression: ε-SVR (Odobez's lecture: the dual with a and â) on 1-D points the student
-generates or places: the fitted function, the ε-tube, ξ and ξ̂ drawn and valued per point,
-the support vectors on and outside the tube, the solver and whether it converged, the
-formulas beside the numbers.
+"""Regression: ε-SVR (the kernel lecture's dual with a and â) on 1-D points the student generates or
+places: the fitted function, the ε-tube, ξ and ξ̂ drawn and valued per point, the support
+vectors on and outside the tube, the solver and whether it converged, the formulas beside
+the numbers.
 
 Thin: the shared data-source and model blocks (``ui.shared.controls``) → one cached
 fit in a fit worker (``ui.regression.compute.run``, within the time budget) → the figures of
@@ -25,7 +25,6 @@ from ui.shared import click_plot, student
 from ui.shared import controls as ctl
 from ui.shared.chart import model_words, show_chart
 from ui.shared.cite import cite
-from ui.shared.conventions import REGRESSION_NOTATION
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.labels import kernel_formula
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
@@ -45,10 +44,11 @@ GENERATE = ctl.Sliders(n=(2, R.MAX_POINTS, 1), noise=(0.0, 1.0, 0.05), seed_max=
                        n_label="n points", noise_label="noise (std)", keys="")
 
 st.title("Regression: ε-SVR")
-st.caption(REGRESSION_NOTATION)
-st.caption(f"Support vector regression ({cite('kernels', 'the regression case')}): a function that "
+st.caption(f"Support vector regression ({cite('kernels')}, “the regression case”): a function that "
            "stays within ε of the targets where it can, paying C per unit of slack ξ above "
-           "the tube and ξ̂ below it. Click the plot to add a point.")
+           "the tube and ξ̂ below it. Click the plot to add a point. Symbols as in that "
+           "lecture: t is a point's target and y(x) the fitted function (on the classification "
+           "pages y is the class label and h(x) the decision function).")
 
 
 def function_select() -> str:

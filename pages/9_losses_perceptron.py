@@ -1,6 +1,5 @@
 """Losses & perceptron: the loss functions of m = y·h(x) side by side, and Rosenblatt's
-perceptron stepped update by update beside the maximum-margin line
-(Ribeiro's Purdue CS57300 lecture).
+perceptron stepped update by update beside the maximum-margin line (Ribeiro's CS573 lecture).
 
 Thin page: sidebar widgets → cached runs in a budget worker (``ui.serving.budget``): the SVM
 with the source's settings (its margins on the loss curves), the linear maximum-margin SVM
@@ -37,15 +36,13 @@ SOURCE_LABELS = {"playground": "The Playground's points and settings", **DATASET
 GEN_DEFAULTS = {"n": 60, "noise": 0.1}
 H_LABELS = {"svm": "the SVM (the source's settings)", "perceptron": "the perceptron (this update)"}
 ORDER_LABELS = {"shuffled": "shuffled each epoch (seeded)", "data": "data order"}
-BIAS_LABELS = {"free": f"with bias b ({cite('perceptron')})",
-               "none": "no bias (through the origin)"}
+BIAS_LABELS = {"free": "with bias b", "none": "no bias (through the origin)"}
 
 st.title("Losses & perceptron")
 st.caption(
     "Every classifier h scores a point by its margin m = y·h(x): positive on the right side, "
     "≥ 1 on or beyond the SVM's margin. The losses below are functions of that one number "
-    f"({cite('perceptron')}; {cite('zaki', 'slides 19–20')}). "
-    "The perceptron minimises the last one "
+    f"({cite('perceptron')}; {cite('chapter', '19–20')}). The perceptron minimises the last one "
     "and stops at any separating line; the SVM's hinge loss keeps pushing to the margin.")
 
 

@@ -356,8 +356,7 @@ def test_every_solver_row_has_its_problem_reference_and_cost():
     qp_dual = D.solver_doc(cmp.RowSpec("qp", "hinge", "free"))
     qp_primal = D.solver_doc(cmp.RowSpec("qp", "hinge", "free", qp_form="primal"))
     assert qp_dual.problem.startswith("Dual form") and qp_dual.reference == "slides 20, 27, 30"
-    assert qp_primal.problem.startswith("Primal form") \
-        and "Note 4: Support Vector Machine SVM" in qp_primal.reference
+    assert qp_primal.problem.startswith("Primal form") and "seed 004" in qp_primal.reference
     assert "O(n²)" in D.solver_doc(cmp.RowSpec("sga", "hinge", "augmented")).cost  # docstring
 
 

@@ -92,11 +92,9 @@ def test_why_words_follow_separability():
     hard = se.fit(X, y, C=math.inf)
     words = C.why_words(C.Lines(r, hard, True, True))
     assert "unique" in words
-    assert "| SVM | 0.833·x1 + 0.333·x2 − 3.333 = 0 | yes: margin δ* = 1.114 |" in words
-    dist = C.distances(hard.w, hard.b, X, y)
-    assert dist.separates and dist.worst == pytest.approx(hard.margin)
-    assert dist.closest == pytest.approx(hard.margin)
-    assert C.distances([0, 0], 1.0, X, y) is None
+    assert "| SVM | 0.833·x1 + 0.333·x2 − 3.333 = 0 | yes | 1.114 | 1.114 (x" in words
+    assert C.geometric_margin(hard.w, hard.b, X, y) == pytest.approx(hard.margin)
+    assert math.isnan(C.geometric_margin([0, 0], 1.0, X, y))
     assert C.novikoff_words(r, hard).endswith(f"This run made {r.n_updates}.")
     assert C.novikoff_words(P.perceptron(X, y, bias="none"), hard) is None
 

@@ -241,14 +241,3 @@ def test_smo_iterations_match_the_other_pages_or_say_why():
         row = df[(df["solver"] == "SMO (second-order WSS)")
                  & df["formulation"].str.contains(bias)].iloc[0]
         assert row["iterations"] == pages.n_iter and row["tolerance"] == fmt_setting(SMO_TOL)
-
-
-def test_d1_says_why_the_support_vector_counts_differ():
-    """Issue 27 item 9: 3 / 4 / 5 support vectors for one w and b, said on the page."""
-    at = start("d1")
-    df = table(at)
-    counts = sorted({int(c) for c in df["#SV"].dropna()})
-    captions = [str(c.value) for c in at.caption]
-    said = [c for c in captions if c.startswith("Why ")]
-    assert len(counts) > 1                      # α is not unique on D1 (slide 16 lists 5)
-    assert said and " / ".join(map(str, counts)) in said[0] and "not unique" in said[0]

@@ -213,7 +213,7 @@ def test_a_non_kernel_whose_dual_is_still_concave_leaves_cvxopts_optimum_alone()
     text = " ".join(markdown(at))
     assert "*conditionally* positive semi-definite" in text
     assert solver_table(at).iloc[0]["answer"] == "cvxopt status: optimal"
-    assert "cvxopt did return" not in text and "one optimum, as a concave dual has" in text
+    assert "cvxopt did return" not in text and "one optimal value, as a concave dual has" in text
 
 
 def test_sigma_and_degree_side_by_side():
@@ -272,3 +272,10 @@ def test_smo_starts_cut_by_their_time_limit_are_not_served_from_the_cache(monkey
     assert smo_rows() == 1
     monkeypatch.setattr(KC, "STARTS_BUDGET_S", 60.0)    # the same request, time enough
     assert smo_rows() == KC.STARTS
+
+
+def test_a_concave_dual_is_said_to_have_one_optimal_value_not_one_maximiser():
+    """PSD gives one optimal value; D1's optimal α are not unique (Worked example 1)."""
+    text = " ".join(markdown(start()))
+    assert "one maximum" not in text
+    assert "one optimal value" in text and "Not always one maximiser" in text

@@ -16,6 +16,7 @@ from svm_engine import perceptron as P
 from tests.plotly_json import chart_data, decoded
 from ui.serving import budget
 from ui.shared import state
+from ui.shared.numbers import fmt_num
 
 PAGE = "../pages/9_losses_perceptron.py"
 TIMEOUT = 180
@@ -177,12 +178,6 @@ def test_d2_is_not_separable_and_the_page_says_so():
     run = P.perceptron(d.X, d.y, max_epochs=50, seed=0)
     (s,) = [s for s in at.slider if s.key == "los.step"]
     assert s.max == run.n_updates
-    # issue 27 item 5: no line separates D2, so no margin; the closest point (x17) and the
-    # worst signed one (x18) are two different numbers
-    svm_row = [r for r in words.splitlines() if r.startswith("| SVM |")][0]
-    assert "| no: no margin |" in svm_row
-    assert "0.1857 (x17)" in svm_row and "−2.043 (x18)" in svm_row
-    assert "margin δ*" not in svm_row
 
 
 def test_seed_and_data_order_change_the_run():
@@ -292,3 +287,40 @@ def test_a_stopped_svm_says_so_and_the_rest_is_shown(monkeypatch):
     assert s.max == run.n_updates
     assert sorted(t["meta"]["loss"] for t in charts(at)["losses"]["data"]) == sorted(L.NAMES)
     assert any(t.get("name") == "perceptron" for t in charts(at)["perceptron"]["data"])
+
+
+def distance_table_rows(at) -> dict:
+    """The distance table's rows as {name: [cells]} (read off the page's markdown)."""
+    rows = {}
+    for line in text(at).splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if cells and cells[0] in ("perceptron", "SVM"):
+            rows[cells[0]] = cells
+    return rows
+
+
+def test_d2_distances_say_the_line_does_not_separate():
+    """Slide 6's δ* is a margin only for a separating line: on D2 the SVM's closest point is
+    x17 (|h|/‖w‖ = 0.186), its worst signed one x18 (−2.043), and no margin is shown."""
+    at = start("d2", epochs=50)
+    d = datasets.d2()
+    svm = se.fit(d.X, d.y, C=1.0)
+    h = d.X @ svm.w + svm.b
+    norm = float(np.linalg.norm(svm.w))
+    row = distance_table_rows(at)["SVM"]
+    assert row[2].startswith("no")
+    assert row[3] == "–"
+    close = int(np.argmin(np.abs(h)))
+    assert close == 16 and row[4] == f"{fmt_num(np.abs(h).min() / norm)} (x17)"
+    assert float(row[4].split()[0]) == pytest.approx(0.186, abs=5e-4)
+    worst = float((d.y * h).min() / norm)
+    assert row[5] == f"{fmt_num(worst)} (x18)"
+    assert float(row[5].split()[0].replace("−", "-")) == pytest.approx(-2.043, abs=5e-4)
+    assert "only when the line separates" in text(at)
+
+
+def test_d1_distances_show_the_margin():
+    at = start()
+    row = distance_table_rows(at)["SVM"]
+    assert row[2] == "yes" and float(row[3]) == pytest.approx(1 / math.hypot(5 / 6, 1 / 3),
+                                                               abs=1e-3)

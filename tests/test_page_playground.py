@@ -19,9 +19,6 @@ from ui.serving import fit_api
 from ui.shared import state as S
 from ui.shared.numbers import fmt_pct
 
-#: the numbers panel's margin row (issue 27 item 8: it says which margin)
-MARGIN = "margin δ* = 1/‖w‖ (the book's)"
-
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 NOT_SEPARABLE = "not linearly separable in this feature space"
 
@@ -108,7 +105,7 @@ def test_changing_C_changes_the_reported_margin():
         at.select_slider(key="pg.C").set_value(C)
         at.run()
         no_traceback(at)
-        margins.append(float(numbers(at)[MARGIN]))
+        margins.append(float(numbers(at)["margin 1/‖w‖"]))
     assert margins[0] > margins[1] > margins[2]  # larger C, narrower margin
     assert margins[2:] == pytest.approx([1.114, 1.114], abs=1e-3)
 

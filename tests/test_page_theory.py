@@ -12,9 +12,6 @@ from svm_engine import datasets
 from ui.shared import student, theory
 from ui.shared.numbers import fmt_num
 
-#: the numbers panel's margin row (issue 27 item 8: it says which margin)
-MARGIN = "margin δ* = 1/‖w‖ (the book's)"
-
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 
 
@@ -39,7 +36,7 @@ def test_playground_why_panel_prints_the_numbers_panel_and_the_tables_values():
     text = why_text(at)
     ans = answer(at)
     panel = dict(ans["panel"])
-    assert f"the smallest δ is {panel[MARGIN]} = 1/‖w‖" in text  # the panel's margin
+    assert f"the smallest δ is {panel['margin 1/‖w‖']} = 1/‖w‖" in text  # the panel's margin
     assert f"The solver's b: **{panel['b']}**" in text        # and its b
     # δ of the table (y·h/‖w‖ from the answer) and the KKT lists from the answer's α
     d = datasets.d1()
@@ -175,8 +172,8 @@ def test_playground_numbers_panel_in_the_student_view_has_no_solver_internals():
     ans = answer(at)
     shown = dict(ans["panel"])
     assert "time" not in shown and shown["solver"] == "SMO (Platt)"
-    assert {k: full[k] for k in ("w", "b", MARGIN, "support vectors")} == \
-        {k: shown[k] for k in ("w", "b", MARGIN, "support vectors")}
+    assert {k: full[k] for k in ("w", "b", "margin 1/‖w‖", "support vectors")} == \
+        {k: shown[k] for k in ("w", "b", "margin 1/‖w‖", "support vectors")}
     # the endpoint answers the browser's later edits in the same view (style.student)
     from ui.serving import fit_api
 

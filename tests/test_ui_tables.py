@@ -7,9 +7,6 @@ from svm_engine import datasets
 from ui.shared import fitting, tables
 from ui.shared import state as S
 
-#: the numbers panel's margin row (issue 27 item 8: it says which margin)
-MARGIN = "margin δ* = 1/‖w‖ (the book's)"
-
 
 @pytest.fixture(scope="module")
 def d2_model():
@@ -38,8 +35,7 @@ def test_point_table_without_a_matching_model_leaves_model_columns_empty(d2_mode
 
 def test_model_summary_has_the_numbers_panel(d2_model):
     rows = dict(tables.model_summary(d2_model))
-    for key in ("w", "b", "hyperplane", MARGIN, "support vectors",
-                "primal objective",
+    for key in ("w", "b", "hyperplane", "margin 1/‖w‖", "support vectors", "primal objective",
                 "dual objective", "training accuracy", "solver", "iterations", "time",
                 "converged"):  # fmt: skip
         assert key in rows, key
@@ -69,7 +65,7 @@ def test_model_summary_for_a_kernel_has_no_w():
     d = datasets.nonlinear()
     m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
     rows = dict(tables.model_summary(m))
-    assert "w" not in rows and "hyperplane" not in rows and MARGIN in rows
+    assert "w" not in rows and "hyperplane" not in rows and "margin 1/‖w‖" in rows
 
 
 def test_editor_changes_apply_edits_deletions_and_additions():
@@ -159,53 +155,3 @@ def test_a_polished_fit_says_so_beside_its_iterations():
     assert polished.extra.get("polished") and not raw.extra.get("polished")
     assert dict(model_summary(polished))["iterations"].endswith(POLISHED_TEXT)
     assert POLISHED_TEXT not in dict(model_summary(raw))["iterations"]
-
-
-def test_the_numbers_panel_says_which_margin_it_shows():
-    """Issue 27 item 8: the book's δ* = 1/‖w‖, and the width 2/‖w‖ between h = ±1 that the
-    Proximal SVM slides and the KKT note call the margin, both named."""
-    d = datasets.two_point()
-    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
-    rows = dict(tables.model_summary(m))
-    assert float(rows[MARGIN]) == pytest.approx(1 / np.sqrt(2), abs=1e-4)
-    assert float(rows["width between the planes h = ±1: 2/‖w‖"]) == pytest.approx(np.sqrt(2),
-                                                                                  abs=1e-3)
-    assert "margin 1/‖w‖" not in rows
-
-
-def test_the_two_point_preset_asks_for_the_books_margin():
-    from ui.playground.teacher import PRESETS_BY_KEY
-
-    text = PRESETS_BY_KEY["two_point"].question
-    assert "the margin 1/‖w‖" in text and "2/‖w‖" in text
-
-
-def test_point_labels_follow_the_slides_not_alpha_alone():
-    """Issue 27 item 6: D1's x2 and x14 (y·h = 1, α = 0 for SMO) are support vectors (slide 6,
-    slide 16); a point on h(x) = 0 is misclassified (ξ = 1, slide 17); PSVM's x5 (α < 0) is
-    one of its support vectors."""
-    from ui.shared.point_labels import ON_HYPERPLANE, SV_ON_MARGIN
-
-    d = datasets.d1()
-    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
-    df = tables.point_table(m)
-    yh, alpha = df["y·h(x)"].to_numpy(), df["α"].to_numpy()
-    idle = np.flatnonzero((np.abs(yh - 1) < 1e-6) & (alpha == 0))
-    assert len(idle) > 0
-    assert set(df["category"].iloc[idle]) == {SV_ON_MARGIN}
-    assert "non-SV" not in set(df["category"].iloc[[0, 1, 3, 12, 13]])  # slide 16's five
-    # a square's two columns, and one point of each class at its centre: by symmetry h = 0 there
-    X = np.array([[0.0, 0.0], [0.0, 2.0], [2.0, 0.0], [2.0, 2.0], [1.0, 1.0], [1.0, 1.0]])
-    y = np.array([1, 1, -1, -1, 1, -1])
-    s = dict(S.settings_from_dataset(d.settings), hard_margin=False, C=1.0)
-    m = fitting.fit_points(X, y, s).model
-    df = tables.point_table(m)
-    on = np.flatnonzero(np.abs(df["h(x)"].to_numpy()) < 1e-6)
-    assert len(on) and set(df["category"].iloc[on]) == {ON_HYPERPLANE}
-    # PSVM: every point is a support vector, never "non-SV"
-    d2 = datasets.d2()
-    s = dict(S.settings_from_dataset(d2.settings), solver="psvm", loss="quadratic",
-             bias="augmented")
-    m = fitting.fit_points(d2.X, d2.y, s).model
-    cats = tables.point_table(m)["category"]
-    assert (m.alpha < 0).any() and "non-SV" not in set(cats)

@@ -32,7 +32,8 @@ One package per page (``pages/1_…`` to ``pages/9_…``), each its logic, its f
 - ``ui.join``, ``ui.teach`` – a live class's two pages: a student joins and answers (``flow``
   decides, ``views`` draws); the teacher starts a class and follows it (``summary``: the
   dashboard in numbers, ``figures``, ``builder``, ``views``);
-- ``ui.sources``         – the Sources page: the documents by title and author, the conventions.
+- ``ui.sources``         – the Sources page: the course's documents by title and author
+  (``shared.cite`` holds them) and the app's conventions.
 
 Beside them: ``ui/browser/`` (the browser's code as ES modules: the click canvas, the step
 player, the click plot; ``serving.browser_modules`` serves them, ``tests/js`` unit-tests them)

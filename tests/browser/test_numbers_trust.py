@@ -73,7 +73,7 @@ def test_points_on_the_margin_are_not_inside_it(page):
     for name in ("x2", "x4", "x13", "x14"):
         row = rows[name]
         assert row["y·h(x)"] == "1.000" and row["ξ"] == "0.000", row
-        assert row["category"] in ("margin SV", "bound SV"), row
+        assert row["category"] in ("margin SV", "bound SV", "SV (on the margin, α = 0)"), row
 
 
 def test_the_playground_and_the_step_through_agree_on_the_same_run(page):
@@ -91,19 +91,14 @@ def test_the_playground_and_the_step_through_agree_on_the_same_run(page):
     assert re.search(r"b = " + re.escape(f"{b:.4g}".replace("-", "−")), body), p["b"]
 
 
-def test_d1_points_on_the_margin_with_alpha_zero_are_support_vectors(page):
-    """Issue 27 items 6 and 8: the canvas's table labels a point with y·h = 1.000 and α = 0
-    "SV (on the margin, α = 0)" (slide 6), with the server's legend under the rows; the panel
-    names the book's margin and the width 2/‖w‖."""
+def test_margin_points_with_zero_alpha_are_labelled_support_vectors(page):
+    """Issue 27 item 6: on D1 (hard margin, SMO) the points with y·h(x) = 1.000 and α = 0
+    (slide 16 lists x2 and x14) were "non-SV" in the canvas's table."""
     open_app(page, D1_HARD)
     page.wait_for_function(f"document.querySelector('{CANVAS} .svmlab-summary') !== null")
     rows = table(page)
-    idle = [r for r in rows.values() if r["y·h(x)"] == "1.000" and number(r["α"]) == 0]
-    assert idle and {r["category"] for r in idle} == {"SV (on the margin, α = 0)"}
-    assert "non-SV" not in {rows[n]["category"] for n in ("x1", "x2", "x4", "x13", "x14")}
-    legend = page.locator(f"{CANVAS} .svmlab-table caption").inner_text()
-    assert "SV (on the margin, α = 0)" in legend and "misclassified (on the hyperplane)" in legend
-    p = panel(page)
-    margin = number(p["margin δ* = 1/‖w‖ (the book's)"])
-    assert number(p["width between the planes h = ±1: 2/‖w‖"]) == pytest.approx(2 * margin,
-                                                                                rel=1e-3)
+    idle = [n for n, r in rows.items() if r["y·h(x)"] == "1.000" and float(r["α"]) == 0]
+    assert idle
+    for name in idle:
+        assert rows[name]["category"] == "SV (on the margin, α = 0)", rows[name]
+    page.screenshot(path="/tmp/mathb2_d1_labels.png", full_page=True)

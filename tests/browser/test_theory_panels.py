@@ -8,9 +8,6 @@ import pytest
 from canvas_page import CANVAS, open_app
 from test_numbers_trust import D2_C1, number, panel, table
 
-#: the numbers panel's margin row (issue 27 item 8: it says which margin)
-MARGIN = "margin δ* = 1/‖w‖ (the book's)"
-
 pytestmark = pytest.mark.browser
 
 
@@ -18,7 +15,7 @@ def test_delta_column_and_why_panel_agree_with_the_numbers_panel_on_d2(page):
     open_app(page, D2_C1)
     page.wait_for_function(f"document.querySelector('{CANVAS} .svmlab-summary') !== null")
     p, rows = panel(page), table(page)
-    margin = number(p[MARGIN])
+    margin = number(p["margin 1/‖w‖"])
     for name, row in rows.items():  # δ = y·h(x)/‖w‖ = y·h(x) × margin, to the digits shown
         assert number(row["δ = y·h(x)/‖w‖"]) == pytest.approx(
             number(row["y·h(x)"]) * margin, abs=2e-3), name
@@ -29,6 +26,6 @@ def test_delta_column_and_why_panel_agree_with_the_numbers_panel_on_d2(page):
     body = why.locator('[data-testid="stExpanderDetails"]')
     body.get_by_text("Computing b").wait_for(timeout=60_000)
     text = body.inner_text()
-    assert f"margin 1/‖w‖ = {p[MARGIN]}" in text
+    assert f"margin 1/‖w‖ = {p['margin 1/‖w‖']}" in text
     assert f"The solver's b: {p['b']}" in text
     assert "x15, x16, x17, x18" in text  # the bound support vectors α = C (slide 22)

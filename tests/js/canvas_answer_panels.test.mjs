@@ -68,17 +68,13 @@ test("the points table: a row per point, the model's columns, the selected rows"
   assert.ok(html.includes("<td>0.000</td><td>0.000</td><td>0.000</td><td>1.000</td><td>&#60;i&#62;</td>")); // h = −0.00001
   assert.ok(html.includes("<th>δ = y·h(x)/‖w‖</th>")); // δ = y·h/‖w‖ = 1.000/2
   assert.ok(!tableHtml(points, { ...answer, w_norm: 0 }, []).includes("<td>0.500</td>"));
-  // the labels' legend comes with the answer (the server's rule), escaped, under the rows
-  const told = tableHtml(points, { ...answer, legend: "SV <on the margin>" }, []);
-  assert.ok(told.startsWith("<caption>SV &#60;on the margin&#62;</caption><thead>"));
-  assert.ok(!html.includes("<caption>"));
   const empty = tableHtml(points, null, []);
   assert.ok(!empty.includes("selected") && empty.includes("<td>+1</td><td></td><td></td>"));
 });
 
 test("the points table of an answer without α (a teacher hid it): the points, no model", () => {
   // the server leaves α, h, ξ and the categories out of a hidden-numbers session's answers
-  const { alpha, h, xi, category, legend, panel, w_norm, ...rest } = answer; // eslint-disable-line no-unused-vars
+  const { alpha, h, xi, category, panel, w_norm, ...rest } = answer; // eslint-disable-line no-unused-vars
   const html = tableHtml(points, rest, []);
   assert.equal(html, tableHtml(points, null, []));
 });

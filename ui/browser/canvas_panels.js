@@ -76,9 +76,7 @@ export function tableHtml(points, ans, highlight) {
       `<td>${short(p[1])}</td><td>${p[2] > 0 ? "+1" : MINUS + "1"}</td>${model}</tr>`
     );
   });
-  // what the labels mean: the server's one rule (ui/shared/point_labels.py), never re-derived
-  const cap = a && a.legend ? `<caption>${escapeHtml(a.legend)}</caption>` : "";
-  return cap + head + `<tbody>${rows.join("")}</tbody>`;
+  return head + `<tbody>${rows.join("")}</tbody>`;
 }
 
 export function renderNumbers(st) {

@@ -5,7 +5,6 @@ from __future__ import annotations
 from svm_engine import feature_maps as fm
 from svm_engine.solvers.smo import TAU
 from ui.kernels.compute import STARTS, STARTS_BUDGET_S, STARTS_TOL, FeatureView, GramStudy
-from ui.shared.conventions import margin_words
 from ui.shared.numbers import MISSING, fmt_num, fmt_pct, fmt_setting, linear_combination
 
 #: The conic's terms, in the order of `FeaturePlane.conic`'s coefficients (A, …, F).
@@ -66,10 +65,10 @@ def curvature_sentence(study: GramStudy) -> str:
     tol = study.check.tolerance
     cm = study.conditional_min
     if study.check.psd:
-        return ("Every eigenvalue is ≥ 0 (to rounding): the dual Σα − ½αᵀQα is concave, so it "
-                "has one optimal value and every solver reaches it. The maximising α need not be "
-                "unique (concave, not strictly): on D1 with the linear kernel, Worked example 1 "
-                "shows three different optimal α with the same w, b and objective.")
+        return ("Every eigenvalue is ≥ 0 (to rounding): the dual Σα − ½αᵀQα is concave, so "
+                "it has one optimal value and every solver reaches it. Not always one "
+                "maximiser: when K is only semi-definite several α can share that value "
+                "(D1's three optimal α in Worked example 1 give the same w, b and objective).")
     where = (f"On the plane Σαᵢyᵢ = 0, where the dual lives, the smallest curvature is "
              f"{fmt_num(cm)}")
     if cm >= -tol:
@@ -129,7 +128,8 @@ def solver_sentence(study: GramStudy) -> str:
         return head + "."
     if len(duals) == 1:
         tail = (f", all with the same dual objective {fmt_num(duals[0], 8)}: "
-                + ("one optimum, as a concave dual has." if study.concave else
+                + ("one optimal value, as a concave dual has (the α reaching it need not "
+                   "be one)." if study.concave else
                    "on these points no second maximum showed up, but nothing guarantees it."))
     else:
         listed = ", ".join(fmt_num(d, 6) for d in duals)
@@ -167,4 +167,15 @@ def panel_title(family: str, panel) -> str:
 def panel_caption(panel) -> str:
     m = panel.model
     return (f"{m.n_support} support vectors of {len(m.y)}, training accuracy "
-            f"{fmt_pct(m.training_accuracy)}, {margin_words(m.margin, 3)} (in feature space)")
+            f"{fmt_pct(m.training_accuracy)}, margin 1/‖w‖ = {fmt_num(m.margin, 3)} (in "
+            f"feature space; the book's δ*, the planes h = ±1 are 2/‖w‖ = "
+            f"{fmt_num(2 * m.margin, 3)} apart)")
+
+
+def sigma_gamma_note(sigmas) -> str:
+    """The Gaussian written with σ (the chapter) and with γ (the kernel lecture, scikit-learn):
+    γ = 1/(2σ²), for every σ the page shows."""
+    pairs = ", ".join(f"σ = {fmt_setting(s)} ↔ γ = {fmt_num(1 / (2 * s * s))}" for s in sigmas)
+    return ("The Gaussian kernel here is exp(−‖x − z‖²/(2σ²)), as in the chapter; the kernel "
+            "lecture (Odobez) and scikit-learn write exp(−γ‖x − z‖²) with γ = 1/(2σ²): "
+            + pairs + ".")

@@ -7,7 +7,7 @@
 - the loss table: Σ L(mᵢ) over the points for each loss of ``svm_engine.losses``;
 - why the two lines differ, with this run's numbers.
 
-Symbols as Ribeiro's Purdue CS57300 lecture and the book: h(x) = wᵀx + b, m = y·h(x), η, ξ.
+Symbols as Ribeiro's CS573 lecture and the book: h(x) = wᵀx + b, m = y·h(x), η, ξ.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 
 from svm_engine import losses as L
 from svm_engine import perceptron as P
+from ui.shared.cite import cite
 from ui.shared.labels import kernel_formula
 from ui.shared.tables import fmt_num, hyperplane_equation
 
@@ -71,43 +72,49 @@ def svm_words(model) -> str:
             f"loss, C = {C}, {model.bias} bias, {model.solver} ({state}).")
 
 
-@dataclass(frozen=True)
-class Distances:
-    """A line's distances to the points (slide 6): the closest point's min |h(xᵢ)|/‖w‖ and the
-    worst signed minᵢ yᵢh(xᵢ)/‖w‖, each with its point (0-based). They are the same number,
-    the margin δ*, only when the line separates the points (issue 27 item 5)."""
-
-    closest: float
-    closest_at: int
-    worst: float
-    worst_at: int
-
-    @property
-    def separates(self) -> bool:
-        return self.worst > 0
-
-
-def distances(w, b: float, X, y) -> Distances | None:
-    """The line's :class:`Distances`; None for w = 0 (no line)."""
+def geometric_margin(w, b: float, X, y) -> float:
+    """minᵢ yᵢ(wᵀxᵢ + b)/‖w‖: the distance from the line to the closest point (negative when
+    a point is on the wrong side); nan for w = 0 (no line)."""
     w = np.asarray(w, dtype=float)
     norm = float(np.linalg.norm(w))
     if norm == 0:
-        return None
-    r = (np.asarray(X) @ w + b) / norm
-    signed = np.asarray(y) * r
-    i, j = int(np.argmin(np.abs(r))), int(np.argmin(signed))
-    return Distances(float(abs(r[i])), i, float(signed[j]), j)
+        return math.nan
+    return float((np.asarray(y) * (np.asarray(X) @ w + b)).min() / norm)
 
 
-def distance_cells(d: Distances | None) -> str:
-    """The table's three cells: separates? | closest point | worst signed distance."""
-    if d is None:
-        return "no line (w = 0) | – | –"
-    closest = f"{fmt_num(d.closest)} (x{d.closest_at + 1})"
-    worst = f"{fmt_num(d.worst)} (x{d.worst_at + 1})"
-    if d.separates:
-        return f"yes: margin δ* = {fmt_num(d.worst)} | {closest} | {worst}"
-    return f"no: no margin | {closest} | {worst}"
+def closest_distance(w, b: float, X) -> float:
+    """minᵢ |wᵀxᵢ + b|/‖w‖: how far the closest point is from the line, on either side
+    (nan for w = 0)."""
+    w = np.asarray(w, dtype=float)
+    norm = float(np.linalg.norm(w))
+    if norm == 0:
+        return math.nan
+    return float(np.abs(np.asarray(X) @ w + b).min() / norm)
+
+
+#: why the table has three distances: slide 6's δ* is a margin only for a separating line
+DISTANCE_NOTE = (
+    f"The margin δ* = minᵢ yᵢh(xᵢ)/‖w‖ ({cite('chapter', 6)}) is the distance to the "
+    "closest point only when the line separates the points (every yᵢh(xᵢ) > 0). When it does "
+    "not, that minimum is the signed distance of the worst misclassified point (negative), "
+    "and the closest point is another one: the table shows both.")
+
+
+def distance_row(name: str, eq: str, w, b: float, X, y) -> str:
+    """One row of the distance table: the line, whether it separates, δ* (only then), the
+    closest point's |h(x)|/‖w‖ and the worst signed yᵢh(xᵢ)/‖w‖ (markdown)."""
+    worst = geometric_margin(w, b, X, y)
+    if math.isnan(worst):
+        return f"| {name} | {eq} | no line | – | – | – |"
+    X = np.asarray(X, dtype=float)
+    h = X @ np.asarray(w, dtype=float) + b
+    i_close = int(np.argmin(np.abs(h)))
+    i_worst = int(np.argmin(np.asarray(y) * h))
+    close = f"{fmt_num(closest_distance(w, b, X))} (x{i_close + 1})"
+    signed = f"{fmt_num(worst)} (x{i_worst + 1})"
+    if worst > 0:
+        return f"| {name} | {eq} | yes | {fmt_num(worst)} | {close} | {signed} |"
+    return f"| {name} | {eq} | no: no margin | – | {close} | {signed} |"
 
 
 def loss_rows(m) -> list[dict]:
@@ -229,13 +236,9 @@ def why_words(lines: Lines) -> str:
                 "it minimises ½‖w‖² + C·Σξᵢ, with one optimum, wherever the perceptron stops.")
         eq_p = hyperplane_equation(r.w, r.b) if np.any(r.w) else "none (w = 0)"
         parts.append(
-            "| | line | separates the points? | closest point | worst signed distance |\n"
-            "|---|---|---|---|---|\n"
-            f"| perceptron | {eq_p} | {distance_cells(distances(r.w, r.b, r.X, r.y))} |\n"
-            f"| SVM | {hyperplane_equation(svm.w, svm.b)} | "
-            f"{distance_cells(distances(svm.w, svm.b, r.X, r.y))} |")
-        parts.append(
-            "The closest point's distance is minᵢ |h(xᵢ)|/‖w‖; the worst signed distance is "
-            "minᵢ yᵢh(xᵢ)/‖w‖, negative for a point on the wrong side. Slide 6's margin δ* is "
-            "that minimum only when the line separates the points: then the two agree.")
+            "| | line | separates the points? | margin δ* | closest point: \\|h(x)\\|/‖w‖ "
+            "| worst point: min yᵢh(xᵢ)/‖w‖ |\n|---|---|---|---|---|---|\n"
+            + distance_row("perceptron", eq_p, r.w, r.b, r.X, r.y) + "\n"
+            + distance_row("SVM", hyperplane_equation(svm.w, svm.b), svm.w, svm.b, r.X, r.y))
+        parts.append(DISTANCE_NOTE)
     return "\n\n".join(parts)

@@ -26,6 +26,7 @@ from ui.playground import canvas, takeaway_panel, teacher, teacher_panel
 from ui.serving import budget, fit_api
 from ui.shared import history, state, tables
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.sv_labels import LABEL_LEGEND
 
 P = state.WIDGET_PREFIX
 CANVAS_KEY = "svmlab_canvas"
@@ -215,6 +216,8 @@ def draw_canvas(ss) -> None:
     canvas.point_canvas(
         payload, key=CANVAS_KEY, on_points=_on_canvas_change, on_view=_on_canvas_change
     )
+    if teacher.shows(ss, "table"):
+        st.caption(LABEL_LEGEND)          # what the table's category column means
 
 
 # ----------------------------------------------------------------------------- panels

@@ -343,8 +343,8 @@ PRESETS: tuple[Preset, ...] = (
            ("points", "loss", "C", "bias", "solver"), ()),
     Preset("two_point", "Two points: KKT by hand", "two_point", 0,
            "Two points: the KKT conditions by hand",
-           "Work out w, b and the margin 1/‖w‖ (the book's δ*; the width between the planes "
-           "h = ±1 is 2/‖w‖) by hand before you look at the numbers. "
+           "Work out w, b and the margin δ* = 1/‖w‖ by hand (the book's margin; the width "
+           "between the planes h(x) = ±1 is 2/‖w‖) before you look at the numbers. "
            "Then drag a point: how do w and b change?",
            ("kernel", "loss", "C", "bias", "solver"), ("numbers", "table")),
 )

@@ -62,7 +62,7 @@ from ui.serving.warmstart import map_alpha
 from ui.shared import browser_data, fitting, state, tables
 from ui.shared.figures import MIN_SLACK, decision_figure_dict
 from ui.shared.numbers import fmt_setting
-from ui.shared.point_labels import LEGEND, point_labels
+from ui.shared.sv_labels import point_labels
 from ui.shared.theory import playground_sections
 
 FIT_PATH = "api/refit"
@@ -155,8 +155,8 @@ def _warm(value: Any, X: np.ndarray, y: np.ndarray, settings: dict):
 #: never receives them: the numbers panel, and α with the points table's other model columns
 #: (α also sits in the SV rings' hover: ``draw_data`` leaves it out there).
 HIDDEN_FIELDS = {
-    "numbers": ("alpha", "b", "h", "xi", "category", "legend", "panel", "fit", "w_norm"),
-    "table": ("alpha", "h", "xi", "category", "legend", "w_norm"),
+    "numbers": ("alpha", "b", "h", "xi", "category", "panel", "fit", "w_norm"),
+    "table": ("alpha", "h", "xi", "category", "w_norm"),
 }
 
 
@@ -336,8 +336,7 @@ def answer(X: np.ndarray, y: np.ndarray, settings: dict, view: tuple, *, home=No
         h=_floats(m.h_train),
         xi=_floats(xi),
         w_norm=float(m.w_norm),  # the table's δ = y·h(x)/‖w‖
-        category=[str(c) for c in point_labels(m)],  # the one rule of every table
-        legend=LEGEND,                               # what those labels mean
+        category=point_labels(m),  # the tables' one rule (ui/shared/sv_labels.py)
         panel=[list(r) for r in tables.model_summary(m, student=parse_style(style)["student"])],
         fit={
             "solver_ms": round(1000 * float(m.time_s), 3),

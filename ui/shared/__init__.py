@@ -18,7 +18,9 @@ uses them all):
   ``fmt_pct``, ``fmt_tex``, ``linear_combination``, ``hyperplane_equation``); no format spec
   of a page's own (tests/test_number_formats.py); ``markdown``: user text inside st.markdown
   (``plain``) and the line naming the points and the model (``points_and_model``);
-  ``labels``: the settings' words, and a kernel's formula (``kernel_formula``).
+  ``labels``: the settings' words, and a kernel's formula (``kernel_formula``); ``cite``:
+  the sources by title and author (``cite("chapter", 16)``); ``sv_labels``: the one rule
+  for the tables' point labels (``point_labels``, ``LABEL_LEGEND``).
 - ``chart.show_chart(fig, key=, title=, settings=)``: every chart a page draws, with PNG and
   SVG buttons whose image carries the title and the settings line (``chart.model_words`` puts
   a settings dict in words); ``plotly_config`` the Plotly config (no cloud Share button).
@@ -41,11 +43,5 @@ uses them all):
   Regression).
 - ``formulas``: the problem a setting solves (loss × bias × kernel × solver) as text, its
   bound and kernel read from the engine (``svm_engine.problem``), never re-derived.
-- ``conventions``: the conventions stated where they matter (which margin: δ* = 1/‖w‖ and
-  the width 2/‖w‖; σ and γ; the class coding), one wording for every page.
-- ``cite``: the sources by title and author (``cite(key, where)``, ``readable`` for the
-  engine's file numbers); the Sources page lists them.
-- ``point_labels``: each point's label in every points table (one rule: an SV on the margin
-  with α = 0, a point on h(x) = 0 misclassified, PSVM's negative α) and its ``LEGEND``.
 - ``st_private``: every non-public Streamlit API the app uses, and only there.
 """

@@ -27,6 +27,7 @@ from ui.shared.fitting import decision_grid
 from ui.shared.numbers import MINUS, fmt_num
 from ui.shared.plotly_config import PLOTLY_CONFIG  # noqa: F401  (the pages' import)
 from ui.shared.state import default_range as padded_range
+from ui.shared.sv_labels import ON_MARGIN_ZERO, point_labels
 
 POS_COLOR = "#0072B2"  # Okabe–Ito blue: class +1
 NEG_COLOR = "#D55E00"  # Okabe–Ito vermillion: class −1
@@ -235,9 +236,12 @@ def _sv_traces(model, scale: float = 1.0) -> list[dict]:
     bound = np.asarray(model.bound_support, dtype=int)
     bounded_box = model.loss == "hinge" and math.isfinite(float(model.C))
     free_name = "free SV (α < C)" if bounded_box else "SV (α > 0)"
+    # on the margin with α = 0: a support vector by slide 6 (sv_labels' rule), ringed thinly
+    idle = np.flatnonzero(np.asarray(point_labels(model)) == ON_MARGIN_ZERO)
     for idx, name, color, width in (
         (free, free_name, FREE_SV_COLOR, 2.5),
         (bound, "bound SV (α = C)", BOUND_SV_COLOR, 4.0),
+        (idle, ON_MARGIN_ZERO, FREE_SV_COLOR, 1.0),
     ):
         if len(idx) == 0:
             continue

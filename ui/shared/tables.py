@@ -8,10 +8,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from ui.shared.conventions import margin_rows
 from ui.shared.labels import solver_text
 from ui.shared.numbers import MINUS, fmt_fixed, fmt_num, fmt_pct, hyperplane_equation
-from ui.shared.point_labels import point_labels
+from ui.shared.sv_labels import point_labels
 
 POINT_COLUMNS = ["i", "x1", "x2", "y", "α", "h(x)", "y·h(x)", "ξ", "category"]
 
@@ -20,7 +19,7 @@ def point_table(
     model=None, X: np.ndarray | None = None, y: np.ndarray | None = None
 ) -> pd.DataFrame:
     """One row per point: i (1-based, as x₁…xₙ in the book), x1, x2, y, α, h(x), y·h(x), ξ,
-    category (``point_labels``: the one rule of every table, issue 27 item 6).
+    category by ``ui.shared.sv_labels.point_labels`` (its LABEL_LEGEND says what each means).
 
     Without a model (or when ``X`` is not the model's training set) only i, x1, x2, y are
     filled; the model columns are empty (NaN / "").
@@ -72,6 +71,11 @@ def with_distance(df: pd.DataFrame, model) -> pd.DataFrame:
 
 DELTA_COLUMN = "δ = y·h(x)/‖w‖"
 
+#: the numbers panel's row beside "margin 1/‖w‖"
+WIDTH_ROW = "width between the planes 2/‖w‖"
+#: the margin convention, said wherever a margin is shown (README "Conventions")
+MARGIN_CONVENTION = "PSVM's and the KKT note's “margin”; the book's is 1/‖w‖"
+
 
 def model_summary(model, names=("x1", "x2"), *, student: bool = False
                   ) -> list[tuple[str, str]]:  # fmt: skip
@@ -100,7 +104,9 @@ def _summary_rows(model, names) -> list[tuple[str, str]]:
     rows.append(("b", fmt_num(model.b)))
     if w is not None:
         rows.append(("hyperplane", hyperplane_equation(w, model.b, names)))
-    rows.extend(margin_rows(model.margin))
+    rows.append(("margin 1/‖w‖", fmt_num(model.margin)))
+    # the Proximal SVM slides and the KKT note call 2/‖w‖ "the margin": say which is which
+    rows.append((WIDTH_ROW, f"{fmt_num(2 * model.margin)} ({MARGIN_CONVENTION})"))
     rows.append(("support vectors", support_text(model)))
     rows.append(("primal objective", fmt_num(model.primal_objective, 6)))
     rows.append(("dual objective", fmt_num(model.dual_objective, 6)))

@@ -89,7 +89,7 @@ def distance(model) -> Section:
         lines.append(
             f"**Margin = the smallest distance.** Here min y·h(x) = {fmt_num(yh[k])} (at "
             f"x{k + 1}), so the smallest δ is {fmt_num(delta[k])} = 1/‖w‖: the margin δ* of "
-            "the slides, the app's \"margin δ* = 1/‖w‖\". (The distance between the planes "
+            "the slides, the app's \"margin 1/‖w‖\". (The distance between the planes "
             "h(x) = ±1 is twice "
             f"that, 2/‖w‖ = {fmt_num(2 * model.margin)}.)")
     else:

@@ -1,2 +1,2 @@
-"""The Sources page: the documents SVM Lab teaches from (``ui.shared.cite``) and the
-conventions the app keeps where they differ (``ui.shared.conventions``)."""
+"""The Sources page: the course's documents by title and author, what the app takes from
+each, and the conventions where the app and a source write the same thing differently."""

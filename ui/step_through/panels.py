@@ -259,6 +259,6 @@ def smo_panels(run, rid: str) -> None:
         # the formulas are wide: the whole width
         st.subheader("The two-variable update")
         st.latex(W.latex_block(W.smo_formulas(stt.record)))
-        st.caption(f"Platt (1998), as in {cite('kkt_note')} (which writes η = 2K₁₂ − K₁₁ − K₂₂ and "
-                   "E₂ − E₁: the same update). Eₜ uses h before the step.")
+        st.caption(f"Platt (1998), as in {cite('kkt')} (which writes η = 2K₁₂ − K₁₁ − K₂₂ "
+                   "and E₂ − E₁: the same update). Eₜ uses h before the step.")
     alpha_table(run, stt)

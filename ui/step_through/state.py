@@ -693,7 +693,7 @@ def gradient(run: StepRun, alpha: np.ndarray) -> np.ndarray:
 def kkt_point_violation(alpha, G, y, b, C_box, equality: bool) -> np.ndarray:
     """How far each point is from its KKT condition. With rᵢ = yᵢh(xᵢ) − 1 (h over K_eff,
     rᵢ = Gᵢ + yᵢb with the free bias b): αᵢ = 0 needs rᵢ ≥ 0, 0 < αᵢ < C needs rᵢ = 0,
-    αᵢ = C needs rᵢ ≤ 0 (slide 13, the KKT/SMO note's KKT conditions)."""
+    αᵢ = C needs rᵢ ≤ 0 (slide 13 / the KKT/SMO note's KKT conditions)."""
     r = G + (y * b if equality else 0.0)
     eps = support_threshold(alpha)
     at0 = alpha <= eps

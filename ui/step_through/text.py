@@ -110,7 +110,7 @@ def candidates_rows(rec: dict) -> list[dict]:
 
 
 def smo_formulas(rec: dict) -> list[str]:
-    """The step's formulas (Platt 1998, as in the KKT/SMO note) with the numbers, as LaTeX lines."""
+    """The step's formulas (Platt 1998 / the KKT/SMO note) with the numbers, as LaTeX lines."""
     i, j = rec["i"] + 1, rec["j"] + 1
     yi, yj = rec["yi"], rec["yj"]
     C = rec["C"]

@@ -18,7 +18,6 @@ from typing import Any
 
 import pandas as pd
 
-from ui.shared.point_labels import point_labels
 from ui.step_through import state as S
 
 SOLVER_LABELS = {"smo": "SMO", "sga": "SGA (SVM-Dual)", "newton": "Newton (SVM-Primal)"}
@@ -92,7 +91,7 @@ def alpha_frame(run, stt) -> pd.DataFrame:
             "α": stt.alpha,
             "h(x)": stt.model.h_train,
             "KKT violation": stt.violation,
-            "category": point_labels(stt.model, run.y),  # every table's one rule
+            "category": stt.model.category,
         },
         index=pd.RangeIndex(1, run.n + 1, name="i"),
     )

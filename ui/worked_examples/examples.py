@@ -2,7 +2,7 @@
 computes the app's values from the engine at run time (no streamlit here).
 
 Only the "book value" column is typed in: the numbers as printed, each citing its slide of
-Zaki & Meira ch. 21 or another source (ui/shared/cite.py). Every "app value" comes from
+Zaki & Meira ch. 21 or another source (docs/sources.md). Every "app value" comes from
 `svm_engine.fit` when the page runs, and every "match" from `matches_printed`, the one rule:
 
 * a number printed with k decimals matches a value within 1.5 units of its last digit,
@@ -29,7 +29,6 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
-from ui.shared import conventions as CV
 from ui.shared.book_setups import SETUPS, Setup
 from ui.shared.cite import cite
 from ui.shared.fitting import PAGE_TIME_BUDGET, SOLVER_NAMES
@@ -270,7 +269,7 @@ def _grid_agreement(m1, m2, X, n: int = 60) -> float:
 # ------------------------------------------------------------------------ book values
 
 SLIDE16, SLIDE22, SLIDE23, SLIDE34 = "slide 16", "slide 22", "slide 23", "slide 34"
-SEED004 = cite("kkt_note")
+SEED004 = cite("kkt")
 
 BOOK_D1 = {
     "w1": Printed("0.833", SLIDE16), "w2": Printed("0.334", SLIDE16),
@@ -293,7 +292,7 @@ BOOK_IRIS = {  # slide 34: h10 and h1000, SVM-Dual, bias folded into w
     10: (Printed("2.74", SLIDE34), Printed("-3.74", SLIDE34), Printed("-3.09", SLIDE34)),
     1000: (Printed("8.56", SLIDE34), Printed("-7.14", SLIDE34), Printed("-23.12", SLIDE34)),
 }
-BOOK_TWO_POINT = {  # the KKT/SMO note: KKT by hand and the cvxopt primal QP
+BOOK_TWO_POINT = {  # the KKT note: KKT by hand and the cvxopt primal QP
     "w1": Printed("1", SEED004, exact=True), "w2": Printed("1", SEED004, exact=True),
     "b": Printed("-3", SEED004, exact=True),
     "h": {1: Printed("1", SEED004, exact=True), 2: Printed("-1", SEED004, exact=True)},
@@ -335,8 +334,8 @@ def ex_d1_separable() -> Result:
         number_row("w₁", smo.w[0], B["w1"]),
         number_row("w₂", smo.w[1], B["w2"]),
         number_row("b", smo.b, B["b"]),
-        number_row(f"margin δ* = 1/‖w‖ (the book's; the width between h = ±1 is 2/‖w‖ = "
-                   f"{fixed(2 * smo.margin, 4)})", smo.margin, margin_book),
+        number_row("margin δ* = 1/‖w‖ (the book's; 2/‖w‖ between the planes h = ±1)",
+                   smo.margin, margin_book),
         set_row("support vectors = the points on the margin (y·h(x) = 1)", on_margin(smo),
                 book_sv, SLIDE16),
     ]
@@ -347,17 +346,30 @@ def ex_d1_separable() -> Result:
                                            "app α: qp": (qp.alpha, 0.0)}, optimum)
     n_margin = len(on_margin(smo))
     notes = [
-        CV.SLIDE8_TYPO,
         f"All three α are optimal: each is feasible and its dual objective equals the primal "
         f"objective ½‖w‖² = {fixed(optimum, 4)} of the optimal hyperplane, which no feasible "
         f"α can exceed (weak duality). They differ because only w is unique: {n_margin} points "
         f"lie on the margin, more than the d + 1 = 3 that fix (w, b) in the plane, so many "
         f"combinations Σ αᵢyᵢxᵢ of them give the same w = ({fixed(smo.w[0], 4)}, "
         f"{fixed(smo.w[1], 4)}).",
+        TYPO_SLIDE8,
     ]
     return Result(rows, {"smo": smo, "qp": qp},
                   {"α is not unique: the book's, SMO's and the QP's side by side": table},
                   notes, log, {"book_line": book_line(B)})
+
+
+#: the slides' misprints, named where the app's numbers would otherwise seem to contradict them
+TYPO_SLIDE8 = (f"{cite('chapter', 8)} prints the canonical hyperplane as 0.334x + 0.833y − 3.332: "
+               "the two coefficients are swapped (5/6 = 0.833 multiplies x, 2/6 = 0.334 "
+               "multiplies y, as on slide 16). The app prints 0.833·x1 + 0.334·x2 − 3.332.")
+TYPO_SLIDE23 = (f"{cite('chapter', 23)} names the misclassified x16 as (3, 3); slide 21 lists "
+                "x16 = (2, 3), and that point gives the slide's own ξ16 = 1.667. The app uses "
+                "(2, 3).")
+SETOSA_CODING = ("Setosa is the class −1 and the other two species +1: the printed h10 is "
+                 "negative on setosa flowers (at (5.0, 3.4): 2.74·5 − 3.74·3.4 − 3.09 = "
+                 f"{fixed(2.74 * 5 - 3.74 * 3.4 - 3.09, 3)}), so only that coding reproduces "
+                 "the slide's signs.")
 
 
 def ex_d2_soft_margin() -> Result:
@@ -398,13 +410,13 @@ def ex_d2_soft_margin() -> Result:
                                        "app α: qp": (qp.alpha, 0.0)}, optimum)
     mis = point_names(np.flatnonzero(smo.category == "misclassified"))
     notes = [
-        CV.SLIDE23_TYPO,
         f"{mis} lie on the wrong side of h(x) = 0 (ξᵢ > 1, crossed in the plot); the other two "
         "points with slack are inside the margin (0 < ξᵢ < 1).",
         f"Here too α is not unique (the {len(on_margin(smo))} margin points are more than the "
         f"3 that fix (w, b)): every column is feasible and reaches the optimum "
         f"½‖w‖² + C Σξᵢ = {fixed(optimum, 4)}. Only the αᵢ of points with slack are "
         "forced (αᵢ = C).",
+        TYPO_SLIDE23,
     ]
     tables = {"The slack table of slide 23": slack,
               "α is not unique: the book's, SMO's and the QP's side by side": alphas}
@@ -452,7 +464,7 @@ def ex_iris_sga() -> Result:
         })
     far = max(abs(sga[1000].b - qp[1000].b), *np.abs(sga[1000].w - qp[1000].w))
     notes = [
-        CV.SETOSA_CODING,
+        SETOSA_CODING,
         f"The book's h1000 is the algorithm stopped by its rule ‖α_t − α_(t−1)‖ ≤ ε = 1e-4 after "
         f"{sga[1000].n_iter:,} sweeps, up to {fixed(far, 3)} away from the exact optimum of the "
         f"same problem; h10 converges much closer.",
@@ -556,7 +568,7 @@ def ex_dual_primal() -> Result:
 
 
 def ex_two_point() -> Result:
-    """Example 7: the two-point KKT example and its cvxopt primal QP (the KKT/SMO note)."""
+    """Example 7: the two-point KKT example and its cvxopt primal QP (the KKT note)."""
     d, log = datasets.two_point(), []
     m = _fit(d, log, C=math.inf, solver="qp", qp_form="primal", tol=TIGHT["qp"])
     P, q, G, h = primal_qp_matrices(d.X, d.y.astype(float), math.inf)
@@ -575,10 +587,14 @@ def ex_two_point() -> Result:
     notes = ["cvxopt solves min ½uᵀPu + qᵀu subject to Gu ≤ h over u = (w₁, w₂, b); each row "
              "of G is −yᵢ(xᵢ, 1), the constraint yᵢ(wᵀxᵢ + b) ≥ 1 written as ≤. P has a 0 for b: "
              "the bias is free, not regularised.",
-             "SMO (the seed's §6) takes one step from λ = 0. The seed writes η = −K₁₁ − K₂₂ + "
+             "SMO (the note's §6) takes one step from λ = 0. The note writes η = −K₁₁ − K₂₂ + "
              "2K₁₂ ≤ 0 and λ₂ + y₂(E₂ − E₁)/η; the engine, as Platt (1998), η = K₁₁ + K₂₂ − "
-             "2K₁₂ ≥ 0 and λ₂ + y₂(E₁ − E₂)/η: the same step. The seed's U, V are the "
-             "engine's L, H (V = ∞: the hard margin has no upper bound)."]
+             "2K₁₂ ≥ 0 and λ₂ + y₂(E₁ − E₂)/η: the same step. The note's U, V are the "
+             "engine's L, H (V = ∞: the hard margin has no upper bound).",
+             f"Margin: the book's δ* = 1/‖w‖ = {fixed(1 / math.hypot(*w), 4)} (the distance "
+             "from the hyperplane to the closest point); the note, like Fung & Mangasarian, "
+             f"calls the width between h(x) = +1 and h(x) = −1 the margin: 2/‖w‖ = "
+             f"{fixed(2 / math.hypot(*w), 4)}."]
     return Result(rows, {"qp": m, "smo": smo}, {}, notes, log,
                   {"matrices": {"P": P, "q": q, "G": G, "h": h},
                    "book_line": book_line(B)})
@@ -626,7 +642,7 @@ def smo_step_rows(d, smo) -> list[Row]:
 
 
 def ex_psvm() -> Result:
-    """Example 8: Fung & Mangasarian's proximal SVM on D2 beside the SVM."""
+    """Example 8: Fung & Mangasarian's proximal SVM on D2 beside the SVM (KDD 2001)."""
     d, log = datasets.d2(), []
     C = 1.0
     svm = _fit(d, log, C=C, solver="smo", tol=TIGHT["smo"])
@@ -655,8 +671,7 @@ def ex_psvm() -> Result:
     for name, m in (("SVM (smo, hinge, C = 1)", svm), ("PSVM (ν = 2C = 2)", prox),
                     ("SVM-Primal (newton, quadratic, C = 1)", newton)):
         table.append({
-            "": name, "hyperplane": _coef_text(m), "margin δ* = 1/‖w‖": fixed(m.margin, 3),
-            "width 2/‖w‖ between h = ±1": fixed(2 * m.margin, 3),
+            "": name, "hyperplane": _coef_text(m), "margin 1/‖w‖": fixed(m.margin, 3),
             "training accuracy": fmt_pct(m.training_accuracy),
             "points with α ≠ 0": str(int(np.count_nonzero(m.alpha))),
             "α < 0": str(int(np.count_nonzero(m.alpha < 0))),
@@ -670,7 +685,7 @@ def ex_psvm() -> Result:
         "while the SVM listens only to its support vectors. The book's SVM-Primal (Newton) "
         "minimises the same squared loss but only over points that violate the margin; "
         "that is the whole difference between the two lines.",
-        "Symbols: the seed's ν is 2C here (its ν/2‖y‖² is the book's C Σξᵢ²), γ = −b, "
+        "Symbols: Fung & Mangasarian's ν is 2C here (its ν/2‖y‖² is the book's C Σξᵢ²), γ = −b, "
         "A = X, D = diag(y).",
     ]
     return Result(rows, {"svm": svm, "psvm": prox, "newton": newton},
@@ -725,10 +740,11 @@ EXAMPLES: tuple[Example, ...] = (
             "components (slide 42)", ex_dual_primal,
             SETUPS["dual_primal"], strict=False),
     Example("two_point", 7, "Two points: KKT by hand and the cvxopt primal QP",
-            cite("kkt_note"), "two_point",
+            cite("kkt"), "two_point",
             "linear kernel, hard margin, free bias; qp on the primal (qp_form = \"primal\")",
             ex_two_point, SETUPS["two_point"]),
-    Example("psvm", 8, "Proximal SVM (Fung & Mangasarian) on D2", cite("psvm"), "d2",
+    Example("psvm", 8, "Proximal SVM (Fung & Mangasarian) on D2",
+            "Fung & Mangasarian, Proximal SVM, KDD 2001", "d2",
             "D2; PSVM with ν = 2C = 2 (solver psvm: quadratic loss, b folded into w) beside "
             "the SVM of slide 22 (smo, hinge, C = 1)", ex_psvm,
             SETUPS["psvm"], strict=False),

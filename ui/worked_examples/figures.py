@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 
 from svm_engine import datasets
-from ui.shared.cite import cite
 from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
 from ui.shared.state import settings_from_dataset
 from ui.step_through import figures as step_figures
@@ -99,8 +98,8 @@ def figures(key: str, r: Result) -> list[Plot]:
         d = datasets.two_point()
         run = step_state.build_run(d.X, d.y, settings_from_dataset(d.settings), "smo")
         return [Plot("The cvxopt primal QP's hyperplane x1 + x2 − 3 = 0; both points are "
-                     "support vectors. The seed's line dotted.",
-                     _figure(m["qp"], [_book(cite("kkt_note"), r.extra["book_line"])],
+                     "support vectors. The note's line dotted.",
+                     _figure(m["qp"], [_book("the KKT note", r.extra["book_line"])],
                              _names("two_point"), ranges=((-0.5, 4.0), (0.0, 3.0)))),
                 Plot("SMO's one step in the (λ₁, λ₂) plane, the seed's box figure: the line "
                      "y₁λ₁ + y₂λ₂ = 0, the segment [U, V] (open: C = ∞), from (0, 0) to "

@@ -15,7 +15,7 @@ import numpy as np
 from ui.classroom.model import PROMPT_MAX, Feedback
 from ui.shared.numbers import MINUS, fmt_num
 
-#: the chapter every exercise practises, by its title (issue 27 item 10: cited by title)
+#: the chapter every exercise practises, by its title (issue 27 item 10: no bare "seed 000")
 BOOK = "Zaki & Meira, Data Mining and Machine Learning, ch. 21"
 #: the two-point KKT example and Platt's SMO formulas
 NOTE = "Note 4: Support Vector Machine SVM (blog note, 2018)"
