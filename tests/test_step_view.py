@@ -132,3 +132,18 @@ def test_sga_sweep_numbers(sga):
     text = W.sga_sweep_numbers(sga, 1)
     assert fmt_num(sga.detail["delta_norm"][1]) in text and fmt_num(sga.model.tol) in text
     assert not math.isnan(sga.detail["delta_norm"][1])
+
+
+def test_the_alpha_table_labels_points_by_the_tables_one_rule():
+    """Issue 27 item 6 in the Step-through: SMO's last step on D1 leaves points on the margin
+    with α = 0; the α table calls them support vectors, as the Playground's table does."""
+    from ui.shared.sv_labels import MARGIN_DIGITS, ON_MARGIN_ZERO
+
+    ds = datasets.d1()
+    run = S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
+    stt = S.state_at(run, run.n_steps)
+    df = V.alpha_frame(run, stt)
+    yh = np.where(run.y > 0, 1.0, -1.0) * np.asarray(stt.model.h_train)
+    idle = (np.abs(yh - 1) <= MARGIN_DIGITS) & (np.asarray(stt.alpha) == 0)
+    assert idle.any()
+    assert set(df["category"][idle]) == {ON_MARGIN_ZERO}

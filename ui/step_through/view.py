@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
 
+from ui.shared.sv_labels import point_labels
 from ui.step_through import state as S
 
 SOLVER_LABELS = {"smo": "SMO", "sga": "SGA (SVM-Dual)", "newton": "Newton (SVM-Primal)"}
@@ -81,6 +83,14 @@ def step_view(run, k: int, coordinate: bool = False) -> StepView:
     return StepView(k, stt, prev, [kk], ("k",), (t - 1) + (kk + 1) / run.n, rec, t, kk)
 
 
+def step_labels(run, stt) -> list[str]:
+    """The α table's labels by every table's one rule (``sv_labels``): the step's model keeps
+    no labels y, so they come from the run."""
+    m = stt.model
+    return point_labels(SimpleNamespace(category=m.category, alpha=m.alpha, y=run.y,
+                                        h_train=m.h_train, xi=m.xi, solver=run.solver))
+
+
 def alpha_frame(run, stt) -> pd.DataFrame:
     """Every α after a step, with h(x), its KKT violation and category (rows i = 1 … n)."""
     return pd.DataFrame(
@@ -91,7 +101,7 @@ def alpha_frame(run, stt) -> pd.DataFrame:
             "α": stt.alpha,
             "h(x)": stt.model.h_train,
             "KKT violation": stt.violation,
-            "category": stt.model.category,
+            "category": step_labels(run, stt),
         },
         index=pd.RangeIndex(1, run.n + 1, name="i"),
     )
