@@ -356,7 +356,11 @@ def test_every_solver_row_has_its_problem_reference_and_cost():
     qp_dual = D.solver_doc(cmp.RowSpec("qp", "hinge", "free"))
     qp_primal = D.solver_doc(cmp.RowSpec("qp", "hinge", "free", qp_form="primal"))
     assert qp_dual.problem.startswith("Dual form") and qp_dual.reference == "slides 20, 27, 30"
-    assert qp_primal.problem.startswith("Primal form") and "seed 004" in qp_primal.reference
+    assert qp_primal.problem.startswith("Primal form")
+    assert "Note 4: Support Vector Machine SVM" in qp_primal.reference   # not "seed 004"
+    for spec in (cmp.RowSpec("smo", "hinge", "free"),
+                 cmp.RowSpec("psvm", "quadratic", "augmented")):
+        assert "seed" not in D.solver_doc(spec).reference    # issue 27 item 10
     assert "O(n²)" in D.solver_doc(cmp.RowSpec("sga", "hinge", "augmented")).cost  # docstring
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ui.compare.comparison import RowSpec
 from ui.shared import formulas as FM
+from ui.shared.cite import readable
 
 #: Cost of one iteration (n points, d features), where a docstring does not say it.
 COST = {
@@ -171,7 +172,7 @@ def for_students(text: str) -> str:
     benchmark of this project") and with solvers named as the page names them."""
     for pattern, words in _FOR_STUDENTS:
         text = pattern.sub(words, text)
-    return text
+    return readable(text)  # the engine's "seed 004" → the source's title
 
 
 def _cost_key(spec: RowSpec, linear: bool) -> str:

@@ -3,6 +3,7 @@ so a page never says "seed 004" or a bare slide number a student cannot look up.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -49,3 +50,15 @@ def cite(source: str, slide: int | str | None = None) -> str:
         return short
     many = isinstance(slide, str) and any(c in slide for c in "–-,")
     return f"{short}, slide{'s' if many else ''} {slide}"
+
+
+#: the syllabus's file numbers, as the engine's docstrings name the sources ("seed 004")
+_BY_NUMBER = {"000": "chapter", "001": "psvm", "002": "kernels", "003": "perceptron",
+              "004": "kkt"}
+_SEED = re.compile(r"\bseed (?:document )?(00[0-4])\b")
+
+
+def readable(text: str) -> str:
+    """``text`` (an engine docstring shown on a page) with every "seed 004" or "seed document
+    001" replaced by the source's citation."""
+    return _SEED.sub(lambda m: cite(_BY_NUMBER[m.group(1)]), text)
