@@ -155,3 +155,19 @@ def test_a_polished_fit_says_so_beside_its_iterations():
     assert polished.extra.get("polished") and not raw.extra.get("polished")
     assert dict(model_summary(polished))["iterations"].endswith(POLISHED_TEXT)
     assert POLISHED_TEXT not in dict(model_summary(raw))["iterations"]
+
+
+def test_the_sigma_slider_says_its_gamma():
+    """Issue 27 item 9: where σ is set, γ = 1/(2σ²) beside it (the kernel lecture's form)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file("../pages/1_playground.py", default_timeout=120)
+    at.run()
+    at.sidebar.radio(key="pg.kernel").set_value("gaussian").run()
+    assert not at.exception
+    sigma = at.sidebar.select_slider(key="pg.sigma").value
+    words = [str(c.value) for c in at.sidebar.caption]
+    gamma = 1 / (2 * float(sigma) ** 2)
+    assert any("γ = 1/(2σ²)" in w and w.startswith("σ = ") for w in words), words
+    from ui.shared.numbers import fmt_setting
+    assert any(f"γ = 1/(2σ²) = {fmt_setting(gamma)}" in w for w in words)

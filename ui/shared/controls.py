@@ -19,7 +19,7 @@ from svm_engine import datasets
 from ui.data.import_panel import Upload, sidebar_upload
 from ui.serving import costs
 from ui.shared import fitting, nav, state, student, tables
-from ui.shared.labels import COEF0_LABELS, KERNEL_LABELS, LOSS_LABELS
+from ui.shared.labels import COEF0_LABELS, KERNEL_LABELS, LOSS_LABELS, sigma_gamma
 from ui.shared.numbers import fmt_setting
 
 C_GRID = tables.log_grid(-3, 4)
@@ -92,6 +92,7 @@ def model_sidebar(ss, prefix: str, settings: Mapping[str, Any], *, lock: Callabl
         s["sigma"] = sb.select_slider(
             "σ (width)", tables.option_values(SIGMA_GRID, ss.get(prefix + "sigma", s["sigma"])),
             key=prefix + "sigma", format_func=fmt_setting, **lock("kernel", help=SIGMA_HELP))
+        sb.caption(sigma_gamma(s["sigma"]))
     if fixed_loss is not None:
         s["loss"] = fixed_loss[0]
         sb.caption(fixed_loss[1])

@@ -55,3 +55,9 @@ def kernel_formula(kernel) -> str:
         return (f"sigmoid  K(x,z) = tanh({fmt_setting(p['kappa'])}·xᵀz {sign} "
                 f"{fmt_setting(abs(p['coef0']))})")
     return str(kernel.label)
+
+
+def sigma_gamma(sigma: float) -> str:
+    """Under the σ slider: the same width as the kernel lecture's γ (issue 27 item 9)."""
+    return (f"σ = {fmt_setting(sigma)} is γ = 1/(2σ²) = {fmt_setting(1 / (2 * sigma * sigma))} "
+            "in exp(−γ‖x − z‖²), the kernel lecture's and scikit-learn's form")
