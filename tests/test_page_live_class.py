@@ -115,3 +115,16 @@ def test_without_the_key_there_is_no_dashboard_and_a_made_up_code_says_so():
     ok(j.button(key="FormSubmitter:join.form-Join").click().run())
     assert any("no class with the code QQQQQQ" in e.value for e in j.error)
     assert get_store().class_state(code).code == code                # nothing of it lost
+
+
+def test_a_database_error_while_reading_answers_is_a_message_not_a_traceback(monkeypatch):
+    _, code, _ = teacher()
+    ann = student(code, "Ann")
+
+    def down(*_args, **_kw):
+        raise OSError("disk I/O error")
+
+    from ui.classroom.store import Store
+    monkeypatch.setattr(Store, "my_answers", down)
+    ok(ann.run())                        # the screen is drawn without the saved answer
+    assert ann.radio(key="join.screen").value == 0

@@ -125,7 +125,7 @@ def _screens(state: ClassState, seat: Seat) -> None:
                  horizontal=True, format_func=lambda i: f"{i + 1}. {titles[i]}")
     try:
         row = store.my_answers(code, seat.token).get(k)
-    except (ClassNotFound, StoreUnavailable):
+    except (ClassNotFound, *StoreUnavailable):  # StoreUnavailable is a tuple of classes
         row = None  # the watch says why on its next tick
     screen_view(ss, store, state, seat, k, row)
 
