@@ -5,7 +5,9 @@ brought up at first use even by two processes at once, and its URL and per-proce
 from __future__ import annotations
 
 import multiprocessing
+import sys
 import threading
+import types
 from pathlib import Path
 
 import pytest
@@ -54,7 +56,10 @@ def _start(url, go, out):
         out.put(f"{type(exc).__name__}: {exc}")
 
 
-def test_two_processes_migrating_at_once_both_succeed(db_url):
+def test_two_processes_migrating_at_once_both_succeed(db_url, monkeypatch):
+    # spawn runs the parent's __main__ again in each child; in a test process that can be a
+    # script an earlier AppTest left there (its children then died at start: CI, 2026-11-29)
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     ctx = multiprocessing.get_context("spawn")
     go, out = ctx.Event(), ctx.Queue()
     procs = [ctx.Process(target=_start, args=(db_url, go, out)) for _ in range(2)]

@@ -172,7 +172,7 @@ def for_students(text: str) -> str:
     benchmark of this project") and with solvers named as the page names them."""
     for pattern, words in _FOR_STUDENTS:
         text = pattern.sub(words, text)
-    return readable(text)  # the engine's "seed 004" → the source's title
+    return readable(text)  # the engine names the syllabus files by number: the titles here
 
 
 def _cost_key(spec: RowSpec, linear: bool) -> str:
