@@ -13,6 +13,7 @@ from canvas_page import CANVAS, open_app, st, to_pixel, wait_refit
 from widgets import choose
 
 from ui.shared.browser_data import MAX_SLACK_LABELS
+from ui.shared.sv_labels import ON_MARGIN_ZERO
 
 pytestmark = pytest.mark.browser
 
@@ -47,19 +48,25 @@ def panel_row(page, name: str) -> str:
     return page.locator(f"{CANVAS} .svmlab-summary tr", has_text=name).locator("td").inner_text()
 
 
-def table_column(page, k: int) -> list[str]:
+def table_column(page, header: str) -> list[str]:
+    """The points table's column under ``header`` (found by its heading, not its place)."""
+    heads = page.eval_on_selector_all(f"{CANVAS} .svmlab-table thead th",
+                                      "hs => hs.map(h => h.innerText)")
+    k = heads.index(header)
     return page.eval_on_selector_all(
         f"{CANVAS} .svmlab-table tbody tr", f"rows => rows.map(r => r.cells[{k}].innerText)"
     )
 
 
 def numbers(page) -> dict:
-    """What the numbers say: the SV count (panel), points with ξ > 0 and misclassified
-    points (table)."""
+    """What the numbers say: the rings (the panel's support vectors with α > 0, and the
+    table's points on the margin with α = 0, support vectors by slide 6: ringed thinly), points
+    with ξ > 0 and misclassified points (table)."""
     sv = int(re.match(r"(\d+) \(", panel_row(page, "support vectors")).group(1))
-    xi = [float(v.replace("−", "-")) for v in table_column(page, 7)]
-    cats = table_column(page, 8)
-    return {"sv": sv, "slack": sum(v > 0 for v in xi), "misclassified": cats.count("misclassified")}
+    xi = [float(v.replace("−", "-")) for v in table_column(page, "ξ")]
+    cats = table_column(page, "category")
+    return {"sv": sv + cats.count(ON_MARGIN_ZERO), "slack": sum(v > 0 for v in xi),
+            "misclassified": cats.count("misclassified")}
 
 
 def settled(page, n_points: int) -> None:
