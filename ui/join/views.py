@@ -14,7 +14,7 @@ from ui.classroom import figures as CF
 from ui.classroom.model import NICKNAME_MAX, AnswerRow, ClassState, Seat, Task
 from ui.classroom.store import ClassNotFound, Store, StoreUnavailable, get_store
 from ui.join import flow
-from ui.shared import click_plot
+from ui.shared import click_plot, poll
 from ui.shared.chart import show_chart
 from ui.shared.markdown import markdown_safe
 
@@ -58,19 +58,22 @@ def _signature(state: ClassState) -> tuple:
             len(state.activity.screens))
 
 
-@st.fragment(run_every=WATCH_S)
 def _watch(code: str) -> None:
     ss = st.session_state
-    store = get_store()
-    try:
-        sig = _signature(store.class_state(code))
-        store.touch(code, flow.seat_of(ss)[1].token)  # "here now" on the dashboard (rarely written)
-    except ClassNotFound:
-        sig = "ended"
-    except StoreUnavailable:
-        return  # asked again at the next tick
-    if sig != ss.get(K_DRAWN):
-        st.rerun(scope="app")
+
+    def probe():
+        store = get_store()
+        try:
+            sig = _signature(store.class_state(code))
+            # "here now" on the dashboard (rarely written)
+            store.touch(code, flow.seat_of(ss)[1].token)
+        except ClassNotFound:
+            return "ended"
+        except StoreUnavailable:
+            return poll.NO_ANSWER  # asked again at the next tick
+        return sig
+
+    poll.rerun_on_change(probe, drawn=ss.get(K_DRAWN), every_s=WATCH_S)
 
 
 def class_view(ss, store: Store) -> None:

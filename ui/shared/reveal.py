@@ -24,6 +24,7 @@ import numpy as np
 import streamlit as st
 
 from ui.classroom.store import StoreUnavailable, get_store
+from ui.shared.poll import rerun_on_change
 
 K_SPEC = "svmlab.teacher.spec"  # the TeacherSpec of the link this session opened
 K_REVEALED = "svmlab.teacher.revealed"  # ids of the links revealed to this session
@@ -80,17 +81,11 @@ def poll(ss: MutableMapping, store=None) -> bool:
     return bool(done)
 
 
-@st.fragment(run_every=POLL_S)
-def _watch() -> None:
-    if poll(st.session_state):
-        st.rerun(scope="app")
-
-
 def watch(ss: Mapping) -> None:
     """On a page that hides something: poll for the teacher's reveal (a fragment that reruns
     the page once it comes). Nothing at all when nothing is hidden."""
     if hidden(ss):
-        _watch()
+        rerun_on_change(lambda: poll(st.session_state), drawn=False, every_s=POLL_S)
 
 
 def hide_page_if_hidden(ss: Mapping, X: Any, y: Any) -> None:
