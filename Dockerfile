@@ -1,4 +1,4 @@
-# SVM Lab in a container (README, "Serving a class"):
+# SVM Lab in a container (docs/serving.md):
 #   docker build -t svmlab .
 #   docker run --rm -p 8501:8501 -v svmlab-var:/app/var svmlab   # then open http://localhost:8501
 # Several behind HAProxy with cookie stickiness: deploy/compose.yaml.

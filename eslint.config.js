@@ -1,6 +1,6 @@
 // eslint's flat config for the browser code (ui/browser/*.js: ES modules that Chromium loads
 // from the app, see ui/serving/browser_modules.py) and its unit tests (tests/js/*.test.mjs,
-// run by node --test). `make js` runs it (README, "The two commands").
+// run by node --test). `make js` runs it (docs/development.md, "Running and testing").
 import js from "@eslint/js";
 import globals from "globals";
 

@@ -7,7 +7,7 @@
              (noise 1) and moons (noise 0.2), n = 100 … 2,000, until a fit takes over 5 s
              (killed at 12 s; the faster of two runs below 2 s). Fits t ≈ c·nᵖ to each
              dataset's times (sizes where t ≥ 20 ms) and prints ``COSTS`` for
-             ``ui/serving/costs.py`` and the README's limits table (``--write``: into
+             ``ui/serving/costs.py`` and docs/serving.md's limits table (``--write``: into
              ui/serving/costs.py).
 ``--ipc``    the pool's overhead per fit: a 200-point Playground fit (SMO, Gaussian) in the
              server's process against the same fit sent to a worker (median of 200).

@@ -33,7 +33,7 @@ def assert_kkt(m, tol):
     np.testing.assert_allclose(m.h_train, h, rtol=1e-7, atol=1e-7 * hscale)
     yh = y * h
     xi = np.maximum(0.0, 1.0 - yh)
-    # a converged model reports ξᵢ within its stated tolerance 1e-6 as 0 (README, "What
+    # a converged model reports ξᵢ within its stated tolerance 1e-6 as 0 (docs/engine.md, "What
     # 'converged' means"): 1e-6 is the contract, written here, not read from the engine
     shown = np.where((m.xi == 0.0) & (xi <= 1e-6) & m.converged, 0.0, xi)
     np.testing.assert_allclose(m.xi, shown, rtol=1e-7, atol=1e-7 * hscale)
@@ -70,7 +70,7 @@ def assert_kkt(m, tol):
 
 
 # -- "converged means it" (issue 16): the contract, checked from scratch --------------------
-# The README states it: KKT conditions within TOL = 1e-6 (margin units) and
+# docs/engine.md states it: KKT conditions within TOL = 1e-6 (margin units) and
 # |primal − dual| ≤ 1e-6 · max(|primal|, |dual|), each plus the rounding of the sums it is
 # computed from, about (4(q + d) + 2·#SV + 16)·ε per unit of Σ|terms| (q the polynomial degree,
 # d the dimension). Written here again from that statement, with numpy's kernel formulas;

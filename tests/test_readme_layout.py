@@ -1,5 +1,6 @@
-"""README's "Layout" section, ui/__init__.py and ui/shared/__init__.py match the tree, so that a
-newcomer who reads them finds every module, and a move cannot leave them stale:
+"""The "Layout" section of docs/development.md (the README points to it), ui/__init__.py and
+ui/shared/__init__.py match the tree, so that a newcomer who reads them finds every module,
+and a move cannot leave them stale:
 
 - every .py file of svm_engine/ (solvers/ too), every package of ui/ and every module in it,
   ui's loose modules, the tests' helpers, benchmarks/, docs/ and deploy/ are named in the
@@ -24,7 +25,7 @@ NOT_IN_GIT = {"plotly.min.js", "static/"}
 
 
 def layout() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
     section = text.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
     block = section.split("```\n", 2)[1]
     return block.splitlines()

@@ -49,7 +49,7 @@ moderate C) are untouched: their steps are Platt's, as before.
 `select_face` and `face_step` are compiled once and called by both solvers, `smo.py` (on Q)
 and `smo_fast.py` (on kernel columns, the same numbers): both take the same Newton steps to
 the last bit. (numba's cache does not notice that this file changed under smo_fast's and
-warmstart's compiled code: after editing it, `make clean`, as the README says.)
+warmstart's compiled code: after editing it, `make clean` (docs/development.md).)
 
 | symbol | code     | meaning                                                       |
 |--------|----------|---------------------------------------------------------------|

@@ -73,7 +73,7 @@ DELTA_COLUMN = "δ = y·h(x)/‖w‖"
 
 #: the numbers panel's row beside "margin 1/‖w‖"
 WIDTH_ROW = "width between the planes 2/‖w‖"
-#: the margin convention, said wherever a margin is shown (README "Conventions")
+#: the margin convention, said wherever a margin is shown (docs/pages.md, "Conventions")
 MARGIN_CONVENTION = "PSVM's and the KKT note's “margin”; the book's is 1/‖w‖"
 
 
