@@ -26,13 +26,14 @@ import svm_engine as se  # noqa: E402
 from svm_engine import datasets as ds  # noqa: E402
 from svm_engine.problem import build_problem  # noqa: E402
 from svm_engine.solvers import smo_fast  # noqa: E402
+from svm_engine.solvers.smo import interactive_max_iter  # noqa: E402
 
 TOL = 1e-5                       # ui.shared.fitting.SMO_TOL
 NOISE = {"blobs": 1.0, "moons": 0.3}
 
 
 def cap(n: int) -> int:
-    return 100_000 + 100 * n     # ui.shared.fitting.smo_max_iter
+    return interactive_max_iter(n)     # every page's cap
 
 
 def run(problem, n: int, newton_steps: bool):

@@ -98,7 +98,7 @@ def fit_gram(K, y, C: float = 1.0, solver: str = "smo", *, tol: float = 1e-3,
         return _qp(Q, y_pm, C)
     n = len(y_pm)
     if max_iter is None:
-        max_iter = 100_000 + 100 * n
+        max_iter = _smo.interactive_max_iter(n)
     a0 = None if alpha0 is None else _smo.feasible_start(np.asarray(alpha0, float), y_pm, C)
     run = _smo.smo(Q, y_pm, C, tol=tol, max_iter=max_iter, alpha0=a0, trace=trace,
                    newton_steps=False)

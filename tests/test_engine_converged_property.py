@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import svm_engine as se
+from svm_engine.solvers.smo import interactive_max_iter
 from tests.kkt import assert_certified, assert_proximal_certified
 from tests.random_problems import make_problem, make_separable
 
@@ -67,7 +68,7 @@ def playground_cases(draw):
         X = X + 10.0 ** draw(st.floats(0.0, 6.0)) * np.array([1.0, -0.5])
     kw = {"kernel": kernel, "C": C, "loss": loss, "bias": bias, "solver": solver}
     if solver == "smo":
-        kw.update(tol=1e-5, max_iter=100_000 + 100 * len(X))     # ui/shared/fitting.py
+        kw.update(tol=1e-5, max_iter=interactive_max_iter(len(X)))     # every page's cap
     if solver == "sga":
         kw.update(max_iter=SGA_SWEEPS)
     return X, p.y, kw

@@ -173,7 +173,7 @@ def zeroed(a):
 
 
 def engine_fit(ds, **kw):
-    kw.setdefault("max_iter", S.smo_max_iter(len(ds.X)))
+    kw.setdefault("max_iter", S.trace_max_iter(len(ds.X)))
     kw.setdefault("polish", False)  # the step-through replays the solver's own steps
     kw.setdefault("tol", SMO_TOL)  # ... of the Playground's run (one tolerance)
     return se.fit(ds.X, ds.y, **kw)

@@ -9,7 +9,7 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
-from ui.shared.fitting import SMO_TOL
+from ui.shared.fitting import SMO_TOL, smo_max_iter
 from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
 from ui.step_through import state as S
 
@@ -356,3 +356,19 @@ def test_play_tick_stops_at_the_end():
         ticks += 1
     assert (k, ticks) == (7, 3)
     assert S.play_tick(7, 7) == (7, False)
+
+
+def test_a_run_cut_short_by_the_trace_cap_ends_on_the_playgrounds_model(monkeypatch):
+    """The recorded run has its own (small) cap; where it stops short, the numbers shown are
+    the Playground's: its cap (``smo_max_iter``) from the run's α, converged and equal."""
+    ds = datasets.nonlinear()
+    settings = settings_for("nonlinear")
+    monkeypatch.setattr(S, "trace_max_iter", lambda n: 3)
+    run = S.build_run(ds.X, ds.y, settings, "smo")
+    assert run.n_iter == 3 and run.final is not None
+    assert run.final.converged and run.warning is None
+    playground = se.fit(ds.X, ds.y, kernel=se.Polynomial(2, 1.0), C=4.0, tol=SMO_TOL,
+                        max_iter=smo_max_iter(len(ds.y)))
+    assert playground.converged
+    assert run.final.b == pytest.approx(playground.b, abs=1e-6)
+    assert run.final.dual_objective == pytest.approx(playground.dual_objective, rel=1e-9)

@@ -132,6 +132,15 @@ def default_max_iter(n: int) -> int:
     return max(10_000_000, 100 * n)            # LIBSVM's default
 
 
+def interactive_max_iter(n: int) -> int:
+    """The iteration cap of every fit a page makes (and of ``precomputed.fit_gram``'s): the
+    default above would freeze a page if SMO crawls; this still leaves room for
+    ill-conditioned book examples (slide 29's (1 + xᵀz)² on unscaled data needs ~11,000 steps
+    for 30 points), and a step of the compiled solver costs microseconds, so the worst case
+    is ~1 s at n = 2,000. Beyond it the page shows the "did not converge" warning."""
+    return 100_000 + 100 * int(n)
+
+
 def status_text(converged: bool, max_iter: int, gap: float, it: int = 0,
                 time_budget: float | None = None) -> str:
     """The solver's own status. A stop before max_iter that is not optimal is the time

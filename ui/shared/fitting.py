@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import svm_engine as se
+from svm_engine.solvers.smo import interactive_max_iter
 from ui.serving import costs
 from ui.shared import tables
 from ui.shared.state import effective_C, settings_to_kernel
@@ -37,12 +38,9 @@ PAGE_TIME_BUDGET = None
 
 
 def smo_max_iter(n: int) -> int:
-    """SMO iteration cap for interactive use. The engine's default (10 million) would freeze
-    the page if SMO crawls; the cap still leaves room for ill-conditioned book examples
-    (slide 29's (1 + xᵀz)² on unscaled data needs ~11,000 steps for 30 points), and an
-    iteration of the compiled solver costs microseconds, so the worst case is ~1 s at
-    n = 2,000. Beyond it the page shows the "did not converge" warning."""
-    return 100_000 + 100 * int(n)
+    """SMO's iteration cap on every page: the engine's ``interactive_max_iter`` (its reason
+    is written there)."""
+    return interactive_max_iter(n)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from svm_engine.problem import build_problem
 from svm_engine.solvers import sga as _sga
 from svm_engine.solvers import smo as _smo
 from ui.shared import formulas as FM
-from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL
+from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.state import effective_C, fit_settings, settings_to_kernel
 
 #: The engine keeps the first TRACE_CAP SMO steps (and SGA sweeps) of a run.
@@ -63,8 +63,11 @@ def sga_max_sweeps(n: int) -> int:
     return int(min(TRACE_CAP, max(100, 2_000_000_000 // max(1, n * n))))
 
 
-def smo_max_iter(n: int) -> int:
-    """The Playground's SMO cap (ui.shared.fitting.smo_max_iter), so both pages fit the same α."""
+def trace_max_iter(n: int) -> int:
+    """SMO's cap for the recorded run: the readable solver (Python, with its trace) takes
+    ~10-100 µs a step, so a page's fit stays within its budget. Where it stops short, the
+    final numbers come from the Playground's own cap (``smo_max_iter``) from the run's α,
+    so both pages show the same model."""
     return 5_000 + 20 * int(n)
 
 
@@ -313,7 +316,7 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
     kernel = settings_to_kernel(s)
     C = effective_C(s)
     n = len(X)
-    max_iter = {"smo": smo_max_iter(n), "sga": sga_max_sweeps(n), "newton": None}[solver]
+    max_iter = {"smo": trace_max_iter(n), "sga": sga_max_sweeps(n), "newton": None}[solver]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", se.ConvergenceWarning)  # the status says it
         model = se.fit(
@@ -337,7 +340,8 @@ def build_run(X, y, settings: Mapping[str, Any], solver: str | None = None) -> S
         # the run's own α, so it only does the exact solve, not the run again)
         final = model if model.converged else se.fit(
             X, y, kernel=kernel, C=C, loss=s["loss"], bias=s["bias"], solver=solver,
-            wss=s["wss"], max_iter=max_iter, tol=SMO_TOL if solver == "smo" else None,
+            wss=s["wss"], max_iter=smo_max_iter(n) if solver == "smo" else max_iter,
+            tol=SMO_TOL if solver == "smo" else None,
             alpha0=model.alpha if solver == "smo" else None, time_budget=PAGE_TIME_BUDGET)
     # the engine's status is already a sentence ("not converged: …, try …"), shown as it is
     warning = None if final.converged else final.status
