@@ -83,8 +83,8 @@ def test_playground_shows_the_message_of_a_fit_stopped_at_the_budget(monkeypatch
     roles = {t["meta"]["role"] for t in ans["figure"]["data"]}
     assert roles == {"points"}  # the plot shows the points, and no model
     msg = ans["message"]
-    assert msg.startswith("SGA with the Gaussian kernel on 1,500 points did not finish within "
-                          "the 2 s budget and was stopped (your points are kept)")
+    assert msg.startswith("SGA (SVM-Dual) with the Gaussian kernel on 1,500 points did not "
+                          "finish within the 2 s budget and was stopped (your points are kept)")
     assert n_points(at) == 1500
 
 
@@ -96,10 +96,10 @@ def test_step_through_refuses_a_run_over_the_budget():
     at.radio(key="stp.kernel").set_value("gaussian").run()
     no_traceback(at)
     msgs = [e for e in errors(at) if "budget" in e]
-    assert msgs and msgs[0].startswith("Recording every step of SGA with the Gaussian kernel "
-                                       "on 2,000 points takes"), errors(at)
+    assert msgs and msgs[0].startswith("Recording every step of SGA (SVM-Dual) with the "
+                                       "Gaussian kernel on 2,000 points takes"), errors(at)
     captions = [str(c.value) for c in at.sidebar.caption]
-    assert any("SGA ≤" in c for c in captions), captions
+    assert any("SGA (SVM-Dual) ≤" in c for c in captions), captions
 
 
 def test_compare_refuses_a_comparison_over_the_budget_and_shows_its_limit():

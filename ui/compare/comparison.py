@@ -34,6 +34,7 @@ from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers.smo import TRACE_CAP
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
+from ui.shared.labels import SOLVER_NAMES, SOLVER_STEPS
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 from ui.shared.state import effective_C, settings_to_kernel
 
@@ -69,7 +70,6 @@ OTHER_PROBLEM = {
 }
 SOLVER_ORDER = ("smo", "qp", "newton", "sga")
 WSS_NAMES = {"second_order": "second-order WSS", "max_violating_pair": "max violating pair"}
-SOLVER_NAMES = {"sga": "SGA (SVM-Dual)", "newton": "Newton (SVM-Primal)", "psvm": "PSVM"}
 
 
 @dataclass(frozen=True)
@@ -332,7 +332,7 @@ def convergence_curve(model, max_points: int = MAX_CURVE_POINTS) -> Curve | None
         P.append(p)
         G.append(p - d if math.isfinite(p) else math.nan)
         V.append(float(f["kkt_violation"]))
-    unit = {"smo": "step", "sga": "sweep"}.get(model.solver, "iteration")
+    unit = SOLVER_STEPS.get(model.solver, "iteration")
     return Curve(tuple(int(s) for s in steps), tuple(D), tuple(P), tuple(G), tuple(V), unit,
                  bool(model.trace_truncated))
 

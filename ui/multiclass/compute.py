@@ -20,6 +20,7 @@ import svm_engine as se
 from svm_engine.datasets_multiclass import MAX_K, blobs_k, iris_species
 from svm_engine.multiclass import STRATEGY_NAMES, grid, regions
 from ui.data import io as pio
+from ui.shared.labels import LOSS_LABELS, SOLVER_NAMES
 from ui.shared.state import check_numbers
 
 MAX_POINTS = 400          # OvO fits k(k−1)/2 machines, OvR k machines on all the points
@@ -31,8 +32,8 @@ MAX_POINTS = 400          # OvO fits k(k−1)/2 machines, OvR k machines on all 
 QP_MAX_WORK = 150_000
 MAX_CLASSES = MAX_K       # the palette's colours
 GRID_STEPS = 90
-SOLVERS = {"smo": "SMO", "qp": "QP (cvxopt)"}
-LOSSES = {"hinge": "hinge (k = 1)", "quadratic": "quadratic (k = 2)"}
+SOLVERS = {s: SOLVER_NAMES[s] for s in ("smo", "qp")}  # the solvers a k-class machine may use
+LOSSES = LOSS_LABELS
 DEFAULTS: dict[str, Any] = {"strategy": "ovr", "kernel": "linear", "degree": 2, "coef0": 1.0,
                             "sigma": 1.0, "C": 1.0, "loss": "hinge", "solver": "smo"}
 

@@ -29,6 +29,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ui.shared.labels import SOLVER_NAMES
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 
 #: Wall-time budget of one fit (seconds): it answers within it, or stops with a message.
@@ -39,8 +40,7 @@ LIGHT_S = 0.1
 MAX_N = 2000
 
 TASKS = ("fit", "step", "compare")
-SOLVER_LABELS = {"smo": "SMO", "qp": "QP (cvxopt)", "sga": "SGA", "newton": "Newton",
-                 "psvm": "PSVM"}
+SOLVER_LABELS = SOLVER_NAMES
 KERNEL_WORDS = {"linear": "the linear kernel", "polynomial": "the polynomial kernel",
                 "gaussian": "the Gaussian kernel"}
 
@@ -268,7 +268,7 @@ def busy_message() -> str:
 
 def limits_caption(settings: Mapping[str, Any], solvers, task: str = "fit") -> str | None:
     """One line for the sidebar: the solvers whose limit is below MAX_N with these settings,
-    e.g. "Within the 2 s budget: QP (cvxopt) ≤ 800 points, SGA ≤ 300 points." (None when
+    e.g. "Within the 2 s budget: QP (cvxopt) ≤ 800 points, SGA (SVM-Dual) ≤ 300 points." (None when
     every solver handles MAX_N)."""
     parts = []
     for s in solvers:

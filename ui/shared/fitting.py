@@ -21,6 +21,7 @@ import svm_engine as se
 from svm_engine.solvers.smo import interactive_max_iter
 from ui.serving import costs
 from ui.shared import tables
+from ui.shared.labels import SOLVER_NAMES
 from ui.shared.state import effective_C, settings_to_kernel
 
 #: Solvers that accept a warm start (``alpha0``).
@@ -62,9 +63,7 @@ class FitOutcome:
         return self.model is not None
 
 
-#: How the pages name the solvers, losses and bias forms in their sentences.
-SOLVER_NAMES = {"smo": "SMO", "qp": "QP", "sga": "SGA (SVM-Dual)",
-                "newton": "Newton (SVM-Primal)", "psvm": "PSVM"}
+#: How the pages name the losses and bias forms in their sentences.
 _LOSS_WORDS = {"hinge": "the hinge loss (k = 1)", "quadratic": "the quadratic loss (k = 2)"}
 _BIAS_WORDS = {"free": "the free bias b", "augmented": "the augmented bias (b in w)"}
 

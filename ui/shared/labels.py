@@ -24,6 +24,12 @@ WSS_LABELS = {"second_order": "second order (LIBSVM)", "max_violating_pair": "ma
 SOLVER_LABELS = {"smo": "SMO (Platt)", "qp": "QP (cvxopt, interior point)",
                  "newton": "Newton (SVM-Primal)", "sga": "SGA (SVM-Dual, gradient ascent)",
                  "psvm": "PSVM (proximal SVM)"}
+#: Their short names (sentences, table cells, limits, chart titles): one table for every page.
+SOLVER_NAMES = {"smo": "SMO", "qp": "QP (cvxopt)", "sga": "SGA (SVM-Dual)",
+                "newton": "Newton (SVM-Primal)", "psvm": "PSVM"}
+#: What one step of each iterative solver is called (SGA's per-coordinate mode aside).
+SOLVER_STEPS = {"smo": "step", "sga": "sweep", "newton": "iteration", "qp": "iteration",
+                "psvm": "iteration"}
 #: SMO's rule for the pair of α it changes in each step.
 WSS_WORDS = {"second_order": "second-order pair choice",
              "max_violating_pair": "maximal violating pair"}

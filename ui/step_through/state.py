@@ -37,6 +37,7 @@ from svm_engine.solvers import sga as _sga
 from svm_engine.solvers import smo as _smo
 from ui.shared import formulas as FM
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
+from ui.shared.labels import SOLVER_STEPS
 from ui.shared.state import effective_C, fit_settings, settings_to_kernel
 
 #: The engine keeps the first TRACE_CAP SMO steps (and SGA sweeps) of a run.
@@ -204,7 +205,7 @@ class StepRun:
 
     @property
     def step_name(self) -> str:
-        return {"smo": "step", "sga": "sweep", "newton": "iteration"}[self.solver]
+        return SOLVER_STEPS[self.solver]
 
     @property
     def nbytes(self) -> int:

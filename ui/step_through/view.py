@@ -19,10 +19,11 @@ from typing import Any
 
 import pandas as pd
 
+from ui.shared.labels import SOLVER_NAMES, SOLVER_STEPS
 from ui.shared.sv_labels import point_labels
 from ui.step_through import state as S
 
-SOLVER_LABELS = {"smo": "SMO", "sga": "SGA (SVM-Dual)", "newton": "Newton (SVM-Primal)"}
+SOLVER_LABELS = {s: SOLVER_NAMES[s] for s in ("smo", "sga", "newton")}  # the page's solvers
 SGA_MODE_LABELS = {"sweep": "one sweep (all k)", "coordinate": "one coordinate αₖ"}
 #: speed label → (seconds between frames, steps per frame)
 SPEEDS = {
@@ -40,7 +41,7 @@ def unit_name(solver: str, coordinate: bool = False) -> str:
     """What one step of ``solver`` is called on the page."""
     if solver == "sga":
         return "coordinate step" if coordinate else "sweep"
-    return {"smo": "step", "newton": "iteration"}[solver]
+    return SOLVER_STEPS[solver]
 
 
 def total_steps(run, coordinate: bool = False) -> int:

@@ -31,8 +31,8 @@ from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared.book_setups import SETUPS, Setup
 from ui.shared.cite import cite
-from ui.shared.fitting import PAGE_TIME_BUDGET, SOLVER_NAMES
-from ui.shared.labels import kernel_formula
+from ui.shared.fitting import PAGE_TIME_BUDGET
+from ui.shared.labels import SOLVER_NAMES, kernel_formula
 from ui.shared.numbers import (
     MINUS,
     fmt_num,
