@@ -182,8 +182,9 @@ def query_words(a: KnnAnswer, labels) -> str:
     near = ", ".join(f"x{_sub(int(i) + 1)} ({labels[i]}, d² = {fmt_num(d)})"
                      for i, d in zip(a.neighbours, a.distances, strict=True))
     votes = ", ".join(f"{c} {int(v)}" for c, v in zip(a.classes, a.votes, strict=True) if v)
-    return (f"The {'nearest point' if a.k == 1 else f'{a.k} nearest'} to the query point ({fmt_num(a.query[0])}, "
-            f"{fmt_num(a.query[1])}), nearest first: {near}. Votes: {votes} → "
+    who = "nearest point" if a.k == 1 else f"{a.k} nearest"
+    return (f"The {who} to the query point ({fmt_num(a.query[0])}, {fmt_num(a.query[1])}), "
+            f"nearest first: {near}. Votes: {votes} → "
             f"{a.classes[a.winner]}.")
 
 
