@@ -30,7 +30,7 @@ QUERY_COLOR = "#000000"
 def pale(hex_color: str, keep: float = 0.3) -> str:
     """The colour mixed with white (keep = its share)."""
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return "#{:02X}{:02X}{:02X}".format(*(round(255 - keep * (255 - c)) for c in (r, g, b)))
+    return "#" + bytes(round(255 - keep * (255 - c)) for c in (r, g, b)).hex().upper()
 
 
 def perceptron_figure(X, y, svm, step_model, k: int, point: int | None, alpha, ranges) -> dict:
