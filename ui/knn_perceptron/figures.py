@@ -52,6 +52,8 @@ def perceptron_figure(X, y, svm, step_model, k: int, point: int | None, alpha, r
             tr["name"] = "SVM h(x) = 0"
         elif role == "margins":
             tr["name"] = "SVM h(x) = ±1"
+        elif role == "highlight":
+            tr["name"] = "the updated point"
     idx = np.flatnonzero(np.asarray(alpha) > 0)
     if len(idx):
         fig["data"].append({
