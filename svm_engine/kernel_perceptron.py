@@ -158,6 +158,9 @@ def kernel_perceptron(X, y, kernel, *, max_epochs: int = 100, bias: str = "free"
         raise ValueError("the kernel's values overflow on these points (inf or NaN): scale "
                          "the points or lower the polynomial's degree")
     free = 1.0 if bias == "free" else 0.0
+    # row i of K + b's 1 is what an update on xᵢ adds to every h(xⱼ): contiguous rows (K(X, X)
+    # may come transposed), added in place
+    rows = np.add(K, free, order="C")
     h = np.zeros(n)                       # h(xⱼ) for every j, kept up to date
     labels = y_pm.tolist()
     rng = np.random.default_rng(seed)
@@ -182,9 +185,11 @@ def kernel_perceptron(X, y, kernel, *, max_epochs: int = 100, bias: str = "free"
             tr_epoch.append(epoch)
             tr_visit.append(visit)
             tr_h.append(hi)
-            h += yi * K[i]                 # αᵢ ← αᵢ + 1 adds yᵢK(xᵢ, xⱼ) to every h(xⱼ)
-            if free:
-                h += yi                    # b ← b + yᵢ
+            # αᵢ ← αᵢ + 1 adds yᵢK(xᵢ, xⱼ) to every h(xⱼ), and b ← b + yᵢ adds yᵢ
+            if yi > 0:
+                h += rows[i]
+            else:
+                h -= rows[i]
         per_epoch.append(mistakes)
         if mistakes == 0:
             clean = True

@@ -21,12 +21,15 @@ from svm_engine.kernel_perceptron import KernelPerceptronResult, kernel_perceptr
 from ui.shared.numbers import fmt_num
 from ui.shared.state import settings_to_kernel
 
-#: n × epochs visits the page allows: ~1 µs a visit plus O(n) an update, well inside the
-#: fit budget (as the Losses page's perceptron, ui/losses/compute.py)
+#: n × epochs visits the page allows: ~1 µs a visit (as the Losses page's perceptron,
+#: ui/losses/compute.py) …
 MAX_VISITS = 200_000
+#: … and n² × epochs, the most an update-per-visit run adds to the n values h(xⱼ): an update
+#: on 2,000 points costs ~20 µs on a loaded machine (96,000 updates took 2.1 s), so ~0.5 s
+MAX_WORK = 50_000_000
 EPOCH_CHOICES = (10, 50, 100, 500, 1000)
 K_MAX = 15                       # the k slider's top (seed 003: "usually k < 10")
-MAX_KNN_POINTS = 1000            # k-NN's grid costs (grid places × n) distances
+MAX_KNN_POINTS = 500             # k-NN's grid costs (grid places × n) distances
 
 
 def kernel_of(settings: dict):
@@ -35,8 +38,10 @@ def kernel_of(settings: dict):
 
 
 def epoch_cap(n: int, wanted: int) -> int:
-    """The student's epoch cap, lowered so that n × epochs ≤ MAX_VISITS."""
-    return max(1, min(int(wanted), MAX_VISITS // max(1, int(n))))
+    """The student's epoch cap, lowered so that n × epochs ≤ MAX_VISITS and n² × epochs ≤
+    MAX_WORK (within the time budget whatever the points)."""
+    n = max(1, int(n))
+    return max(1, min(int(wanted), MAX_VISITS // n, MAX_WORK // (n * n)))
 
 
 def run_perceptron(X, y, settings: dict, epochs: int, bias: str) -> KernelPerceptronResult:
@@ -92,8 +97,8 @@ def run_words(run: KernelPerceptronResult, svm, wanted_epochs: int) -> str:
         text = (f"The kernel perceptron did not converge: it stopped at the epoch cap after "
                 f"{upd} with {run.training_mistakes} training mistakes.")
     if run.max_epochs < wanted_epochs:
-        text += (f" (The cap is {run.max_epochs} epochs here, not {wanted_epochs}: "
-                 f"{len(run.X):,} points × epochs stay within {MAX_VISITS:,} visits.)")
+        text += (f" (The cap is {run.max_epochs} epochs here, not {wanted_epochs}: on "
+                 f"{len(run.X):,} points more would not fit in the time budget.)")
     if svm is not None:
         text += (f" The SVM has {svm.n_support} support vectors (αᵢ > 0), on the same "
                  "points and kernel.")
@@ -147,7 +152,8 @@ def plot_ranges(X) -> tuple[tuple[float, float], tuple[float, float]]:
                                                             float(hi[1] + pad[1]))
 
 
-def knn_answer(X, labels, k: int, settings: dict | None, query, steps: int = 110) -> KnnAnswer:
+def knn_answer(X, labels, k: int, settings: dict | None, query, steps: int | None = None
+               ) -> KnnAnswer:
     """k-NN on the points: the regions on a steps-wide grid, the training points' classes,
     the query's neighbours and votes, and (k = 1) the Voronoi edges. ``settings`` None: the
     Euclidean distance, else the kernel's (its kernel widgets)."""
@@ -156,6 +162,7 @@ def knn_answer(X, labels, k: int, settings: dict | None, query, steps: int = 110
         raise ValueError(f"{len(X)} points are more than k-NN draws here within its time "
                          f"budget (at most {MAX_KNN_POINTS})")
     kernel = None if settings is None else kernel_of(settings)
+    steps = steps or (110 if len(X) <= 200 else 80)     # a coarser grid for many points
     xr, yr = plot_ranges(X)
     wide = max(xr[1] - xr[0], yr[1] - yr[0])
     xs = np.linspace(*xr, max(10, round(steps * (xr[1] - xr[0]) / wide)))
