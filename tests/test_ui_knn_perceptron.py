@@ -16,7 +16,7 @@ LINEAR = {"kernel": "linear", "degree": 2, "coef0": 1.0, "sigma": 1.0}
 
 def test_epoch_cap_keeps_the_run_within_its_work():
     assert C.epoch_cap(14, 100) == 100
-    assert C.epoch_cap(150, 1000) == C.MAX_VISITS // 150          # visits bind
+    assert C.epoch_cap(220, 1000) == C.MAX_VISITS // 220          # visits bind
     assert C.epoch_cap(400, 1000) == C.MAX_WORK // 400**2         # updates bind
     assert C.epoch_cap(2000, 1000) == C.MAX_WORK // 2000**2 >= 1
     for n in (10, 200, 2000):
