@@ -8,13 +8,14 @@ import numpy as np
 from plotly.colors import get_colorscale
 
 from ui.kernels.compute import FeatureView, GramStudy, Panel
+from ui.shared import palette as P
 from ui.shared.figures import NEG_COLOR, POS_COLOR, decision_figure_dict
 
 #: plotly.py's RdBu as its stops: Plotly.js has an "RdBu" of its own, with other colours
 GRAM_COLORSCALE = get_colorscale("RdBu")
 
-PLANE_COLOR = "#009E73"   # Okabe–Ito bluish green
-CURVE_COLOR = "#E69F00"   # Okabe–Ito orange
+PLANE_COLOR = P.GREEN
+CURVE_COLOR = P.ORANGE
 PLANE_GRID = 25           # samples per side of the drawn plane
 
 
@@ -126,7 +127,7 @@ def eigen_figure(study: GramStudy, height: int = 460) -> dict:
     """The eigenvalues in ascending order; those below −tolerance in red."""
     lam = study.check.eigenvalues
     neg = lam < -study.check.tolerance
-    colors = np.where(neg, NEG_COLOR, "#444444")
+    colors = np.where(neg, NEG_COLOR, P.AXIS_LINE)
     return {"data": [{"type": "scatter", "mode": "markers", "x": np.arange(1, len(lam) + 1),
                       "y": lam, "marker": {"color": colors.tolist(), "size": 7},
                       "hovertemplate": "λ<sub>%{x}</sub> = %{y:.4g}<extra></extra>",

@@ -15,11 +15,12 @@ import numpy as np
 
 from svm_engine import losses as L
 from ui.shared import figures as SF
+from ui.shared import palette as P
 
 #: colour per loss (Okabe–Ito; the classes keep their marker shapes)
-LOSS_COLORS = {"zero_one": "#000000", "hinge": "#0072B2", "squared_hinge": "#009E73",
-               "logistic": "#CC79A7", "perceptron": "#E69F00"}
-PERCEPTRON_COLOR = "#E69F00"
+LOSS_COLORS = {"zero_one": P.BLACK, "hinge": P.BLUE, "squared_hinge": P.GREEN,
+               "logistic": P.PURPLE, "perceptron": P.ORANGE}
+PERCEPTRON_COLOR = P.ORANGE
 Y_MAX = 4.0          # the plotted loss range: the squared hinge leaves it at m < −1
 M_SPAN = (-3.0, 3.0)  # the smallest plotted margin range
 M_LIMIT = 10.0        # the largest |m| plotted
@@ -121,7 +122,7 @@ def perceptron_figure(X, y, svm=None, *, before: tuple | None = None,
     if before is not None and np.any(before[0]):
         overlays.append(SF.Overlay(name="perceptron, before this update",
                                    w=tuple(map(float, before[0])), b=float(before[1]),
-                                   color="#999999", dash="dot", width=2.5))
+                                   color=P.GREY, dash="dot", width=2.5))
     if after is not None and np.any(after[0]):
         overlays.append(SF.Overlay(name="perceptron", w=tuple(map(float, after[0])),
                                    b=float(after[1]), color=PERCEPTRON_COLOR, dash="solid",

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ui.shared import palette as P
 from ui.shared.figures import (
     FONT_SIZE,
     HIGHLIGHT_COLOR,
@@ -38,16 +39,16 @@ from ui.shared.figures import (
 from ui.shared.numbers import MINUS, fmt_num
 from ui.shared.state import default_range
 
-VIOLATOR_COLOR = "#E69F00"  # Okabe–Ito orange
-OLD_COLOR = "#555555"
-UNCLIPPED_COLOR = "#CC79A7"  # Okabe–Ito reddish purple
+VIOLATOR_COLOR = P.ORANGE
+OLD_COLOR = P.DARK_GREY
+UNCLIPPED_COLOR = P.PURPLE
 NEW_COLOR = HIGHLIGHT_COLOR
-SEGMENT_COLOR = "#009E73"
-BEFORE_COLOR = "#7F7F7F"
-DUAL_COLOR = "#0072B2"
-PRIMAL_COLOR = "#D55E00"
-KKT_COLOR = "#000000"
-EXTRA_COLOR = "#CC79A7"
+SEGMENT_COLOR = P.GREEN
+BEFORE_COLOR = P.GREY
+DUAL_COLOR = P.BLUE
+PRIMAL_COLOR = P.VERMILLION
+KKT_COLOR = P.BLACK
+EXTRA_COLOR = P.PURPLE
 MAX_CURVE_POINTS = 1500  # longer curves are thinned (every m-th step, plus the last)
 
 
