@@ -145,9 +145,10 @@ def progress_figure(model) -> dict | None:
     it = keep + 1
     return {"data": [
         {"type": "scatter", "mode": "lines", "x": it, "y": tr["gap"][keep],
-         "name": "m(α) − M(α)", "line": {"color": NEG_COLOR}},
+         "name": "m(α) − M(α)", "line": {"color": NEG_COLOR, "dash": "solid"}},
         {"type": "scatter", "mode": "lines", "x": it, "y": tr["dual"][keep],
-         "name": "L̃(a, â)", "yaxis": "y2", "line": {"color": POS_COLOR}}],
+         "name": "L̃(a, â)", "yaxis": "y2",  # dashed: not told apart by colour alone
+         "line": {"color": POS_COLOR, "dash": "dash"}}],
         "layout": {"xaxis": {"title": {"text": "SMO iteration"}},
                    "yaxis": {"title": {"text": "m(α) − M(α)"}, "type": "log"},
                    "yaxis2": {"title": {"text": "L̃"}, "overlaying": "y", "side": "right"},
