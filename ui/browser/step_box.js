@@ -170,5 +170,5 @@ function starPath(x, y, R) {
     const rad = q % 2 ? r : R;
     pts.push(`${(x + rad * Math.cos(ang)).toFixed(2)},${(y + rad * Math.sin(ang)).toFixed(2)}`);
   }
-  return `<polygon points="${pts.join(" ")}" fill="${COL.hl}" stroke="#003B2A" stroke-width="1.5"/>`;
+  return `<polygon points="${pts.join(" ")}" fill="${COL.hl}" stroke="${COL.pairEdge}" stroke-width="1.5"/>`;
 }

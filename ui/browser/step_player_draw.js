@@ -343,7 +343,7 @@ export function drawBars(st) {
   for (const q of changed) {
     ctx.fillStyle = COL.hl;
     ctx.fillRect(X(q + 1) - bw / 2, Y(a[q]), bw, Y(0) - Y(a[q]));
-    ctx.strokeStyle = "#003B2A";
+    ctx.strokeStyle = COL.pairEdge;
     ctx.lineWidth = 1.5;
     ctx.strokeRect(X(q + 1) - bw / 2, Y(a[q]), bw, Y(0) - Y(a[q]));
   }

@@ -18,6 +18,7 @@ export const COL = {
   primal: PALETTE.VERMILLION,
   kkt: PALETTE.BLACK,
   pairText: PALETTE.PAIR_TEXT,
+  pairEdge: PALETTE.PAIR_EDGE,
 };
 export const MAX_SLACK_LABELS = 8;
 export const FONT = '"Source Sans Pro", Arial, sans-serif';

@@ -161,7 +161,7 @@ def step_decision_figure(
                 "y": X[idx, 1],
                 "text": [f"<b>{lab}</b>" for lab in pair_labels[: len(idx)]],
                 "textposition": "top right",
-                "textfont": {"size": 22, "color": "#004D38"},
+                "textfont": {"size": 22, "color": P.PAIR_TEXT},
                 "showlegend": False,
                 "hoverinfo": "skip",
                 "name": "pair",
@@ -411,10 +411,10 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     new_label = ("new (clipped)" if clipped else "new = unclipped") + (
         f" at {new_end}" if new_end else "")
     new_point = _labelled_point(new, new_label,
-                                "new (clipped)" if clipped else "new", NEW_COLOR, "#004D38",
+                                "new (clipped)" if clipped else "new", NEW_COLOR, P.PAIR_TEXT,
                                 place(*new, False), "new",
                                 {"symbol": "star", "size": 24,
-                                 "line": {"width": 1.5, "color": "#003B2A"}},
+                                 "line": {"width": 1.5, "color": P.PAIR_EDGE}},
                                 pair=[i + 1, j + 1])
     new_point["cliponaxis"] = False      # a label near the box's edge is not cut by it
     data.append(new_point)
@@ -480,7 +480,7 @@ def coordinate_figure(rec: dict, *, height: int = 300) -> dict:
                 "y": [yy],
                 "text": [f"{label} = {fmt_num(v)}"],
                 "textposition": "middle right" if v < lo + 0.6 * (hi - lo) else "middle left",
-                "textfont": {"size": 17, "color": color if role != "new" else "#004D38"},
+                "textfont": {"size": 17, "color": color if role != "new" else P.PAIR_TEXT},
                 "name": label,
                 "marker": {
                     "symbol": symbol,
@@ -598,7 +598,7 @@ def alpha_bars_figure(
             "marker": {
                 "color": colors.tolist(),
                 "opacity": opac,
-                "line": {"color": "#003B2A", "width": line_w},
+                "line": {"color": P.PAIR_EDGE, "width": line_w},
             },
             "hovertemplate": "α<sub>%{x}</sub> = %{y:.5g}<extra></extra>",
             "name": "α",
