@@ -33,6 +33,8 @@ ROW_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "triangle-down
                "pentagon", "star", "hexagon")  # fmt: skip
 ROW_MARKERS_SHOWN = 12  # markers per curve (thousands of points: a few suffice)
 BIAS_DASH = {"free": "solid", "augmented": "dash"}
+#: the cvxopt optima, one per bias form: each its own dash (not the same grey dots)
+REFERENCE_DASH = {"free": "dot", "augmented": "dashdot"}
 BIAS_GROUP_TITLE = {
     "free": "free b (Σαᵢyᵢ = 0)",
     "augmented": "augmented b (x′ = (x, 1), slide 30)",
@@ -159,7 +161,8 @@ def convergence_figure(comp: Comparison, height: int = 620) -> dict:
         d = float(ref.model.dual_objective)
         traces.append({"type": "scatter", "mode": "lines", "x": [1, x_max], "y": [d, d],
                        "name": f"cvxopt optimum · {BIAS_NAMES.get(bias, bias)}",
-                       "line": {"color": "#777777", "width": 1.5, "dash": "dot"},
+                       "line": {"color": P.GREY, "width": 1.5,
+                                "dash": REFERENCE_DASH.get(bias, "dot")},
                        "hovertemplate": f"optimum D* = {fmt_num(d, 8)}<extra></extra>",
                        "meta": {"role": "reference", "bias": bias, "panel": "dual"}})
     layout = _layout("Dual objective and duality gap", height)
