@@ -115,9 +115,9 @@ export function boxSVG(rec, W, Hh, uid) {
   // by a second label on the same spot (they overlapped)
   const at = (v) => Number.isFinite(v) && Math.abs(rec.aj_new - v) <= 1e-9 * Math.max(1, hi - lo);
   const newEnd = at(L) ? "L" : at(rec.H) ? "H" : null;
-  if (newEnd !== "L") out.push(label(aiOf(L), L, place(aiOf(L), L, false), "L", 20, COL.seg, 9));
+  if (newEnd !== "L") out.push(label(aiOf(L), L, place(aiOf(L), L, false), "L", 20, COL.pairText, 9));
   if (Number.isFinite(rec.H) && newEnd !== "H") {
-    out.push(label(aiOf(rec.H), rec.H, place(aiOf(rec.H), rec.H, false), "H", 20, COL.seg, 9));
+    out.push(label(aiOf(rec.H), rec.H, place(aiOf(rec.H), rec.H, false), "H", 20, COL.pairText, 9));
   }
   const old = [rec.ai_old, rec.aj_old];
   const unc = [rec.ai_unclipped, rec.aj_unclipped];

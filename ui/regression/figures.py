@@ -67,7 +67,7 @@ def _slack_traces(m) -> list[dict]:
     either end of a segment gives its value."""
     traces = []
     for name, sym, values, color, dash, edge in (
-            ("ξ (above the tube)", "ξ", m.xi, XI_COLOR, "solid", +1),
+            ("ξ (above the tube)", "ξ", m.xi, XI_COLOR, "dash", +1),
             ("ξ̂ (below the tube)", "ξ̂", m.xi_hat, XI_HAT_COLOR, "dot", -1)):
         idx = np.flatnonzero(values > 0)
         if not len(idx):

@@ -360,7 +360,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
             "text": ["L" if new_end != "L" else "",
                      "H" if math.isfinite(H) and new_end != "H" else ""],
             "textposition": [place(ai_of(L), L, False), place(ai_of(H_end), H_end, False)],
-            "textfont": {"size": 20, "color": SEGMENT_COLOR},
+            "textfont": {"size": 20, "color": P.PAIR_TEXT},  # green text: 4.5:1 on the fill
             "name": "feasible segment αⱼ ∈ [L, H]",
             "line": {"color": SEGMENT_COLOR, "width": 7},
             "marker": {
@@ -721,7 +721,7 @@ def curves_figure(
     gaps = bool(np.isnan(primal).any())  # hard margin: primal = ∞ while a margin is violated
     data = [
         _curve(xs, dual[sel], "dual objective", DUAL_COLOR, 3, "", "dual"),
-        _curve(xs, primal[sel], "primal objective", PRIMAL_COLOR, 3, "", "primal",
+        _curve(xs, primal[sel], "primal objective", PRIMAL_COLOR, 3, "", "primal", dash="dash",
                mode="lines+markers" if gaps and T1 <= 300 else "lines",
                marker={"size": 5, "color": PRIMAL_COLOR}),
         _curve(xs, pos_kkt[sel], kkt_name, KKT_COLOR, 2.5, "2", "kkt"),
