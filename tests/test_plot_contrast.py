@@ -481,6 +481,7 @@ STEP_COLOURS = {
     "old": STF.OLD_COLOR, "unc": STF.UNCLIPPED_COLOR, "seg": STF.SEGMENT_COLOR,
     "before": STF.BEFORE_COLOR, "dual": STF.DUAL_COLOR, "primal": STF.PRIMAL_COLOR,
     "kkt": STF.KKT_COLOR, "pairText": P.PAIR_TEXT, "pairEdge": P.PAIR_EDGE,
+    "uncText": P.PURPLE_TEXT,
 }
 
 

@@ -19,6 +19,7 @@ export const COL = {
   kkt: PALETTE.BLACK,
   pairText: PALETTE.PAIR_TEXT,
   pairEdge: PALETTE.PAIR_EDGE,
+  uncText: PALETTE.PURPLE_TEXT,
 };
 export const MAX_SLACK_LABELS = 8;
 export const FONT = '"Source Sans Pro", Arial, sans-serif';

@@ -26,6 +26,7 @@ SLACK = "#333333"
 INK = "#222222"         # margins, boxes
 PAIR_TEXT = "#004D38"   # text beside the green pair (9.9:1)
 PAIR_EDGE = "#003B2A"   # the edge of a green mark (the new α, its bar)
+PURPLE_TEXT = "#905576"  # PURPLE × 0.88: its labels on a pale fill (5:1)
 AXIS_LINE = "#444444"
 GRID_LINE = "#EEEEEE"   # the grid: a faint guide, not content
 

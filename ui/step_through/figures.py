@@ -49,6 +49,8 @@ DUAL_COLOR = P.BLUE
 PRIMAL_COLOR = P.VERMILLION
 KKT_COLOR = P.BLACK
 EXTRA_COLOR = P.PURPLE
+#: labels darker than their marks where the mark's colour is under 4.5:1 on the pale fill
+TEXT_OF = {"new": P.PAIR_TEXT, "unclipped": P.PURPLE_TEXT}
 MAX_CURVE_POINTS = 1500  # longer curves are thinned (every m-th step, plus the last)
 
 
@@ -379,7 +381,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     same = math.hypot(unc[0] - new[0], unc[1] - new[1]) <= 1e-9 * max(1.0, hi - lo)
     if unc_visible:
         data.append(_labelled_point(unc, "unclipped", "unclipped optimum", UNCLIPPED_COLOR,
-                                    UNCLIPPED_COLOR, place(*unc, True), "unclipped",
+                                    P.PURPLE_TEXT, place(*unc, True), "unclipped",
                                     {"symbol": "diamond-open", "size": 22,
                                      "line": {"width": 4, "color": UNCLIPPED_COLOR}},
                                     text=not same))
@@ -392,7 +394,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
         annotations.append(_arrow((ex, ey), old, arrowhead=2, arrowwidth=2,
                                   arrowcolor=UNCLIPPED_COLOR,
                                   text=f"unclipped αⱼ = {fmt_num(unc[1])} (off the chart)",
-                                  font={"size": 15, "color": UNCLIPPED_COLOR}, xanchor="left"))
+                                  font={"size": 15, "color": P.PURPLE_TEXT}, xanchor="left"))
         data.append(
             {
                 "type": "scatter",
@@ -480,7 +482,7 @@ def coordinate_figure(rec: dict, *, height: int = 300) -> dict:
                 "y": [yy],
                 "text": [f"{label} = {fmt_num(v)}"],
                 "textposition": "middle right" if v < lo + 0.6 * (hi - lo) else "middle left",
-                "textfont": {"size": 17, "color": color if role != "new" else P.PAIR_TEXT},
+                "textfont": {"size": 17, "color": TEXT_OF.get(role, color)},
                 "name": label,
                 "marker": {
                     "symbol": symbol,
