@@ -16,6 +16,7 @@ import plotly.colors as pc
 import pytest
 
 from svm_engine import datasets
+from tests.contrast import luminance, over, parse, ratio
 from ui.classroom import figures as CF
 from ui.classroom.model import Task
 from ui.compare import comparison as cmp
@@ -33,7 +34,6 @@ from ui.shared import figures as SF
 from ui.shared import fitting
 from ui.shared import palette as P
 from ui.shared import state as S
-from ui.shared.contrast import luminance, over, parse, ratio
 from ui.step_through import figures as STF
 from ui.step_through import state as SS
 from ui.step_through.view import step_view

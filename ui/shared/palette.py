@@ -37,7 +37,7 @@ SHADE = 0.25
 def tint(hex_color: str, share: float = SHADE) -> str:
     """``hex_color`` at ``share`` over white (what a fill of that opacity looks like)."""
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return "#{:02X}{:02X}{:02X}".format(*(round(255 - share * (255 - c)) for c in (r, g, b)))
+    return "#" + bytes(round(255 - share * (255 - c)) for c in (r, g, b)).hex().upper()
 
 
 REGION_NEG = tint(VERMILLION)  # h < 0: class −1's side

@@ -79,7 +79,7 @@ def _axis(title: str, **extra) -> dict:
         "title": {"text": title},
         "zeroline": False,
         "showgrid": True,
-        "gridcolor": "#EEEEEE",
+        "gridcolor": P.GRID_LINE,
         "ticks": "outside",
         "mirror": True,
         "showline": True,

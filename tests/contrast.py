@@ -1,5 +1,6 @@
-"""WCAG 2.2 contrast (pure): relative luminance and the contrast ratio of two colours, and
-what a translucent colour looks like over another (issue 28: lines and markers ≥ 3:1)."""
+"""WCAG 2.2 contrast (pure; tests/test_plot_contrast.py): relative luminance and the contrast
+ratio of two colours, and what a translucent colour looks like over another (issue 28: lines
+and markers ≥ 3:1)."""
 
 from __future__ import annotations
 
