@@ -586,12 +586,13 @@ def alpha_bars_figure(
     idx = np.arange(1, n + 1)
     changed = np.asarray(sorted({int(c) for c in changed}), dtype=int)
     colors = np.where(y > 0, POS_COLOR, NEG_COLOR).astype(object)
+    edges = colors.copy()  # a pale bar's edge in its full colour: its height at 3:1 (issue 28)
     opac = np.full(n, 0.45)
-    line_w = np.zeros(n)
+    line_w = np.full(n, 1.5)
     if len(changed):
         colors[changed] = NEW_COLOR
+        edges[changed] = P.PAIR_EDGE
         opac[changed] = 1.0
-        line_w[changed] = 1.5
     data = [
         {
             "type": "bar",
@@ -600,7 +601,7 @@ def alpha_bars_figure(
             "marker": {
                 "color": colors.tolist(),
                 "opacity": opac,
-                "line": {"color": P.PAIR_EDGE, "width": line_w},
+                "line": {"color": edges.tolist(), "width": line_w},
             },
             "hovertemplate": "α<sub>%{x}</sub> = %{y:.5g}<extra></extra>",
             "name": "α",
