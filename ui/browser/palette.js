@@ -8,6 +8,7 @@ export const PALETTE = {
   GREY: "#727272",
   GRID_LINE: "#EEEEEE",
   INK: "#222222",
+  MOSS: "#7A7A29",
   OLIVE: "#7A6F00",
   ORANGE: "#9E6D00",
   PAIR_EDGE: "#003B2A",
@@ -18,6 +19,8 @@ export const PALETTE = {
   REGION_POS: "#BFDCEC",
   SKY: "#3C7DA2",
   SLACK: "#333333",
+  TEAL: "#2F7A6E",
   VERMILLION: "#C35600",
   WHITE: "#FFFFFF",
+  WINE: "#882255",
 };

@@ -26,8 +26,8 @@ from ui.shared.numbers import fmt_fixed, fmt_num
 
 #: Okabe–Ito (without yellow) then Tol's muted colours, darkened to 3:1 on the shading
 #: (ui.shared.palette): distinct for up to 10 rows.
-ROW_COLORS = (P.BLACK, P.ORANGE, P.SKY, P.GREEN, P.PURPLE, P.BLUE, P.VERMILLION, "#882255",
-              "#7A7A29", "#2F7A6E")  # fmt: skip
+ROW_COLORS = (P.BLACK, P.ORANGE, P.SKY, P.GREEN, P.PURPLE, P.BLUE, P.VERMILLION, P.WINE,
+              P.MOSS, P.TEAL)  # fmt: skip
 #: and a marker each, so that no two rows differ by colour alone (issue 28)
 ROW_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "triangle-down", "cross",
                "pentagon", "star", "hexagon")  # fmt: skip
