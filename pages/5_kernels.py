@@ -133,7 +133,7 @@ if fv is not None:
         chart(KF.preimage_figure(fv), "preimage", f"(xᵀz + c)², c = {fmt_setting(c)}",
               "SMO, hinge loss, free b", name="The plane's preimage in the plane of the points")
         st.caption("The plane's preimage: the points x with w_φᵀφ(x) + b = 0, solved exactly "
-                   "(orange), on the boundary h(x) = 0 the engine draws from the kernel.")
+                   "(orange diamonds), on the boundary h(x) = 0 the engine draws from the kernel.")
     st.markdown(f"Preimage: **{KT.preimage_equation(fv.plane)}** — w_φ = Σ αᵢyᵢφ(xᵢ) "
                 "(slide 28):")
     st.dataframe(pd.DataFrame(KT.plane_rows(fv)).set_index("feature").T, key=P + "plane")

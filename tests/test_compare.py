@@ -332,7 +332,9 @@ def test_scaling_figure_slope_in_the_legend():
     fig = F.scaling_figure(res)
     main = [t for t in fig["data"] if t["meta"].get("role") != "fit"]
     assert [t["name"] for t in main] == ["A: slope 2.00", "B: slope 3.00"]
-    assert main[1]["marker"]["symbol"][-1] == "circle-open"  # not converged
+    # B's own shape (the second row's), open where it did not converge
+    assert main[1]["marker"]["symbol"] == ["square", "square", "square-open"]
+    assert main[0]["marker"]["symbol"] == ["circle"] * 3
     assert fig["layout"]["xaxis"]["type"] == fig["layout"]["yaxis"]["type"] == "log"
     fits = [t for t in fig["data"] if t["meta"].get("role") == "fit"]
     assert fits[0]["y"] == pytest.approx([1e3 * 1e-6 * 50**2, 1e3 * 1e-6 * 200**2])

@@ -38,7 +38,6 @@ RULES = {
          "sign and no exponent, and every page writes counts this way",
 }
 ALLOWED = {
-    ("ui/multiclass/figures.py", "02X"): "a colour's hex digits (#RRGGBB), not a quantity",
     ("ui/data/io_table.py", ".15g"): "a class label read from the user's file, shown as the "
                                      "file writes it (1 for 1.0): an identifier, not a quantity",
 }

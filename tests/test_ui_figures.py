@@ -106,7 +106,8 @@ def test_misclassified_are_crossed_out(d2_model):
 def test_points_colour_blind_safe_and_shape_coded(d2_model):
     fig = figures.decision_figure(d2_model)
     pos, neg = _by_role(fig, "points")
-    assert pos.marker.color == "#0072B2" and neg.marker.color == "#D55E00"  # Okabe–Ito
+    # Okabe–Ito blue, and its vermillion darkened to 4.5:1 on white (issue 28)
+    assert pos.marker.color == "#0072B2" and neg.marker.color == "#C35600"
     assert pos.marker.symbol != neg.marker.symbol
     assert len(pos.x) + len(neg.x) == len(d2_model.y)
     assert fig.layout.font.size >= 16  # readable on a projector

@@ -102,7 +102,7 @@ def check_state(page, run, k):
 
 RING_PIXELS = """([x, y]) => {
   // pixels of the canvas under the scatter plot on a circle of radius 21 px around (x, y)
-  // in data coordinates: how many are the pair's ring colour (#009E73)
+  // in data coordinates: how many are the pair's ring colour (#008762, ui/shared/palette.py GREEN)
   const st = document.querySelector('.svmlab-player').__state;
   const gd = st.dec.plot, fl = gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
   const px = xa._offset + (x - xa.range[0]) / (xa.range[1] - xa.range[0]) * xa._length;
@@ -113,7 +113,7 @@ RING_PIXELS = """([x, y]) => {
     const qx = Math.round((px + 21 * Math.cos(a / 64 * 2 * Math.PI)) * dpr);
     const qy = Math.round((py + 21 * Math.sin(a / 64 * 2 * Math.PI)) * dpr);
     const d = ctx.getImageData(qx, qy, 1, 1).data;
-    if (Math.abs(d[0] - 0) < 40 && Math.abs(d[1] - 158) < 40 && Math.abs(d[2] - 115) < 40) hits++;
+    if (Math.abs(d[0] - 0) < 40 && Math.abs(d[1] - 135) < 40 && Math.abs(d[2] - 98) < 40) hits++;
   }
   return hits;
 }"""

@@ -5,8 +5,9 @@
 import { plotArea, toPixel } from "./canvas_geometry.js";
 import { markDrawn, PERF, updateAttrs } from "./canvas_status.js";
 import { hideGroups, pointGroups, showGroups } from "./canvas_traces.js";
+import { PALETTE } from "./palette.js";
 
-const HIGHLIGHT = { color: "#009E73", size: 42, width: 5 }; // ui/shared/figures.py _highlight_trace
+const HIGHLIGHT = { color: PALETTE.GREEN, size: 42, width: 5 }; // ui/shared/figures.py _highlight_trace
 
 export function pointArrays(st) {
   const out = { 1: [[], [], []], "-1": [[], [], []] };
@@ -26,10 +27,10 @@ export function readPointStyle(st) {
     if (t.meta && t.meta.role === "points") {
       const m = t.marker || {};
       style[t.meta.label > 0 ? 1 : -1] = {
-        color: m.color || (t.meta.label > 0 ? "#0072B2" : "#D55E00"),
+        color: m.color || (t.meta.label > 0 ? PALETTE.BLUE : PALETTE.VERMILLION),
         symbol: String(m.symbol || "circle"),
         size: Number(m.size) || 12,
-        line: (m.line && m.line.color) || "#FFFFFF",
+        line: (m.line && m.line.color) || PALETTE.WHITE,
         width: (m.line && Number(m.line.width)) || 1.5,
       };
     }

@@ -115,9 +115,9 @@ export function boxSVG(rec, W, Hh, uid) {
   // by a second label on the same spot (they overlapped)
   const at = (v) => Number.isFinite(v) && Math.abs(rec.aj_new - v) <= 1e-9 * Math.max(1, hi - lo);
   const newEnd = at(L) ? "L" : at(rec.H) ? "H" : null;
-  if (newEnd !== "L") out.push(label(aiOf(L), L, place(aiOf(L), L, false), "L", 20, COL.seg, 9));
+  if (newEnd !== "L") out.push(label(aiOf(L), L, place(aiOf(L), L, false), "L", 20, COL.pairText, 9));
   if (Number.isFinite(rec.H) && newEnd !== "H") {
-    out.push(label(aiOf(rec.H), rec.H, place(aiOf(rec.H), rec.H, false), "H", 20, COL.seg, 9));
+    out.push(label(aiOf(rec.H), rec.H, place(aiOf(rec.H), rec.H, false), "H", 20, COL.pairText, 9));
   }
   const old = [rec.ai_old, rec.aj_old];
   const unc = [rec.ai_unclipped, rec.aj_unclipped];
@@ -130,7 +130,7 @@ export function boxSVG(rec, W, Hh, uid) {
     const y = Y(unc[1]);
     const r = 14.3; // a Plotly diamond of size 22
     out.push(`<path d="M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z" fill="none" stroke="${COL.unc}" stroke-width="4"/>`); // prettier-ignore
-    if (!same) out.push(label(unc[0], unc[1], place(unc[0], unc[1], true), "unclipped", 18, COL.unc, 12));
+    if (!same) out.push(label(unc[0], unc[1], place(unc[0], unc[1], true), "unclipped", 18, COL.uncText, 12));
   } else {
     const dx = unc[0] - old[0];
     const dy = unc[1] - old[1];
@@ -139,7 +139,7 @@ export function boxSVG(rec, W, Hh, uid) {
     const ey = Math.min(Math.max(old[1] + (dy / norm) * (hi - lo) * 0.45, lo), hi);
     out.push(`<line x1="${X(old[0])}" y1="${Y(old[1])}" x2="${X(ex)}" y2="${Y(ey)}" stroke="${COL.unc}" stroke-width="2" marker-end="url(#arru${uid})"/>`); // prettier-ignore
     // the note in the view's top-left corner, where it always fits (the arrow points on)
-    out.push(`<text x="${ox + 8}" y="${oy + 20}" font-size="15" fill="${COL.unc}" class="sp-halo">unclipped α${sub(rec.j + 1)} = ${escapeHtml(fmt(unc[1]))} (off the chart)</text>`); // prettier-ignore
+    out.push(`<text x="${ox + 8}" y="${oy + 20}" font-size="15" fill="${COL.uncText}" class="sp-halo">unclipped α${sub(rec.j + 1)} = ${escapeHtml(fmt(unc[1]))} (off the chart)</text>`); // prettier-ignore
   }
   // the step: old → new
   if (Math.hypot(nw[0] - old[0], nw[1] - old[1]) > 1e-9 * Math.max(1, hi - lo)) {
@@ -170,5 +170,5 @@ function starPath(x, y, R) {
     const rad = q % 2 ? r : R;
     pts.push(`${(x + rad * Math.cos(ang)).toFixed(2)},${(y + rad * Math.sin(ang)).toFixed(2)}`);
   }
-  return `<polygon points="${pts.join(" ")}" fill="${COL.hl}" stroke="#003B2A" stroke-width="1.5"/>`;
+  return `<polygon points="${pts.join(" ")}" fill="${COL.hl}" stroke="${COL.pairEdge}" stroke-width="1.5"/>`;
 }

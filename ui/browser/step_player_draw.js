@@ -329,21 +329,23 @@ export function drawBars(st) {
   ctx.rotate(-Math.PI / 2);
   ctx.fillText("α", 0, 0);
   ctx.restore();
-  // bars (pale class colours; the changed entries solid green)
+  // bars (pale class colours edged in the full colour, for 3:1; the changed entries solid green)
   const gap = n <= 60 ? 0.15 : 0;
   const bw = Math.max(1, (A.w / n) * (1 - gap));
   const isChanged = new Set(changed);
-  ctx.globalAlpha = 0.45;
+  ctx.lineWidth = 1.5;
   for (let q = 0; q < n; q++) {
     if (isChanged.has(q) || !(a[q] > 0)) continue;
-    ctx.fillStyle = y[q] > 0 ? COL.pos : COL.neg;
+    ctx.fillStyle = ctx.strokeStyle = y[q] > 0 ? COL.pos : COL.neg;
+    ctx.globalAlpha = 0.45;
     ctx.fillRect(X(q + 1) - bw / 2, Y(a[q]), bw, Y(0) - Y(a[q]));
+    ctx.globalAlpha = 1;
+    ctx.strokeRect(X(q + 1) - bw / 2, Y(a[q]), bw, Y(0) - Y(a[q]));
   }
-  ctx.globalAlpha = 1;
   for (const q of changed) {
     ctx.fillStyle = COL.hl;
     ctx.fillRect(X(q + 1) - bw / 2, Y(a[q]), bw, Y(0) - Y(a[q]));
-    ctx.strokeStyle = "#003B2A";
+    ctx.strokeStyle = COL.pairEdge;
     ctx.lineWidth = 1.5;
     ctx.strokeRect(X(q + 1) - bw / 2, Y(a[q]), bw, Y(0) - Y(a[q]));
   }

@@ -20,13 +20,21 @@ import numpy as np
 
 from ui.compare.comparison import BIAS_NAMES, Comparison
 from ui.compare.scaling import ScalingResult
+from ui.shared import palette as P
 from ui.shared.figures import FONT_SIZE, Overlay, decision_figure_dict
 from ui.shared.numbers import fmt_fixed, fmt_num
 
-#: Okabe–Ito (without yellow) then Tol's muted colours: distinct for up to 10 rows.
-ROW_COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00",
-              "#882255", "#999933", "#44AA99")  # fmt: skip
+#: Okabe–Ito (without yellow) then Tol's muted colours, darkened to 3:1 on the shading
+#: (ui.shared.palette): distinct for up to 10 rows.
+ROW_COLORS = (P.BLACK, P.ORANGE, P.SKY, P.GREEN, P.PURPLE, P.BLUE, P.VERMILLION, P.WINE,
+              P.MOSS, P.TEAL)  # fmt: skip
+#: and a marker each, so that no two rows differ by colour alone (issue 28)
+ROW_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "triangle-down", "cross",
+               "pentagon", "star", "hexagon")  # fmt: skip
+ROW_MARKERS_SHOWN = 12  # markers per curve (thousands of points: a few suffice)
 BIAS_DASH = {"free": "solid", "augmented": "dash"}
+#: the cvxopt optima, one per bias form: each its own dash (not the same grey dots)
+REFERENCE_DASH = {"free": "dot", "augmented": "dashdot"}
 BIAS_GROUP_TITLE = {
     "free": "free b (Σαᵢyᵢ = 0)",
     "augmented": "augmented b (x′ = (x, 1), slide 30)",
@@ -37,6 +45,15 @@ MAX_WIDTH, MIN_WIDTH = 9.0, 2.5
 def row_colors(keys: Sequence[str]) -> dict[str, str]:
     """One colour per row key, in table order (the same on every chart of the page)."""
     return {k: ROW_COLORS[i % len(ROW_COLORS)] for i, k in enumerate(keys)}
+
+
+def row_symbols(keys: Sequence[str]) -> dict[str, str]:
+    """One marker symbol per row key, in table order (as ``row_colors``)."""
+    return {k: ROW_SYMBOLS[i % len(ROW_SYMBOLS)] for i, k in enumerate(keys)}
+
+
+def _row_marker(color: str, symbol: str) -> dict:
+    return {"color": color, "symbol": symbol, "size": 8, "maxdisplayed": ROW_MARKERS_SHOWN}
 
 
 def _widths(count: int) -> list[float]:
@@ -116,6 +133,7 @@ def _finite_or_none(values, positive: bool = False) -> list[float | None]:
 def convergence_figure(comp: Comparison, height: int = 620) -> dict:
     """D(α_t) (top) and |P(α_t) − D(α_t)| (bottom, log) against the iteration (log)."""
     colors = row_colors([r.spec.key for r in comp.rows])
+    symbols = row_symbols([r.spec.key for r in comp.rows])
     traces: list[dict] = []
     x_max = 1
     for r in comp.rows:
@@ -124,7 +142,8 @@ def convergence_figure(comp: Comparison, height: int = 620) -> dict:
             continue
         x_max = max(x_max, c.iterations[-1])
         name = r.spec.full_label + (" (trace cut)" if c.truncated else "")
-        common = {"type": "scatter", "mode": "lines", "x": list(c.iterations),
+        common = {"type": "scatter", "mode": "lines+markers", "x": list(c.iterations),
+                  "marker": _row_marker(colors[r.spec.key], symbols[r.spec.key]),
                   "legendgroup": r.spec.key, "meta": {"key": r.spec.key, "unit": c.unit}}
         line = {"color": colors[r.spec.key], "width": 2.5,
                 "dash": BIAS_DASH.get(r.spec.bias, "dot")}
@@ -142,7 +161,8 @@ def convergence_figure(comp: Comparison, height: int = 620) -> dict:
         d = float(ref.model.dual_objective)
         traces.append({"type": "scatter", "mode": "lines", "x": [1, x_max], "y": [d, d],
                        "name": f"cvxopt optimum · {BIAS_NAMES.get(bias, bias)}",
-                       "line": {"color": "#777777", "width": 1.5, "dash": "dot"},
+                       "line": {"color": P.GREY, "width": 1.5,
+                                "dash": REFERENCE_DASH.get(bias, "dot")},
                        "hovertemplate": f"optimum D* = {fmt_num(d, 8)}<extra></extra>",
                        "meta": {"role": "reference", "bias": bias, "panel": "dual"}})
     layout = _layout("Dual objective and duality gap", height)
@@ -159,6 +179,7 @@ def kkt_figure(comp: Comparison, height: int = 620) -> dict:
     bias (LIBSVM's stopping quantity), the largest projected-gradient entry for the augmented
     one (no equality constraint)."""
     colors = row_colors([r.spec.key for r in comp.rows])
+    symbols = row_symbols([r.spec.key for r in comp.rows])
     traces = []
     for r in comp.rows:
         c = r.curve
@@ -166,7 +187,8 @@ def kkt_figure(comp: Comparison, height: int = 620) -> dict:
             continue
         name = r.spec.full_label
         traces.append({
-            "type": "scatter", "mode": "lines", "x": list(c.iterations),
+            "type": "scatter", "mode": "lines+markers", "x": list(c.iterations),
+            "marker": _row_marker(colors[r.spec.key], symbols[r.spec.key]),
             "y": _finite_or_none(c.kkt, positive=True), "name": name,
             "line": {"color": colors[r.spec.key], "width": 2.5,
                      "dash": BIAS_DASH.get(r.spec.bias, "dot")},
@@ -186,6 +208,7 @@ def scaling_figure(result: ScalingResult, height: int = 520) -> dict:
     """Wall time (ms) against n, log–log, one colour per solver, with the fitted slope p of
     t ≈ c·nᵖ in the legend and as a dashed line."""
     colors = row_colors(list(result.labels))
+    symbols = row_symbols(list(result.labels))
     traces = []
     for key, label in result.labels.items():
         ns, ts = result.series(key)
@@ -200,7 +223,7 @@ def scaling_figure(result: ScalingResult, height: int = 520) -> dict:
             "name": name, "legendgroup": key,
             "line": {"color": color, "width": 2},
             "marker": {"size": 9, "color": color,
-                       "symbol": ["circle" if c else "circle-open" for c in conv]},
+                       "symbol": [symbols[key] + ("" if c else "-open") for c in conv]},
             "hovertemplate": f"n = %{{x}}: %{{y:.3g}} ms<extra>{label}</extra>",
             "meta": {"key": key, "slope": p},
         })  # fmt: skip

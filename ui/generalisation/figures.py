@@ -26,7 +26,9 @@ def split_figure(r: ms.SplitResult, X, y, height: int = 560) -> dict:
     y_pm = np.where(y == r.model.classes[1], 1, -1)
     pred = r.model.predict(X[r.test])
     wrong = pred != y[r.test]
-    for label, color, symbol in ((1, POS_COLOR, "circle-open"), (-1, NEG_COLOR, "square-open")):
+    # open with a dot: not the support vectors' open rings (issue 28: not by colour alone)
+    for label, color, symbol in ((1, POS_COLOR, "circle-open-dot"),
+                                 (-1, NEG_COLOR, "square-open-dot")):
         idx = r.test[y_pm[r.test] == label]
         fig["data"].append({"type": "scatter", "mode": "markers", "x": X[idx, 0], "y": X[idx, 1],
                             "name": f"test, class {'+1' if label > 0 else '−1'}",

@@ -8,14 +8,18 @@ import numpy as np
 from plotly.colors import get_colorscale
 
 from ui.kernels.compute import FeatureView, GramStudy, Panel
-from ui.shared.figures import NEG_COLOR, POS_COLOR, decision_figure_dict
+from ui.shared import palette as P
+from ui.shared.figures import NEG_COLOR, NEG_SYMBOL, POS_COLOR, POS_SYMBOL, decision_figure_dict
 
 #: plotly.py's RdBu as its stops: Plotly.js has an "RdBu" of its own, with other colours
 GRAM_COLORSCALE = get_colorscale("RdBu")
 
-PLANE_COLOR = "#009E73"   # Okabe–Ito bluish green
-CURVE_COLOR = "#E69F00"   # Okabe–Ito orange
+PLANE_COLOR = P.GREEN
+CURVE_COLOR = P.ORANGE
 PLANE_GRID = 25           # samples per side of the drawn plane
+#: the curve's samples: small diamonds, so that neither class's marker (circle / square) is
+#: told from it by colour alone (issue 28)
+CURVE_SYMBOL = "diamond"
 
 
 def _font() -> dict:
@@ -38,7 +42,7 @@ def _plane_surface(view, lo: np.ndarray, hi: np.ndarray) -> dict | None:
     coords[i], coords[j], coords[k] = ui, uj, uk
     return {"type": "surface", "x": coords[0], "y": coords[1], "z": coords[2],
             "surfacecolor": np.zeros_like(ui), "colorscale": [[0, PLANE_COLOR], [1, PLANE_COLOR]],
-            "cmin": 0, "cmax": 1, "opacity": 0.45, "showscale": False, "hoverinfo": "skip",
+            "cmin": 0, "cmax": 1, "opacity": P.SHADE, "showscale": False, "hoverinfo": "skip",
             "name": "plane w_φᵀφ + b = 0", "showlegend": True, "meta": {"role": "plane"}}
 
 
@@ -52,11 +56,12 @@ def lift_figure(fv: FeatureView, height: int = 560) -> dict:
     P = fv.view.points
     y = np.asarray(fv.model.y)
     traces = []
-    for label, color, name in ((1, POS_COLOR, "class +1"), (-1, NEG_COLOR, "class −1")):
+    for label, color, symbol, name in ((1, POS_COLOR, POS_SYMBOL, "class +1"),
+                                       (-1, NEG_COLOR, NEG_SYMBOL, "class −1")):
         idx = np.flatnonzero(y == label)
         traces.append({"type": "scatter3d", "mode": "markers", "x": P[idx, 0], "y": P[idx, 1],
                        "z": P[idx, 2], "customdata": idx + 1, "name": name,
-                       "marker": {"color": color, "size": 4},
+                       "marker": {"color": color, "size": 4, "symbol": symbol},
                        "hovertemplate": "φ(x<sub>%{customdata}</sub>)<extra></extra>",
                        "meta": {"role": "points", "label": label}})
     lo, hi = P.min(axis=0), P.max(axis=0)
@@ -68,7 +73,8 @@ def lift_figure(fv: FeatureView, height: int = 560) -> dict:
         C3 = fv.curve_3d
         traces.append({"type": "scatter3d", "mode": "markers", "x": C3[:, 0], "y": C3[:, 1],
                        "z": C3[:, 2], "name": "φ(boundary curve)",
-                       "marker": {"color": CURVE_COLOR, "size": 2}, "hoverinfo": "skip",
+                       "marker": {"color": CURVE_COLOR, "size": 2, "symbol": CURVE_SYMBOL},
+                       "hoverinfo": "skip",
                        "meta": {"role": "curve"}})
     axes = {f"{a}axis": {"title": {"text": t}} for a, t in zip("xyz", fv.view.axes)}
     return {"data": traces,
@@ -87,7 +93,8 @@ def preimage_figure(fv: FeatureView, height: int = 560) -> dict:
     if len(fv.curve):
         fig["data"].append({"type": "scatter", "mode": "markers", "x": fv.curve[:, 0],
                             "y": fv.curve[:, 1], "name": "preimage of the plane",
-                            "marker": {"color": CURVE_COLOR, "size": 3}, "hoverinfo": "skip",
+                            "marker": {"color": CURVE_COLOR, "size": 5,
+                                       "symbol": CURVE_SYMBOL}, "hoverinfo": "skip",
                             "meta": {"role": "preimage"}})
     fig["layout"]["font"] = _font()
     return fig
@@ -126,7 +133,7 @@ def eigen_figure(study: GramStudy, height: int = 460) -> dict:
     """The eigenvalues in ascending order; those below −tolerance in red."""
     lam = study.check.eigenvalues
     neg = lam < -study.check.tolerance
-    colors = np.where(neg, NEG_COLOR, "#444444")
+    colors = np.where(neg, NEG_COLOR, P.AXIS_LINE)
     return {"data": [{"type": "scatter", "mode": "markers", "x": np.arange(1, len(lam) + 1),
                       "y": lam, "marker": {"color": colors.tolist(), "size": 7},
                       "hovertemplate": "λ<sub>%{x}</sub> = %{y:.4g}<extra></extra>",

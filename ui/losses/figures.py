@@ -4,7 +4,7 @@
   point's margin marked on every curve (marker shape: its class, as in the Playground);
 - ``perceptron_figure``: the points, the maximum-margin SVM (h = 0 solid, h = ±1 dashed, its
   support vectors ringed: the Playground's drawing) and the perceptron's line after an
-  update (and, dotted, before it), the updated point highlighted.
+  update (long dashes: the SVM's is solid; dotted, before it), the updated point highlighted.
 """
 
 from __future__ import annotations
@@ -15,11 +15,16 @@ import numpy as np
 
 from svm_engine import losses as L
 from ui.shared import figures as SF
+from ui.shared import palette as P
 
 #: colour per loss (Okabe–Ito; the classes keep their marker shapes)
-LOSS_COLORS = {"zero_one": "#000000", "hinge": "#0072B2", "squared_hinge": "#009E73",
-               "logistic": "#CC79A7", "perceptron": "#E69F00"}
-PERCEPTRON_COLOR = "#E69F00"
+LOSS_COLORS = {"zero_one": P.BLACK, "hinge": P.BLUE, "squared_hinge": P.GREEN,
+               "logistic": P.PURPLE, "perceptron": P.ORANGE}
+#: and a dash and width each: no two curves differ by colour alone (issue 28)
+LOSS_LINES = {"zero_one": ("solid", 3.0), "hinge": ("longdash", 4.0),
+              "squared_hinge": ("dash", 3.0), "logistic": ("dot", 3.5),
+              "perceptron": ("dashdot", 3.0)}
+PERCEPTRON_COLOR = P.ORANGE
 Y_MAX = 4.0          # the plotted loss range: the squared hinge leaves it at m < −1
 M_SPAN = (-3.0, 3.0)  # the smallest plotted margin range
 M_LIMIT = 10.0        # the largest |m| plotted
@@ -35,6 +40,11 @@ def m_range(m) -> tuple[float, float]:
     return lo, hi
 
 
+def _line(name: str) -> dict:
+    dash, width = LOSS_LINES[name]
+    return {"color": LOSS_COLORS[name], "width": width, "dash": dash}
+
+
 def _curve(loss: L.Loss, lo: float, hi: float) -> dict:
     if loss.name == "zero_one":    # a step: drawn exactly, not sampled
         xs, ys = [lo, 0.0, 0.0, hi], [1.0, 1.0, 0.0, 0.0]
@@ -42,7 +52,7 @@ def _curve(loss: L.Loss, lo: float, hi: float) -> dict:
         xs = np.linspace(lo, hi, 601)
         ys = np.minimum(loss(xs), Y_MAX * 1.5)   # off the top: clipped, not drawn to 100
     return {"type": "scatter", "mode": "lines", "x": xs, "y": ys, "name": loss.label,
-            "legendgroup": loss.name, "line": {"color": LOSS_COLORS[loss.name], "width": 3},
+            "legendgroup": loss.name, "line": _line(loss.name),
             "hovertemplate": f"{loss.label}: L(%{{x:.3g}}) = %{{y:.3g}}<extra></extra>",
             "meta": {"role": "curve", "loss": loss.name}}
 
@@ -89,10 +99,10 @@ def loss_figure(m=None, y=None, *, title: str = "", height: int = 480,
         "font": {"size": 16, "family": "Source Sans Pro, Arial, sans-serif"},
         "plot_bgcolor": "#FFFFFF", "paper_bgcolor": "#FFFFFF",
         "xaxis": {"title": {"text": "m = y·h(x)"}, "range": [lo, hi], "zeroline": False,
-                  "showgrid": True, "gridcolor": "#EEEEEE", "showline": True,
+                  "showgrid": True, "gridcolor": P.GRID_LINE, "showline": True,
                   "linecolor": "#444444", "mirror": True, "ticks": "outside"},
         "yaxis": {"title": {"text": "loss L(m)"}, "range": [-0.1, Y_MAX], "zeroline": False,
-                  "showgrid": True, "gridcolor": "#EEEEEE", "showline": True,
+                  "showgrid": True, "gridcolor": P.GRID_LINE, "showline": True,
                   "linecolor": "#444444", "mirror": True, "ticks": "outside"},
         "legend": {"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"},
         "shapes": [{"type": "line", "x0": x, "x1": x, "y0": 0, "y1": 1, "yref": "paper",
@@ -115,16 +125,16 @@ def perceptron_figure(X, y, svm=None, *, before: tuple | None = None,
                       after: tuple | None = None, point: int | None = None,
                       title: str = "", x_range=None, y_range=None) -> dict:
     """The points, the SVM (a fitted linear model, or None) and the perceptron's line:
-    ``after`` = (w, b) solid, ``before`` = (w, b) dotted, ``point`` (0-based) ringed.
+    ``after`` = (w, b) long-dashed, ``before`` = (w, b) dotted, ``point`` (0-based) ringed.
     A (w, b) with w = 0 has no line and is left out."""
     overlays = []
     if before is not None and np.any(before[0]):
         overlays.append(SF.Overlay(name="perceptron, before this update",
                                    w=tuple(map(float, before[0])), b=float(before[1]),
-                                   color="#999999", dash="dot", width=2.5))
+                                   color=P.GREY, dash="dot", width=2.5))
     if after is not None and np.any(after[0]):
         overlays.append(SF.Overlay(name="perceptron", w=tuple(map(float, after[0])),
-                                   b=float(after[1]), color=PERCEPTRON_COLOR, dash="solid",
+                                   b=float(after[1]), color=PERCEPTRON_COLOR, dash="longdash",
                                    width=4))
     fig = SF.decision_figure_dict(
         svm, X=np.asarray(X, dtype=float), y=np.asarray(y), overlays=overlays,

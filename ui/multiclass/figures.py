@@ -11,22 +11,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from ui.shared import palette as P
 from ui.shared.figures import FONT_SIZE, POINT_SIZE
 from ui.shared.tables import fmt_num
 
-COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
-          "#000000")
+COLORS = (P.BLUE, P.VERMILLION, P.GREEN, P.PURPLE, P.ORANGE, P.SKY, P.OLIVE, P.BLACK)
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "triangle-down", "star",
            "hexagon")
 BOUNDARY_COLORS = ("#000000", "#555555", "#8B4513", "#4B0082", "#006400", "#8B0000")
-BOUNDARY_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
+BOUNDARY_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot", "solid")  # one each
 
 
-def pale(hex_color: str, keep: float = 0.3) -> str:
-    """The colour mixed with white (keep = its share)."""
-    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    mix = [round(255 - keep * (255 - c)) for c in (r, g, b)]
-    return "#{:02X}{:02X}{:02X}".format(*mix)
+def pale(hex_color: str) -> str:
+    """A class's region colour: its colour over white at palette.SHADE (black's paler: its
+    grey at that share leaves the sky-blue points under 3:1, issue 28)."""
+    return P.tint(hex_color, 0.1 if hex_color == P.BLACK else P.SHADE)
 
 
 def region_fields(a) -> np.ndarray:

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ui.shared import palette as P
 from ui.shared.figures import FONT_SIZE, NEG_COLOR, POINT_SIZE, POS_COLOR
 from ui.shared.numbers import fmt_num
 
-TUBE_FILL = "rgba(0, 114, 178, 0.12)"
-FIT_COLOR = "#0072B2"     # Okabe–Ito blue: y(x) and its tube
-XI_COLOR = "#D55E00"      # Okabe–Ito vermillion: ξ, above the tube
-XI_HAT_COLOR = "#E69F00"  # Okabe–Ito orange: ξ̂, below the tube (dotted as well)
-OUTSIDE_COLOR = "#CC79A7"
-INSIDE_COLOR = "#777777"
+TUBE_FILL = "rgba(0, 114, 178, 0.12)"  # P.BLUE at 0.12
+FIT_COLOR = P.BLUE         # y(x) and its tube
+XI_COLOR = P.VERMILLION    # ξ, above the tube
+XI_HAT_COLOR = P.ORANGE    # ξ̂, below the tube (dotted as well)
+OUTSIDE_COLOR = P.PURPLE
+INSIDE_COLOR = P.GREY
 MAX_CURVE = 2000      # iterations drawn of SMO's progress (evenly spaced, the last included)
 
 
@@ -66,7 +67,7 @@ def _slack_traces(m) -> list[dict]:
     either end of a segment gives its value."""
     traces = []
     for name, sym, values, color, dash, edge in (
-            ("ξ (above the tube)", "ξ", m.xi, XI_COLOR, "solid", +1),
+            ("ξ (above the tube)", "ξ", m.xi, XI_COLOR, "dash", +1),
             ("ξ̂ (below the tube)", "ξ̂", m.xi_hat, XI_HAT_COLOR, "dot", -1)):
         idx = np.flatnonzero(values > 0)
         if not len(idx):
@@ -106,13 +107,13 @@ def fit_figure(answer, view=None) -> dict:
     if answer.truth is not None:
         data.append({"type": "scatter", "mode": "lines", "x": g.tolist(),
                      "y": answer.truth.tolist(), "name": "true function",
-                     "line": {"color": "#009E73", "width": 2, "dash": "dot"},
+                     "line": {"color": P.GREEN, "width": 2, "dash": "dot"},
                      "hoverinfo": "skip", "meta": {"role": "truth"}})
     data += _slack_traces(m)
     cat = m.category
     hover = np.array(_point_hover(m), dtype=object)
     for kind, name, color, ring in (("inside", "inside the tube", INSIDE_COLOR, 0),
-                                    ("edge", "SV on the edge", "#000000", 2),
+                                    ("edge", "SV on the edge", P.BLACK, 2),
                                     ("outside", "SV outside (a or â = C)", OUTSIDE_COLOR,
                                      4)):
         idx = np.flatnonzero(cat == kind)
@@ -144,9 +145,10 @@ def progress_figure(model) -> dict | None:
     it = keep + 1
     return {"data": [
         {"type": "scatter", "mode": "lines", "x": it, "y": tr["gap"][keep],
-         "name": "m(α) − M(α)", "line": {"color": NEG_COLOR}},
+         "name": "m(α) − M(α)", "line": {"color": NEG_COLOR, "dash": "solid"}},
         {"type": "scatter", "mode": "lines", "x": it, "y": tr["dual"][keep],
-         "name": "L̃(a, â)", "yaxis": "y2", "line": {"color": POS_COLOR}}],
+         "name": "L̃(a, â)", "yaxis": "y2",  # dashed: not told apart by colour alone
+         "line": {"color": POS_COLOR, "dash": "dash"}}],
         "layout": {"xaxis": {"title": {"text": "SMO iteration"}},
                    "yaxis": {"title": {"text": "m(α) − M(α)"}, "type": "log"},
                    "yaxis2": {"title": {"text": "L̃"}, "overlaying": "y", "side": "right"},

@@ -26,9 +26,11 @@ uses them all):
   a settings dict in words); ``plotly_config`` the Plotly config (no cloud Share button).
 - ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
   cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
-  Playground's picture, pure), ``history`` (undo), ``book_setups`` (the book's datasets with
-  the settings of its worked examples), ``quick_controls`` (kernel, σ, loss and C beside the
-  plot: the sidebar's settings, one state), ``drawer`` (a phone's sidebar drawer closes after
+  Playground's picture, pure), ``palette`` (every plot's colours, once: Okabe–Ito darkened to
+  3:1 on the shading; ui/browser/palette.js is generated from it), ``history`` (undo),
+  ``book_setups`` (the book's datasets with the settings of its worked examples),
+  ``quick_controls`` (kernel, σ, loss and C beside the plot: the sidebar's settings, one
+  state), ``drawer`` (a phone's sidebar drawer closes after
   a page link is followed; app.py draws it on every page), ``class_address`` (the address
   students can open) and ``qr`` (its QR code): teacher links and live classes;
   ``store_page`` (the live class's store for a page, or its message); ``reveal`` (a

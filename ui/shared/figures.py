@@ -23,27 +23,26 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ui.shared import palette as P
 from ui.shared.fitting import decision_grid
 from ui.shared.numbers import MINUS, fmt_num
 from ui.shared.plotly_config import PLOTLY_CONFIG  # noqa: F401  (the pages' import)
 from ui.shared.state import default_range as padded_range
 from ui.shared.sv_labels import ON_MARGIN_ZERO, point_labels
 
-POS_COLOR = "#0072B2"  # Okabe–Ito blue: class +1
-NEG_COLOR = "#D55E00"  # Okabe–Ito vermillion: class −1
+POS_COLOR = P.BLUE  # class +1
+NEG_COLOR = P.VERMILLION  # class −1
 POS_SYMBOL = "circle"
 NEG_SYMBOL = "square"
-FREE_SV_COLOR = "#000000"
-BOUND_SV_COLOR = "#CC79A7"  # Okabe–Ito reddish purple
-HIGHLIGHT_COLOR = "#009E73"  # Okabe–Ito bluish green
-SLACK_COLOR = "#333333"
-OVERLAY_COLORS = ("#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000")
+FREE_SV_COLOR = P.BLACK
+BOUND_SV_COLOR = P.PURPLE
+HIGHLIGHT_COLOR = P.GREEN
+SLACK_COLOR = P.SLACK
+OVERLAY_COLORS = (P.GREEN, P.PURPLE, P.SKY, P.ORANGE, P.BLACK)
+#: every overlay differs from the others by its dash too, not by colour alone (issue 28)
+OVERLAY_DASHES = ("longdash", "dashdot", "longdashdot", "dot", "dash")
 # pale region colours: h < 0 (class −1 side), 0, h > 0 (class +1 side)
-REGION_COLORSCALE = [
-    [0.0, "#F3B58C"],
-    [0.5, "#FFFFFF"],
-    [1.0, "#8FBEE3"],
-]
+REGION_COLORSCALE = [[0.0, P.REGION_NEG], [0.5, P.WHITE], [1.0, P.REGION_POS]]
 REGION_ZMAX = 2.0  # |h| at which the shading saturates
 FONT_SIZE = 18
 POINT_SIZE = 12
@@ -63,7 +62,7 @@ class Overlay:
     w: tuple[float, float] | None = None
     b: float | None = None
     color: str | None = None
-    dash: str = "longdash"
+    dash: str | None = None  # None: the overlay's own from OVERLAY_DASHES
     width: float = 3.0
     margins: bool = False
 
@@ -523,12 +522,12 @@ def decision_figure_dict(
             traces += _region_traces(xs, ys, H)
         if show_margins:
             traces.append(
-                _contour(xs, ys, H, level_lo=-1, level_hi=1, size=2, color="#222222",
+                _contour(xs, ys, H, level_lo=-1, level_hi=1, size=2, color=P.INK,
                          width=2 * scale, dash="dash", name="h(x) = ±1", role="margins",
                          legend=True)
             )  # fmt: skip
         traces.append(
-            _contour(xs, ys, H, level_lo=0, level_hi=0, size=1, color="#000000",
+            _contour(xs, ys, H, level_lo=0, level_hi=0, size=1, color=P.BLACK,
                      width=3.5 * scale, dash="solid", name="h(x) = 0", role="boundary",
                      legend=True)
         )  # fmt: skip
@@ -540,7 +539,8 @@ def decision_figure_dict(
             lo, hi, size = (-1, 1, 1) if ov.margins else (0, 0, 1)
             traces.append(
                 _contour(xs, ys, Ho, level_lo=lo, level_hi=hi, size=size, color=color,
-                         width=ov.width, dash=ov.dash, name=ov.name, role="overlay", legend=True)
+                         width=ov.width, dash=ov.dash or OVERLAY_DASHES[k % len(OVERLAY_DASHES)],
+                         name=ov.name, role="overlay", legend=True)
             )  # fmt: skip
         if show_slack:
             traces += _slack_traces(model, max_slack_labels, scale,
@@ -556,7 +556,8 @@ def decision_figure_dict(
             color = ov.color or OVERLAY_COLORS[k % len(OVERLAY_COLORS)]
             traces.append(
                 _contour(xs, ys, Ho, level_lo=0, level_hi=0, size=1, color=color,
-                         width=ov.width, dash=ov.dash, name=ov.name, role="overlay", legend=True)
+                         width=ov.width, dash=ov.dash or OVERLAY_DASHES[k % len(OVERLAY_DASHES)],
+                         name=ov.name, role="overlay", legend=True)
             )  # fmt: skip
     traces += _highlight_trace(X, highlight, scale)
     traces += _point_traces(X, y, scale=scale)

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ui.shared import palette as P
 from ui.shared.figures import (
     FONT_SIZE,
     HIGHLIGHT_COLOR,
@@ -38,16 +39,18 @@ from ui.shared.figures import (
 from ui.shared.numbers import MINUS, fmt_num
 from ui.shared.state import default_range
 
-VIOLATOR_COLOR = "#E69F00"  # Okabe–Ito orange
-OLD_COLOR = "#555555"
-UNCLIPPED_COLOR = "#CC79A7"  # Okabe–Ito reddish purple
+VIOLATOR_COLOR = P.ORANGE
+OLD_COLOR = P.DARK_GREY
+UNCLIPPED_COLOR = P.PURPLE
 NEW_COLOR = HIGHLIGHT_COLOR
-SEGMENT_COLOR = "#009E73"
-BEFORE_COLOR = "#7F7F7F"
-DUAL_COLOR = "#0072B2"
-PRIMAL_COLOR = "#D55E00"
-KKT_COLOR = "#000000"
-EXTRA_COLOR = "#CC79A7"
+SEGMENT_COLOR = P.GREEN
+BEFORE_COLOR = P.GREY
+DUAL_COLOR = P.BLUE
+PRIMAL_COLOR = P.VERMILLION
+KKT_COLOR = P.BLACK
+EXTRA_COLOR = P.PURPLE
+#: labels darker than their marks where the mark's colour is under 4.5:1 on the pale fill
+TEXT_OF = {"new": P.PAIR_TEXT, "unclipped": P.PURPLE_TEXT}
 MAX_CURVE_POINTS = 1500  # longer curves are thinned (every m-th step, plus the last)
 
 
@@ -76,7 +79,7 @@ def _axis(title: str, **extra) -> dict:
         "title": {"text": title},
         "zeroline": False,
         "showgrid": True,
-        "gridcolor": "#EEEEEE",
+        "gridcolor": P.GRID_LINE,
         "ticks": "outside",
         "mirror": True,
         "showline": True,
@@ -160,7 +163,7 @@ def step_decision_figure(
                 "y": X[idx, 1],
                 "text": [f"<b>{lab}</b>" for lab in pair_labels[: len(idx)]],
                 "textposition": "top right",
-                "textfont": {"size": 22, "color": "#004D38"},
+                "textfont": {"size": 22, "color": P.PAIR_TEXT},
                 "showlegend": False,
                 "hoverinfo": "skip",
                 "name": "pair",
@@ -359,7 +362,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
             "text": ["L" if new_end != "L" else "",
                      "H" if math.isfinite(H) and new_end != "H" else ""],
             "textposition": [place(ai_of(L), L, False), place(ai_of(H_end), H_end, False)],
-            "textfont": {"size": 20, "color": SEGMENT_COLOR},
+            "textfont": {"size": 20, "color": P.PAIR_TEXT},  # green text: 4.5:1 on the fill
             "name": "feasible segment αⱼ ∈ [L, H]",
             "line": {"color": SEGMENT_COLOR, "width": 7},
             "marker": {
@@ -378,7 +381,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     same = math.hypot(unc[0] - new[0], unc[1] - new[1]) <= 1e-9 * max(1.0, hi - lo)
     if unc_visible:
         data.append(_labelled_point(unc, "unclipped", "unclipped optimum", UNCLIPPED_COLOR,
-                                    UNCLIPPED_COLOR, place(*unc, True), "unclipped",
+                                    P.PURPLE_TEXT, place(*unc, True), "unclipped",
                                     {"symbol": "diamond-open", "size": 22,
                                      "line": {"width": 4, "color": UNCLIPPED_COLOR}},
                                     text=not same))
@@ -391,7 +394,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
         annotations.append(_arrow((ex, ey), old, arrowhead=2, arrowwidth=2,
                                   arrowcolor=UNCLIPPED_COLOR,
                                   text=f"unclipped αⱼ = {fmt_num(unc[1])} (off the chart)",
-                                  font={"size": 15, "color": UNCLIPPED_COLOR}, xanchor="left"))
+                                  font={"size": 15, "color": P.PURPLE_TEXT}, xanchor="left"))
         data.append(
             {
                 "type": "scatter",
@@ -410,10 +413,10 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     new_label = ("new (clipped)" if clipped else "new = unclipped") + (
         f" at {new_end}" if new_end else "")
     new_point = _labelled_point(new, new_label,
-                                "new (clipped)" if clipped else "new", NEW_COLOR, "#004D38",
+                                "new (clipped)" if clipped else "new", NEW_COLOR, P.PAIR_TEXT,
                                 place(*new, False), "new",
                                 {"symbol": "star", "size": 24,
-                                 "line": {"width": 1.5, "color": "#003B2A"}},
+                                 "line": {"width": 1.5, "color": P.PAIR_EDGE}},
                                 pair=[i + 1, j + 1])
     new_point["cliponaxis"] = False      # a label near the box's edge is not cut by it
     data.append(new_point)
@@ -479,7 +482,7 @@ def coordinate_figure(rec: dict, *, height: int = 300) -> dict:
                 "y": [yy],
                 "text": [f"{label} = {fmt_num(v)}"],
                 "textposition": "middle right" if v < lo + 0.6 * (hi - lo) else "middle left",
-                "textfont": {"size": 17, "color": color if role != "new" else "#004D38"},
+                "textfont": {"size": 17, "color": TEXT_OF.get(role, color)},
                 "name": label,
                 "marker": {
                     "symbol": symbol,
@@ -583,12 +586,13 @@ def alpha_bars_figure(
     idx = np.arange(1, n + 1)
     changed = np.asarray(sorted({int(c) for c in changed}), dtype=int)
     colors = np.where(y > 0, POS_COLOR, NEG_COLOR).astype(object)
+    edges = colors.copy()  # a pale bar's edge in its full colour: its height at 3:1 (issue 28)
     opac = np.full(n, 0.45)
-    line_w = np.zeros(n)
+    line_w = np.full(n, 1.5)
     if len(changed):
         colors[changed] = NEW_COLOR
+        edges[changed] = P.PAIR_EDGE
         opac[changed] = 1.0
-        line_w[changed] = 1.5
     data = [
         {
             "type": "bar",
@@ -597,7 +601,7 @@ def alpha_bars_figure(
             "marker": {
                 "color": colors.tolist(),
                 "opacity": opac,
-                "line": {"color": "#003B2A", "width": line_w},
+                "line": {"color": edges.tolist(), "width": line_w},
             },
             "hovertemplate": "α<sub>%{x}</sub> = %{y:.5g}<extra></extra>",
             "name": "α",
@@ -720,7 +724,7 @@ def curves_figure(
     gaps = bool(np.isnan(primal).any())  # hard margin: primal = ∞ while a margin is violated
     data = [
         _curve(xs, dual[sel], "dual objective", DUAL_COLOR, 3, "", "dual"),
-        _curve(xs, primal[sel], "primal objective", PRIMAL_COLOR, 3, "", "primal",
+        _curve(xs, primal[sel], "primal objective", PRIMAL_COLOR, 3, "", "primal", dash="dash",
                mode="lines+markers" if gaps and T1 <= 300 else "lines",
                marker={"size": 5, "color": PRIMAL_COLOR}),
         _curve(xs, pos_kkt[sel], kkt_name, KKT_COLOR, 2.5, "2", "kkt"),

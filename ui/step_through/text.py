@@ -50,7 +50,7 @@ def decision_key(solver: str, coordinate: bool = False, open_box: bool = False) 
         who = ""
     viol = "yᵢh(xᵢ) < 1" if solver == "newton" else "violates its KKT condition"
     rings = ("rings: support vectors (α > 0; α has no upper bound here)" if open_box else
-             "rings: support vectors (black: 0 < α < C, purple: α = C)")
+             "rings: support vectors (thinner black: 0 < α < C, thick purple: α = C)")
     return (
         "Solid: h(x) = 0; dashed: h(x) = ±1; dotted grey: h(x) = 0 before this step. "
         f"● class +1, ■ class −1; {rings}"

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from svm_engine import datasets
+from ui.shared import palette as P
 from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
 from ui.shared.state import settings_from_dataset
 from ui.step_through import figures as step_figures
@@ -32,9 +33,9 @@ def _names(dataset: str) -> tuple[str, str]:
     return tuple(re.sub(r"\bX(\d)\b", r"x\1", n) for n in datasets.load(dataset).feature_names)
 
 
-def _book(name: str, line) -> Overlay:
+def _book(name: str, line, dash: str = BOOK_DASH) -> Overlay:
     (w1, w2), b = line
-    return Overlay(name, w=(w1, w2), b=b, color="#000000", dash=BOOK_DASH, width=2.0)
+    return Overlay(name, w=(w1, w2), b=b, color=P.BLACK, dash=dash, width=2.0)
 
 
 def _figure(model, overlays=(), names=("x1", "x2"), show_sv=True, ranges=None,
@@ -56,38 +57,39 @@ def figures(key: str, r: Result) -> list[Plot]:
                              _names("d1")))]
     if key == "d2":
         return [Plot("ξ drawn from each point with slack to its margin; x16 and x18 crossed "
-                     "(misclassified); bound SVs (α = C) ringed in purple; the book's line "
-                     "from slide 22 dotted.",
+                     "(misclassified); bound SVs (α = C) ringed thicker, in purple; the book's "
+                     "line from slide 22 dotted.",
                      _figure(m["smo"], [_book("book (slide 22)", r.extra["book_line"])],
                              _names("d2")))]
     if key == "iris":
         lines = r.extra["book_lines"]
         names = _names("iris_setosa")
         return [
-            Plot("h10 (shaded, solid) and h1000 (green) from the book's SVM-Dual with "
-                 "ε = 1e-4; the book's printed equations dotted.",
+            Plot("h10 (shaded, solid) and h1000 (green, long dashes) from the book's SVM-Dual with "
+                 "ε = 1e-4; the book's printed equations dotted (h10) and dash-dotted (h1000).",
                  _figure(m["sga10"], [Overlay("h1000 (app, SGA)", model=m["sga1000"]),
                                       _book("book h10", lines[10]),
-                                      _book("book h1000", lines[1000])], names,
+                                      _book("book h1000", lines[1000], "dashdot")], names,
                          show_sv=False)),
             Plot("Free bias (shaded, solid, SMO) against the book's folded bias h10 (green, "
-                 "exact optimum).",
+                 "long dashes; exact optimum).",
                  _figure(m["free10"], [Overlay("h10, b folded into w (qp)", model=m["qp10"])],
                          names)),
         ]
     if key == "kernels":
         return [Plot("hq (quadratic kernel: shaded, solid, with margins) and hl (linear, "
-                     "green).",
+                     "green, long dashes).",
                      _figure(m["hq"], [Overlay("hl (linear)", model=m["hl"])],
                              _names("iris_versicolor_pca"), show_sv=False))]
     if key == "nonlinear":
-        return [Plot("K = (1 + xᵀz)², C = 4 (shaded, solid) and the best linear SVM (green).",
+        return [Plot("K = (1 + xᵀz)², C = 4 (shaded, solid) and the best linear SVM (green, "
+                     "long dashes).",
                      _figure(m["quad"], [Overlay("linear SVM, C = 4", model=m["lin"])],
                              _names("nonlinear")))]
     if key == "dual_primal":
         return [
             Plot("Slide 40: hd (SVM-Dual, hinge: shaded, solid) and hp (SVM-Primal Newton, "
-                 "quadratic loss: green).",
+                 "quadratic loss: green, long dashes).",
                  _figure(m["hd"], [Overlay("hp (SVM-Primal)", model=m["hp"])],
                          _names("iris_setosa"), show_sv=False)),
             Plot("Slide 42: the same with K = (1 + xᵀz)² on the principal components.",
@@ -107,8 +109,9 @@ def figures(key: str, r: Result) -> list[Plot]:
                      step_figures.box_figure(step_state.step_record(run, 1), height=420))]
     if key == "psvm":
         green = OVERLAY_COLORS[0]
-        return [Plot("The SVM of slide 22 (shaded, solid, SVs ringed); PSVM (green) with its "
-                     "proximal planes h(x) = ±1 (green dots); SVM-Primal Newton (purple).",
+        return [Plot("The SVM of slide 22 (shaded, solid, SVs ringed); PSVM (green, solid) with "
+                     "its proximal planes h(x) = ±1 (green dots); SVM-Primal Newton (purple, "
+                     "long dash-dots).",
                      _figure(m["svm"], [Overlay("PSVM h(x) = 0", model=m["psvm"], color=green,
                                                 dash="solid", width=3.0),
                                         Overlay("PSVM proximal planes", model=m["psvm"],
