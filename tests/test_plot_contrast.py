@@ -25,6 +25,8 @@ from ui.generalisation import compute as GC
 from ui.generalisation import figures as GF
 from ui.kernels import compute as KC
 from ui.kernels import figures as KF
+from ui.knn_perceptron import compute as KPC
+from ui.knn_perceptron import figures as KPF
 from ui.losses import figures as LF
 from ui.multiclass import compute as MC
 from ui.multiclass import figures as MF
@@ -343,6 +345,21 @@ def _classroom():
             CF.task_figure(task, counts=counts, extra=extra)]
 
 
+def _kernel_perceptron():
+    d = datasets.moons(n=40, noise=0.1, seed=0)
+    s = {**S.DEFAULT_SETTINGS, "kernel": "gaussian", "sigma": 1.0}
+    run = KPC.run_perceptron(d.X, d.y, s, 50, "free")
+    k = run.n_updates // 2
+    svm = fitting.fit_points(d.X, d.y, S.normalize_settings(s)).model
+    return KPF.perceptron_figure(d.X, d.y, svm, KPC.StepModel(run, k), k, run.record(k)["i"],
+                                 run.alpha_after(k), KPC.plot_ranges(d.X))
+
+
+def _knn(k):
+    X, labels, _ = MC.blobs(4, 40, 0.8, 1)
+    return KPF.knn_figure(KPC.knn_answer(X, labels, k, None, X[0] + 0.1, steps=40), X, labels)
+
+
 FIGURES = {
     "Playground (D2, five overlays)": _playground,
     "Playground (quadratic kernel)": _nonlinear,
@@ -367,6 +384,9 @@ FIGURES = {
     "Perceptron": _perceptron,
     "Generalisation: split": _generalisation,
     "Live class: a screen": _classroom,
+    "Kernel perceptron": _kernel_perceptron,
+    "k-NN: 1-NN with Voronoi cells": lambda: _knn(1),
+    "k-NN: 5-NN": lambda: _knn(5),
 }
 FIGURES.update({f"Worked example {e.key}": (lambda e=e: [p.figure for p in WF.figures(
     e.key, WE.compute(e.key))]) for e in WE.EXAMPLES})

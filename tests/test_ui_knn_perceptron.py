@@ -10,6 +10,7 @@ from svm_engine import datasets, knn
 from svm_engine.kernel_perceptron import kernel_perceptron
 from ui.knn_perceptron import compute as C
 from ui.knn_perceptron import figures as F
+from ui.shared import palette as P
 
 LINEAR = {"kernel": "linear", "degree": 2, "coef0": 1.0, "sigma": 1.0}
 
@@ -114,4 +115,4 @@ def test_figures_name_their_layers():
     by = {(t.get("meta") or {}).get("role"): t for t in kf["data"]}
     assert {"regions", "voronoi", "boundary", "points", "query", "neighbours"} <= set(by)
     assert by["boundary"]["meta"]["edges"] + by["voronoi"]["meta"]["edges"] == len(a.edges)
-    assert F.pale("#0072B2") == "#B2D5E8"
+    assert F.pale(P.BLUE) == P.REGION_POS  # the Playground's shading of class +1's side

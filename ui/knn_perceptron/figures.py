@@ -15,22 +15,16 @@ from __future__ import annotations
 import numpy as np
 
 from ui.shared import figures as SF
+from ui.shared import palette as P
 from ui.shared.numbers import fmt_num
 
-PERCEPTRON_COLOR = "#E69F00"
-#: the More classes page's palette and shapes (Okabe–Ito; the shapes tell the classes apart
-#: without colour): class "+1" is the Playground's blue circle, "−1" its vermillion square
-COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
-          "#000000")
-SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "triangle-down", "star",
-           "hexagon")
-QUERY_COLOR = "#000000"
-
-
-def pale(hex_color: str, keep: float = 0.3) -> str:
-    """The colour mixed with white (keep = its share)."""
-    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return "#" + bytes(round(255 - keep * (255 - c)) for c in (r, g, b)).hex().upper()
+PERCEPTRON_COLOR = P.ORANGE  # long dashes, as on the Losses page: not told apart by colour
+#: the More classes page's colours and shapes (ui.shared.palette): class "+1" is the
+#: Playground's blue circle, "−1" its vermillion square
+COLORS = P.CLASS_COLORS
+SYMBOLS = P.CLASS_SYMBOLS
+QUERY_COLOR = P.BLACK
+pale = P.class_tint
 
 
 def perceptron_figure(X, y, svm, step_model, k: int, point: int | None, alpha, ranges) -> dict:
@@ -40,7 +34,7 @@ def perceptron_figure(X, y, svm, step_model, k: int, point: int | None, alpha, r
     overlays = []
     if k > 0:
         overlays.append(SF.Overlay(name="kernel perceptron h(x) = 0", model=step_model,
-                                   color=PERCEPTRON_COLOR, dash="solid", width=4))
+                                   color=PERCEPTRON_COLOR, dash="longdash", width=4))
     fig = SF.decision_figure_dict(
         svm, X=np.asarray(X, dtype=float), y=np.asarray(y), overlays=overlays,
         highlight=() if point is None else (int(point),), show_slack=False,
@@ -59,7 +53,7 @@ def perceptron_figure(X, y, svm, step_model, k: int, point: int | None, alpha, r
         fig["data"].append({
             "type": "scatter", "mode": "text", "x": X[idx, 0], "y": X[idx, 1],
             "text": [f"α={int(alpha[i])}" for i in idx], "textposition": "top right",
-            "textfont": {"size": 13, "color": "#7A4F00"}, "hoverinfo": "skip",
+            "textfont": {"size": 13, "color": P.INK}, "hoverinfo": "skip",
             "name": "perceptron αᵢ (mistakes on xᵢ)", "meta": {"role": "alpha"}})
     return fig
 
@@ -89,10 +83,10 @@ def knn_figure(a, X, labels, names=("x1", "x2")) -> dict:
              "hoverinfo": "skip", "name": f"regions of {a.k}-NN", "meta": {"role": "regions"}}]
     if len(a.edges):
         differ = labels[a.edge_pairs[:, 0]] != labels[a.edge_pairs[:, 1]]
-        data.append(_edges(a.edges[~differ], "Voronoi edges (same class)", "#888888", 1,
+        data.append(_edges(a.edges[~differ], "Voronoi edges (same class)", P.GREY, 1,
                            "voronoi"))
         data.append(_edges(a.edges[differ], "1-NN boundary: edges between classes",
-                           "#000000", 3, "boundary"))
+                           P.BLACK, 3, "boundary"))
     for ci, cl in enumerate(a.classes):
         idx = np.flatnonzero(labels == str(cl))
         data.append({"type": "scatter", "mode": "markers", "x": X[idx, 0], "y": X[idx, 1],
@@ -100,7 +94,7 @@ def knn_figure(a, X, labels, names=("x1", "x2")) -> dict:
                      "hovertemplate": f"x%{{customdata}}: {cl}<extra></extra>",
                      "marker": {"size": SF.POINT_SIZE, "color": COLORS[ci % len(COLORS)],
                                 "symbol": SYMBOLS[ci % len(SYMBOLS)],
-                                "line": {"color": "#FFFFFF", "width": 1}},
+                                "line": {"color": P.WHITE, "width": 1}},
                      "meta": {"role": "points", "class": str(cl)}})
     qx, qy = a.query
     nb = a.neighbours
@@ -129,5 +123,5 @@ def knn_figure(a, X, labels, names=("x1", "x2")) -> dict:
                         "zeroline": False, "scaleanchor": "x", "constrain": "domain"},
               "font": {"size": SF.FONT_SIZE - 4}, "height": 560, "hovermode": "closest",
               "legend": {"orientation": "h", "y": -0.15}, "margin": {"l": 50, "r": 20, "t": 30},
-              "plot_bgcolor": "#FFFFFF", "uirevision": "knn"}
+              "plot_bgcolor": P.WHITE, "uirevision": "knn"}
     return {"data": data, "layout": layout}

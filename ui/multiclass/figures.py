@@ -15,17 +15,13 @@ from ui.shared import palette as P
 from ui.shared.figures import FONT_SIZE, POINT_SIZE
 from ui.shared.tables import fmt_num
 
-COLORS = (P.BLUE, P.VERMILLION, P.GREEN, P.PURPLE, P.ORANGE, P.SKY, P.OLIVE, P.BLACK)
-SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "triangle-down", "star",
-           "hexagon")
+COLORS = P.CLASS_COLORS
+SYMBOLS = P.CLASS_SYMBOLS
 BOUNDARY_COLORS = ("#000000", "#555555", "#8B4513", "#4B0082", "#006400", "#8B0000")
 BOUNDARY_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot", "solid")  # one each
 
 
-def pale(hex_color: str) -> str:
-    """A class's region colour: its colour over white at palette.SHADE (black's paler: its
-    grey at that share leaves the sky-blue points under 3:1, issue 28)."""
-    return P.tint(hex_color, 0.1 if hex_color == P.BLACK else P.SHADE)
+pale = P.class_tint
 
 
 def region_fields(a) -> np.ndarray:

@@ -43,6 +43,19 @@ def tint(hex_color: str, share: float = SHADE) -> str:
     return "#" + bytes(round(255 - share * (255 - c)) for c in (r, g, b)).hex().upper()
 
 
+#: k classes (More classes, k-NN): a colour each, and a shape each so that no class is told
+#: apart by colour alone; class 1 and 2 are the Playground's blue circle and vermillion square
+CLASS_COLORS = (BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY, OLIVE, BLACK)
+CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "triangle-down",
+                 "star", "hexagon")
+
+
+def class_tint(hex_color: str) -> str:
+    """A class's region colour: its colour over white at ``SHADE`` (black's paler: its grey at
+    that share leaves the sky-blue points under 3:1)."""
+    return tint(hex_color, 0.1 if hex_color == BLACK else SHADE)
+
+
 REGION_NEG = tint(VERMILLION)  # h < 0: class −1's side
 REGION_POS = tint(BLUE)        # h > 0: class +1's side
 
