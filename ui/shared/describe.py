@@ -9,10 +9,13 @@ panel prints them.
   the fit endpoint's answer; tests/js/describe_cases.json holds Python's texts for its test).
 - ``describe_figure(fig)``: any Plotly figure from its own data (its series, their sizes and
   ranges, the axes), so that no chart is left without a description.
+- ``with_description(fig, text)``: a figure dict that carries its words (``layout.meta``),
+  for a page's figures module, so that the chart needs no more arguments.
+- ``describe_points(y, message)``: points without a model (the panel's message says why).
 - ``class_counts``, ``point_names``, ``table_note``: the pieces, for a page's own words.
 
-The marker words follow ``ui.shared.figures`` (class +1 circles, class −1 squares) and the
-support vectors ``ui.shared.sv_labels.point_labels`` (a point on the margin with α = 0 is one).
+The marker words follow ``ui.shared.figures`` (class +1 circles, class −1 squares); the support
+vectors are the points with α > 0, those the numbers panel counts ("3 (3 free, 0 bound)").
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ import numpy as np
 from ui.shared.figures import MIN_SLACK, NEG_SYMBOL, POS_SYMBOL
 from ui.shared.labels import KERNEL_LABELS
 from ui.shared.numbers import fmt_num, linear_combination
-from ui.shared.sv_labels import point_labels
 
 #: a marker symbol in words (the plural a description uses)
 SHAPES = {"circle": "circles", "square": "squares", "diamond": "diamonds",
@@ -54,26 +56,29 @@ def class_counts(y: Any) -> str:
     return f"{len(y)} points: {npos} of {POS_WORDS}, {len(y) - npos} of {NEG_WORDS}"
 
 
+def describe_points(y: Any, message: str | None = None) -> str:
+    """Points without a model: '3 points: 3 of class +1 (circles), 0 of class −1 (squares). No
+    model: <message>' (the numbers panel's message)."""
+    return f"{class_counts(y)}." + (f" No model: {message}" if message else "")
+
+
 def table_note(heading: str, where: str = "below") -> str:
     """The sentence that ties a chart to its table: "The numbers are in the table 'α' below."."""
     return f"The numbers are in the table '{heading}' {where}."
 
 
-def support_indices(labels: Sequence[str]) -> list[int]:
-    """The points whose table label calls them a support vector (``point_labels``)."""
-    return [i for i, lab in enumerate(labels) if "SV" in lab and not lab.startswith("non-SV")]
-
-
-def describe_model(X: Any, y: Any, model: Any, *, table: str | None = None,
-                   where: str = "below") -> str:
+def describe_model(X: Any, y: Any, model: Any, *, names: Sequence[str] = ("x1", "x2"),
+                   table: str | None = None, where: str = "below") -> str:
     """A two-class SVM picture in words, its numbers as the numbers panel prints them
     (``ui.shared.tables.model_summary``: the hyperplane, "margin 1/‖w‖", "total slack Σξ").
-    ``table``: the heading of the numbers table beside it (``table_note``)."""
+    ``names``: the features' names in the equation; ``table``: the heading of the numbers
+    table beside it (``table_note``)."""
     y = np.asarray(y, dtype=float).reshape(-1)
     npos = int((y > 0).sum())
     head = f"{len(y)} points: {npos} of {POS_WORDS}"
     if model.w is not None:
-        lhs = linear_combination([*((wk, f"x{k + 1}") for k, wk in enumerate(model.w)),
+        lhs = linear_combination([*((wk, names[k] if k < len(names) else f"x{k + 1}")
+                                    for k, wk in enumerate(model.w)),
                                   (float(model.b), "")])
         text = (f"{head} on the side where {lhs} > 0, {len(y) - npos} of {NEG_WORDS} "
                 "on the other.")
@@ -84,7 +89,7 @@ def describe_model(X: Any, y: Any, model: Any, *, table: str | None = None,
     xi = np.asarray(model.xi, dtype=float)
     wrong = np.flatnonzero(np.asarray(model.category) == "misclassified")
     return " ".join(p for p in (text, _fit_words(
-        fmt_num(model.margin), support_indices(point_labels(model)),
+        fmt_num(model.margin), sorted([*model.free_support, *model.bound_support]),
         np.flatnonzero(xi > MIN_SLACK), fmt_num(float(np.sum(xi)), 4), wrong),
         table_note(table, where) if table else "") if p)
 
@@ -99,6 +104,15 @@ def _fit_words(margin: str, sv: Sequence[int], slack: Sequence[int], total: str,
     if len(wrong):
         parts.append(f"misclassified {point_names(wrong)}")
     return "; ".join(parts) + "."
+
+
+def with_description(fig: dict, text: str) -> dict:
+    """``fig`` (a figure dict) carrying ``text`` as its ``layout.meta.description``, which a
+    chart takes for its description (``ui.shared.chart.a11y_words``); returns ``fig``."""
+    layout = fig.setdefault("layout", {})
+    meta = layout.get("meta")
+    layout["meta"] = {**(meta if isinstance(meta, Mapping) else {}), "description": text}
+    return fig
 
 
 def _plain(text: Any) -> str:
