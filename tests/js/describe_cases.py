@@ -28,6 +28,8 @@ OUT = Path(__file__).with_name("describe_cases.json")
 #: what describe.js reads of an answer
 FIELDS = ("ok", "kind", "message", "panel", "free", "bound", "slack_idx", "misclassified")
 TABLE = "The fit's numbers"
+#: the numbers panel's rows it reads (the others, the time among them, change from run to run)
+ROWS = ("hyperplane", "margin 1/‖w‖", "total slack Σξ")
 
 
 def _cases():
@@ -54,8 +56,11 @@ def render() -> str:
         out = fitting.fit_points(X, y, settings)
         want = (describe_model(X, y, out.model, table=TABLE, where="beside") if out.ok
                 else describe_points(y, out.error))
+        kept = {k: ans[k] for k in FIELDS if k in ans}
+        if "panel" in kept:
+            kept["panel"] = [r for r in kept["panel"] if r[0] in ROWS]
         rows.append({"name": name, "points": np.column_stack([X, np.sign(y)]).tolist(),
-                     "ans": {k: ans[k] for k in FIELDS if k in ans},
+                     "ans": kept,
                      "kernel": KERNEL_LABELS[settings["kernel"]], "table": TABLE,
                      "where": "beside", "want": want})
     return json.dumps({"cases": rows}, ensure_ascii=False, indent=1) + "\n"

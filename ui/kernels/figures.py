@@ -8,7 +8,7 @@ import numpy as np
 from plotly.colors import get_colorscale
 
 from ui.kernels.compute import FeatureView, GramStudy, Panel
-from ui.shared.describe import describe_model, with_description
+from ui.shared.describe import describe_model, describe_points, with_description
 from ui.shared.figures import NEG_COLOR, POS_COLOR, decision_figure_dict
 
 #: plotly.py's RdBu as its stops: Plotly.js has an "RdBu" of its own, with other colours
@@ -148,7 +148,8 @@ def eigen_figure(study: GramStudy, height: int = 460) -> dict:
 def panel_figure(panel: Panel, X, y, title: str, height: int = 400) -> dict:
     """One small multiple: the model at one σ or degree, as the Playground draws it."""
     if panel.model is None:
-        fig = decision_figure_dict(None, X=X, y=y, title=title, height=height)
+        fig = with_description(decision_figure_dict(None, X=X, y=y, title=title, height=height),
+                               describe_points(y, panel.error))
     else:
         fig = with_description(decision_figure_dict(panel.model, title=title, height=height,
                                                     show_slack=False, resolution=70),

@@ -82,7 +82,8 @@ def a11y_words(fig: Any, *, key: str, title: str | None = None, name: str | None
     """The chart's accessible {"name", "description"}: ``name`` (None: ``title``, else the
     figure's own title, else words from ``key``); ``description`` (None: the figure's
     ``layout.meta.description``, as a live-class task's picture carries it, else
-    ``describe_figure``), then "The numbers are in the table '<table>' below." when ``table`` is given."""
+    ``describe_figure``), then "The numbers are in the table '<table>' below." when ``table``
+    is given."""
     if not name:
         name = _one_line(title) if title else figure_title(fig)
     if not name:
@@ -93,7 +94,7 @@ def a11y_words(fig: Any, *, key: str, title: str | None = None, name: str | None
     meta = (fig.get("layout") or {}).get("meta") if isinstance(fig, Mapping) else None
     own = meta.get("description") if isinstance(meta, Mapping) else None
     text = _one_line(description or own or describe_figure(fig))
-    if table and table not in text:
+    if table and table_note(table, where) not in text:
         text = f"{text} {table_note(table, where)}"
     return {"name": _one_line(name), "description": text}
 
