@@ -2,8 +2,10 @@
 // click_plot.js, step_plot.js through plot_in_place.js) and the Playground's canvas: the
 // chart's box becomes role="figure" named by aria-label and described by a visually hidden
 // <p> beside it (aria-describedby). Plotly's own <svg class="main-svg"> would read as an
-// unnamed image, or one named after its tick labels: hidden from the accessibility tree after
-// each draw. Its toolbar (the PNG and SVG buttons) is not inside those svgs and stays.
+// unnamed image, or one named after its tick labels, each toolbar button's icon as an
+// unnamed image inside the named button, and a 3-D scene's overlay svg as an empty image:
+// every svg of the plot is hidden from the accessibility tree after each draw.
+// The toolbar's buttons (PNG, SVG, zoom) stay, named by their titles.
 // The words come from Python (ui/shared/describe.py) or, on the canvas, from describe.js.
 
 let counter = 0;
@@ -15,7 +17,9 @@ const HIDDEN_STYLE =
 
 export function hidePlotlySvgs(plot) {
   // Plotly draws its layers anew on some redraws: hide each one it has now
-  plot.querySelectorAll("svg.main-svg").forEach((s) => s.setAttribute("aria-hidden", "true"));
+  plot.querySelectorAll("svg").forEach((s) => {
+    s.setAttribute("aria-hidden", "true");
+  });
 }
 
 export function describeBox(box, words) {
