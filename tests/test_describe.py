@@ -159,3 +159,30 @@ def test_the_browsers_cases_are_what_python_says_now():
     assert {"d1 linear", "one class"} <= {c["name"] for c in cases}
     assert any("misclassified" in c["want"] for c in cases)
     assert any("curved" in c["want"] for c in cases)
+
+
+def test_the_losses_and_the_solvers_boundaries_in_words():
+    from ui.compare import figures as CPF
+    from ui.losses import compute as LC
+
+    m = np.array([2.0, 1.0, 0.5, -0.25])
+    text = LC.loss_words(m)
+    assert "Of 4 points, 2 have m ≥ 1" in text and "1 have 0 < m < 1" in text
+    assert "1 have m ≤ 0" in text
+    for row in LC.loss_rows(m):                       # the sums the table below prints
+        assert f"{row['loss']} {row['Σ over the points']}" in text
+    assert LC.loss_words(m + 1) != text
+    ds = datasets.d1()
+    model = _fit(ds.X, ds.y)
+
+    class Row:  # a Comparison row's parts the words read
+        class spec:
+            label = "SMO (Platt)"
+
+        class run:
+            pass
+
+    Row.run.model = model
+    words = CPF.boundary_words([Row], ds.y)
+    assert words.startswith(D.class_counts(ds.y) + "; every solver's boundary h(x) = 0: ")
+    assert f"SMO (Platt): {_panel(model)['hyperplane']}." in words
