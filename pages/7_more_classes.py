@@ -187,6 +187,7 @@ xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
 click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
                       on_click=partial(on_plot_click, xr, yr, len(X), label),
                       title=f"More classes: {STRATEGY_NAMES[s['strategy']]}",
+                      table="The binary machines",
                       settings=(title, f"n = {len(X)}", f"{len(classes)} classes",
                                 model_words(s, solver=M.SOLVERS[s["solver"]])))
 st.caption(f"Click or tap the plot to add a point of the chosen class there (at most "

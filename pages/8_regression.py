@@ -136,7 +136,9 @@ with left:
              model_words(s, solver=R.SOLVERS[s["solver"]]))
     click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
                           on_click=partial(on_plot_click, xr, yr, len(x_all)),
-                          title="Regression: ε-SVR", settings=about)
+                          title="Regression: ε-SVR", settings=about,
+                          table=None if answer is None
+                          else "Every point: its multipliers and slacks")
     st.caption(f"{R.count(len(x_all), 'point')} (at most {R.MAX_POINTS}). Click or tap the "
                "plot to add a point there; drag to zoom (the toolbar's house resets it).")
     with st.expander("Add a point by its coordinates"):

@@ -112,9 +112,12 @@ def svm_fit(xb: bytes, yb: bytes, s: dict) -> FitOutcome:
         return FitOutcome(error=str(exc), kind="stopped")
 
 
-def chart(fig: dict, key: str, name: str, *settings: str) -> None:
-    """A chart whose saved image is titled ``name`` and names the points and ``settings``."""
-    show_chart(fig, key=key, title=name, settings=(f"{title}, n = {len(X)}", *settings))
+def chart(fig: dict, key: str, name: str, *settings: str, description: str | None = None,
+          table: str | None = None) -> None:
+    """A chart whose saved image is titled ``name`` and names the points and ``settings``;
+    ``description`` (None: from the figure) and ``table`` are for a screen reader."""
+    show_chart(fig, key=key, title=name, settings=(f"{title}, n = {len(X)}", *settings),
+               description=description, table=table)
 
 
 def on_step(to: str, total: int) -> None:
@@ -179,7 +182,8 @@ else:
     st.caption(f"h: the perceptron's line after update {k} of {total} (step it below).")
 chart(F.loss_figure(m, y), P + "fig.losses", "Loss functions of the margin m = y·h(x)",
       f"h of the SVM: {model_words(settings)}" if h_from == "svm"
-      else f"h of the perceptron after update {k} of {total}")
+      else f"h of the perceptron after update {k} of {total}",
+      description=None if m is None else C.loss_words(m))
 if m is not None:
     lo, hi = F.m_range(m)
     away = C.outside(m, lo, hi)

@@ -47,7 +47,7 @@ import { onAnswer, refreshView, requestRefit } from "./canvas_endpoint.js";
 import { scheduleFull } from "./canvas_full.js";
 import { drawRefit, hAt } from "./canvas_layer.js";
 import { hideLayer, showHighlight, toggleRow } from "./canvas_overlay.js";
-import { renderNumbers, shownTitle } from "./canvas_panels.js";
+import { describePlot, renderNumbers, shownTitle } from "./canvas_panels.js";
 import { setStatus, updateAttrs } from "./canvas_status.js";
 import {
   adoptedBy, flushSync, holdPageSwitch, keepPoints, mirrorUrl, reportView, sendPoints, useEndpoint,
@@ -234,6 +234,7 @@ function update(st, data) {
   // the session's zoom, shown again by a canvas mounted anew (back from another page)
   if (!st.drawn) st.startView = Array.isArray(data.view) ? data.view : null;
   st.pageTitle = data.title || "";
+  st.a11y = data.a11y || null; // the plot's name and the words for its description
   st.canUndo = !!data.can_undo;
   setLocked(st, !!data.locked);
   setHidden(st, data.hide);
@@ -287,6 +288,7 @@ function update(st, data) {
   } else if ((settingsChanged || !st.refit) && st.endpoint === false && !current) {
     sendPoints(st); // no endpoint: the session answers the browser's points
   }
+  if (!st.refit) describePlot(st); // the points until an answer comes (renderNumbers)
   updateAttrs(st);
   if (current) setTimeout(() => mirrorUrl(data.url_query), 0);
 }

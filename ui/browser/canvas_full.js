@@ -2,6 +2,7 @@
 // drawn with Plotly.react once the clicks pause; then the layer and the overlay go.
 
 import { drawRefit } from "./canvas_layer.js";
+import { hidePlotlySvgs } from "./chart_a11y.js";
 import {
   hideLayer, hideOverlay, pointArrays, readPointStyle, showOverlay, showPlotlyPoints,
 } from "./canvas_overlay.js";
@@ -46,6 +47,7 @@ function fullDraw(st) {
   return st.Plotly.react(st.plot, data, layout, withImageButtons(st, st.config)).then(() => {
     PERF.reactMs.push(performance.now() - t);
     st.drawn = true;
+    hidePlotlySvgs(st.plot); // Plotly's svgs read as unnamed images (chart_a11y.js)
     // the groups hidden before the draw may hold other layers now: show them all; the
     // overlay, if it stays, hides the new point groups (showOverlay)
     showPlotlyPoints(st);

@@ -2,6 +2,8 @@
 // (ui/shared/tables.py formats the numbers on the server; the coordinates here). The HTML
 // builders need no DOM.
 
+import { describeBox, hidePlotlySvgs } from "./chart_a11y.js";
+import { describeAnswer } from "./describe.js";
 import { escapeHtml, fixed, MINUS, short } from "./format.js";
 
 function sentence(text) {
@@ -85,6 +87,20 @@ export function renderNumbers(st) {
   const R = st.refit;
   el.innerHTML = numbersHtml({ hidden: st.hide.has("numbers"), title: st.title,
     points: R ? R.points : st.points, ans: R && R.ans }); // prettier-ignore
+  describePlot(st);
+}
+
+export function describePlot(st) {
+  // the plot's accessible name and description, from the answer the numbers panel shows
+  // (st.a11y: {name, kernel, table, where} from the page, ui/playground/panels.py)
+  const R = st.refit;
+  const a = st.a11y || {};
+  const hidden = st.hide.has("numbers");
+  const description = describeAnswer({ points: R ? R.points : st.points,
+    ans: R && !hidden ? R.ans : null, kernel: a.kernel, table: hidden ? "" : a.table,
+    where: a.where }); // prettier-ignore
+  describeBox(st.wrap, { name: a.name || st.title, description });
+  if (st.plot) hidePlotlySvgs(st.plot);
 }
 
 const LONG_TABLE_ROWS = 40; // a longer table scrolls inside its box (canvas.css)

@@ -2,8 +2,10 @@
 // (chart.js), the Step-through's charts (step_plot.js) and the click plot (click_plot.js): the
 // plot library loaded once per element, and only the newest figure drawn, one draw at a time.
 // A figure sent with its export words ({title, settings}) gets the PNG and SVG buttons
-// (plot_export.js).
+// (plot_export.js); one sent with a11y ({name, description}) its accessible name and
+// description (chart_a11y.js).
 
+import { describeBox, hidePlotlySvgs } from "./chart_a11y.js";
 import { withImageButtons } from "./plot_export.js";
 import { loadPlotlyFor } from "./plotly_loader.js";
 
@@ -49,6 +51,8 @@ export async function drawLatest(st, { prepare, drawn } = {}) {
       const t0 = performance.now();
       await st.Plotly.react(st.plot, fig.data, layout, config);
       if (drawn) drawn(layout, performance.now() - t0);
+      hidePlotlySvgs(st.plot);
+      describeBox(st.plot, d.a11y);
       st.draws += 1;
       st.plot.dataset.draws = String(st.draws);
     }

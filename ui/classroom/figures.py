@@ -15,6 +15,7 @@ import numpy as np
 
 from ui.classroom.exercises import fits
 from ui.classroom.model import Task
+from ui.shared.describe import class_counts, point_names
 from ui.shared.figures import HIGHLIGHT_COLOR, NEG_COLOR, NEG_SYMBOL, POS_COLOR, POS_SYMBOL
 
 GRID = 80  # contour grid per axis
@@ -120,10 +121,9 @@ def task_figure(task: Task, *, marked: Sequence[int] = (), placed=None,
 
 
 def describe(task: Task, marked: Sequence[int] = ()) -> str:
-    """The picture in words (a screen reader's name for it)."""
-    y = np.asarray(task.y)
-    words = (f"{len(y)} points: {int((y > 0).sum())} of class +1 (circles), "
-             f"{int((y < 0).sum())} of class −1 (squares)")
+    """The picture in words (its chart's description: ``ui.shared.chart.a11y_words`` reads
+    ``layout.meta.description``), by the shared describer's rule (``ui.shared.describe``)."""
+    words = class_counts(task.y)
     if marked:
-        words += "; marked: " + ", ".join(f"x{i + 1}" for i in sorted(set(marked)))
+        words += "; marked: " + point_names(sorted(set(marked)))
     return words + "."

@@ -21,8 +21,9 @@ import numpy as np
 from ui.compare.comparison import BIAS_NAMES, Comparison
 from ui.compare.scaling import ScalingResult
 from ui.shared import palette as P
+from ui.shared.describe import class_counts, with_description
 from ui.shared.figures import FONT_SIZE, Overlay, decision_figure_dict
-from ui.shared.numbers import fmt_fixed, fmt_num
+from ui.shared.numbers import fmt_fixed, fmt_num, hyperplane_equation
 
 #: Okabe–Ito (without yellow) then Tol's muted colours, darkened to 3:1 on the shading
 #: (ui.shared.palette): distinct for up to 10 rows.
@@ -114,7 +115,17 @@ def boundaries_figure(comp: Comparison, X: np.ndarray, y: np.ndarray, *,
                                     "yanchor": "top", "itemclick": "toggle",
                                     "groupclick": "toggleitem", "tracegroupgap": 12})
     fig["layout"]["margin"]["t"] = 20
-    return fig
+    return with_description(fig, boundary_words(rows, y))
+
+
+def boundary_words(rows, y) -> str:
+    """The boundaries chart in words: the points, then each solver's h(x) = 0 as the numbers
+    panel prints a hyperplane (a kernel's boundary is curved)."""
+    lines = [f"{r.spec.label}: "
+             + (hyperplane_equation(r.run.model.w, r.run.model.b) if r.run.model.w is not None
+                else "a curved boundary") for r in rows]
+    return (f"{class_counts(y)}; every solver's boundary h(x) = 0: " + "; ".join(lines) + "."
+            if lines else f"{class_counts(y)}; no solver has a model.")
 
 
 # ---------------------------------------------------------------------------- convergence

@@ -8,6 +8,7 @@ from plotly.colors import get_colorscale
 
 from svm_engine import model_selection as ms
 from ui.generalisation.text import param_text
+from ui.shared.describe import describe_model, point_names, with_description
 from ui.shared.figures import NEG_COLOR, POS_COLOR, decision_figure_dict
 from ui.shared.numbers import fmt_pct, fmt_setting
 
@@ -42,7 +43,11 @@ def split_figure(r: ms.SplitResult, X, y, height: int = 560) -> dict:
                         "marker": {"color": "#000000", "symbol": "x-thin", "size": 11,
                                    "line": {"width": 2}},
                         "hoverinfo": "skip", "meta": {"role": "test_wrong"}})
-    return fig
+    return with_description(fig, (
+        f"Trained on {len(r.train)} points: "
+        f"{describe_model(X[r.train], r.model.y, r.model)} {len(r.test)} test points "
+        f"(open markers), {int(wrong.sum())} misclassified"
+        + (f": {point_names(r.test[wrong])}." if wrong.any() else ".")))
 
 
 def cv_heatmap(grid: ms.GridResult, which: str = "held-out", height: int = 420) -> dict:
@@ -73,4 +78,6 @@ def cv_heatmap(grid: ms.GridResult, which: str = "held-out", height: int = 420) 
 
 
 def chosen_figure(model, title: str, height: int = 520) -> dict:
-    return decision_figure_dict(model, title=title, height=height, show_slack=False)
+    return with_description(decision_figure_dict(model, title=title, height=height,
+                                                 show_slack=False),
+                            describe_model(model.X, model.y, model))

@@ -9,6 +9,7 @@ from plotly.colors import get_colorscale
 
 from ui.kernels.compute import FeatureView, GramStudy, Panel
 from ui.shared import palette as P
+from ui.shared.describe import describe_model, describe_points, with_description
 from ui.shared.figures import NEG_COLOR, NEG_SYMBOL, POS_COLOR, POS_SYMBOL, decision_figure_dict
 
 #: plotly.py's RdBu as its stops: Plotly.js has an "RdBu" of its own, with other colours
@@ -77,12 +78,15 @@ def lift_figure(fv: FeatureView, height: int = 560) -> dict:
                        "hoverinfo": "skip",
                        "meta": {"role": "curve"}})
     axes = {f"{a}axis": {"title": {"text": t}} for a, t in zip("xyz", fv.view.axes)}
+    words = (f"{describe_model(fv.model.X, fv.model.y, fv.model)} Lifted by φ into 3-D (axes "
+             f"{', '.join(fv.view.axes)}) the boundary is a plane; the curve on it is "
+             "h(x) = 0 lifted.")
     return {"data": traces,
             "layout": {"height": height, "margin": {"l": 0, "r": 0, "t": 30, "b": 0},
                        "font": _font(), "scene": {**axes, "aspectmode": "cube",
                                                   "camera": {"eye": CAMERA_EYE}},
                        "legend": {"orientation": "h", "y": 1.02, "x": 0},
-                       "paper_bgcolor": "#FFFFFF"}}
+                       "paper_bgcolor": "#FFFFFF", "meta": {"description": words}}}
 
 
 def preimage_figure(fv: FeatureView, height: int = 560) -> dict:
@@ -97,7 +101,8 @@ def preimage_figure(fv: FeatureView, height: int = 560) -> dict:
                                        "symbol": CURVE_SYMBOL}, "hoverinfo": "skip",
                             "meta": {"role": "preimage"}})
     fig["layout"]["font"] = _font()
-    return fig
+    return with_description(fig, describe_model(fv.model.X, fv.model.y, fv.model)
+                            + " The plane's preimage, solved exactly, is drawn over h(x) = 0.")
 
 
 def point_ticks(n: int, most: int = 20) -> dict:
@@ -150,10 +155,12 @@ def eigen_figure(study: GramStudy, height: int = 460) -> dict:
 def panel_figure(panel: Panel, X, y, title: str, height: int = 400) -> dict:
     """One small multiple: the model at one σ or degree, as the Playground draws it."""
     if panel.model is None:
-        fig = decision_figure_dict(None, X=X, y=y, title=title, height=height)
+        fig = with_description(decision_figure_dict(None, X=X, y=y, title=title, height=height),
+                               describe_points(y, panel.error))
     else:
-        fig = decision_figure_dict(panel.model, title=title, height=height, show_slack=False,
-                                   resolution=70)
+        fig = with_description(decision_figure_dict(panel.model, title=title, height=height,
+                                                    show_slack=False, resolution=70),
+                               describe_model(panel.model.X, panel.model.y, panel.model))
     fig["layout"]["font"] = {**_font(), "size": 13}
     fig["layout"]["showlegend"] = False
     fig["layout"]["margin"] = {"l": 50, "r": 10, "t": 40, "b": 45}

@@ -138,6 +138,18 @@ def _total(v: float) -> str:
     return "≈ 0" if 0 < abs(v) < ROUNDING else fmt_num(v)
 
 
+def loss_words(m) -> str:
+    """The loss chart in words (its description): where the points' margins lie and each
+    loss summed over them, as the table below the chart prints the sums (``loss_rows``)."""
+    m = np.asarray(m, dtype=float)
+    sums = "; ".join(f"{r['loss']} {r['Σ over the points']}" for r in loss_rows(m))
+    return (f"The loss functions L(m) against the margin m = y·h(x), each point's (m, L(m)) "
+            f"marked on every curve. Of {len(m)} points, {int(np.sum(m >= 1))} have m ≥ 1 "
+            f"(on or beyond their margin), {int(np.sum((m > 0) & (m < 1)))} have 0 < m < 1 "
+            f"(inside it) and {int(np.sum(m <= 0))} have m ≤ 0 (on the wrong side or on the "
+            f"line). Summed over the points: {sums}.")
+
+
 def outside(m, lo: float, hi: float) -> int:
     """How many margins fall outside the plotted range [lo, hi]."""
     m = np.asarray(m, dtype=float)

@@ -30,6 +30,7 @@ from ui.shared.browser_data import (
     parse_point_list,
     parse_ranges,
 )
+from ui.shared.labels import KERNEL_LABELS
 from ui.shared.plotly_config import no_cloud
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
@@ -37,6 +38,8 @@ COMPONENT_NAME = "svmlab_canvas"
 #: Why an edit of a points-locked teacher link's points was refused (the server checks: a client
 #: other than the canvas may send one).
 LOCKED_TEXT = "The points are locked by your teacher: the edit was not applied."
+#: the numbers panel's accessible name (canvas.html): the table the plot's description names
+NUMBERS_HEADING = "The fit's numbers"
 
 
 @functools.cache  # the element is looked up on every rerun: read its files once
@@ -67,6 +70,7 @@ def canvas_payload(
     boot: str = "",
     hide: tuple = (),
     style: Mapping[str, Any] | None = None,
+    a11y: Mapping[str, Any] | None = None,
 ) -> dict:
     """The JSON-ready data for the component.
 
@@ -87,7 +91,8 @@ def canvas_payload(
     own edits are all undone; ``session`` the session's id: a canvas that meets a new one (the
     server restarted) with points of its own hands them to it; ``boot`` the server process's id
     (``fit_api.BOOT``); ``hide`` "numbers" and/or "table" are not shown; ``style`` ({"scale",
-    "show_sv"}, ``fit_api.parse_style``) goes with each request to the endpoint."""
+    "show_sv"}, ``fit_api.parse_style``) goes with each request to the endpoint; ``a11y``
+    (``a11y_words``) names and describes the plot for a screen reader."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
     labels = np.where(np.asarray(y, dtype=float) > 0, 1.0, -1.0)
@@ -116,7 +121,18 @@ def canvas_payload(
         "boot": str(boot),
         "hide": [str(h) for h in hide],
         "style": dict(style or {}),
+        "a11y": dict(a11y or {}),
     }
+
+
+def a11y_words(settings: Mapping[str, Any], title: str) -> dict:
+    """What the browser needs to name and describe the plot (``ui/browser/describe.js`` writes
+    the description from each answer, as ``ui.shared.describe.describe_model`` does): the
+    plot's name, the kernel in words, the numbers panel's heading and where it is."""
+    kernel = str(settings.get("kernel", "linear"))
+    name = f"Playground plot: {title}" if title else "Playground plot"
+    return {"name": name, "kernel": KERNEL_LABELS.get(kernel, kernel),
+            "table": NUMBERS_HEADING, "where": "beside"}
 
 
 def payload_text(payload: Mapping[str, Any]) -> str:

@@ -212,6 +212,7 @@ def draw_canvas(ss) -> None:
         boot=fit_api.BOOT,
         hide=tuple(h for h in ("numbers", "table") if not teacher.shows(ss, h)),
         style=teacher.figure_options(ss),
+        a11y=canvas.a11y_words(state.current_settings(ss), title),
     )
     canvas.point_canvas(
         payload, key=CANVAS_KEY, on_points=_on_canvas_change, on_view=_on_canvas_change

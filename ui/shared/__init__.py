@@ -24,6 +24,9 @@ uses them all):
 - ``chart.show_chart(fig, key=, title=, settings=)``: every chart a page draws, with PNG and
   SVG buttons whose image carries the title and the settings line (``chart.model_words`` puts
   a settings dict in words); ``plotly_config`` the Plotly config (no cloud Share button).
+  Every chart has an accessible name and description (``name=``, ``description=``,
+  ``table=``; default: ``describe.describe_figure``); ``describe`` writes a model's picture
+  in words (``describe_model``) from the numbers the numbers panel prints.
 - ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
   cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
   Playground's picture, pure), ``palette`` (every plot's colours, once: Okabe–Ito darkened to

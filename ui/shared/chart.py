@@ -12,7 +12,13 @@ The clickable plots (``ui.shared.click_plot``), the Step-through's charts
 (``ui.step_through.plot``) and its step player take the same ``export`` text (``export_text``).
 Every Plotly config leaves through ``ui.shared.plotly_config.no_cloud``: no "Share" button.
 
-``chart_payload``, ``export_text``, ``model_words`` and ``json_safe`` are pure and tested;
+Every chart has an accessible name and description (``a11y_words``; WCAG 1.1.1): the browser
+makes its box a named figure described by a hidden paragraph (``ui/browser/chart_a11y.js``).
+A page passes its own words (``ui.shared.describe``) where it has them, else the figure is
+described from its own data (``describe_figure``); ``table`` ties the chart to its numbers.
+
+``chart_payload``, ``export_text``, ``a11y_words``, ``model_words`` and ``json_safe`` are pure
+and tested;
 ``show_chart`` mounts the element. The page tests read what a chart shows with
 ``tests/plotly_json.chart_specs``.
 """
@@ -29,6 +35,7 @@ import plotly.io as pio
 
 from ui.serving import browser_modules
 from ui.shared.browser_data import PLOTLY_URL, figure_json
+from ui.shared.describe import describe_figure, table_note
 from ui.shared.labels import BIAS_LABELS, LOSS_LABELS
 from ui.shared.markdown import kernel_text
 from ui.shared.numbers import fmt_setting
@@ -67,6 +74,29 @@ def export_text(fig: Any, title: str | None, settings: str | Sequence[str]) -> d
         settings = " · ".join(_one_line(p) for p in settings if p is not None and str(p).strip())
     return {"title": _one_line(title) if title else figure_title(fig) or DEFAULT_TITLE,
             "settings": _one_line(settings)}
+
+
+def a11y_words(fig: Any, *, key: str, title: str | None = None, name: str | None = None,
+               description: str | None = None, table: str | None = None,
+               where: str = "below") -> dict:
+    """The chart's accessible {"name", "description"}: ``name`` (None: ``title``, else the
+    figure's own title, else words from ``key``); ``description`` (None: the figure's
+    ``layout.meta.description``, as a live-class task's picture carries it, else
+    ``describe_figure``), then "The numbers are in the table '<table>' below." when ``table``
+    is given."""
+    if not name:
+        name = _one_line(title) if title else figure_title(fig)
+    if not name:
+        words = " ".join(p for p in _NOT_NAME.split(str(key).lower()) if p and p != "fig")
+        name = f"Chart: {words}" if words else "Chart"
+    if not description and hasattr(fig, "to_plotly_json"):
+        fig = fig.to_plotly_json()
+    meta = (fig.get("layout") or {}).get("meta") if isinstance(fig, Mapping) else None
+    own = meta.get("description") if isinstance(meta, Mapping) else None
+    text = _one_line(description or own or describe_figure(fig))
+    if table and table_note(table, where) not in text:
+        text = f"{text} {table_note(table, where)}"
+    return {"name": _one_line(name), "description": text}
 
 
 def model_words(settings: Mapping[str, Any], *, solver: str | None = None,
@@ -144,19 +174,27 @@ def image_config(config: Mapping[str, Any] | None, key: str) -> dict:
 
 
 def chart_payload(fig: Any, *, key: str, title: str | None, settings: str | Sequence[str],
-                  config: Mapping[str, Any] | None = None) -> dict:
+                  config: Mapping[str, Any] | None = None, name: str | None = None,
+                  description: str | None = None, table: str | None = None) -> dict:
     """The JSON-ready data of one chart: the figure as plotly JSON text (numpy arrays as typed
-    arrays), the plotly config (``image_config``), the words of its saved image and the URL of
-    plotly.min.js (served by the app)."""
+    arrays), the plotly config (``image_config``), the words of its saved image, its accessible
+    name and description (``a11y_words``) and the URL of plotly.min.js (served by the app)."""
     fig = plotly_json(fig)
     return {"fig": figure_json(fig), "config": image_config(config, key),
-            "export": export_text(fig, title, settings), "plotly_url": PLOTLY_URL}
+            "export": export_text(fig, title, settings), "plotly_url": PLOTLY_URL,
+            "a11y": a11y_words(fig, key=key, title=title, name=name, description=description,
+                               table=table)}
 
 
 def show_chart(fig: Any, *, key: str, title: str | None = None,
-               settings: str | Sequence[str], config: Mapping[str, Any] | None = None) -> Any:
+               settings: str | Sequence[str], config: Mapping[str, Any] | None = None,
+               name: str | None = None, description: str | None = None,
+               table: str | None = None) -> Any:
     """Draw ``fig`` (a Plotly figure or its dict) as the chart ``key``, redrawn in place on a
-    rerun; its PNG and SVG carry ``title`` (None: the figure's own) and ``settings``."""
+    rerun; its PNG and SVG carry ``title`` (None: the figure's own) and ``settings``; a screen
+    reader reads ``name`` and ``description`` (``a11y_words``: defaults from the figure) and
+    ``table``, the heading of the table of its numbers."""
     element = browser_modules.element(COMPONENT_NAME, "chart.js", HTML)
     return element(key=key, data=chart_payload(fig, key=key, title=title, settings=settings,
-                                                config=config))
+                                                config=config, name=name,
+                                                description=description, table=table))

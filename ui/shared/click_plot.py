@@ -20,7 +20,7 @@ from typing import Any
 
 from ui.serving import browser_modules
 from ui.shared.browser_data import PLOTLY_URL, figure_json
-from ui.shared.chart import export_text, image_config
+from ui.shared.chart import a11y_words, export_text, image_config
 
 COMPONENT_NAME = "svmlab_clickplot"
 HTML = ('<div class="svmlab-clickplot" style="width: 100%; min-height: 120px; '
@@ -30,12 +30,16 @@ HTML = ('<div class="svmlab-clickplot" style="width: 100%; min-height: 120px; '
 
 def payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None, *,
             key: str = "", title: str | None = None,
-            settings: str | Sequence[str] = "") -> dict:
+            settings: str | Sequence[str] = "", name: str | None = None,
+            description: str | None = None, table: str | None = None) -> dict:
     """The JSON-ready data of one chart: the figure as plotly JSON text (numpy arrays as typed
     arrays), the plotly config (``ui.shared.chart.image_config``), the words of its saved image
-    (``ui.shared.chart.export_text``) and the URL of plotly.min.js (served by the app)."""
+    (``ui.shared.chart.export_text``), its accessible name and description
+    (``ui.shared.chart.a11y_words``) and the URL of plotly.min.js (served by the app)."""
     return {"fig": figure_json(fig), "config": image_config(config, key),
-            "export": export_text(fig, title, settings), "plotly_url": PLOTLY_URL}
+            "export": export_text(fig, title, settings), "plotly_url": PLOTLY_URL,
+            "a11y": a11y_words(fig, key=key, title=title, name=name, description=description,
+                               table=table)}
 
 
 def parse_click(value: Any, x_range, y_range) -> tuple[float, float] | None:
@@ -62,10 +66,13 @@ def _within(v: float, r) -> bool:
 
 def click_plot(fig: Mapping[str, Any], *, key: str, on_click: Callable[[], None],
                config: Mapping[str, Any] | None = None, title: str | None = None,
-               settings: str | Sequence[str] = "") -> Any:
+               settings: str | Sequence[str] = "", name: str | None = None,
+               description: str | None = None, table: str | None = None) -> Any:
     """Draw ``fig`` in the element ``key``; ``on_click`` runs when the student clicks or taps
     the plot area (it reads ``parse_click(st.session_state[key], ...)``). Its PNG and SVG carry
-    ``title`` (None: the figure's own) and ``settings``."""
+    ``title`` (None: the figure's own) and ``settings``; a screen reader reads ``name``,
+    ``description`` and ``table`` (``ui.shared.chart.a11y_words``)."""
     element = browser_modules.element(COMPONENT_NAME, "click_plot.js", HTML)
-    return element(key=key, data=payload(fig, config, key=key, title=title, settings=settings),
+    return element(key=key, data=payload(fig, config, key=key, title=title, settings=settings,
+                                         name=name, description=description, table=table),
                    on_click_change=on_click)

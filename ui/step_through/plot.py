@@ -18,7 +18,7 @@ from typing import Any
 
 from ui.serving import browser_modules
 from ui.shared.browser_data import PLOTLY_URL, canvas_figure_json
-from ui.shared.chart import export_text, image_config, json_safe
+from ui.shared.chart import a11y_words, export_text, image_config, json_safe
 
 COMPONENT_NAME = "svmlab_stepplot"
 HTML = (
@@ -40,6 +40,7 @@ def plot_payload(fig: Mapping[str, Any], config: Mapping[str, Any] | None = None
         "config": image_config(config, key),
         "export": export_text(fig, title, settings),
         "plotly_url": PLOTLY_URL,
+        "a11y": a11y_words(fig, key=key, title=title),  # described from its own data
     }
 
 

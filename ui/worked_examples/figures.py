@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from svm_engine import datasets
 from ui.shared import palette as P
+from ui.shared.describe import describe_model, with_description
 from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
 from ui.shared.state import settings_from_dataset
 from ui.step_through import figures as step_figures
@@ -41,9 +42,11 @@ def _book(name: str, line, dash: str = BOOK_DASH) -> Overlay:
 def _figure(model, overlays=(), names=("x1", "x2"), show_sv=True, ranges=None,
             show_slack=True) -> dict:
     x_range, y_range = ranges or (None, None)
-    return decision_figure_dict(model, overlays=overlays, feature_names=names, height=HEIGHT,
-                                resolution=RESOLUTION, show_sv=show_sv, max_slack_labels=8,
-                                x_range=x_range, y_range=y_range, show_slack=show_slack)
+    fig = decision_figure_dict(model, overlays=overlays, feature_names=names, height=HEIGHT,
+                               resolution=RESOLUTION, show_sv=show_sv, max_slack_labels=8,
+                               x_range=x_range, y_range=y_range, show_slack=show_slack)
+    # the chart's description (ui.shared.chart.a11y_words reads it): the main model's numbers
+    return with_description(fig, describe_model(model.X, model.y, model, names=names))
 
 
 def figures(key: str, r: Result) -> list[Plot]:
