@@ -202,6 +202,7 @@ cls = st.radio("Class of the next point you click", ("+1", "−1"), key=P + "cla
 click_plot.click_plot(fig, key=K_PLOT, config=CONFIG,
                       on_click=partial(on_plot_click, *ranges, 1 if cls == "+1" else -1),
                       title="The kernel perceptron beside the SVM",
+                      description=C.perceptron_plot_words(X, y, model, run, k),
                       settings=(f"{title}, n = {len(X)}", model_words(settings),
                                 f"update {k} of {total}"))
 st.caption("Orange: the kernel perceptron's h(x) = 0 after this update (the updated point "
@@ -259,6 +260,7 @@ kr = (kfig["layout"]["xaxis"]["range"], kfig["layout"]["yaxis"]["range"])
 click_plot.click_plot(kfig, key=K_KPLOT, config=CONFIG,
                       on_click=partial(on_knn_click, *kr, mode, new_class),
                       title=f"{kk}-NN regions" + (" and Voronoi cells" if kk == 1 else ""),
+                      description=C.knn_plot_words(ans, labels),
                       settings=(KNN_DATA[data], f"n = {len(KX)}", f"k = {kk}",
                                 C.distance_labels(kernel_text(settings))[dist]))
 st.caption(markdown_safe(C.query_words(ans, labels)))

@@ -11,6 +11,7 @@ from svm_engine.kernel_perceptron import kernel_perceptron
 from ui.knn_perceptron import compute as C
 from ui.knn_perceptron import figures as F
 from ui.shared import palette as P
+from ui.shared.state import DEFAULT_SETTINGS
 
 LINEAR = {"kernel": "linear", "degree": 2, "coef0": 1.0, "sigma": 1.0}
 
@@ -116,3 +117,18 @@ def test_figures_name_their_layers():
     assert {"regions", "voronoi", "boundary", "points", "query", "neighbours"} <= set(by)
     assert by["boundary"]["meta"]["edges"] + by["voronoi"]["meta"]["edges"] == len(a.edges)
     assert F.pale(P.BLUE) == P.REGION_POS  # the Playground's shading of class +1's side
+
+
+def test_the_plots_words_come_from_the_runs_numbers():
+    d = datasets.d1()
+    s = {**DEFAULT_SETTINGS, "kernel": "linear"}
+    run = C.run_perceptron(d.X, d.y, s, 100, "free")
+    k = run.n_updates
+    words = C.perceptron_plot_words(d.X, d.y, None, run, k)
+    assert words.startswith("14 points: 8 of class +1")
+    assert f"after update {k} of {k}: 0 training mistakes" in words
+    labels = np.where(d.y > 0, "+1", "−1")
+    a = C.knn_answer(d.X, labels, 3, None, (4.0, 3.0))
+    kw = C.knn_plot_words(a, labels)
+    assert kw.startswith("14 points: 8 of +1, 6 of −1.")
+    assert C.query_words(a, labels) in kw

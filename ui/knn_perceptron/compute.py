@@ -18,6 +18,7 @@ import numpy as np
 
 from svm_engine import knn
 from svm_engine.kernel_perceptron import KernelPerceptronResult, kernel_perceptron
+from ui.shared.describe import describe_model, describe_points
 from ui.shared.numbers import fmt_num
 from ui.shared.state import settings_to_kernel
 
@@ -193,6 +194,21 @@ def query_words(a: KnnAnswer, labels) -> str:
     return (f"The {who} to the query point ({fmt_num(a.query[0])}, {fmt_num(a.query[1])}), "
             f"nearest first: {near}. Votes: {votes} → "
             f"{a.classes[a.winner]}.")
+
+
+def perceptron_plot_words(X, y, svm, run: KernelPerceptronResult, k: int) -> str:
+    """The perceptron's plot for a screen reader: the SVM's picture in the Playground's words
+    (``ui.shared.describe``), then the perceptron after update k."""
+    head = describe_model(X, y, svm) if svm is not None else describe_points(y)
+    return (f"{head} The kernel perceptron's boundary (long dashes) after update {k} of "
+            f"{run.n_updates}: {mistakes_after(run, k)} training mistakes.")
+
+
+def knn_plot_words(a: KnnAnswer, labels) -> str:
+    """The k-NN plot for a screen reader: the points by class, then the query's vote."""
+    labels = np.asarray(labels).astype(str)
+    counts = ", ".join(f"{int((labels == str(c)).sum())} of {c}" for c in a.classes)
+    return f"{len(labels)} points: {counts}. {query_words(a, labels)}"
 
 
 def memory_words(n: int, k: int, svm_support: int | None) -> str:
