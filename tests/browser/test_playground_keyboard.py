@@ -194,6 +194,7 @@ def test_the_editor_keeps_the_focus_after_a_committed_edit(page):
     # and on: Shift+Space selects the row the cursor is on, Delete deletes it
     epoch = st(page, "s.epoch")
     page.keyboard.press("Shift+Space")
+    page.wait_for_timeout(300)  # the grid draws the row selected
     page.keyboard.press("Delete")
     editor_commit(page, epoch)
     assert st(page, "s.points.length") == n0 - 1
