@@ -57,3 +57,20 @@ def test_the_keyboard_help_lists_every_key_as_plain_text():
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     n = len(keyboard.PLOT_KEYS + keyboard.TABLE_KEYS + keyboard.EDITOR_KEYS)
     assert len(rows) == n + 3  # a row per key, and each table's header
+
+
+def test_the_playground_page_has_the_keyboard_help():
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    page = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
+    at = AppTest.from_file(page, default_timeout=120).run()
+    assert not at.exception
+    (help_,) = [e for e in at.expander if e.label == "Keyboard"]
+    text = "\n".join(m.value for m in help_.markdown)
+    assert text == "\n".join(  # the three tables, and the sentence said after each change
+        f"**{t}**\n\n{keyboard.keys_markdown(rows)}" for t, rows in
+        (("The plot", keyboard.PLOT_KEYS), ("The points table", keyboard.TABLE_KEYS),
+         ("Edit coordinates", keyboard.EDITOR_KEYS))) + "\n" + keyboard.SAID
+    assert "| Shift + Space, then Delete |" in text
