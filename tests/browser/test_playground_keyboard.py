@@ -110,6 +110,10 @@ def test_add_move_delete_undo_by_keyboard_alone(page):
     assert st(page, "s.points.length") == n0 + 2
     assert wait_said(page, "^Undone").startswith(f"Undone: {n0 + 2} points")
     assert panel_count(page) == n0 + 2
+    # the session hears of the points (its fragment reruns): the focus stays on the plot
+    page.wait_for_function(f"Number(document.querySelector('{CANVAS}').dataset.fitSeq) >= 5")
+    page.wait_for_timeout(500)
+    assert focus_is_plot(page)
     # Escape and Tab out: the plot lets the focus go (no keyboard trap)
     key(page, "Escape")  # on the cursor: not the plot's, but the focus stays
     page.keyboard.press("Shift+Tab")
@@ -121,10 +125,14 @@ def test_add_move_delete_undo_by_keyboard_alone(page):
 def test_keys_act_only_on_the_plot(page):
     open_app(page)
     n0 = st(page, "s.points.length")
-    page.locator(f"{CANVAS} button[data-act=clear]").focus()  # on the toolbar, not the plot
-    for k in ("Enter", "c", "ArrowUp"):
-        page.keyboard.press(k if k != "Enter" else "Shift+Tab")  # (Enter would press Clear)
-    assert st(page, "s.points.length") == n0 and st(page, "s.cls") == 1
+    page.locator(f"{CANVAS} button[data-act=undo]").focus()  # the toolbar, not the plot
+    for k in ("c", "ArrowUp", "]", "Delete"):
+        page.keyboard.press(k)
+    page.evaluate("document.activeElement.blur()")  # the page itself (<body>)
+    for k in ("c", "Enter", "ArrowLeft", "Control+z"):
+        page.keyboard.press(k)
+    assert st(page, "s.points.length") == n0 and st(page, "s.cls") == 1 and st(page, "s.seq") == 0
+    assert st(page, "s.kbd.x") is None  # the cursor never moved (nor appeared)
     assert page.locator(f"{CANVAS} .svmlab-overlay .svmlab-cursor").count() == 0
 
 
@@ -184,9 +192,12 @@ def test_the_editor_keeps_the_focus_after_a_committed_edit(page):
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")  # the cell's editor opens with its value
-    page.wait_for_timeout(300)
+    page.wait_for_function("document.activeElement.tagName === 'INPUT'")
     page.keyboard.press("Control+a")
     page.keyboard.type("3.25")
+    # the grid reads the typed value a moment later: an Enter before that saves the old one
+    page.wait_for_function("document.activeElement.value === '3.25'")
+    page.wait_for_timeout(300)
     page.keyboard.press("Enter")
     editor_commit(page, epoch)
     assert st(page, "s.points[2][0]") == 3.25 and st(page, "s.points.length") == n0
