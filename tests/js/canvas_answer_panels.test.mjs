@@ -123,7 +123,7 @@ test("shownTitle: '(edited)' once from the first edit on, as the session's title
 });
 
 test("tableNote: a long table says that it scrolls inside; a short one shows every row", () => {
-  assert.equal(tableNote(18), "(click rows to ring their points)");
-  assert.equal(tableNote(40), "(click rows to ring their points)");
-  assert.equal(tableNote(41), "(click rows to ring their points · 41 rows: scroll inside the table)");
+  assert.equal(tableNote(18), "(click rows, or Enter on one, to ring their points)");
+  assert.equal(tableNote(40), "(click rows, or Enter on one, to ring their points)");
+  assert.equal(tableNote(41), "(click rows, or Enter on one, to ring their points · 41 rows: scroll inside the table)");
 });

@@ -5,7 +5,9 @@
 // points over it), canvas_full.js (Plotly's full figure), canvas_panels.js (the numbers and
 // the table), canvas_sync.js (what the session hears, and when), canvas_status.js (marks for
 // tests and benchmarks), canvas_geometry.js (pixels ↔ data), canvas_traces.js (which of
-// Plotly's trace groups the overlay hid, and the traces' ids).
+// Plotly's trace groups the overlay hid, and the traces' ids), canvas_keyboard.js and
+// canvas_keys.js (the plot and the table by keyboard), canvas_say.js (the live region's
+// sentence after each change).
 //
 // Keeps the point list in the browser and draws the whole Playground from the fit endpoint's
 // answer (ui/serving/fit_api.py `answer`): the picture, the numbers panel and the points table. A
@@ -45,6 +47,7 @@ import {
 } from "./canvas_edit.js";
 import { onAnswer, refreshView, requestRefit } from "./canvas_endpoint.js";
 import { scheduleFull } from "./canvas_full.js";
+import { bindKeys } from "./canvas_keyboard.js";
 import { drawRefit, hAt } from "./canvas_layer.js";
 import { hideLayer, showHighlight, toggleRow } from "./canvas_overlay.js";
 import { describePlot, renderNumbers, shownTitle } from "./canvas_panels.js";
@@ -78,6 +81,10 @@ function createState(root, parentElement) {
     hiddenGroups: [], // Plotly's trace groups the overlay hid (canvas_traces.js)
     pointStyle: null, // marker colours/symbols/size of the point traces, from the figure
     statusEl: root.querySelector(".svmlab-status"),
+    sayEl: root.querySelector(".svmlab-say"), // the one live region (canvas_status.js say)
+    told: null, // the last edit, said with its answer: {seq, kind, index, point}
+    kbd: null, // the keyboard's cursor or point (canvas_keyboard.js)
+    tableRow: 0, // the table's row with the tab stop
     points: [], // [[x1, x2, label]]
     epoch: null,
     seq: 0, // the last edit made here
@@ -180,6 +187,7 @@ function createState(root, parentElement) {
   st.onCancel = (ev) => onCancel(st, ev);
   st.hAt = (x, y) => hAt(st, x, y);
   st.scheduleFull = () => scheduleFull(st);
+  bindKeys(st, on, setClass);
   st.destroy = () => {
     st.listeners.forEach((off) => off());
     clearTimeout(st.fullTimer);
@@ -260,6 +268,7 @@ function update(st, data) {
     st.figSeq = -1;
     st.fullSeq = -1;
     st.highlight = [];
+    st.told = null;
     st.edited = false;
     clearTimeout(st.sendTimer);
     st.sendTimer = null;

@@ -1,6 +1,7 @@
 // SVM Lab click canvas: pointer input (Pointer Events for mouse, pen and touch alike) and the
-// edits it makes: add, delete, drag, undo, clear. Each edit is committed: a refit request, a
-// sync scheduled, the overlay redrawn.
+// edits it makes: add, delete, drag, undo, clear (the keyboard's: canvas_keyboard.js). Each
+// edit is committed: a refit request, a sync scheduled, the overlay redrawn, and what it was
+// kept (st.told) for the sentence the live region says with its answer (canvas_say.js).
 
 import { requestRefit } from "./canvas_endpoint.js";
 import { HIT_PX, hitTest, inside, plotArea, roundTo, toData } from "./canvas_geometry.js";
@@ -19,8 +20,9 @@ function pushUndo(st) {
   if (st.undo.length > UNDO_MAX) st.undo.shift();
 }
 
-function commit(st, t0) {
+function commit(st, t0, edit) {
   st.seq += 1;
+  st.told = Object.assign({ seq: st.seq }, edit);
   st.edited = true; // the title says so with this edit's answer (renderNumbers)
   st.title = shownTitle(st.pageTitle, true);
   st.pending.set(st.seq, t0);
@@ -33,14 +35,27 @@ function commit(st, t0) {
   showOverlay(st, t0);
 }
 
-function addPoint(st, x, y, label, t0) {
+export function addPoint(st, x, y, label, t0) {
   if (st.points.length >= st.maxPoints) {
     setStatus(st, `At most ${st.maxPoints} points.`, true);
     return;
   }
   pushUndo(st);
   st.points.push([x, y, label]);
-  commit(st, t0);
+  commit(st, t0, { kind: "add", index: st.points.length - 1 });
+}
+
+export function movePoint(st, i, x, y) {
+  pushUndo(st);
+  st.points[i][0] = x;
+  st.points[i][1] = y;
+  commit(st, performance.now(), { kind: "move", index: i });
+}
+
+export function removePoint(st, i, t0) {
+  pushUndo(st);
+  const [point] = st.points.splice(i, 1);
+  commit(st, t0, { kind: "remove", index: i, point });
 }
 
 export function undo(st) {
@@ -53,14 +68,14 @@ export function undo(st) {
     return;
   }
   st.points = st.undo.pop();
-  commit(st, performance.now());
+  commit(st, performance.now(), { kind: "undo" });
 }
 
 export function clearAll(st) {
   if (!st.points.length) return;
   pushUndo(st);
   st.points = [];
-  commit(st, performance.now());
+  commit(st, performance.now(), { kind: "clear" });
 }
 
 export function onHover(st, ev) {
@@ -190,11 +205,9 @@ export function onUp(st, ev) {
       p[1] = roundTo(p[1], ys);
       st.undo.push(drag.before);
       if (st.undo.length > UNDO_MAX) st.undo.shift();
-      commit(st, tClick);
+      commit(st, tClick, { kind: "move", index: drag.index });
     } else {
-      pushUndo(st);
-      st.points.splice(drag.index, 1);
-      commit(st, tClick);
+      removePoint(st, drag.index, tClick);
     }
     return;
   }

@@ -9,7 +9,8 @@ import { plotArea } from "./canvas_geometry.js";
 import { drawRefit } from "./canvas_layer.js";
 import { showOverlay } from "./canvas_overlay.js";
 import { renderNumbers, renderTable } from "./canvas_panels.js";
-import { nextFrame, PERF, setStatus, updateAttrs } from "./canvas_status.js";
+import { editSentence } from "./canvas_say.js";
+import { nextFrame, PERF, say, setStatus, updateAttrs } from "./canvas_status.js";
 import { BOOT_HEADER, restarted, sendPoints, useEndpoint } from "./canvas_sync.js";
 
 const ABORT_AFTER_MS = 300; // a newer edit aborts a refit running longer (its worker is killed)
@@ -120,7 +121,13 @@ export function onAnswer(st, ans, req, source) {
   if (req.seq === st.seq) {
     if (ans.ok) setStatus(st, ans.message ? "Not converged: see the numbers." : "");
     else if (ans.kind === "need_two_classes") setStatus(st, "Add points of both classes to train.");
-    else setStatus(st, "No model: " + String(ans.message).slice(0, 160), true);
+    else setStatus(st, "No model: " + String(ans.message).slice(0, 160), true, !!st.told);
+  }
+  if (st.told && req.seq >= st.told.seq) {
+    // the latest edit's answer: one sentence says what it changed (not the whole panel)
+    const shown = st.hide.has("numbers") ? null : ans; // what the teacher hides is not said
+    say(st, editSentence(st.told, shown, req.points));
+    st.told = null;
   }
   donePending(st, req.seq, source);
   updateAttrs(st);

@@ -1,8 +1,10 @@
 // SVM Lab click canvas: the SVG overlay over the plot: the current points while Plotly's
 // figure is stale (Plotly's point traces hidden meanwhile), the misclassified marks of the
-// answer on the layer, and the rings of the rows selected in the table.
+// answer on the layer, the rings of the rows selected in the table, and the keyboard's cursor
+// or focused point (canvas_keyboard.js).
 
 import { plotArea, toPixel } from "./canvas_geometry.js";
+import { cursorMarkup, ringMarkup } from "./canvas_keys.js";
 import { markDrawn, PERF, updateAttrs } from "./canvas_status.js";
 import { hideGroups, pointGroups, showGroups } from "./canvas_traces.js";
 import { PALETTE } from "./palette.js";
@@ -103,7 +105,7 @@ function highlightMarkup(st, area) {
   // rings around the points of the rows selected in the table
   const { rect } = area;
   const r = HIGHLIGHT.size / 2;
-  return st.highlight
+  const rings = st.highlight
     .filter((i) => st.points[i])
     .map((i) => {
       const q = toPixel(area, st.points[i][0], st.points[i][1]);
@@ -111,13 +113,32 @@ function highlightMarkup(st, area) {
         `r="${r}" fill="none" stroke="${HIGHLIGHT.color}" stroke-width="${HIGHLIGHT.width}"/>`;
     })
     .join("");
+  return rings + keyMarkup(st, area);
+}
+
+function keyShown(st) {
+  return !!(st.kbd && st.kbd.on);
+}
+
+function keyMarkup(st, area) {
+  // the keyboard's place while the plot has the keyboard: a ring on the focused point, else
+  // the cursor's crosshair
+  if (!keyShown(st)) return "";
+  const { rect } = area;
+  const k = st.kbd;
+  const p = k.focus >= 0 ? st.points[k.focus] : null;
+  if (!p && k.x == null) return "";
+  const q = toPixel(area, p ? p[0] : k.x, p ? p[1] : k.y);
+  if (!p) return cursorMarkup(q[0] - rect.left, q[1] - rect.top);
+  const style = (st.pointStyle || {})[p[2] > 0 ? 1 : -1];
+  return ringMarkup(q[0] - rect.left, q[1] - rect.top, (style ? style.size / 2 : 6) + 7);
 }
 
 export function showHighlight(st) {
   // the overlay without points (Plotly shows them): the selected rows' rings only
   if (st.overlayOn) return showOverlay(st, null);
   const area = plotArea(st);
-  if (!area || !st.highlight.length) {
+  if (!area || (!st.highlight.length && !keyShown(st))) {
     st.overlay.innerHTML = "";
     return undefined;
   }

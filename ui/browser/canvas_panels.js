@@ -32,14 +32,16 @@ export function numbersHtml({ hidden, title, points, ans }) {
       `${points.length - npos} of class −1)</div>`,
   ];
   const a = ans;
+  // no role="alert" on its messages: the panel is redrawn after every edit, and an alert
+  // would be said again each time; the live region's sentence names them (canvas_say.js)
   if (a && !a.ok) {
     const cls = a.kind === "need_two_classes" ? "info" : "error";
     const lead = a.kind === "not_separable" ? "Not separable: " : "";
-    parts.push(`<div class="svmlab-msg ${cls}" role="alert">${escapeHtml(lead + a.message)}</div>`);
+    parts.push(`<div class="svmlab-msg ${cls}">${escapeHtml(lead + a.message)}</div>`);
   } else if (a) {
     if (a.message) {
       parts.push(
-        `<div class="svmlab-msg warning" role="alert">${escapeHtml(sentence(a.message))}</div>`
+        `<div class="svmlab-msg warning">${escapeHtml(sentence(a.message))}</div>`
       );
     }
     const rows = a.panel.map(
@@ -108,7 +110,7 @@ const LONG_TABLE_ROWS = 40; // a longer table scrolls inside its box (canvas.css
 export function tableNote(n) {
   // the summary's words after "Points table"
   const rows = n > LONG_TABLE_ROWS ? ` · ${n} rows: scroll inside the table` : "";
-  return `(click rows to ring their points${rows})`;
+  return `(click rows, or Enter on one, to ring their points${rows})`;
 }
 
 export function renderTable(st) {
@@ -117,9 +119,29 @@ export function renderTable(st) {
   if (!el) return;
   const R = st.refit;
   const a = R && R.ans && R.ans.ok && R.points.length === st.points.length ? R.ans : null;
+  const focused = focusedRow(el);
   el.innerHTML = tableHtml(st.points, a, st.highlight);
+  if (el.querySelectorAll) rowStops(st, focused);
   const wrap = el.parentElement;
   const note = wrap && wrap.parentElement && wrap.parentElement.querySelector("summary .svmlab-muted");
   if (wrap && wrap.classList) wrap.classList.toggle("svmlab-long", st.points.length > LONG_TABLE_ROWS);
   if (note) note.textContent = tableNote(st.points.length);
+}
+
+function focusedRow(el) {
+  // the table row the keyboard is on, if any: a re-render puts the focus back on it
+  const a = typeof document === "undefined" ? null : document.activeElement;
+  return a && el.contains && el.contains(a) && a.dataset && a.dataset.row != null
+    ? Number(a.dataset.row)
+    : null;
+}
+
+function rowStops(st, focused) {
+  // one tab stop in the table, its current row (st.tableRow); canvas_keyboard.js moves it
+  const rows = st.tableEl.querySelectorAll("tr[data-row]");
+  if (!rows.length) return;
+  const cur = Math.min(Math.max(0, focused ?? st.tableRow ?? 0), rows.length - 1);
+  st.tableRow = cur;
+  rows.forEach((tr, i) => (tr.tabIndex = i === cur ? 0 : -1));
+  if (focused != null) rows[cur].focus();
 }

@@ -28,9 +28,19 @@ export function markDrawn(list, t0) {
   nextFrame().then((t) => list.push(t - t0));
 }
 
-export function setStatus(st, text, isError) {
+export function setStatus(st, text, isError, quiet) {
+  // quiet: the live region says it otherwise (an edit's sentence names why there is no model)
   st.statusEl.textContent = text || "";
   st.statusEl.classList.toggle("error", !!isError);
+  if (isError && text && !quiet) say(st, text); // the status line is no live region
+}
+
+export function say(st, text) {
+  // the canvas's one live region (polite, visually hidden): a short sentence per change,
+  // never the whole panel (WCAG 4.1.3). The same sentence again is still a change to say.
+  const el = st.sayEl;
+  if (!el || !text) return;
+  el.textContent = el.textContent === text ? text + "\u00a0" : text;
 }
 
 export function updateAttrs(st) {
@@ -45,4 +55,5 @@ export function updateAttrs(st) {
   d.draws = String(st.draws);
   d.endpoint = String(st.endpoint);
   d.cls = String(st.cls);
+  d.keyFocus = String(st.kbd ? st.kbd.focus : -1); // the point the keyboard has (-1: cursor)
 }

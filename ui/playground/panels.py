@@ -12,7 +12,6 @@ module — ``ui.shared.state``, ``ui.shared.fitting``, ``ui.shared.tables``, ``u
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 import secrets
 from urllib.parse import urlencode
@@ -22,9 +21,9 @@ import streamlit as st
 
 from ui.data import io as pio
 from ui.data.import_panel import column_picker, uploader
-from ui.playground import canvas, takeaway_panel, teacher, teacher_panel
+from ui.playground import canvas, editor, keyboard, takeaway_panel, teacher, teacher_panel
 from ui.serving import budget, fit_api
-from ui.shared import history, state, tables
+from ui.shared import history, state
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.sv_labels import LABEL_LEGEND
 
@@ -219,21 +218,28 @@ def draw_canvas(ss) -> None:
     )
     if teacher.shows(ss, "table"):
         st.caption(LABEL_LEGEND)          # what the table's category column means
+    if not teacher.is_present(ss):
+        keyboard_help()
+
+
+def keyboard_help() -> None:
+    """The "Keyboard" help under the plot: every key of the Playground
+    (``ui.playground.keyboard``)."""
+    with st.expander("Keyboard"):
+        for title, rows in (("The plot", keyboard.PLOT_KEYS),
+                            ("The points table", keyboard.TABLE_KEYS),
+                            ("Edit coordinates", keyboard.EDITOR_KEYS)):  # fmt: skip
+            st.markdown(f"**{title}**\n\n{keyboard.keys_markdown(rows)}")
+        st.markdown(keyboard.SAID)
 
 
 # ----------------------------------------------------------------------------- panels
 
 
-def _points_digest(X, y) -> str:
-    return hashlib.sha1(np.asarray(X).tobytes() + np.asarray(y).tobytes()).hexdigest()[:12]
-
-
 def _on_editor_change(key: str) -> None:
     ss = st.session_state
-    X, y, _ = state.current_dataset(ss)
     try:
-        X2, y2 = state.validate_points(
-            *tables.apply_editor_changes(X, y, ss.get(key), state.MAX_POINTS))
+        X2, y2 = editor.edited_points(ss, key)  # the table's base with all its edits
         history.remember(ss)
         state.set_points(ss, X2, y2)
     except ValueError as exc:
@@ -244,9 +250,12 @@ def editor_tab(ss) -> None:
     X, y, _ = state.current_dataset(ss)
     import pandas as pd
 
-    df = pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "y": y.astype(int)})
-    key = P + "editor." + _points_digest(X, y)
-    st.caption("Type exact coordinates; add or delete rows. Labels are +1 or −1.")
+    # the same table (and key) while its own edits change the points: the focus stays in it
+    key, Xb, yb = editor.editor_base(ss, X, y)
+    df = pd.DataFrame({"x1": Xb[:, 0], "x2": Xb[:, 1], "y": yb.astype(int)})
+    st.caption("Type exact coordinates; add or delete rows. Labels are +1 or −1. Keys: arrows "
+               "move between cells, type and Enter saves; Shift+Space then Delete deletes a "
+               "row.")
     st.data_editor(
         df,
         key=key,
