@@ -126,7 +126,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
     words = " · ".join(filter(None, (about, f"{unit} {k} of {V.total_steps(run, coordinate)}")))
     top = st.columns([1.0, 4.0], vertical_alignment="center")
     top[0].metric(unit.capitalize(), f"{k} / {V.total_steps(run, coordinate)}")
-    top[1].markdown(f"### {W.headline(v, unit)}")
+    top[1].markdown(f"## {W.headline(v, unit)}")  # h2: under the h1
     left, right = st.columns([1.15, 1.0], gap="medium")
     with left:
         chart(F.step_decision_figure(
@@ -235,7 +235,7 @@ def smo_panels(run, rid: str) -> None:
     SP.step_listener(key=P + "sync", run_id=rid, k=k)
     stt = S.state_at(run, k)
     head = W.smo_summary(stt.record) if k > 0 else "the start, α = 0"
-    st.markdown(f"#### Numbers of step {k:,} / {T:,}: {head}")
+    st.markdown(f"## Numbers of step {k:,} / {T:,}: {head}")  # h2: under the h1
     st.caption("These panels follow the player a moment after each step (while it plays fast, "
                "when it pauses).")
     if k == 0:
