@@ -99,11 +99,12 @@ def controls(run, total: int, coordinate: bool, unit: str) -> None:
         col.button(action.capitalize(), key=P + action, icon=f":material/{icon}:",
                    shortcut=shortcut, on_click=_on_nav, args=(action, total), width="stretch",
                    type="primary" if action == "next" else "secondary")
-    cols[4].button("Pause" if playing else "Play", key=P + "play", shortcut="P",
+    # no letter shortcuts (P, J): Streamlit's fire page-wide, wherever focus is (WCAG 2.1.4)
+    cols[4].button("Pause" if playing else "Play", key=P + "play",
                    icon=":material/pause:" if playing else ":material/play_arrow:",
                    on_click=_on_play, args=(total,), width="stretch", disabled=total == 0)
     cols[5].selectbox("Speed", list(V.SPEEDS), key=P + "speed")
-    cols[6].button(jump, key=P + "jump", icon=":material/redo:", shortcut="J", on_click=_on_jump,
+    cols[6].button(jump, key=P + "jump", icon=":material/redo:", on_click=_on_jump,
                    args=(events, what), width="stretch", help=jump_help,
                    disabled=S.next_event(events, ss.get(K_CURSOR, 0)) is None)
     if total > 0:
