@@ -191,8 +191,8 @@ click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
                       settings=(title, f"n = {len(X)}", f"{len(classes)} classes",
                                 model_words(s, solver=M.SOLVERS[s["solver"]])))
 st.caption(f"Click or tap the plot to add a point of the chosen class there (at most "
-           f"{M.MAX_POINTS} points); drag to zoom. Regions: the class each place of the plane "
-           "is given.")
+           f"{M.MAX_POINTS} points); drag to zoom. {click_plot.KEYS_HINT} Regions: the class "
+           "each place of the plane is given.")
 with st.expander("Add a point by its coordinates"):
     a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
     px = a.number_input(pio.markdown_safe(names[0]), value=float(np.mean(xr)), key=P + "add.x1")

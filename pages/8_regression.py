@@ -140,7 +140,8 @@ with left:
                           table=None if answer is None
                           else "Every point: its multipliers and slacks")
     st.caption(f"{R.count(len(x_all), 'point')} (at most {R.MAX_POINTS}). Click or tap the "
-               "plot to add a point there; drag to zoom (the toolbar's house resets it).")
+               "plot to add a point there; drag to zoom (the toolbar's house resets it). "
+               + click_plot.KEYS_HINT)
     with st.expander("Add a point by its coordinates"):
         c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
         px = c1.number_input("x", value=0.0, step=0.1, key=P + "add.x")

@@ -69,8 +69,8 @@ def counter(at) -> tuple[int, int]:
         (m,) = ms
         text = str(m.value)
     else:
-        (h,) = [m.value for m in at.markdown if m.value.startswith("#### Numbers of step ")]
-        text = h.removeprefix("#### Numbers of step ").split(":")[0]
+        (h,) = [m.value for m in at.markdown if m.value.startswith("## Numbers of step ")]
+        text = h.removeprefix("## Numbers of step ").split(":")[0]
     k, T = (int(p.replace(",", "")) for p in text.split("/"))
     return k, T
 
@@ -247,7 +247,7 @@ def test_next_and_last_on_smo(source, extra):
     i, j = (int(SP.decode(payload["steps"][key])[0]) for key in ("i", "j"))
     assert set(changed) <= {i, j}
     assert f"pair (i, j) = ({i + 1}, {j + 1})" in next(
-        m.value for m in at.markdown if m.value.startswith("#### Numbers of step 1 /")
+        m.value for m in at.markdown if m.value.startswith("## Numbers of step 1 /")
     )
     # … and the α the player computes is the α the page shows
     np.testing.assert_array_equal(replayed(payload, 1), a1)

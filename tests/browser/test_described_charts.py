@@ -43,9 +43,12 @@ def test_the_playground_plot_is_described_by_its_numbers_and_follows_a_click(pag
     open_app(page)                                          # D2: 18 points, linear, C = 1
     wrap = page.locator(f"{CANVAS} .svmlab-plotwrap")
     words = wrap.evaluate(WORDS)
-    assert words["role"] == "figure" and words["name"].startswith("Playground plot:")
+    # an interactive plot: it keeps the role that passes keys to it, named by its picture
+    # and then its keys
+    assert words["role"] == "application" and words["name"].startswith("Playground plot:")
+    assert "Keyboard: arrow keys move the cursor" in words["name"]
     # found by its role and name, as a screen reader finds it
-    assert page.get_by_role("figure", name=words["name"]).count() == 1
+    assert page.get_by_role("application", name=words["name"]).count() == 1
     before = described(page, 18)
     assert f"Margin {panel_row(page, 'margin 1/‖w‖')};" in before
     assert panel_row(page, "hyperplane").removesuffix(" = 0") in before

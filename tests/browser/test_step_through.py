@@ -196,8 +196,9 @@ def test_slider_jump_keys_and_last(page):
     page.locator(f"{PLAYER} [data-role=slider]").fill("7")
     wait_step(page, 7)
     check_state(page, run, 7)
-    page.evaluate("document.activeElement.blur()")  # the slider keeps arrows for itself
-    page.keyboard.press("ArrowLeft")  # the old page's shortcuts: ← → P J
+    # the slider keeps arrows for itself; the player's keys (← → P J) act with focus in it
+    page.locator(PLAYER).focus()
+    page.keyboard.press("ArrowLeft")
     wait_step(page, 6)
     check_state(page, run, 6)
     page.keyboard.press("ArrowRight")

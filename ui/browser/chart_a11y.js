@@ -34,10 +34,16 @@ export function describeBox(box, words) {
     p.setAttribute("style", HIDDEN_STYLE);
     box.insertAdjacentElement("afterend", p);
     box.svmlabDescription = p;
-    box.setAttribute("role", "figure");
+    // a plot that takes keys (role="application", click_keys.js, the canvas) keeps its role:
+    // a screen reader then passes the keys to it
+    if (box.getAttribute("role") !== "application") box.setAttribute("role", "figure");
     box.setAttribute("aria-describedby", p.id);
   }
-  if (words.name) box.setAttribute("aria-label", String(words.name));
+  // its name, then (on a plot that takes keys) what the keys do
+  if (words.name) {
+    const keys = box.dataset.keys ? ` ${box.dataset.keys}` : "";
+    box.setAttribute("aria-label", `${String(words.name)}.${keys}`.replace(/\.\./g, "."));
+  }
   if (words.description != null && p.textContent !== String(words.description)) {
     p.textContent = String(words.description);
   }

@@ -10,8 +10,12 @@
 // (layout.uirevision). The div's data-draws and data-clicks count draws and sent clicks (for
 // the browser tests).
 //
+// By keyboard (click_keys.js): the plot takes focus, the arrow keys move a cursor and Enter
+// adds a point there, sent as a click is.
+//
 // Data from Python (ui/shared/click_plot.py): fig (plotly JSON text), config, plotly_url.
 
+import { attachKeys, redrawCursor } from "./click_keys.js";
 import { drawLatest, loadInto } from "./plot_in_place.js";
 
 const STATES = new WeakMap();
@@ -28,6 +32,13 @@ function dataPoint(plot, e) {
   const x = L.xaxis.p2c(px);
   const y = L.yaxis.p2c(py);
   return Number.isFinite(x) && Number.isFinite(y) ? { x, y } : null;
+}
+
+function send(st, x, y) {
+  // a point to add, from a click or from the keyboard's Enter
+  st.seq += 1;
+  st.setTriggerValue("click", { x, y, seq: st.seq });
+  st.plot.dataset.clicks = String(st.seq);
 }
 
 function listen(st) {
@@ -50,10 +61,7 @@ function listen(st) {
     if (!d || !e.isPrimary || e.button > 0 || !st.setTriggerValue) return;
     if (Math.hypot(e.clientX - d.x, e.clientY - d.y) > MOVE_PX) return; // a zoom or a pan
     const p = dataPoint(plot, e);
-    if (!p) return;
-    st.seq += 1;
-    st.setTriggerValue("click", { x: p.x, y: p.y, seq: st.seq });
-    plot.dataset.clicks = String(st.seq);
+    if (p) send(st, p.x, p.y);
   };
   const cancel = () => (st.down = null);
   window.addEventListener("pointerup", up, true);
@@ -73,16 +81,18 @@ export default function (component) {
     st = { plot, latest: null, drawnData: null, busy: false, draws: 0, seq: 0, down: null };
     STATES.set(parentElement, st);
     listen(st);
+    st.unkeys = attachKeys(st, (x, y) => st.setTriggerValue && send(st, x, y));
     st.ready = loadInto(st, data);
   }
   st.setTriggerValue = setTriggerValue;
   if (data && data.fig) st.latest = data;
   st.ready.then(() => {
-    if (st.Plotly) drawLatest(st);
+    if (st.Plotly) drawLatest(st).then(() => redrawCursor(st));
   });
   return () => {
     if (parentElement.isConnected) return;
     st.unlisten();
+    st.unkeys();
     STATES.delete(parentElement);
     if (st.Plotly) st.Plotly.purge(plot);
   };

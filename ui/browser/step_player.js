@@ -26,14 +26,12 @@ import {
 import {
   goTo, nextEvent, pointState, prepareRun, recompute, stepRecord,
 } from "./step_player_state.js";
+import { announce, describe, keepFocus, setUpAccess } from "./step_access.js";
 
 const STATES = new WeakMap();
 const RUNS = (window.__svmlabStepRuns = window.__svmlabStepRuns || new Map());
 const PERF = (window.__svmlabStepPerf = window.__svmlabStepPerf || { drawn: [], work: [] });
 const MAX_RUNS = 3; // payloads kept in this browser tab
-const WIDGET_ROLES =
-  "[role=slider],[role=radio],[role=radiogroup],[role=listbox],[role=option],[role=combobox]," +
-  "[role=switch],[role=checkbox],[role=tab],[role=spinbutton]";
 
 // ---------------------------------------------------------------------- controls
 
@@ -85,6 +83,7 @@ function drawAll(st) {
   drawBars(st);
   panels.alpha.dataset.step = String(st.k);
   if (st.cur.ready && drawCurvesMarker(st)) panels.curves.dataset.step = String(st.k);
+  describe(st, P);
   st.root.dataset.step = String(st.k);
   st.root.dataset.run = st.R.id;
   st.draws += 1;
@@ -145,6 +144,17 @@ function act(st, name, t0) {
   }
   setStatus(st, "");
   moveTo(st, target, t0);
+}
+
+function press(st, name) {
+  // a button or a key: the step, then one sentence for a screen reader; focus stays in the
+  // player even when the pressed button ends up disabled (Next at the last step)
+  const had = document.activeElement;
+  const before = st.k;
+  const paused = name === "play" && st.playing;
+  act(st, name, performance.now());
+  keepFocus(st, had);
+  if (st.R && (paused || (name !== "play" && st.k !== before))) announce(st, pointState(st));
 }
 
 function play(st) {
@@ -280,7 +290,7 @@ function createState(root, parentElement) {
     st.listeners.push(() => target.removeEventListener(type, fn, opts));
   };
   root.querySelectorAll("button[data-act]").forEach((btn) =>
-    on(btn, "click", () => act(st, btn.dataset.act, performance.now()))
+    on(btn, "click", () => press(st, btn.dataset.act))
   );
   const slider = q("[data-role=slider]");
   on(slider, "input", () => {
@@ -303,30 +313,9 @@ function createState(root, parentElement) {
   );
   on(st.bars, "mousemove", (ev) => barsHover(st, ev));
   on(st.bars, "mouseleave", () => (st.tip.hidden = true));
-  on(document, "keydown", (ev) => {
-    // the old page's shortcuts: → next, ← previous, P play/pause, J next bound change
-    if (!root.isConnected || !st.R || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    const tag = t && t.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) {
-      return;
-    }
-    // a focused Streamlit widget (slider, radio, select box …) keeps its own arrow keys
-    if (t && t.closest && t.closest(WIDGET_ROLES)) return;
-    const name = {
-      ArrowRight: "next",
-      ArrowLeft: "prev",
-      Home: "first",
-      End: "last",
-      p: "play",
-      P: "play",
-      j: "jump",
-      J: "jump",
-    }[ev.key];
-    if (!name) return;
-    ev.preventDefault();
-    act(st, name, performance.now());
-  });
+  // the keys act only with focus inside the player (WCAG 2.1.4), so pressing a key
+  // elsewhere on the page (a sidebar link, another widget) never steps or plays
+  setUpAccess(st, on, (name) => press(st, name));
   // a listener mounted later asks for the step
   on(window, "svmlab:step-query", () => st.R && scheduleReport(st));
   const ro = new ResizeObserver(() => {

@@ -161,7 +161,8 @@ def picture(ss, task: Task, k: int) -> None:
                               title=task.prompt[:80], settings=task.slide)
         st.caption("Tap or click the plot: " + ("a point to mark or unmark it (or choose "
                    "the points below)." if task.form == "points" else
-                   "where your point goes (or type its coordinates below)."))
+                   "where your point goes (or type its coordinates below).")
+                   + " " + click_plot.KEYS_HINT)
     else:
         show_chart(CF.task_figure(task), key=P + f"chart.{k}", title=task.prompt[:80],
                    settings=task.slide)

@@ -25,6 +25,11 @@ from ui.shared.chart import a11y_words, export_text, image_config
 COMPONENT_NAME = "svmlab_clickplot"
 HTML = ('<div class="svmlab-clickplot" style="width: 100%; min-height: 120px; '
         'contain: layout style; cursor: crosshair"></div>')
+#: the pages' hint of the keys (click_keys.js), after their mouse hint
+KEYS_HINT = ("By keyboard: Tab to the plot, move its cross with the arrow keys (Shift: bigger "
+             "steps), Enter adds a point there.")
+#: the plot takes focus (click_keys.js: arrow keys and Enter): its focus ring, ≥ 3:1 on white
+CSS = ".svmlab-clickplot:focus-visible { outline: 3px solid #00674b; outline-offset: 2px; }"
 
 
 
@@ -72,7 +77,7 @@ def click_plot(fig: Mapping[str, Any], *, key: str, on_click: Callable[[], None]
     the plot area (it reads ``parse_click(st.session_state[key], ...)``). Its PNG and SVG carry
     ``title`` (None: the figure's own) and ``settings``; a screen reader reads ``name``,
     ``description`` and ``table`` (``ui.shared.chart.a11y_words``)."""
-    element = browser_modules.element(COMPONENT_NAME, "click_plot.js", HTML)
+    element = browser_modules.element(COMPONENT_NAME, "click_plot.js", HTML, CSS)
     return element(key=key, data=payload(fig, config, key=key, title=title, settings=settings,
                                          name=name, description=description, table=table),
                    on_click_change=on_click)

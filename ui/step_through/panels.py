@@ -99,11 +99,12 @@ def controls(run, total: int, coordinate: bool, unit: str) -> None:
         col.button(action.capitalize(), key=P + action, icon=f":material/{icon}:",
                    shortcut=shortcut, on_click=_on_nav, args=(action, total), width="stretch",
                    type="primary" if action == "next" else "secondary")
-    cols[4].button("Pause" if playing else "Play", key=P + "play", shortcut="P",
+    # no letter shortcuts (P, J): Streamlit's fire page-wide, wherever focus is (WCAG 2.1.4)
+    cols[4].button("Pause" if playing else "Play", key=P + "play",
                    icon=":material/pause:" if playing else ":material/play_arrow:",
                    on_click=_on_play, args=(total,), width="stretch", disabled=total == 0)
     cols[5].selectbox("Speed", list(V.SPEEDS), key=P + "speed")
-    cols[6].button(jump, key=P + "jump", icon=":material/redo:", shortcut="J", on_click=_on_jump,
+    cols[6].button(jump, key=P + "jump", icon=":material/redo:", on_click=_on_jump,
                    args=(events, what), width="stretch", help=jump_help,
                    disabled=S.next_event(events, ss.get(K_CURSOR, 0)) is None)
     if total > 0:
@@ -126,7 +127,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
     words = " · ".join(filter(None, (about, f"{unit} {k} of {V.total_steps(run, coordinate)}")))
     top = st.columns([1.0, 4.0], vertical_alignment="center")
     top[0].metric(unit.capitalize(), f"{k} / {V.total_steps(run, coordinate)}")
-    top[1].markdown(f"### {W.headline(v, unit)}")
+    top[1].markdown(f"## {W.headline(v, unit)}")  # h2: under the h1
     left, right = st.columns([1.15, 1.0], gap="medium")
     with left:
         chart(F.step_decision_figure(
@@ -235,7 +236,7 @@ def smo_panels(run, rid: str) -> None:
     SP.step_listener(key=P + "sync", run_id=rid, k=k)
     stt = S.state_at(run, k)
     head = W.smo_summary(stt.record) if k > 0 else "the start, α = 0"
-    st.markdown(f"#### Numbers of step {k:,} / {T:,}: {head}")
+    st.markdown(f"## Numbers of step {k:,} / {T:,}: {head}")  # h2: under the h1
     st.caption("These panels follow the player a moment after each step (while it plays fast, "
                "when it pauses).")
     if k == 0:

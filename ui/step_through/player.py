@@ -78,8 +78,9 @@ def _button(act: str, label: str, title: str, extra: str = "") -> str:
 
 #: the element's skeleton; step_player.js fills it (controls, plots, captions)
 HTML = (
-    '<div class="svmlab-player">'
-    '<div class="sp-controls" role="toolbar" aria-label="step controls">'
+    # tabindex -1: a click on a picture puts focus in the player, where its keys act
+    '<div class="svmlab-player" tabindex="-1" role="region" aria-label="SMO step player">'
+    '<div class="sp-controls" role="group" aria-label="step controls">'
     + _button("first", "First", "First step (Home)")
     + _button("prev", "Prev", "Previous step (←)")
     + _button("next", "Next", "Next step (→)", ' class="sp-primary"')
@@ -93,6 +94,12 @@ HTML = (
     '<input type="range" data-role="slider" min="0" max="0" value="0" step="1" '
     'aria-label="step k"></div>'
     '<div class="sp-summary" data-role="summary"></div>'
+    '<details class="sp-keys"><summary>Keyboard</summary>'
+    "<p>With focus in the player (Tab to its buttons, or click a picture):</p>"
+    '<table data-role="keys"><thead><tr><th scope="col">Key</th><th scope="col">Action'
+    "</th></tr></thead><tbody></tbody></table>"
+    "<p>Elsewhere on the page these keys do nothing here. The step slider takes ← → "
+    "itself; Tab leaves the player.</p></details>"
     '<div class="sp-grid">'
     '<div class="sp-panel" data-panel="decision"><div class="sp-stack">'
     '<canvas class="sp-under"></canvas><div class="sp-plot"></div>'
@@ -106,6 +113,10 @@ HTML = (
     '<div class="sp-panel" data-panel="curves"><div class="sp-stack">'
     '<div class="sp-plot"></div><canvas class="sp-over"></canvas></div></div>'
     '<div class="sp-status" data-role="status" aria-live="polite"></div>'
+    # one sentence per step taken (step_access.js); the pictures' descriptions
+    '<div class="sp-sr" data-role="announce" role="status" aria-live="polite" '
+    'aria-atomic="true"></div>'
+    '<div class="sp-sr" data-role="descriptions"></div>'
     "</div>"
 )
 PROTOCOL = 1
