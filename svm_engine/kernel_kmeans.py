@@ -108,7 +108,7 @@ def centroid_distances(K, labels, k: int, K_rows=None, K_diag=None) -> np.ndarra
     A = one_hot(labels, k)
     rows = K if K_rows is None else np.asarray(K_rows, dtype=float)
     diag = np.diag(K) if K_diag is None else np.asarray(K_diag, dtype=float)
-    within = np.einsum("jc,jl,lc->c", A, K, A)           # (1/|C|²) Σ_{j,l∈C} Kⱼₗ
+    within = np.einsum("jc,jc->c", A, K @ A)             # (1/|C|²) Σ_{j,l∈C} Kⱼₗ
     D = diag[:, None] - 2.0 * rows @ A + within[None, :]
     D[:, np.bincount(np.asarray(labels), minlength=k) == 0] = math.inf
     return D
@@ -229,7 +229,8 @@ def _one_run(K, k: int, centres, max_iter: int, time_budget) -> KernelKMeansResu
         new = np.argmin(D, axis=1)
         moved = _fill_empty(new, D, k)
         changed = int((new != labels).sum())
-        W = inertia(K, new, k)
+        D_next = centroid_distances(K, new, k)     # the next step's distances, and W of these
+        W = float(D_next[np.arange(n), new].sum())
         if len(trace) < TRACE_CAP + 1:
             trace.append({"step": it, "D": D.tolist(), "labels": new.tolist(), "changed": changed,
                           "sizes": np.bincount(new, minlength=k).tolist(), "inertia": W,
@@ -237,14 +238,13 @@ def _one_run(K, k: int, centres, max_iter: int, time_budget) -> KernelKMeansResu
         if changed == 0:
             converged = True
             break
-        labels = new
+        labels, D = new, D_next
         if it >= max_iter:
             break
         if time_budget is not None and time.perf_counter() - t0 > time_budget:
             timed_out = True
             break
         it += 1
-        D = centroid_distances(K, labels, k)
     if converged:
         status = (f"converged: assignment {it} equals the one before "
                   f"({it} assignment{'s' if it != 1 else ''} after the start)")
@@ -254,8 +254,7 @@ def _one_run(K, k: int, centres, max_iter: int, time_budget) -> KernelKMeansResu
     else:
         status = (f"stopped at max_iter = {max_iter} assignments: {changed} point(s) still "
                   "changed cluster (a kernel that is not positive semi-definite can cycle)")
-    final = new if converged else labels
-    return KernelKMeansResult(
-        labels=final, D=centroid_distances(K, final, k), inertia=inertia(K, final, k),
+    return KernelKMeansResult(           # `new` is the last assignment (= labels when converged)
+        labels=new, D=D_next, inertia=W,
         converged=converged, n_iter=it, status=status, centres=np.asarray(centres),
         trace=trace, trace_truncated=len(trace) < it + 1, K=K)

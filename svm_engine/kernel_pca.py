@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .gram import mercer_check
+from .gram import MercerCheck, mercer_check
 
 
 def centre_gram(K) -> np.ndarray:
@@ -115,11 +115,13 @@ class KernelPCAResult:
         return centre_rows(K_new, self.K) @ self.alphas
 
 
-def kernel_pca(K, n_components: int | None = None) -> KernelPCAResult:
+def kernel_pca(K, n_components: int | None = None, check: MercerCheck | None = None
+               ) -> KernelPCAResult:
     """Kernel PCA of the Gram matrix K (module docstring): the eigenvalues of K̃ and the
     normalised aᵢ of the first ``n_components`` (None: every λ > tolerance). ValueError for a
-    K that is not square, symmetric and finite, or a bad n_components."""
-    chk = mercer_check(K)                  # square, finite; its rounding tolerance
+    K that is not square, symmetric and finite, or a bad n_components. ``check``: K's
+    `gram.mercer_check`, when the caller has it already (not computed twice)."""
+    chk = mercer_check(K) if check is None else check   # square, finite; the tolerance
     if not chk.symmetric:
         raise ValueError(f"K is not symmetric (max |Kᵢⱼ − Kⱼᵢ| = {chk.asymmetry:.3g}); a Gram "
                          "matrix is")

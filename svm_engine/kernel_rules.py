@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from . import kernel_values as kv
 from .gram import MercerCheck, gram_matrix, mercer_check
 from .validation import check_number
 
@@ -139,10 +140,26 @@ def check_on(kernel, X) -> tuple[np.ndarray, MercerCheck]:
 
 
 def diagonal(kernel, Z) -> np.ndarray:
-    """K(zₐ, zₐ) for each row of Z (the new points' self-similarities)."""
+    """K(zₐ, zₐ) for each row of Z (the new points' self-similarities), without the m × m
+    matrix: a base kernel's own formula (xᵀx, (c + xᵀx)^q, 1), a rule applied to its parts'.
+    ValueError when the values overflow."""
     Z = np.atleast_2d(np.asarray(Z, dtype=float))
-    out = np.array([float(kernel(z[None, :], z[None, :])[0, 0]) for z in Z])
+    out = _diag(kernel, Z)
     if not np.isfinite(out).all():
         raise ValueError(f"the kernel values overflow on these points ({kernel.label})")
-    return out if len(out) else np.zeros(0)
+    return out
 
+
+def _diag(kernel, Z) -> np.ndarray:
+    if isinstance(kernel, Sum | Difference | Product):
+        a, b = _diag(kernel.k1, Z), _diag(kernel.k2, Z)
+        return a + b if isinstance(kernel, Sum) else (a - b if isinstance(kernel, Difference)
+                                                      else a * b)
+    if isinstance(kernel, Scaled):
+        return kernel.a * _diag(kernel.k1, Z)
+    if isinstance(kernel, Exp):
+        with np.errstate(over="ignore"):
+            return np.exp(_diag(kernel.k1, Z))
+    if hasattr(kernel, "as_numbers"):       # a base kernel: its compiled diagonal
+        return kv.kernel_diag(kernel.as_numbers, np.ascontiguousarray(Z))
+    return np.array([float(kernel(z[None, :], z[None, :])[0, 0]) for z in Z])
