@@ -138,3 +138,18 @@ def eigen_figure(eigenvalues, explained, title: str, bars: int = 10) -> dict:
                               "<extra></extra>", "meta": {"role": "eigenvalues"}}]
     lay = _layout(title, "component i", "eigenvalue λᵢ of K̃", height=360, equal=False)
     return {"data": data, "layout": lay}
+
+
+def points_figure(X, y, Z, title: str) -> dict:
+    """The points and the new points alone (no run to show), on ranges a click maps to."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    Z = np.asarray(Z, dtype=float).reshape(-1, 2)
+    data = _cluster_points(X, y, np.zeros(len(X), dtype=int), "")
+    data += _new_points(Z, [])
+    P = np.vstack([X, Z]) if len(Z) else X
+    lo, hi = (P.min(axis=0), P.max(axis=0)) if len(P) else (np.full(2, -1.0), np.ones(2))
+    pad = 0.15 * np.maximum(hi - lo, 1.0)
+    lay = _layout(title, "x1", "x2", height=520, equal=False)
+    lay["xaxis"]["range"] = [float(lo[0] - pad[0]), float(hi[0] + pad[0])]
+    lay["yaxis"]["range"] = [float(lo[1] - pad[1]), float(hi[1] + pad[1])]
+    return {"data": data, "layout": lay}
