@@ -29,6 +29,8 @@ One package per page (``pages/1_…`` to ``pages/9_…``), each its logic, its f
 - ``ui.multiclass``, ``ui.regression`` – the More classes and Regression pages: what they
   compute (in a fit worker) and their figures;
 - ``ui.losses``          – the Losses & perceptron page;
+- ``ui.kmeans_pca``      – the Kernel k-means & PCA page: what it computes (in a fit worker)
+  and its figures;
 - ``ui.join``, ``ui.teach`` – a live class's two pages: a student joins and answers (``flow``
   decides, ``views`` draws); the teacher starts a class and follows it (``summary``: the
   dashboard in numbers, ``figures``, ``builder``, ``views``);
