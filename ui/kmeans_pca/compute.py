@@ -171,7 +171,8 @@ def run(X, y, Z, s: Mapping[str, Any]) -> Answer:
         raise ValueError(f"{formula(s)}: not a kernel on these points — its Gram matrix has "
                          f"λ_min = {fmt_num(check.min_eigenvalue)} < 0. Kernel k-means and "
                          "kernel PCA need a kernel (distances and variances in a feature "
-                         "space); choose one of the rules.")
+                         "space); choose one of the rules: "
+                         + ", ".join(RULE_NAMES[r] for r in kr.KERNEL_RULES) + ".")
     k = int(s["k"])
     t0 = time.perf_counter()
     km = kk.kernel_kmeans(K, k, seed=int(s["seed"]), n_init=N_INIT, max_iter=MAX_ITER,
@@ -253,9 +254,11 @@ def eigen_rows(a: Answer) -> list[dict]:
     n = a.pca.n
     lin = a.linear.eigenvalues * n
     rows = []
+    cov = a.pca.covariance_eigenvalues
     for i, lam in enumerate(a.pca.eigenvalues[:BARS]):
         frac = a.pca.explained[i] if i < a.pca.n_components else 0.0
-        rows.append({"i": i + 1, "λᵢ of K̃": fmt_num(lam), "λᵢ/N": fmt_num(lam / n),
+        rows.append({"i": i + 1, "λᵢ of K̃": fmt_num(lam),
+                     "λᵢ/N": fmt_num(cov[i]) if i < len(cov) else fmt_num(lam / n),
                      "share": fmt_pct(frac),
                      "linear PCA: N·λᵢ(S)": fmt_num(lin[i]) if i < len(lin) else "–"})
     return rows
