@@ -13,8 +13,9 @@ pytestmark = pytest.mark.browser
 
 
 def new_points(page) -> list[tuple[float, float]]:
+    """The stars as Plotly drew them (_fullData: the typed arrays decoded)."""
     return page.evaluate(f"""() => {{
-        const t = document.querySelector('{PLOT}').data.find(
+        const t = document.querySelector('{PLOT}')._fullData.find(
             t => (t.meta || {{}}).role === 'new');
         return t ? Array.from(t.x).map((x, i) => [x, t.y[i]]) : []; }}""")
 
