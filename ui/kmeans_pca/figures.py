@@ -51,7 +51,7 @@ def _cluster_points(P, y, labels, name: str) -> list[dict]:
             if not len(idx):
                 continue
             out.append({"type": "scatter", "mode": "markers", "x": P[idx, 0], "y": P[idx, 1],
-                        "name": f"{name} C{c + 1}, class {class_label(cls)}",
+                        "name": f"{name} C{c + 1}, class {class_label(cls)}".strip(),
                         "customdata": idx + 1,
                         "marker": {"color": COLORS[c % len(COLORS)], "symbol": sym,
                                    "size": POINT_SIZE - 3, "line": {"color": "#FFFFFF",
