@@ -32,6 +32,8 @@ One package per page (``pages/1_…`` to ``pages/9_…``), each its logic, its f
 - ``ui.knn_perceptron``  – the Kernel perceptron & k-NN page: what it computes (in a fit
   worker: the dual perceptron's run, k-NN's regions, Voronoi edges and neighbours), its
   figures and words;
+- ``ui.kmeans_pca``      – the Kernel k-means & PCA page: what it computes (in a fit worker)
+  and its figures;
 - ``ui.join``, ``ui.teach`` – a live class's two pages: a student joins and answers (``flow``
   decides, ``views`` draws); the teacher starts a class and follows it (``summary``: the
   dashboard in numbers, ``figures``, ``builder``, ``views``);

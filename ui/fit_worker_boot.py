@@ -15,6 +15,7 @@ import cvxopt.solvers  # noqa: F401  (the qp solver imports it on its first fit:
 import svm_engine.separability  # noqa: F401  (scipy.optimize, for the hard-margin check)
 from svm_engine import precompile
 from ui.compare import comparison as compare  # noqa: F401
+from ui.kmeans_pca import compute as kmeans_pca  # noqa: F401
 from ui.knn_perceptron import compute as knn_perceptron  # noqa: F401
 from ui.multiclass import compute as multiclass  # noqa: F401
 from ui.regression import compute as regression

@@ -26,6 +26,7 @@ PAGES = (
     PageSpec("pages/8_regression.py", "Regression", ":material/trending_up:"),
     PageSpec("pages/9_losses_perceptron.py", "Losses & perceptron", ":material/show_chart:"),
     PageSpec("pages/13_kernel_perceptron_knn.py", "Kernel perceptron & k-NN", ":material/hub:"),
+    PageSpec("pages/14_kernel_kmeans_pca.py", "Kernel k-means & PCA", ":material/bubble_chart:"),
     PageSpec("pages/10_join_class.py", "Join a class", ":material/login:"),
     PageSpec("pages/11_teach_class.py", "Teach a class", ":material/co_present:"),
     PageSpec("pages/12_sources.py", "Sources", ":material/library_books:"),

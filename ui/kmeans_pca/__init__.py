@@ -1,0 +1,1 @@
+"""The Kernel k-means & PCA page: what it computes (compute, in a fit worker) and its figures."""
