@@ -201,7 +201,8 @@ with left:
     xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
     click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
                           on_click=partial(on_plot_click, xr, yr),
-                          settings=(title, answer.formula, f"step {p} of {total}"))
+                          settings=(title, answer.formula, f"step {p} of {total}"),
+                          description=C.phase_words(answer, ph).replace("**", ""))
 with right:
     chart(F.plain_figure(X, y, answer, "Plain k-means (linear kernel)"), "fig.plain",
           "Plain k-means", f"k = {s['k']}")
@@ -212,8 +213,9 @@ if answer.ari:
     st.caption(f"Agreement with the points' two classes (adjusted Rand index, 1 = the same "
                f"split, ≈ 0 = no better than chance): kernel k-means "
                f"{fmt_num(answer.ari['kernel'], 3)}, plain k-means "
-               f"{fmt_num(answer.ari['plain'], 3)}. The shape of a point is its class, its "
-               "colour its cluster; the shading is the nearest centroid in feature space.")
+               f"{fmt_num(answer.ari['plain'], 3)}. A cluster has a colour and a shape; a "
+               "point of class +1 is filled, of class −1 open; the shading is the nearest "
+               "centroid in feature space.")
 rows = C.mover_rows(X, ph)
 if rows:
     st.dataframe(pd.DataFrame(rows), hide_index=True, key=P + "movers")

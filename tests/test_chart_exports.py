@@ -32,6 +32,7 @@ EXPECTED = {
     "8_regression.py": (2, ["sin", "n = 30", "ε = 0.2", "C = 10"]),
     "9_losses_perceptron.py": (2, ["Book D1: separable (slide 15)", "n = 14"]),
     "13_kernel_perceptron_knn.py": (2, ["n = 14"]),
+    "14_kernel_kmeans_pca.py": (5, ["Rings (n=100"]),
 }
 
 

@@ -25,6 +25,8 @@ from ui.generalisation import compute as GC
 from ui.generalisation import figures as GF
 from ui.kernels import compute as KC
 from ui.kernels import figures as KF
+from ui.kmeans_pca import compute as KMC
+from ui.kmeans_pca import figures as KMF
 from ui.knn_perceptron import compute as KPC
 from ui.knn_perceptron import figures as KPF
 from ui.losses import figures as LF
@@ -360,6 +362,25 @@ def _knn(k):
     return KPF.knn_figure(KPC.knn_answer(X, labels, k, None, X[0] + 0.1, steps=40), X, labels)
 
 
+@functools.cache
+def _kmeans_answer():
+    d = datasets.rings(n=60, noise=0.05, seed=0)
+    return d, KMC.run(d.X, d.y, np.array([[0.1, 0.2], [1.1, 0.0]]), KMC.DEFAULTS)
+
+
+def _kmeans(which):
+    d, a = _kmeans_answer()
+    if which == "stepper":
+        return KMF.kmeans_figure(d.X, d.y, a, a.phase(1), np.array([[0.1, 0.2], [1.1, 0.0]]),
+                                 "kernel k-means")
+    if which == "plain":
+        return KMF.plain_figure(d.X, d.y, a, "plain k-means")
+    if which == "pca":
+        return KMF.pca_figure(KMC.two(a.pca.projections), d.y, a.kmeans.labels, a.new_kpca,
+                              a.new_labels, "kernel PCA")
+    return KMF.eigen_figure(a.pca.eigenvalues, a.pca.explained, "eigenvalues")
+
+
 FIGURES = {
     "Playground (D2, five overlays)": _playground,
     "Playground (quadratic kernel)": _nonlinear,
@@ -387,6 +408,10 @@ FIGURES = {
     "Kernel perceptron": _kernel_perceptron,
     "k-NN: 1-NN with Voronoi cells": lambda: _knn(1),
     "k-NN: 5-NN": lambda: _knn(5),
+    "Kernel k-means: a step": lambda: _kmeans("stepper"),
+    "Kernel k-means: plain k-means": lambda: _kmeans("plain"),
+    "Kernel PCA: projections": lambda: _kmeans("pca"),
+    "Kernel PCA: eigenvalues": lambda: _kmeans("eigen"),
 }
 FIGURES.update({f"Worked example {e.key}": (lambda e=e: [p.figure for p in WF.figures(
     e.key, WE.compute(e.key))]) for e in WE.EXAMPLES})

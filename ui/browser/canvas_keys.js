@@ -9,6 +9,8 @@
 // round without leaving, Escape goes back to the cursor, Delete or Backspace removes the
 // focused point, Ctrl+Z (⌘Z) undoes.
 
+import { PALETTE } from "./palette.js";
+
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
 export function keyAction(ev, ctx) {
@@ -98,7 +100,7 @@ export function startCursor(xr, yr) {
 
 // The marks over the plot (SVG in canvas_overlay.js's layer): dark on a white halo, so they
 // keep 3:1 against either class's shading and the points (WCAG 1.4.11)
-const DARK = "#1a1a1a";
+const DARK = PALETTE.INK;
 
 export function cursorMarkup(px, py) {
   const r = 13;

@@ -7,32 +7,30 @@
 - ``plain_figure``: plain k-means's clusters with its explicit centroids;
 - ``pca_figure``: the points on two principal components, the new points projected;
 - ``eigen_figure``: the eigenvalues of the centred Gram matrix, with their shares.
-Cluster colours: Okabe–Ito (colour-blind safe); the hover text names each point's cluster.
+A cluster has a colour and a shape (ui.shared.palette: never colour alone); a point's class is
+filled (+1) or open (−1); the hover text names both.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ui.shared.figures import FONT_SIZE, NEG_SYMBOL, POINT_SIZE, POS_SYMBOL, class_label
+from ui.shared import palette as PAL
+from ui.shared.figures import FONT_SIZE, POINT_SIZE, class_label
 
-COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
-NEW_COLOR_LINE = "#000000"
-
-
-def pale(hex_color: str, keep: float = 0.25) -> str:
-    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return "#" + "".join(hex(round(255 - keep * (255 - c)))[2:].zfill(2).upper()
-                         for c in (r, g, b))
+COLORS = PAL.CLASS_COLORS
+SYMBOLS = PAL.CLASS_SYMBOLS
+NEW_COLOR_LINE = PAL.BLACK
+pale = PAL.class_tint
 
 
 def _layout(title: str, xtitle: str, ytitle: str, height: int = 460, equal: bool = True) -> dict:
-    axis = {"showline": True, "linecolor": "#444444", "mirror": True, "ticks": "outside",
-            "zeroline": False, "gridcolor": "#EEEEEE"}
+    axis = {"showline": True, "linecolor": PAL.AXIS_LINE, "mirror": True, "ticks": "outside",
+            "zeroline": False, "gridcolor": PAL.GRID_LINE}
     lay = {"title": {"text": title, "x": 0.01}, "height": height,
            "margin": {"l": 55, "r": 10, "t": 60, "b": 50},
            "font": {"size": FONT_SIZE - 4, "family": "Source Sans Pro, Arial, sans-serif"},
-           "plot_bgcolor": "#FFFFFF", "paper_bgcolor": "#FFFFFF", "hovermode": "closest",
+           "plot_bgcolor": PAL.WHITE, "paper_bgcolor": PAL.WHITE, "hovermode": "closest",
            "xaxis": {**axis, "title": {"text": xtitle}},
            "yaxis": {**axis, "title": {"text": ytitle}},
            "legend": {"orientation": "h", "x": 0, "y": -0.18}}
@@ -42,11 +40,12 @@ def _layout(title: str, xtitle: str, ytitle: str, height: int = 460, equal: bool
 
 
 def _cluster_points(P, y, labels, name: str) -> list[dict]:
-    """The points by cluster (colour) and class (shape)."""
+    """The points by cluster (colour and shape) and class (filled +1, open −1)."""
     out = []
     labels = np.asarray(labels)
     for c in np.unique(labels):
-        for cls, sym in ((1, POS_SYMBOL), (-1, NEG_SYMBOL)):
+        shape = SYMBOLS[int(c) % len(SYMBOLS)]
+        for cls, sym in ((1, shape), (-1, f"{shape}-open")):
             idx = np.flatnonzero((labels == c) & (np.asarray(y) == cls))
             if not len(idx):
                 continue
@@ -54,8 +53,10 @@ def _cluster_points(P, y, labels, name: str) -> list[dict]:
                         "name": f"{name} C{c + 1}, class {class_label(cls)}".strip(),
                         "customdata": idx + 1,
                         "marker": {"color": COLORS[c % len(COLORS)], "symbol": sym,
-                                   "size": POINT_SIZE - 3, "line": {"color": "#FFFFFF",
-                                                                    "width": 1}},
+                                   "size": POINT_SIZE - 3,
+                                   "line": {"color": PAL.WHITE if cls > 0 else
+                                            COLORS[c % len(COLORS)], "width": 1 if cls > 0
+                                            else 2.5}},
                         "hovertemplate": f"x<sub>%{{customdata}}</sub>: cluster C{c + 1}, class "
                                          f"{class_label(cls)}<extra></extra>",
                         "meta": {"role": "points", "cluster": int(c)}})
@@ -65,7 +66,7 @@ def _cluster_points(P, y, labels, name: str) -> list[dict]:
 def _new_points(Z, labels, name: str = "new point") -> list[dict]:
     if not len(Z):
         return []
-    colors = [COLORS[int(c) % len(COLORS)] for c in labels] if len(labels) else "#FFFFFF"
+    colors = [COLORS[int(c) % len(COLORS)] for c in labels] if len(labels) else PAL.WHITE
     return [{"type": "scatter", "mode": "markers", "x": Z[:, 0], "y": Z[:, 1],
              "name": f"{name}s (your clicks)", "customdata": np.arange(1, len(Z) + 1),
              "marker": {"color": colors, "symbol": "star", "size": POINT_SIZE + 6,
@@ -91,14 +92,14 @@ def kmeans_figure(X, y, a, ph, Z, title: str) -> dict:
         s = a.kmeans.centres
         data.append({"type": "scatter", "mode": "markers", "x": X[s, 0], "y": X[s, 1],
                      "name": "start centres", "marker": {"symbol": "x-thin", "size": 22,
-                                                        "line": {"width": 4, "color": "#000000"}},
+                                                        "line": {"width": 4, "color": PAL.BLACK}},
                      "hoverinfo": "skip", "meta": {"role": "centres"}})
     if len(ph.movers):
         m = ph.movers
         data.append({"type": "scatter", "mode": "markers", "x": X[m, 0], "y": X[m, 1],
                      "name": "moves at the next assignment",
                      "marker": {"symbol": "circle-open", "size": POINT_SIZE + 10,
-                                "line": {"width": 3, "color": "#000000"}},
+                                "line": {"width": 3, "color": PAL.BLACK}},
                      "hoverinfo": "skip", "meta": {"role": "movers"}})
     data += _new_points(np.asarray(Z).reshape(-1, 2), a.new_labels)
     lay = _layout(title, "x1", "x2", height=520)
@@ -114,7 +115,7 @@ def plain_figure(X, y, a, title: str) -> dict:
     C = a.plain_centres
     data.append({"type": "scatter", "mode": "markers", "x": C[:, 0], "y": C[:, 1],
                  "name": "centroids μ_c", "marker": {"symbol": "x-thin", "size": 22,
-                                                    "line": {"width": 4, "color": "#000000"}},
+                                                    "line": {"width": 4, "color": PAL.BLACK}},
                  "hoverinfo": "skip", "meta": {"role": "centroids"}})
     return {"data": data, "layout": _layout(title, "x1", "x2", height=520)}
 
