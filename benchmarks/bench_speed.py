@@ -1,10 +1,12 @@
 """Issue 7's speed goals, each against its reference measured in the same run (a script).
 
-1. smo vs scikit-learn's SVC (LIBSVM), same kernel, C and tol = 1e-3, on the 8 problems
-   {blobs, moons} × {linear, RBF γ = 1 on standardised data} × {C = 1, C = 100}, at n = 2,000
-   and n = 5,000 separately: the 8 time ratios and their median (goal ≤ 1.0); and, with
-   tol = 1e-6 for both, the relative difference of the dual objectives (goal ≤ 1e-6).
-2. Warm start: in an n = 1,000 problem add, move or delete one point, refit with
+1. se.fit (smo, with the certificate and the polish) vs scikit-learn's SVC (LIBSVM), same
+   kernel, C and tol = 1e-3, on the 8 problems {blobs, moons} × {linear, RBF γ = 1 on
+   standardised data} × {C = 1, C = 100}, at n = 2,000 and n = 5,000 separately, timed
+   interleaved: the 8 time ratios, their median and worst (issue 31: median ≤ 0.7, worst
+   ≤ 1.0, in process time: the machine is shared), the polish's cost per fit and per round,
+   and the relative difference of the dual objectives (goal ≤ 1e-3).
+2. Warm start: in an n = 1,000 problem add, move or delete one point (20 edits), refit with
    `fit(..., warm_start=previous_model)` (α and gradient carried over, `svm_engine/warmstart.py`;
    the time includes matching the rows), time ÷ a LIBSVM cold fit of the new problem
    (goal ≤ 0.1). The two are timed in alternating blocks (medians of 21 calls each): this
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -51,40 +54,113 @@ def verdict(ok: bool) -> str:
 
 # -- 1. smo vs LIBSVM ----------------------------------------------------------------------
 
+def load() -> str:
+    """The 1-minute load average (`uptime`): this 2-core machine is shared, and every figure
+    is printed beside it."""
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+class PolishMeter:
+    """The polish's share of se.fit: process time inside `polish.polish` and its rounds
+    (`polish._solve` calls), counted by wrapping both while the meter is on."""
+
+    def __init__(self):
+        from svm_engine import polish as P
+
+        self.P, self.seconds, self.rounds, self.calls = P, 0.0, 0, 0
+        self._polish, self._solve = P.polish, P._solve
+
+    def __enter__(self):
+        def polish(*a, **k):
+            t = time.process_time()
+            try:
+                return self._polish(*a, **k)
+            finally:
+                self.seconds += time.process_time() - t
+                self.calls += 1
+
+        def solve(*a, **k):
+            self.rounds += 1
+            return self._solve(*a, **k)
+
+        self.P.polish, self.P._solve = polish, solve
+        return self
+
+    def __exit__(self, *exc):
+        self.P.polish, self.P._solve = self._polish, self._solve
+
+
+def _cpu(f):
+    """f as a call that returns its process time (BLAS may use both cores: both count)."""
+    def timed():
+        t = time.process_time()
+        f()
+        return time.process_time() - t
+    return timed
+
+
 def smo_vs_libsvm(sizes, repeats):
-    print(f"\n1. smo / LIBSVM time, tol 1e-3 (median of {repeats}); dual agreement at tol 1e-6")
+    print(f"\n1. se.fit (smo, certificate and polish) / LIBSVM, tol 1e-3, interleaved "
+          f"(medians of {repeats} each); wall and process (cpu) time; objectives at tol 1e-3")
     ok = True
     for n in sizes:
-        ratios, gaps = [], []
+        wall, cpu, gaps, per_fit, per_round = [], [], [], [], []
         for p in bs.make_problems(sizes=(n,)):
-            t_smo = bs.measure_smo(p, 1e-3, repeats)["time"]
-            t_lib = bs.measure_libsvm(p, 1e-3, repeats)["time"]
-            tight_smo = bs.measure_smo(p, 1e-6, 1)
-            tight_lib = bs.measure_libsvm(p, 1e-6, 1)
-            gap = bs.relative_gap(tight_smo["dual"], tight_lib["dual"])
-            ratios.append(t_smo / t_lib)
+            def fit(p=p):
+                return se.fit(p.X, p.y, kernel=p.engine_kernel, C=p.C, solver="smo", tol=1e-3)
+
+            lib = _libsvm_cold(p)
+            t_se, t_lib = interleaved(fit, lib, blocks=repeats, per_block=1)
+            c_se, c_lib = interleaved_cpu(fit, lib, blocks=repeats)
+            with PolishMeter() as meter:
+                m = fit()
+            svc = lib()
+            alpha = np.zeros(p.n)
+            alpha[svc.support_] = np.abs(svc.dual_coef_[0])
+            gap = bs.relative_gap(bs.dual_objective(p, m.alpha), bs.dual_objective(p, alpha))
+            w, c = statistics.median(t_se) / statistics.median(t_lib), c_se / c_lib
+            wall.append(w)
+            cpu.append(c)
             gaps.append(gap)
-            print(f"  {p.label}  smo {1e3 * t_smo:8.1f} ms  LIBSVM {1e3 * t_lib:8.1f} ms  "
-                  f"ratio {t_smo / t_lib:5.2f}  dual rel diff (tol 1e-6) {gap:.1e}", flush=True)
-        med = statistics.median(ratios)
-        good = med <= 1.0 and max(gaps) <= 1e-6
+            per_fit.append(meter.seconds)
+            if meter.rounds:
+                per_round.append(meter.seconds / meter.rounds)
+            print(f"  {p.label}  se.fit {1e3 * statistics.median(t_se):7.1f} ms  LIBSVM "
+                  f"{1e3 * statistics.median(t_lib):7.1f} ms  wall {w:5.2f}  cpu {c:5.2f}  "
+                  f"polish {1e3 * meter.seconds:5.1f} ms cpu, {meter.rounds:2d} rounds  "
+                  f"converged {m.converged}  dual rel diff {gap:.1e}  ({load()})", flush=True)
+        good = (statistics.median(cpu) <= 0.7 and max(cpu) <= 1.0 and max(gaps) <= 1e-3)
         ok &= good
-        print(f"  n = {n}: ratios {' '.join(f'{r:.2f}' for r in ratios)}  median {med:.2f} "
-              f"(goal ≤ 1.0); max dual rel diff {max(gaps):.1e} (goal ≤ 1e-6)  {verdict(good)}")
+        rnd = f"{1e3 * statistics.median(per_round):.2f} ms" if per_round else "-"
+        print(f"  n = {n}: cpu ratios {' '.join(f'{r:.2f}' for r in cpu)}  median "
+              f"{statistics.median(cpu):.2f}, worst {max(cpu):.2f} (goal ≤ 0.7, ≤ 1.0); wall "
+              f"median {statistics.median(wall):.2f}, worst {max(wall):.2f}; max dual rel "
+              f"diff {max(gaps):.1e} (goal ≤ 1e-3)  {verdict(good)}")
+        print(f"  n = {n}: polish per fit median {1e3 * statistics.median(per_fit):.2f} ms, "
+              f"worst {1e3 * max(per_fit):.2f} ms; per round median {rnd} (cpu)")
     return ok
 
 
 # -- 2. warm start -------------------------------------------------------------------------
 
-def _edits(X, y, rng):
-    """(name, X′, y′): one point added, moved, deleted."""
+def _edits(X, y, rng, model=None):
+    """(name, X′, y′): one point added, moved, deleted; a second point added near the
+    boundary; a support vector moved (when model is given)."""
     n = len(y)
     i = int(rng.integers(n))
     add = (np.vstack([X, rng.normal(size=(1, 2))]), np.append(y, 1.0))
     moved = X.copy()
     moved[i] += rng.normal(scale=0.3, size=2)
     keep = np.arange(n) != i
-    return [("add", *add), ("move", moved, y.copy()), ("delete", X[keep], y[keep])]
+    out = [("add", *add), ("move", moved, y.copy()), ("delete", X[keep], y[keep])]
+    if model is not None:
+        sv = np.flatnonzero(model.alpha > 0)
+        j = int(sv[rng.integers(len(sv))])
+        near = (np.vstack([X, X[j] + rng.normal(scale=0.1, size=2)]), np.append(y, -y[j]))
+        sv_moved = X.copy()
+        sv_moved[j] += rng.normal(scale=0.3, size=2)
+        out += [("add-sv", *near), ("move-sv", sv_moved, y.copy())]
+    return out
 
 
 def _libsvm_cold(q):
@@ -111,14 +187,26 @@ def interleaved(fa, fb, blocks=7, per_block=3):
     return ta, tb
 
 
+def interleaved_cpu(fa, fb, blocks=7, per_block=1):
+    """(median process time of fa, of fb), alternating as `interleaved`: with 8 other
+    workers on 2 cores, wall time is mostly waiting for a core; process time is the work."""
+    ta, tb = [], []
+    for _ in range(blocks):
+        for f, times in ((_cpu(fa), ta), (_cpu(fb), tb)):
+            for _ in range(per_block):
+                times.append(f())
+    return statistics.median(ta), statistics.median(tb)
+
+
 def warm_start(repeats, n=1000):
-    print(f"\n2. warm start after one edit, n = {n}: warm smo ÷ LIBSVM cold fit (medians of "
-          f"{7 * 3} each, measured in alternating blocks)")
+    print(f"\n2. warm start after one edit, n = {n}, 20 edits: warm se.fit (certificate "
+          f"included) ÷ LIBSVM cold fit (medians of {7 * 3} each, alternating blocks; wall "
+          f"and process time)")
     rng = np.random.default_rng(7)
-    ratios = []
+    ratios, cpu_ratios = [], []
     for p in bs.make_problems(sizes=(n,), Cs=(1.0,)):
         base = se.fit(p.X, p.y, kernel=p.engine_kernel, C=p.C, solver="smo")
-        for name, X2, y2 in _edits(p.X, p.y, rng):
+        for name, X2, y2 in _edits(p.X, p.y, rng, base):
             q = bs.Problem(p.data, len(y2), p.kernel, p.C, X2, y2)
 
             def warm(q=q):       # timed: matching the rows, α₀ and G₀ included
@@ -126,16 +214,21 @@ def warm_start(repeats, n=1000):
                               warm_start=base)  # noqa: B023 (used before base changes)
 
             t_warm, t_lib = interleaved(warm, _libsvm_cold(q))
+            c_warm, c_lib = interleaved_cpu(warm, _libsvm_cold(q))
             t_warm, t_cold = statistics.median(t_warm), statistics.median(t_lib)
-            m = warm()
-            cold = se.fit(q.X, q.y, kernel=q.engine_kernel, C=q.C, solver="smo", tol=1e-3)
+            with PolishMeter() as meter:
+                m = warm()
             ratios.append(t_warm / t_cold)
-            print(f"  {p.label} {name:6s}  warm {1e3 * t_warm:7.2f} ms ({m.n_iter:4d} it)  "
-                  f"cold smo {cold.n_iter:5d} it  LIBSVM cold {1e3 * t_cold:7.1f} ms  "
-                  f"ratio {t_warm / t_cold:.3f}", flush=True)
-    med, worst = statistics.median(ratios), max(ratios)
-    good = worst <= 0.1
-    print(f"  warm-start ratio: median {med:.3f}, worst {worst:.3f} (goal ≤ 0.1)  {verdict(good)}")
+            cpu_ratios.append(c_warm / c_lib)
+            print(f"  {p.label} {name:7s}  warm {1e3 * t_warm:7.2f} ms ({m.n_iter:4d} it, "
+                  f"polish {1e3 * meter.seconds:5.2f} ms cpu)  LIBSVM cold {1e3 * t_cold:7.1f} "
+                  f"ms  wall {t_warm / t_cold:.3f}  cpu {c_warm / c_lib:.3f}  "
+                  f"converged {m.converged}  ({load()})", flush=True)
+    good = max(cpu_ratios) <= 0.1
+    print(f"  warm-start ratio over {len(ratios)} edits: cpu median "
+          f"{statistics.median(cpu_ratios):.3f}, worst {max(cpu_ratios):.3f} (goal ≤ 0.1); "
+          f"wall median {statistics.median(ratios):.3f}, worst {max(ratios):.3f}  "
+          f"{verdict(good)}")
     return good
 
 

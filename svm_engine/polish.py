@@ -25,9 +25,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import scipy.linalg
+import scipy.linalg.lapack as _lapack
 
-from .certify import EPS, EQ_RTOL, TOL, Columns, Expansion, rounding
+from .certify import EPS, EQ_RTOL, TOL, Columns, Expansion, expansion, rounding
 from .finalize import support_threshold
 
 STEPS = 40              # working-set changes (one index each) before giving up
@@ -147,8 +147,11 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
         if block >= 0:
             continue
         if stale:    # g was updated from a start with huge terms: its rounding stays in it
-            S = np.flatnonzero(a)
-            g, mag = columns.get(S) @ (a[S] * y[S]), columns.get_abs(S) @ a[S]
+            # recomputed in one compiled pass, columns not kept: gathering the n × |SV|
+            # columns through `Columns` took 45 of the 55 ms of a fit's polish (moons, linear,
+            # C = 100, n = 2,000, 704 SVs: cProfile, process time, issue 31)
+            ex_new = expansion(problem, a)
+            g, mag = ex_new.g, ex_new.mag
             stale = False
         s = float(a @ y)
         r = y * (g + (s if aug else 0.0) + bb) + diag * a - 1.0
@@ -236,18 +239,18 @@ def _solve(M, rhs, yF, eq_rhs):
         z_rhs = np.append(z_rhs, t * eq_rhs)
     if not np.isfinite(A).all() or not np.isfinite(z_rhs).all():
         return None
-    # LU (partial pivoting) when A is not singular: it keeps the small components of z,
-    # which a least-squares solve would only get to ε·‖z‖; least squares when it is
-    singular = len(z_rhs) <= LSTSQ_MAX and _singular(A)
-    z = None
-    if not singular:     # LAPACK's symmetric solve (numpy's LU took 60× longer at n = 446 on
-        try:             # a loaded 2-core VM: its threads wait on each other)
-            z = scipy.linalg.solve(A, z_rhs, assume_a="sym", check_finite=False)
-        except (np.linalg.LinAlgError, ValueError):
-            z = None
-        if z is not None and not (np.isfinite(z).all() and np.abs(A @ z - z_rhs).max()
-                                  <= 1e-9 * max(1.0, float(np.abs(z_rhs).max()))):
-            z = None
+    # LDLᵀ (Bunch–Kaufman, LAPACK's dsysv) when A is not singular: it keeps the small
+    # components of z, which a least-squares solve would only get to ε·‖z‖; least squares
+    # when it is. The singularity test is made once, on that factor (dsycon's estimate of
+    # 1/cond₁(A)), not by an SVD: with scipy.linalg.solve's checks around it, the SVD and the
+    # solve were 3.0 of a warm refit's 7.2 ms of polish (moons RBF, n = 1,000, a point added
+    # beside a support vector: cProfile, process time, issue 31); the bare LAPACK calls take
+    # microseconds. (numpy's LU took 60× longer at n = 446 on a loaded 2-core VM: its threads
+    # wait on each other.)
+    z = _ldl_solve(A, z_rhs, len(z_rhs) <= LSTSQ_MAX)
+    if z is not None and not (np.isfinite(z).all() and np.abs(A @ z - z_rhs).max()
+                              <= 1e-9 * max(1.0, float(np.abs(z_rhs).max()))):
+        z = None
     null = None
     if z is None:
         z = np.linalg.lstsq(A, z_rhs, rcond=1e-12)[0]
@@ -263,7 +266,21 @@ def _solve(M, rhs, yF, eq_rhs):
     return dF, db, null
 
 
-def _singular(A) -> bool:
-    """A's condition number beyond 1e12 (singular values, cheap at this size)."""
-    sv = np.linalg.svd(A, compute_uv=False)
-    return not (len(sv) == 0 or sv[-1] > 1e-12 * sv[0])
+def _ldl_solve(A, rhs, test: bool):
+    """z with Az = rhs from A's LDLᵀ factor, or None when A is singular: exactly (a zero
+    pivot), or, if test, by condition number (dsycon's estimate of cond₁(A) beyond 1e12,
+    the SVD's σ₁/σₙ test it replaces: the two agree within a factor of A's size)."""
+    if len(rhs) == 0:
+        return np.zeros(0)
+    A = np.array(A, dtype=float, order="F")          # dsysv overwrites its own copy
+    try:
+        ldl, ipiv, z, info = _lapack.dsysv(A, rhs)
+    except ValueError:
+        return None
+    if info != 0:
+        return None
+    if test:
+        rcond, info = _lapack.dsycon(ldl, ipiv, float(np.abs(A).sum(axis=0).max()))
+        if info != 0 or not rcond > 1e-12:
+            return None
+    return z
