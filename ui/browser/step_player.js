@@ -18,6 +18,7 @@
 // from a press (click or key) to the frame that paints the step.
 
 import { mountState } from "./plotly_loader.js";
+import { hidePlotlySvgs } from "./chart_a11y.js";
 import { fmt, sub } from "./format.js";
 import { withImageButtons } from "./plot_export.js";
 import {
@@ -239,6 +240,10 @@ function drawFrames(st) {
     Plotly.react(st.cur.plot, R.curves.data, lay(R.curves), curConfig),
   ]).then(() => {
     if (st.framesOf !== R.id) return;
+    // Plotly's svgs would read as unnamed images: the canvases drawn over them carry the
+    // step's name and description (step_access.js)
+    hidePlotlySvgs(st.dec.plot);
+    hidePlotlySvgs(st.cur.plot);
     st.dec.ready = true;
     st.cur.ready = true;
     drawAll(st);
