@@ -186,7 +186,7 @@ with right:
 
 if answer is not None:
     m = answer.model
-    st.subheader("Every point: its multipliers and slacks")
+    st.header("Every point: its multipliers and slacks")
     st.dataframe(pd.DataFrame(R.point_rows(m)), hide_index=True, key=P + "table",
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in ("x", "t", "y(x)", "t − y(x)", "a", "â", "ξ", "ξ̂")})
