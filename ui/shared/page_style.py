@@ -8,7 +8,8 @@ where the theme options of .streamlit/config.toml cannot reach (Streamlit 1.67):
   ring in the text colour (≥ 3:1 on the sidebar);
 - the collapsed sidebar is only moved off screen (on a narrow window or at 200 % zoom): its
   ~20 links and widgets stayed in the tab order, each Tab landing on something unseen;
-  ``visibility: hidden`` takes them out until it is opened again;
+  ``visibility: hidden`` takes them out until it is opened again (on every descendant too:
+  a widget's help button sets its own ``visibility: visible``);
 - ``svmlab-sr-only``: text for screen readers only (the Playground's h1 in present mode).
 
 No external request: one inline <style>, the same on every page
@@ -28,7 +29,8 @@ CSS = f"""
 div[data-testid="stCaptionContainer"] {{ opacity: 1; color: {CAPTION_COLOR}; }}
 a[data-testid="stSidebarNavLink"]:focus-visible {{
   outline: 3px solid {FOCUS_COLOR}; outline-offset: -3px; }}
-section[data-testid="stSidebar"][data-collapsed="true"] {{ visibility: hidden; }}
+section[data-testid="stSidebar"][data-collapsed="true"],
+section[data-testid="stSidebar"][data-collapsed="true"] * {{ visibility: hidden !important; }}
 .svmlab-sr-only {{ position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }}
 """
