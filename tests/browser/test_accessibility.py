@@ -224,6 +224,7 @@ def test_the_collapsed_sidebar_is_out_of_the_tab_order(browser, app_url):
             pg.keyboard.press("Tab")
             in_sidebar += pg.evaluate("!!document.activeElement.closest('[data-testid=stSidebar]')")
         assert in_sidebar == 0
+        pg.evaluate("document.activeElement.blur()")  # the focused skip link covers the button
         pg.locator("[data-testid=stExpandSidebarButton]").click()  # opened: reachable again
         pg.wait_for_function("document.querySelector('[data-testid=stSidebar]')"
                              ".getAttribute('data-collapsed') === 'false'")

@@ -110,7 +110,8 @@ def header(ss, code: str, key: str) -> None:
     with c2:
         if where.url:
             try:
-                st.image(qr.png(where.url), caption="Scan to join", width=260)
+                st.image(qr.png(where.url), caption="Scan to join", width=260,
+                         alt=f"QR code of the class's address, {where.url}")
             except qr.QRError as exc:
                 st.warning(f"No QR code: {exc}.")
 
