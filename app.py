@@ -24,16 +24,16 @@ import ui.playground.panels  # noqa: F401
 import ui.playground.sidebar  # noqa: F401
 from ui.serving import warmup
 from ui.serving.startup import ensure_plotly_js, freeze_gc_once
+from ui.shared import page_style
 from ui.shared.drawer import close_after_navigation
-from ui.shared.nav import existing_pages, note_page
+from ui.shared.nav import existing_pages, note_page, page_title
 
 ROOT = Path(__file__).resolve().parent
 
 
 def main() -> None:
     # a file, not ":material/…:": Streamlit fetches those favicons from a font host
-    st.set_page_config(page_title="SVM Lab", page_icon=str(ROOT / "ui" / "assets" / "icon.png"),
-                       layout="wide")
+    st.set_page_config(page_icon=str(ROOT / "ui" / "assets" / "icon.png"), layout="wide")
     try:
         ensure_plotly_js(ROOT / "static")
     except OSError as exc:  # read-only checkout etc.: the canvas shows its own message
@@ -45,6 +45,10 @@ def main() -> None:
         for p in existing_pages(ROOT)
     ]
     page = st.navigation(pages)
+    # each page its own title in the tab (WCAG 2.4.2); set here, not above, so that a later
+    # call cannot leave every page "SVM Lab"
+    st.set_page_config(page_title=page_title(page.title))
+    page_style.apply()  # captions' contrast, the sidebar's focus ring (ui/shared/page_style.py)
     note_page(st.session_state, page.url_path)
     close_after_navigation()  # a phone's drawer does not stay open over the new page
     warmup.wait()  # every page fits at once: on a fresh server, behind a spinner

@@ -222,12 +222,12 @@ else:
                "the first class in the list (as LIBSVM and scikit-learn's SVC); a cycle "
                "(i beats j, j beats l, l beats i) is such a tie.")
 
-st.subheader("The binary machines")
+st.header("The binary machines")
 st.dataframe(pd.DataFrame(answer.machines), hide_index=True, key=P + "machines",
              column_config={"b": st.column_config.NumberColumn(format="%.4f"),
                             "converged": st.column_config.CheckboxColumn(),
                             "status": st.column_config.TextColumn(width="large")})
-st.subheader("Every point: the machines' scores" + (" and votes" if answer.strategy == "ovo"
+st.header("Every point: the machines' scores" + (" and votes" if answer.strategy == "ovo"
                                                      else ""))
 only_wrong = st.toggle("Only the misclassified points", key=P + "only_wrong")
 rows = pd.DataFrame(M.point_rows(answer, X, labels))

@@ -168,8 +168,8 @@ with right:
                  f" = {fmt_tex(sm['primal'], 6)}")
         st.latex(r"\begin{aligned}\max_{\mathbf{a},\hat{\mathbf{a}}}\ \tilde L &= \sum_i (a_i -"
                  r" \hat a_i)t_i - \epsilon\sum_i (a_i + \hat a_i) \\ &\quad - \tfrac12 \sum_{i,l}"
-                 r"(a_i - \hat a_i)(a_l - \hat a_l)\,k(\mathbf{x}_i, \mathbf{x}_l)"
-                 f" = {fmt_tex(sm['dual L̃'], 6)}" r"\end{aligned}")
+                 r"(a_i - \hat a_i)(a_l - \hat a_l)\,k(\mathbf{x}_i, \mathbf{x}_l) \\"
+                 f" &= {fmt_tex(sm['dual L̃'], 6)}" r"\end{aligned}")  # 3 lines: no scrolling
         st.latex(r"\text{s.t.}\ \sum_i (a_i - \hat a_i) = 0,\quad 0 \le a_i, \hat a_i \le C")
         rows = [("support vectors: aᵢ > 0 or âᵢ > 0", f"{sm['support vectors']} of {len(m.t)}"),
                 ("on the tube's edge: |tᵢ − y(xᵢ)| = ε", str(sm["on the edge"])),
@@ -189,7 +189,7 @@ with right:
 
 if answer is not None:
     m = answer.model
-    st.subheader("Every point: its multipliers and slacks")
+    st.header("Every point: its multipliers and slacks")
     st.dataframe(pd.DataFrame(R.point_rows(m)), hide_index=True, key=P + "table",
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in ("x", "t", "y(x)", "t − y(x)", "a", "â", "ξ", "ξ̂")})

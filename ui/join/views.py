@@ -95,7 +95,7 @@ def class_view(ss, store: Store) -> None:
         _watch(code)
         return
     ss[K_DRAWN] = _signature(state)
-    st.subheader(markdown_safe(state.title))
+    st.header(markdown_safe(state.title))
     st.caption(markdown_safe(f"You are {seat.nickname} in class {code}."))
     if state.paused:
         st.warning("Your teacher paused the class: look up.", icon=":material/pause:")

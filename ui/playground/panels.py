@@ -23,7 +23,7 @@ from ui.data import io as pio
 from ui.data.import_panel import column_picker, uploader
 from ui.playground import canvas, editor, keyboard, takeaway_panel, teacher, teacher_panel
 from ui.serving import budget, fit_api
-from ui.shared import history, state
+from ui.shared import history, page_style, state
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.sv_labels import LABEL_LEGEND
 
@@ -52,9 +52,11 @@ def init_session(ss) -> str | None:
 
 def heading(ss) -> None:
     """The page's heading, as every page has (the dataset's name is the plot's, beside it);
-    none in present mode, where the room is the plot's."""
+    in present mode, where the room is the plot's, for screen readers only."""
     if not teacher.is_present(ss):
         st.title("Playground")
+    else:
+        st.html(page_style.hidden_heading("Playground"))
 
 
 def sync_url(ss) -> dict[str, str]:

@@ -249,7 +249,7 @@ def _links_view(ss) -> None:
     except qr.QRError as exc:
         st.warning(f"No QR code: {exc}.")
     else:
-        st.image(png, caption="Scan to open", width=400)
+        st.image(png, caption="Scan to open", width=400, alt="QR code of this link")
         c1, c2 = st.columns(2)
         c1.download_button("QR code (PNG)", png, file_name="svm_lab_link.png", mime="image/png",
                            on_click="ignore", width="stretch", key=TP + "png")

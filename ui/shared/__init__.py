@@ -50,4 +50,6 @@ uses them all):
 - ``formulas``: the problem a setting solves (loss × bias × kernel × solver) as text, its
   bound and kernel read from the engine (``svm_engine.problem``), never re-derived.
 - ``st_private``: every non-public Streamlit API the app uses, and only there.
+- ``page_style``: the accessibility CSS app.py adds to every page (captions' contrast, the
+  sidebar's focus ring and collapsed tab order, ``hidden_heading`` for screen readers).
 """

@@ -33,6 +33,11 @@ PAGES = (
 )
 
 
+def page_title(title: str) -> str:
+    """The browser tab's title of a page: its own name first, then the app's."""
+    return f"{title} · SVM Lab"
+
+
 def existing_pages(root: str | Path, pages: tuple[PageSpec, ...] = PAGES) -> list[PageSpec]:
     """The pages whose file exists under ``root``, in menu order. If the default page is
     missing, the first existing page becomes the default."""

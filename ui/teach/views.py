@@ -37,7 +37,7 @@ def class_of(ss) -> tuple[str, str] | None:
 
 def start_form(ss, store: Store, extra_screens) -> None:
     """Choose a ready activity (with the teacher's own screens added) and start the class."""
-    st.subheader("Start a class")
+    st.header("Start a class")
     title = st.selectbox("Activity", list(READY), key=P + "activity")
     st.caption(" · ".join(f"{k + 1}. {s.title}" for k, s in enumerate(READY[title].screens)))
     screens = list(READY[title].screens) + list(extra_screens)
@@ -110,7 +110,8 @@ def header(ss, code: str, key: str) -> None:
     with c2:
         if where.url:
             try:
-                st.image(qr.png(where.url), caption="Scan to join", width=260)
+                st.image(qr.png(where.url), caption="Scan to join", width=260,
+                         alt=f"QR code of the class's address, {where.url}")
             except qr.QRError as exc:
                 st.warning(f"No QR code: {exc}.")
 
