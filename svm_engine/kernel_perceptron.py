@@ -50,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .perceptron import BIASES
-from .validation import check_integer, check_kernel, check_y
+from .validation import check_integer, check_kernel, check_X, check_y
 
 
 @dataclass(eq=False)
@@ -130,12 +130,7 @@ class KernelPerceptronResult:
 
 
 def _check(X, y, max_epochs, bias, seed):
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"X must be a non-empty 2-D array (n points, d features), got shape "
-                         f"{X.shape}")
-    if not np.isfinite(X).all():
-        raise ValueError("X contains NaN or inf; expected finite coordinates")
+    X = check_X(X)  # the engine's one check of X (named errors)
     y_pm, classes = check_y(y, len(X))
     check_integer("max_epochs", max_epochs, 1)
     if bias not in BIASES:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .kernel_distance import squared_distances
-from .validation import check_integer
+from .validation import check_integer, check_X
 
 #: distances computed at once (query points × training points): ~16 MB of float64
 BLOCK = 2_000_000
@@ -61,12 +61,7 @@ class Neighbours:
 
 
 def _check(X, y, k):
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"X must be a non-empty 2-D array (n points, d features), got shape "
-                         f"{X.shape}")
-    if not np.isfinite(X).all():
-        raise ValueError("X contains NaN or inf; expected finite coordinates")
+    X = check_X(X)  # the engine's one check of X (named errors)
     y = np.asarray(y)
     if y.shape != (len(X),):
         raise ValueError(f"y must have one label per point ({len(X)}), got shape {y.shape}")

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .validation import check_integer, check_number, check_y
+from .validation import check_integer, check_number, check_X, check_y
 
 BIASES = ("free", "none")
 TRACE_CAP = 5000
@@ -83,12 +83,7 @@ class PerceptronResult:
 
 
 def _check(X, y, eta, max_epochs, bias, seed):
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"X must be a non-empty 2-D array (n points, d features), got shape "
-                         f"{X.shape}")
-    if not np.isfinite(X).all():
-        raise ValueError("X contains NaN or inf; expected finite coordinates")
+    X = check_X(X)  # the engine's one check of X (named errors)
     y_pm, classes = check_y(y, len(X))
     check_number("eta (the learning rate)", eta, 0)
     check_integer("max_epochs", max_epochs, 1)

@@ -137,7 +137,7 @@ def test_bad_data_and_kernel_are_named():
     d = ds.d1()
     with pytest.raises(ValueError, match="kernel"):
         kernel_perceptron(d.X, d.y, "rbf")
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ValueError, match="non-finite value nan"):
         kernel_perceptron(np.array([[0.0, np.nan], [1, 1]]), [1, -1], se.Linear())
     with pytest.raises(ValueError, match="one label per point"):
         kernel_perceptron(d.X, d.y[:-1], se.Linear())

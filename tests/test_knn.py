@@ -141,7 +141,7 @@ def test_bad_arguments_are_named():
         knn.kneighbours(X, y, Z, 0)
     with pytest.raises(ValueError, match="one label per point"):
         knn.kneighbours(X, y[:-1], Z, 1)
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ValueError, match="non-finite value nan"):
         knn.kneighbours(np.array([[np.nan, 0.0]]), [1], Z, 1)
 
 

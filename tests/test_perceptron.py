@@ -171,7 +171,7 @@ def test_bad_arguments_are_named(kw, match):
 def test_bad_data_is_named():
     with pytest.raises(ValueError, match="two classes"):
         P.perceptron([[0.0, 1.0], [1.0, 0.0]], [1, 1])
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ValueError, match="non-finite value nan"):
         P.perceptron([[0.0, math.nan], [1.0, 0.0]], [1, -1])
     with pytest.raises(ValueError, match="one label per point"):
         P.perceptron([[0.0, 1.0], [1.0, 0.0]], [1, -1, 1])
