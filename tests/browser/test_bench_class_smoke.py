@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from bench_class import N_POINTS, QUERY  # noqa: E402
 from canvas_client import CANVAS, CanvasClient, Stats  # noqa: E402
+from own_thread import in_own_thread  # noqa: E402
 from st_client import StreamlitSession  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -57,7 +58,7 @@ async def _class(url: str) -> dict:
 
 
 def test_students_click_refit_and_sync_their_own_sessions(app_url):
-    r = asyncio.run(_class(app_url))
+    r = in_own_thread(asyncio.run, _class(app_url))  # a Playwright loop may run here
     st = r["stats"]
     assert dict(st.errors) == {}, st.examples
     assert st.clicks == 2 * CLICKS
