@@ -13,11 +13,17 @@ from canvas_page import D2, open_app
 
 from svm_engine import datasets, export
 from ui.shared import fitting
+from ui.shared import palette as P
 from ui.shared import state as S
 
 pytestmark = pytest.mark.browser
 
 SETTINGS = "linear kernel · hinge loss (k = 1) · C = 1 · free b · SMO · n = 18"
+
+
+def rgb(hex_color: str) -> str:
+    """A palette colour as the browser writes it in an SVG's style: rgb(r, g, b)."""
+    return "rgb({}, {}, {})".format(*(int(hex_color[k:k + 2], 16) for k in (1, 3, 5)))
 
 
 def save(page, title_part: str, tmp_path, name: str):
@@ -40,7 +46,8 @@ def test_the_plot_saves_as_png_and_svg_with_title_and_settings(page, tmp_path):
     assert text.startswith("<svg") and datasets.d2().title in text
     assert SETTINGS in text
     # the points are in the image, in their class colours (10 of +1, 8 of −1, plus the legend)
-    assert text.count("fill: rgb(0, 114, 178)") >= 10 and text.count("fill: rgb(213, 94, 0)") >= 8
+    assert text.count(f"fill: {rgb(P.BLUE)}") >= 10
+    assert text.count(f"fill: {rgb(P.VERMILLION)}") >= 8
     assert not page.locator(".svmlab-canvas .gtitle").count()        # no title on screen
     name, png = save(page, "as PNG", tmp_path, "plot.png")
     head = png.read_bytes()[:24]
