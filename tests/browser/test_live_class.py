@@ -19,7 +19,7 @@ from svm_engine import datasets
 from ui.classroom import exercises
 from ui.classroom.activities import READY
 from ui.classroom.store import get_store
-from ui.classroom.store.schema import students
+from ui.classroom.store.schema import classes, students
 
 pytestmark = pytest.mark.browser
 
@@ -55,15 +55,20 @@ def open_screen(pg, k: int) -> None:
     pg.get_by_text(f"{k + 1}. {title}", exact=True).wait_for()
 
 
-def seed_of(name: str) -> int:
+def seed_of(code: str, name: str) -> int:
+    """The seed of this class's student ``name`` (other tests' classes share the store and
+    may have a student of the same name)."""
     with get_store(store_url()).engine.connect() as c:
-        return c.execute(select(students.c.seed).where(students.c.nickname == name)
+        return c.execute(select(students.c.seed)
+                         .join(classes, classes.c.id == students.c.class_id)
+                         .where(students.c.nickname == name, classes.c.code == code)
                          ).scalar_one()
 
 
-def margin_of(name: str) -> float:
+def margin_of(code: str, name: str) -> float:
     """The right answer of this student's own variant of the two-point margin."""
-    task = exercises.variant(exercises.validate_screen(CHAPTER.screens[NUMBER]), seed_of(name))
+    task = exercises.variant(exercises.validate_screen(CHAPTER.screens[NUMBER]),
+                             seed_of(code, name))
     return float(task.data["exact"])
 
 
@@ -113,7 +118,7 @@ def test_a_live_class_teacher_and_three_students(browser, app_url):
     # the two-point margin: each student's own variant; Bob wrong again
     for pg, name, right in ((ann, "Ann", True), (bob, "Bob", False), (cy, "Cy", True)):
         open_screen(pg, NUMBER)
-        value = margin_of(name) if right else margin_of(name) * 2  # 2/‖w‖: the width
+        value = margin_of(code, name) if right else margin_of(code, name) * 2  # 2/‖w‖
         pg.get_by_role("textbox", name=re.compile("^Your answer")).fill(f"{value:.4f}")
         submit(pg)
     for pg in (ann, cy):
