@@ -31,6 +31,7 @@ from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import kernel_text, markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_pct
+from ui.shared.stepper import step_buttons
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -107,12 +108,6 @@ def cached_knn(xb: bytes, labels: tuple, k: int, skey: tuple | None, query: tupl
                       settings=None, n=len(X))
 
 
-def on_step(to: str, total: int) -> None:
-    k = int(ss.get(P + "step", total))
-    ss[P + "step"] = {"first": 0, "prev": max(0, k - 1), "next": min(total, k + 1),
-                      "last": total}[to]
-
-
 def on_plot_click(xr, yr, label: int) -> None:
     xy = click_plot.parse_click(ss.get(K_PLOT), xr, yr)
     if xy is not None and len(ss.get(K_ADDED, [])) < state.MAX_POINTS:
@@ -180,19 +175,7 @@ if ss.get(K_RUN) != (xb, yb, skey, ss[P + "epochs"], ss[P + "bias"]):  # a new r
     ss[P + "step"] = total
 ss[P + "step"] = min(int(ss.get(P + "step", total)), total)
 k = ss[P + "step"]
-c = st.columns([1.3, 1.3, 5, 1.3, 1.3], vertical_alignment="bottom")
-c[0].button("First", key=P + "first", on_click=on_step, args=("first", total),
-            width="stretch", disabled=k == 0)
-c[1].button("◀ Back", key=P + "prev", on_click=on_step, args=("prev", total),
-            width="stretch", disabled=k == 0)
-if total:
-    c[2].slider("update", 0, total, key=P + "step")
-else:
-    c[2].caption("No update was made.")
-c[3].button("Next ▶", key=P + "next", on_click=on_step, args=("next", total),
-            width="stretch", disabled=k >= total)
-c[4].button("Last", key=P + "last", on_click=on_step, args=("last", total),
-            width="stretch", disabled=k >= total)
+step_buttons(ss, P, k, total, label="update", empty="No update was made.")
 ranges = C.plot_ranges(X)
 point = run.record(k)["i"] if k else None
 fig = F.perceptron_figure(X, y, model, C.StepModel(run, k), k, point, run.alpha_after(k),

@@ -31,6 +31,7 @@ from ui.shared.labels import COEF0_LABELS, DATASET_LABELS, sigma_gamma
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting
+from ui.shared.stepper import step_buttons
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -112,12 +113,6 @@ def on_plot_click(xr, yr) -> None:
         ss.setdefault(K_NEW, []).append(xy)
 
 
-def on_step(to: str, total: int) -> None:
-    k = int(ss.get(P + "step", total))
-    ss[P + "step"] = {"first": 0, "prev": max(0, k - 1), "next": min(total, k + 1),
-                      "last": total}[to]
-
-
 @st.cache_data(max_entries=32, show_spinner="Clustering and projecting …")
 def cached_run(xb: bytes, yb: bytes, zb: bytes, skey: tuple) -> C.Answer:
     """``compute.run`` in a fit worker within the time budget; a run whose k-means starts
@@ -182,17 +177,9 @@ if ss.get(K_RUN) != (xb, yb, skey):      # a new run: show where it ended
     ss[P + "step"] = total
 ss[P + "step"] = min(int(ss.get(P + "step", total)), total)
 p = ss[P + "step"]
-c = st.columns([1.3, 1.3, 5, 1.3, 1.3], vertical_alignment="bottom")
-c[0].button("First", key=P + "first", on_click=on_step, args=("first", total),
-            help="the start", width="stretch", disabled=p == 0)
-c[1].button("◀ Back", key=P + "prev", on_click=on_step, args=("prev", total),
-            help="the previous half-step", width="stretch", disabled=p == 0)
-if total:
-    c[2].slider("step (assignment, then distances)", 0, total, key=P + "step")
-c[3].button("Next ▶", key=P + "next", on_click=on_step, args=("next", total),
-            help="the next half-step", width="stretch", disabled=p >= total)
-c[4].button("Last", key=P + "last", on_click=on_step, args=("last", total),
-            help="the last assignment", width="stretch", disabled=p >= total)
+step_buttons(ss, P, p, total, label="step (assignment, then distances)",
+             helps={"first": "the start", "prev": "the previous half-step",
+                    "next": "the next half-step", "last": "the last assignment"})
 ph = answer.phase(p)
 st.markdown(C.phase_words(answer, ph))
 left, right = st.columns(2)

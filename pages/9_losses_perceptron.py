@@ -26,6 +26,7 @@ from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_setting
+from ui.shared.stepper import step_buttons
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -120,12 +121,6 @@ def chart(fig: dict, key: str, name: str, *settings: str, description: str | Non
                description=description, table=table)
 
 
-def on_step(to: str, total: int) -> None:
-    k = int(ss.get(P + "step", total))
-    ss[P + "step"] = {"first": 0, "prev": max(0, k - 1), "next": min(total, k + 1),
-                      "last": total}[to]
-
-
 # -------------------------------------------------------------------------------- page
 
 KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "eta", "epochs", "order", "seed", "bias",
@@ -203,20 +198,9 @@ st.header("The perceptron, update by update")
 st.markdown(
     "Seed 003's rule: visit the points in turn; **if y·(wᵀx + b) ≤ 0** (a mistake), "
     "**w ← w + η·y·x** and **b ← b + η·y**. Stop after an epoch without mistakes.")
-# plain labels: ⏮ and ⏭ have no glyph in the fonts of a bare Debian Chromium
-c = st.columns([1.3, 1.3, 5, 1.3, 1.3], vertical_alignment="bottom")
-c[0].button("First", key=P + "first", on_click=on_step, args=("first", total),
-            help="the start", width="stretch", disabled=k == 0)
-c[1].button("◀ Back", key=P + "prev", on_click=on_step, args=("prev", total),
-            help="previous update", width="stretch", disabled=k == 0)
-if total:
-    c[2].slider("update", 0, total, key=P + "step")
-else:
-    c[2].caption("No update was recorded.")
-c[3].button("Next ▶", key=P + "next", on_click=on_step, args=("next", total),
-            help="next update", width="stretch", disabled=k >= total)
-c[4].button("Last", key=P + "last", on_click=on_step, args=("last", total),
-            help="the last update", width="stretch", disabled=k >= total)
+step_buttons(ss, P, k, total, label="update", empty="No update was recorded.",
+             helps={"first": "the start", "prev": "previous update", "next": "next update",
+                    "last": "the last update"})
 t = run.trace[k - 1] if k else None
 fig = F.perceptron_figure(
     X, y, line_svm.model if line_svm.ok else None,

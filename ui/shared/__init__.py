@@ -37,7 +37,9 @@ uses them all):
   a page link is followed; app.py draws it on every page), ``class_address`` (the address
   students can open) and ``qr`` (its QR code): teacher links and live classes;
   ``store_page`` (the live class's store for a page, or its message); ``reveal`` (a
-  teacher link's hidden points hidden on every page until the teacher's reveal), ``poll``
+  teacher link's hidden points hidden on every page until the teacher's reveal),
+  ``stepper`` (First / Back / slider / Next / Last over a recorded run: Losses, Kernel
+  perceptron, Kernel k-means); ``poll``
   (ask every few seconds and rerun the page on a change: the Join page, reveals), ``present``
   (present mode on any page: the session's one switch), ``student`` (the student view: one
   switch per session, in every page's sidebar; ``unless``/``full_view`` wrap a solver's
