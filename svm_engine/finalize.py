@@ -25,51 +25,14 @@ import math
 
 import numpy as np
 
+from .bounds import support_threshold, without_residues  # noqa: F401 (re-exported)
+from .bounds import without_residues_jit as _without_residues
 from .certify import TOL
 from .jit import njit
 from .kernel_values import LINEAR, kernel_axpy, kernel_sources_dot
 from .problem import Problem
 
 CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misclassified"])
-
-
-def support_threshold(alpha: np.ndarray) -> float:
-    """αᵢ above this count as non-zero: it removes rounding residues (SMO's pair update can
-    leave an αᵢ of 1e-17 beside αs of 1) and nothing a solver means. Relative to the largest
-    α, never absolute: with polynomial degree 10 (kernel values ~1e17) or coordinates near 1e6
-    every real αᵢ is below 1e-12, and an absolute floor zeroed them all (0 support vectors,
-    50 % accuracy). A pair update's residue is a rounding of the αs it moved, ≤ ε·max α.
-    (cvxopt's interior-point residues, up to ~1e-7, are qp's to remove: solvers/qp.py
-    polishes them onto the bounds.) A larger threshold, e.g. 1e-8·max α, would zero a real
-    αᵢ = 3e-7 at C = 50 and report a KKT violation above the tol that SMO met."""
-    return float(_threshold(np.asarray(alpha, dtype=float)))
-
-
-@njit(cache=True, nogil=True)
-def _threshold(alpha):
-    top = 0.0
-    for a in alpha:
-        top = max(top, a)
-    return 1e-12 * top
-
-
-def without_residues(alpha: np.ndarray) -> np.ndarray:
-    """α with every αᵢ ≤ support_threshold(α) set to 0 (what `finalize` reports)."""
-    return _without_residues(np.ascontiguousarray(alpha, dtype=float))[0]
-
-
-@njit(cache=True, nogil=True)
-def _without_residues(alpha_raw):
-    """(α with every αᵢ ≤ support_threshold set to 0, the threshold, how many were ≠ 0)."""
-    eps = _threshold(alpha_raw)
-    alpha = np.empty(len(alpha_raw))
-    zeroed = 0
-    for t in range(len(alpha)):
-        a = alpha_raw[t]
-        small = a <= eps
-        zeroed += small and a != 0.0
-        alpha[t] = 0.0 if small else a
-    return alpha, eps, zeroed
 
 
 # The formulas below are compiled (numba): `finalize` runs after every fit, the Playground
