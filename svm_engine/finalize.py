@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from .bounds import support_threshold, without_residues  # noqa: F401 (re-exported)
+from .bounds import is_at_C, support_threshold, without_residues  # noqa: F401 (re-exported)
 from .bounds import without_residues_jit as _without_residues
 from .certify import TOL
 from .jit import njit
@@ -130,7 +130,7 @@ def _code(a, x, C_box, eps):
     if x > tol:
         return 3                                     # inside the margin
     if a > eps:
-        return 2 if C_box < math.inf and a >= C_box - eps * max(1.0, C_box) else 1
+        return 2 if is_at_C(a, C_box) else 1
     return 0
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .bounds import at_C_mask, free_mask
 from .finalize import CATEGORIES
 from .kernels import Linear
 
@@ -85,17 +86,11 @@ class SVMModel:
 
     @property
     def free_support(self) -> np.ndarray:
-        bound = self.category_code == CATEGORIES.tolist().index("bound SV")
-        return np.flatnonzero((self.alpha > 0) & ~bound & ~self._at_C())
+        return np.flatnonzero(free_mask(self.alpha, self.C_box))
 
     @property
     def bound_support(self) -> np.ndarray:
-        return np.flatnonzero(self._at_C())
-
-    def _at_C(self) -> np.ndarray:
-        if not math.isfinite(self.C_box):
-            return np.zeros(len(self.alpha), dtype=bool)
-        return self.alpha >= self.C_box * (1 - 1e-8)
+        return np.flatnonzero(at_C_mask(self.alpha, self.C_box))
 
     @property
     def n_support(self) -> int:

@@ -63,3 +63,4 @@ _._on_connect            # SQLAlchemy's event listeners (ui/classroom/store/data
 _._on_begin              # the sqlite3 connection attribute they set
 _.isolation_level
 
+_.browser_rules          # svm_engine/bounds.py: for the step player payload (being wired in)
