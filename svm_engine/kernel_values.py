@@ -60,7 +60,7 @@ def kernel_numbers(code, degree, coef0, gamma, augmented, diag) -> KernelNumbers
 # Why: a loop that calls libm's exp does not vectorise. A Gaussian column of 1,000 points is
 # 3.0× faster with it than with math.exp in the same compiled loop (1.56 against 4.66 µs;
 # 3.6× under load), and it is within 1.00 ulp of numpy's exp over 250,001 arguments in
-# [−708, 0] (benchmarks/bench_numerics.py --only exp, 2026-11-25;
+# [−708, 0] (benchmarks/bench_numerics.py --only exp;
 # tests/test_kernels.py::test_compiled_exp_is_within_an_ulp_of_libm).
 
 LN2_HI = 6.93147180369123816490e-01     # fdlibm's split of ln 2
@@ -201,7 +201,7 @@ def kernel_matrix(kp, X, XT):
     (tests/test_kernels.py::test_lazy_kernel_columns_equal_the_materialised_matrix): numpy's
     X Xᵀ, (c + X Xᵀ)³ and exp(−γ cdist²) differ from them in 19 %, 31 % and 11 % of the
     entries, and are no faster: numpy ÷ compiled 1.5–3.1 (linear), 7.8–9.7 (cubic), 1.0–2.8
-    (Gaussian) at n = 200 … 2,000; benchmarks/bench_numerics.py --only matrix, 2026-11-28,
+    (Gaussian) at n = 200 … 2,000; benchmarks/bench_numerics.py --only matrix,
     under load.)"""
     n = X.shape[0]
     K = np.empty((n, n))
@@ -259,7 +259,7 @@ def kernel_sources_dot(kp, XT, Z, coef, out):
 # `kernel_column`'s operations in its order; the formulas are symmetric to the bit
 # ((a − b)² = (b − a)², a·b = b·a), so the loop may run over either set.
 # Why the expansion without the matrix: drawing the Playground's 80 × 80 grid against 200
-# support vectors (benchmarks/bench_numerics.py --only kernel, 3 runs, 2026-11-28, under load:
+# support vectors (benchmarks/bench_numerics.py --only kernel, 3 runs, under load:
 # load average 7–8, ratios within a run) the Gaussian's is 1.03–1.21× faster than the formula
 # it replaced (scipy's cdist + numpy's exp: 1 ulp off the solver's values), where
 # K(X, Z) @ coef is 0.90–1.07×; the polynomial's is 15–21× faster than numpy's (c + XZᵀ)^q.

@@ -35,7 +35,7 @@ def check_data(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
     which also find max ‖xᵢ‖² for `check_kernel_range`; anything else goes through the two
     checks, which name what is wrong. (numpy, not the compiled pass this replaced: +12 µs at
     n = 200, on a click that costs ~15 ms of server CPU, and +0.7 ms at n = 100,000;
-    benchmarks/bench_numerics.py --only validation, 2026-11-25.)"""
+    benchmarks/bench_numerics.py --only validation.)"""
     if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.size
             and X.flags.c_contiguous and type(y) is np.ndarray and y.dtype == np.float64
             and y.shape == (X.shape[0],)):

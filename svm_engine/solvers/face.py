@@ -151,7 +151,7 @@ def _matvec(H, v, out):
     and the same fit in the server take the same Newton steps to the bit. Kept for that: numpy's
     H @ v (BLAS, compiled) is only 6–23 % faster at k = 50 … 2,000 (0.78× at 50, 0.94× at
     1,000, 0.91× at 2,000), and 0.6–1.15× under load; benchmarks/bench_numerics.py --only
-    matvec, 2026-11-25."""
+    matvec."""
     k = len(v)
     for c in range(k):
         out[c] = 0.0
@@ -217,7 +217,7 @@ def _cg(H, gr, y, act, m, stop, budget, d, Hd, r, p, Hp, Pv):
     reaches MAX_CG unconverged, where the exact solve is faster at k ≤ 200 (23 against 209 µs
     at k = 50); there the budget bounds CG's cost, which LAPACK's k³/3 would not: a step's 12
     products (n = 2k) take 13 µs … 20 ms at k = 50 … 2,000, the exact solve 24 µs … 0.25–0.5 s.
-    benchmarks/bench_numerics.py --only cg, 2026-11-28, under load.)"""
+    benchmarks/bench_numerics.py --only cg, under load.)"""
     k = len(gr)
     for c in range(k):
         d[c] = 0.0

@@ -240,7 +240,7 @@ def _solve(H, g):
     (LAPACK, not the hand-written Cholesky and Jacobi this replaced: +0.16 µs per solve at
     p = 3 (0.10 → 0.26 µs), ~1.3 µs on a 100 µs fit of 200 points; the least squares are
     slower at p = 3 (0.6 → 2.4 µs) and faster from p = 11 on (1.3 → 0.24 ms at p = 51);
-    benchmarks/bench_numerics.py --only solve, 2026-11-25.)"""
+    benchmarks/bench_numerics.py --only solve.)"""
     p = H.shape[0]
     trace = 0.0
     for a in range(p):
@@ -343,7 +343,7 @@ def newton_linear(X, y, C, *, tol=1e-8, max_iter=None, trace=False):
     S = np.empty((d + 1, d + 1))
     S[:d, :d] = X.T @ X
     S[:d, d] = S[d, :d] = np.ones(n) @ X                 # Σ xᵢ: 33× faster than X.sum(0)
-    # at n = 100,000 in 2-D (45 µs against 1.5 ms; timeit, under load, 2026-11-25)
+    # at n = 100,000 in 2-D (45 µs against 1.5 ms; timeit, under load)
     S[d, d] = n
     w, alpha, t, converged, stalled, step_norm, W, stats = _newton_linear_run(
         X, y, float(C), float(tol), int(max_iter), v, S, bool(trace))

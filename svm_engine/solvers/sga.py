@@ -86,7 +86,7 @@ def _sweeps(K, y, alpha, g, eta, C, tol, t, max_iter, deadline):
     (Compiled whole: a Python loop around `_sweep`, with numpy's copy and norm per sweep, took
     5.0–5.7× as long for the same α to the bit: Iris setosa, C = 10 and 1000, 5,568 and 39,600
     sweeps, 8.9 against 44.9 ms and 52 against 296 ms; benchmarks/bench_numerics.py
-    --only sga, 2026-11-28, under load.)"""
+    --only sga, under load.)"""
     alpha_prev = np.empty_like(alpha)
     delta = np.inf
     while t < max_iter:                                  # line 9: repeat
