@@ -6,7 +6,7 @@
 #   make test-fast  ruff, make js, every test but the browser ones (engine, unit, AppTest pages),
 #               in $(JOBS) processes (JOBS=2)
 #   make js     the browser code's lint (eslint) and unit tests (node --test tests/js)
-#   make bench  run every benchmarks/bench_*.py
+#   make bench  run every benchmarks/bench_*.py; their output goes to benchmarks/RESULTS.md
 #   make lint   ruff only
 #   make clean  remove caches and install stamps (make distclean also removes .venv, node_modules)
 #
@@ -98,13 +98,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
 bench: $(TEST_STAMP)
-	@set -e; found=0; \
-	for f in benchmarks/bench_*.py; do \
-		[ -e "$$f" ] || continue; found=1; \
-		echo "== $$f"; \
-		$(BIN)/python "$$f"; \
-	done; \
-	[ $$found = 1 ] || echo "no benchmarks/bench_*.py found"
+	$(BIN)/python benchmarks/results.py
 
 venv: $(BIN)/python
 deps: $(RUN_STAMP)
