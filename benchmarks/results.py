@@ -45,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     scripts = sorted(p for p in HERE.glob("bench_*.py") if args.only in p.name)
     parts = ["# Benchmark results", "", f"Written by `make bench` ({_machine()}).",
-             "Each script prints ratios against a reference measured in the same run.", ""]
+             "Each script prints ratios against a reference measured in the same run.",
+             f"Scripts run: {', '.join(p.name for p in scripts)}"
+             + (f" (`--only {args.only}`)." if args.only else "."), ""]
     for script in scripts:
         print(f"== {script.name}", flush=True)
         text = _run(script)
