@@ -17,6 +17,7 @@ from sklearn.svm import SVR as SkSVR
 
 import svm_engine as se
 from svm_engine import datasets as ds
+from tests.sklearn_params import sk_params
 
 # scikit-learn's attributes se does not offer, and why
 NOT_OFFERED = {
@@ -101,6 +102,19 @@ def test_parameters_are_scikit_learns_with_its_defaults(cls):
     assert {"C", "kernel", "degree", "gamma", "coef0", "tol", "max_iter"} <= shared
     assert {k: ours[k] for k in shared} == {k: theirs[k] for k in shared}
     assert set(ours) - set(theirs) <= {"loss", "bias", "solver", "wss", "time_budget"}
+
+
+@pytest.mark.parametrize("kernel", [se.Linear(), se.Polynomial(degree=2, coef0=1.0),
+                                    se.Gaussian(sigma=0.5)], ids=lambda k: k.name)
+def test_scikit_learns_words_for_an_engine_kernel_give_the_engines_fit(kernel):
+    X, y = moons()     # σ = 0.5 ↦ γ = 2 ↦ σ = 1/√4: back to the same bits (0.7 is not)
+    ours = se.SVC(C=2.0, tol=1e-8, **sk_params(kernel)).fit(X, y)
+    m = se.fit(X, y, kernel=kernel, C=2.0, tol=1e-8)
+    assert ours.model_.kernel == kernel
+    np.testing.assert_array_equal(ours.decision_function(X), m.decision_function(X))
+    svr = se.SVR(C=2.0, epsilon=0.2, tol=1e-8, **sk_params(kernel)).fit(X, y * 1.0)
+    np.testing.assert_array_equal(
+        svr.predict(X), se.fit_svr(X, y * 1.0, kernel, C=2.0, epsilon=0.2, tol=1e-8).predict(X))
 
 
 def test_coef_is_an_attribute_error_for_a_non_linear_kernel():
