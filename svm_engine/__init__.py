@@ -1,7 +1,8 @@
 """svm_engine: the SVM solvers of Zaki & Meira, Data Mining and Machine Learning, ch. 21.
 
-Never imports streamlit or plotly. Public API: see docs/engine_api.md. ``SVC`` (the
-scikit-learn estimator, ``estimator.py``) is imported on first use: it loads scikit-learn.
+Never imports streamlit or plotly. Public API: see docs/engine_api.md. ``SVC`` and ``SVR``
+(the scikit-learn estimators, ``estimator.py``) are imported on first use: they load
+scikit-learn.
 """
 
 from . import datasets, export, feature_maps, gram, losses, model_selection, perceptron, precomputed
@@ -13,7 +14,7 @@ from .svr import SVRModel, fit_svr
 from .validation import BIASES, LOSSES, SOLVERS, WSS_RULES, check_combination, supported
 
 __all__ = [
-    "BIASES", "KERNELS", "LOSSES", "NOT_SEPARABLE", "SOLVERS", "SVC", "WSS_RULES",
+    "BIASES", "KERNELS", "LOSSES", "NOT_SEPARABLE", "SOLVERS", "SVC", "SVR", "WSS_RULES",
     "ConvergenceWarning", "Gaussian", "Linear", "MulticlassModel", "Polynomial", "SVMModel",
     "SVRModel", "check_combination", "datasets", "export", "feature_maps", "fit",
     "fit_multiclass", "fit_svr", "gram", "losses", "make_kernel", "model_selection",
@@ -22,14 +23,14 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    if name == "SVC":
+    if name in ("SVC", "SVR"):
         try:
-            from .estimator import SVC
+            from . import estimator
         except ImportError as exc:
             if exc.name != "sklearn" and not (exc.name or "").startswith("sklearn."):
                 raise
-            raise ImportError("se.SVC is scikit-learn's estimator API and needs scikit-learn: "
-                              "pip install scikit-learn (the extra svm-lab[sklearn]); se.fit "
-                              "does without it") from exc
-        return SVC
+            raise ImportError(f"se.{name} is scikit-learn's estimator API and needs "
+                              "scikit-learn: pip install scikit-learn (the extra "
+                              "svm-lab[sklearn]); se.fit and se.fit_svr do without it") from exc
+        return getattr(estimator, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from .kernels import Gaussian, Linear, Polynomial
+from .kernels import KERNELS, Gaussian, Linear, Polynomial
 
 LOSSES = ("hinge", "quadratic")
 BIASES = ("free", "augmented")
@@ -155,6 +155,12 @@ def check_kernel(kernel):
                          "matrix can have negative eigenvalues); use c ≥ 0")
     if isinstance(kernel, Linear | Polynomial | Gaussian):
         return kernel
+    if isinstance(kernel, str):   # a name has no parameters here: which σ would 'rbf' be?
+        raise ValueError(f"kernel={kernel!r} is a name; fit takes a kernel object: se.Linear(), "
+                         "se.Polynomial(degree, coef0) or se.Gaussian(sigma) (γ = 1/(2σ²)), "
+                         f"or se.make_kernel({kernel!r}, ...) with one of the names {KERNELS} "
+                         "('poly', 'rbf' too); se.SVC(kernel=...) takes scikit-learn's names "
+                         "and gamma")
     raise ValueError(f"kernel must be se.Linear(), se.Polynomial(...) or se.Gaussian(...), "
                      f"got {kernel!r}")
 

@@ -32,6 +32,9 @@ _.intercept_
 _.coef_
 _.n_iter_
 _.converged_
+_.n_support_             # scikit-learn's SVC / SVR have them (test_estimator_sklearn_parity)
+_.fit_status_
+_.shape_fit_
 
 # -- signatures fixed by a caller ------------------------------------------------------------
 _.typingctx              # numba's @intrinsic passes it (kernel_values.bits_as_float)

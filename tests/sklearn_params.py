@@ -1,4 +1,5 @@
-"""Our kernels in scikit-learn's words, for the tests that compare with SVC / SVR."""
+"""Our kernels in scikit-learn's words, for the tests that compare with SVC / SVR (the same
+words se.SVC and se.SVR take: test_estimator_sklearn_parity.py)."""
 
 
 def sk_params(kernel) -> dict:

@@ -57,7 +57,7 @@ def test_a_warm_refit_keeps_to_the_budget_too():
 def test_svc_passes_its_time_budget_on():
     X, y = hard_problem(9)
     with pytest.warns(se.ConvergenceWarning):
-        clf = se.SVC(loss="quadratic", C=1.08e6, time_budget=0.3).fit(X, y)
+        clf = se.SVC(kernel="linear", loss="quadratic", C=1.08e6, time_budget=0.3).fit(X, y)
     assert not clf.model_.converged and "time budget" in clf.model_.status
 
 

@@ -148,7 +148,10 @@ def test_coef0_not_finite(coef0):
 
 
 def test_kernel_given_by_name_to_fit():
-    fails(r"kernel must be se.Linear\(\), .* got 'rbf'", kernel="rbf")
+    # a name has no parameters: the message names the objects, make_kernel and se.SVC
+    fails(r"kernel='rbf' is a name; fit takes a kernel object: se.Linear\(\), .*"
+          r"se.make_kernel\('rbf', ...\).*se.SVC\(kernel=...\)", kernel="rbf")
+    fails(r"kernel must be se.Linear\(\), .* got 3", kernel=3)
 
 
 # -- loss, bias, solver and their combinations ---------------------------------------------

@@ -1,4 +1,5 @@
-"""se.SVC, the scikit-learn style facade over se.fit (issue 2: cross_val_score works on it)."""
+"""se.SVC, the scikit-learn estimator over se.fit (issue 2: cross_val_score works on it;
+issue 30: scikit-learn's names, defaults and shapes, test_estimator_sklearn_parity.py)."""
 
 import math
 import pickle
@@ -15,7 +16,7 @@ from sklearn.preprocessing import StandardScaler
 import svm_engine as se
 from svm_engine import datasets as ds
 
-PARAMS = ("kernel", "C", "degree", "coef0", "sigma", "gamma", "loss", "bias", "solver", "tol",
+PARAMS = ("kernel", "C", "degree", "coef0", "gamma", "loss", "bias", "solver", "tol",
           "max_iter", "wss", "time_budget")
 
 
@@ -26,21 +27,27 @@ def moons(n=80, seed=0):
 
 def test_fit_returns_self_and_sets_fitted_attributes():
     X, y = moons()
-    clf = se.SVC(kernel="gaussian", sigma=0.5, C=10.0)
+    clf = se.SVC(kernel="rbf", gamma=2.0, C=10.0)   # σ = 1/√(2γ) = 0.5
     assert not [a for a in vars(clf) if a.endswith("_")]   # nothing fitted before fit
     assert clf.fit(X, y) is clf
     fitted = sorted(a for a in vars(clf) if a.endswith("_") and not a.startswith("_"))
     assert {"classes_", "alpha_", "dual_coef_", "support_", "support_vectors_", "intercept_",
-            "coef_", "n_iter_", "converged_", "n_features_in_", "model_"} <= set(fitted)
+            "n_support_", "n_iter_", "fit_status_", "converged_", "n_features_in_",
+            "shape_fit_", "model_"} <= set(fitted)
     assert list(clf.classes_) == ["lower", "upper"]
-    assert clf.n_features_in_ == 2 and clf.converged_ and clf.n_iter_ > 0
+    assert clf.n_features_in_ == 2 and clf.converged_ and clf.fit_status_ == 0
+    assert clf.n_iter_.shape == (1,) and clf.n_iter_[0] > 0
     # the attributes are those of the engine's model for the same call
     m = se.fit(X, y, kernel=se.Gaussian(sigma=0.5), C=10.0)
     np.testing.assert_array_equal(clf.alpha_, m.alpha)
-    np.testing.assert_array_equal(clf.support_, m.support)
-    np.testing.assert_array_equal(clf.support_vectors_, X[m.support])
-    np.testing.assert_array_equal(clf.dual_coef_, (m.alpha * m.y)[m.support])
-    assert clf.intercept_ == m.b and clf.coef_ is None        # no w for the Gaussian kernel
+    # scikit-learn's order: the support vectors of classes_[0] ("lower"), then of classes_[1]
+    sv = np.concatenate([m.support[m.y[m.support] < 0], m.support[m.y[m.support] > 0]])
+    np.testing.assert_array_equal(clf.support_, sv)
+    np.testing.assert_array_equal(clf.n_support_, [np.sum(m.y[sv] < 0), np.sum(m.y[sv] > 0)])
+    np.testing.assert_array_equal(clf.support_vectors_, X[sv])
+    np.testing.assert_array_equal(clf.dual_coef_, [(m.alpha * m.y)[sv]])
+    np.testing.assert_array_equal(clf.intercept_, [m.b])
+    assert not hasattr(clf, "coef_")                          # no w for the Gaussian kernel
     np.testing.assert_array_equal(clf.decision_function(X), m.decision_function(X))
     np.testing.assert_array_equal(clf.predict(X), m.predict(X))
     assert clf.score(X, y) == pytest.approx(np.mean(m.predict(X) == y))
@@ -49,25 +56,25 @@ def test_fit_returns_self_and_sets_fitted_attributes():
 def test_linear_kernel_exposes_w_as_coef():
     d = ds.d1()
     clf = se.SVC(kernel="linear", C=math.inf, tol=1e-9).fit(d.X, d.y)
-    np.testing.assert_allclose(clf.coef_, [5 / 6, 1 / 3], atol=1e-6)
-    assert clf.intercept_ == pytest.approx(-10 / 3, abs=1e-6)
+    np.testing.assert_allclose(clf.coef_, [[5 / 6, 1 / 3]], atol=1e-6)
+    np.testing.assert_allclose(clf.intercept_, [-10 / 3], atol=1e-6)
 
 
 def test_get_params_lists_every_constructor_argument():
-    clf = se.SVC(kernel="polynomial", degree=3, coef0=0.0, C=2.5, solver="qp", tol=1e-6)
+    clf = se.SVC(kernel="poly", degree=3, coef0=0.0, C=2.5, solver="qp", tol=1e-6)
     params = clf.get_params()
     assert sorted(params) == sorted(PARAMS)
-    assert params["kernel"] == "polynomial" and params["degree"] == 3 and params["coef0"] == 0.0
+    assert params["kernel"] == "poly" and params["degree"] == 3 and params["coef0"] == 0.0
     assert params["C"] == 2.5 and params["solver"] == "qp" and params["tol"] == 1e-6
     assert clf.get_params(deep=False) == params
-    assert repr(clf).startswith("SVC(") and "kernel='polynomial'" in repr(clf)
+    assert repr(clf).startswith("SVC(") and "kernel='poly'" in repr(clf)
 
 
 def test_set_params_returns_self_and_changes_the_fit():
     X, y = moons()
     clf = se.SVC(kernel="linear", C=1.0)
-    assert clf.set_params(kernel="gaussian", sigma=0.3, C=100.0) is clf
-    assert clf.get_params()["sigma"] == 0.3
+    assert clf.set_params(kernel="rbf", gamma=5.0, C=100.0) is clf
+    assert clf.get_params()["gamma"] == 5.0
     clf.fit(X, y)
     assert isinstance(clf.model_.kernel, se.Gaussian) and clf.model_.C == 100.0
     assert clf.score(X, y) > se.SVC(kernel="linear").fit(X, y).score(X, y)
@@ -80,7 +87,7 @@ def test_set_params_rejects_unknown_names():
 
 def test_sklearn_clone_copies_params_not_the_fit():
     X, y = moons()
-    clf = se.SVC(kernel="gaussian", sigma=0.7, C=3.0, loss="quadratic").fit(X, y)
+    clf = se.SVC(kernel="rbf", gamma=1.0, C=3.0, loss="quadratic").fit(X, y)
     twin = clone(clf)
     assert twin is not clf and twin.get_params() == clf.get_params()
     assert not hasattr(twin, "model_")
@@ -90,23 +97,23 @@ def test_sklearn_clone_copies_params_not_the_fit():
 
 def test_cross_val_score_runs_and_scores_like_a_manual_loop():
     X, y = moons(n=120, seed=3)
-    clf = se.SVC(kernel="gaussian", sigma=0.5, C=10.0)
+    clf = se.SVC(kernel="rbf", gamma=2.0, C=10.0)
     scores = cross_val_score(clf, X, y, cv=4)
     assert scores.shape == (4,) and (scores > 0.7).all()
     # the same folds by hand: cross_val_score did fit a clone per fold
     from sklearn.model_selection import StratifiedKFold
 
-    manual = [se.SVC(kernel="gaussian", sigma=0.5, C=10.0).fit(X[tr], y[tr]).score(X[te], y[te])
+    manual = [se.SVC(kernel="rbf", gamma=2.0, C=10.0).fit(X[tr], y[tr]).score(X[te], y[te])
               for tr, te in StratifiedKFold(4).split(X, y)]
     np.testing.assert_allclose(scores, manual)
 
 
 def test_grid_search_and_pipeline():
     X, y = moons(n=100, seed=4)
-    pipe = make_pipeline(StandardScaler(), se.SVC(kernel="gaussian"))
-    grid = GridSearchCV(pipe, {"svc__C": [0.1, 10.0], "svc__sigma": [0.3, 3.0]}, cv=3)
+    pipe = make_pipeline(StandardScaler(), se.SVC(kernel="rbf"))
+    grid = GridSearchCV(pipe, {"svc__C": [0.1, 10.0], "svc__gamma": [0.05, 5.0]}, cv=3)
     grid.fit(X, y)
-    assert set(grid.best_params_) == {"svc__C", "svc__sigma"}
+    assert set(grid.best_params_) == {"svc__C", "svc__gamma"}
     assert grid.score(X, y) > 0.8
 
 
@@ -114,25 +121,27 @@ def test_grid_search_and_pipeline():
                                         ("newton", {"bias": "augmented", "loss": "quadratic"})])
 def test_every_solver_through_the_facade(solver, kw):
     X, y = moons()
-    clf = se.SVC(kernel="linear", C=1.0, solver=solver, **kw).fit(X, y)
-    m = se.fit(X, y, C=1.0, solver=solver, **kw)
-    np.testing.assert_allclose(clf.coef_, m.w)
+    clf = se.SVC(kernel="linear", C=1.0, solver=solver, tol=None, **kw).fit(X, y)
+    m = se.fit(X, y, C=1.0, solver=solver, **kw)              # tol=None: the solver's own
+    np.testing.assert_allclose(clf.coef_, [m.w])
     assert clf.model_.solver == solver
 
 
 def test_non_convergence_is_a_warning_not_an_error():
     X, y = moons()
-    clf = se.SVC(kernel="gaussian", sigma=0.5, C=10.0, tol=1e-12, max_iter=2)
+    clf = se.SVC(kernel="rbf", gamma=2.0, C=10.0, tol=1e-12, max_iter=2)
     with pytest.warns(se.ConvergenceWarning, match=r"max_iter = 2"):
         assert clf.fit(X, y) is clf
-    assert clf.converged_ is False and clf.n_iter_ == 2
+    assert clf.converged_ is False and clf.n_iter_[0] == 2 and clf.fit_status_ == 1
     assert clf.predict(X).shape == (len(X),)
 
 
 def test_bad_parameters_fail_at_fit_with_value_error():
     X, y = moons()
-    for kw, what in (({"C": -1.0}, r"C must be > 0"), ({"kernel": "cosine"}, r"unknown kernel"),
-                     ({"sigma": 0.0, "kernel": "gaussian"}, r"sigma must be"),
+    for kw, what in (({"C": -1.0}, r"C must be > 0"),
+                     ({"kernel": "cosine"}, r"kernel must be one of \('linear', 'poly', 'rbf'\)"),
+                     ({"kernel": "poly", "degree": 0}, r"degree must be an integer ≥ 1"),
+                     ({"kernel": "poly", "coef0": -1.0}, r"c = -1.0 < 0 is not a kernel"),
                      ({"solver": "smo", "bias": "augmented"}, r"solver 'smo' supports bias")):
         with pytest.raises(ValueError, match=what):
             se.SVC(**kw).fit(X, y)
@@ -140,7 +149,7 @@ def test_bad_parameters_fail_at_fit_with_value_error():
 
 def test_fitted_facade_pickles():
     X, y = moons()
-    clf = se.SVC(kernel="gaussian", sigma=0.5).fit(X, y)
+    clf = se.SVC(kernel="rbf", gamma=2.0).fit(X, y)
     back = pickle.loads(pickle.dumps(clf))
     np.testing.assert_array_equal(back.decision_function(X), clf.decision_function(X))
 
@@ -156,11 +165,11 @@ def test_converged_fit_through_cross_val_score_does_not_warn():
 
 
 @pytest.mark.parametrize("gamma", [0.5, 2.0, 12.5])
-def test_gamma_is_sigma_under_scikit_learns_name(gamma):
+def test_gamma_is_the_engines_sigma(gamma):
     X, y = moons()
-    by_gamma = se.SVC(kernel="gaussian", gamma=gamma, C=10.0).fit(X, y)
+    by_gamma = se.SVC(kernel="rbf", gamma=gamma, C=10.0).fit(X, y)
     sigma = 1.0 / math.sqrt(2.0 * gamma)                      # γ = 1/(2σ²)
-    by_sigma = se.SVC(kernel="gaussian", sigma=sigma, C=10.0).fit(X, y)
+    by_sigma = se.fit(X, y, kernel=se.Gaussian(sigma=sigma), C=10.0)
     assert by_gamma.model_.kernel.sigma == sigma
     np.testing.assert_array_equal(by_gamma.decision_function(X), by_sigma.decision_function(X))
 
@@ -171,7 +180,7 @@ def test_gamma_gives_scikit_learns_rbf_boundary(gamma):
 
     X, y = moons(n=60, seed=2)
     X = X * [3.0, 0.5]                    # 'scale' differs from 'auto' when Var(X) ≠ 1
-    ours = se.SVC(kernel="gaussian", gamma=gamma, C=2.0, tol=1e-8).fit(X, y)
+    ours = se.SVC(kernel="rbf", gamma=gamma, C=2.0, tol=1e-8).fit(X, y)
     theirs = SkSVC(kernel="rbf", gamma=gamma, C=2.0, tol=1e-8).fit(X, y)
     Z = np.random.default_rng(0).uniform(X.min(0), X.max(0), size=(200, 2))
     np.testing.assert_allclose(ours.decision_function(Z), theirs.decision_function(Z),
@@ -180,10 +189,11 @@ def test_gamma_gives_scikit_learns_rbf_boundary(gamma):
 
 
 @pytest.mark.parametrize("kw, what", [
-    ({"kernel": "gaussian", "gamma": 0.0}, r"gamma must be a number > 0"),
-    ({"kernel": "gaussian", "gamma": "wide"}, r"gamma must be a number > 0, 'scale' or 'auto'"),
-    ({"kernel": "gaussian", "gamma": float("nan")}, r"gamma must be"),
-    ({"kernel": "polynomial", "gamma": 1.0}, r"gamma=1.0 applies to the gaussian kernel only"),
+    ({"kernel": "rbf", "gamma": 0.0}, r"gamma must be a number > 0"),
+    ({"kernel": "rbf", "gamma": "wide"}, r"gamma must be a number > 0, 'scale' or 'auto'"),
+    ({"kernel": "rbf", "gamma": float("nan")}, r"gamma must be"),
+    ({"kernel": "poly", "gamma": -1.0}, r"gamma must be a number > 0"),
+    ({"kernel": "linear", "gamma": True}, r"gamma must be"),   # checked as scikit-learn does
 ])
 def test_bad_gamma_is_a_value_error(kw, what):
     X, y = moons()
