@@ -21,6 +21,7 @@ from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
+from ui.compare import table as T
 from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_doc
 from ui.compare.sv_count import sv_count_note
 from ui.serving import budget, costs
@@ -222,15 +223,15 @@ if len(errors) == len(comp.rows):
     st.stop()
 
 notes = doc_sections(r.spec for r in comp.rows)
-st.dataframe(student.drop_internals(ss, cmp.shown_frame(comp)), hide_index=True,
+st.dataframe(student.drop_internals(ss, T.shown_frame(comp)), hide_index=True,
              key=P + "table", column_config={"converged": st.column_config.CheckboxColumn()})
-st.caption(cmp.AGREEMENT_TEXT + " " + student.unless(ss, cmp.tolerance_note(tol_mode))
+st.caption(cmp.AGREEMENT_TEXT + " " + student.unless(ss, T.tolerance_note(tol_mode))
            + " Solver notes: "
            + " · ".join(f"[{t}](#{anchor(t)})" for t in notes))
 if sv_note := sv_count_note(r.run.model for r in comp.rows):
     st.caption(sv_note)                   # 3 / 4 / 5 support vectors for one hyperplane (D1)
 if len({r.spec.bias for r in comp.rows}) > 1:
-    st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, cmp.bias_forms_note(comp)))),
+    st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, T.bias_forms_note(comp)))),
             icon=":material/info:")
 
 st.header("Boundaries h(x) = 0")
