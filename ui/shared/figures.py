@@ -140,6 +140,24 @@ def _contour(xs, ys, H, *, level_lo, level_hi, size, color, width, dash, name, r
     }
 
 
+def _overlay_traces(xs, ys, overlays: Sequence[Overlay], margins: bool) -> list[dict]:
+    """Each overlay's h = 0 on the grid (and h = ±1 where it asks, if ``margins``), in its
+    own colour and dash (or the k-th of OVERLAY_COLORS / OVERLAY_DASHES)."""
+    gx, gy = np.meshgrid(xs, ys)
+    Z = np.column_stack([gx.ravel(), gy.ravel()])
+    traces = []
+    for k, ov in enumerate(overlays):
+        Ho = ov.decision_function(Z).reshape(len(ys), len(xs)).astype(np.float32)
+        color = ov.color or OVERLAY_COLORS[k % len(OVERLAY_COLORS)]
+        lo, hi = (-1, 1) if margins and ov.margins else (0, 0)
+        traces.append(
+            _contour(xs, ys, Ho, level_lo=lo, level_hi=hi, size=1, color=color,
+                     width=ov.width, dash=ov.dash or OVERLAY_DASHES[k % len(OVERLAY_DASHES)],
+                     name=ov.name, role="overlay", legend=True)
+        )  # fmt: skip
+    return traces
+
+
 def _point_traces(X, y, names=("x1", "x2"), scale: float = 1.0) -> list[dict]:
     traces = []
     for label, color, symbol in ((1, POS_COLOR, POS_SYMBOL), (-1, NEG_COLOR, NEG_SYMBOL)):
@@ -346,17 +364,7 @@ def decision_figure_dict(
                      width=3.5 * scale, dash="solid", name="h(x) = 0", role="boundary",
                      legend=True)
         )  # fmt: skip
-        for k, ov in enumerate(overlays):
-            gx, gy = np.meshgrid(xs, ys)
-            Z = np.column_stack([gx.ravel(), gy.ravel()])
-            Ho = ov.decision_function(Z).reshape(len(ys), len(xs)).astype(np.float32)
-            color = ov.color or OVERLAY_COLORS[k % len(OVERLAY_COLORS)]
-            lo, hi, size = (-1, 1, 1) if ov.margins else (0, 0, 1)
-            traces.append(
-                _contour(xs, ys, Ho, level_lo=lo, level_hi=hi, size=size, color=color,
-                         width=ov.width, dash=ov.dash or OVERLAY_DASHES[k % len(OVERLAY_DASHES)],
-                         name=ov.name, role="overlay", legend=True)
-            )  # fmt: skip
+        traces += _overlay_traces(xs, ys, overlays, margins=True)
         if show_slack:
             traces += slack_traces(model, max_slack_labels, scale,
                                    _px_per_unit(x_range, y_range, height, margin, scale),
@@ -365,16 +373,7 @@ def decision_figure_dict(
             traces += _sv_traces(model, scale)
     elif overlays:
         xs, ys = np.linspace(*x_range, resolution), np.linspace(*y_range, resolution)
-        gx, gy = np.meshgrid(xs, ys)
-        Z = np.column_stack([gx.ravel(), gy.ravel()])
-        for k, ov in enumerate(overlays):
-            Ho = ov.decision_function(Z).reshape(len(ys), len(xs)).astype(np.float32)
-            color = ov.color or OVERLAY_COLORS[k % len(OVERLAY_COLORS)]
-            traces.append(
-                _contour(xs, ys, Ho, level_lo=0, level_hi=0, size=1, color=color,
-                         width=ov.width, dash=ov.dash or OVERLAY_DASHES[k % len(OVERLAY_DASHES)],
-                         name=ov.name, role="overlay", legend=True)
-            )  # fmt: skip
+        traces += _overlay_traces(xs, ys, overlays, margins=False)
     traces += _highlight_trace(X, highlight, scale)
     traces += _point_traces(X, y, scale=scale)
     if model is not None and show_misclassified:
