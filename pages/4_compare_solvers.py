@@ -3,8 +3,8 @@
 Thin page: sidebar widgets → one cached comparison (``ui.compare.comparison.compare``: every
 applicable
 solver, the cvxopt reference per bias form, the agreement check, convergence curves) → the
-table and the figures of ``ui.compare.figures``; the solver notes come from
-``ui.compare.solver_docs``.
+table of ``ui.compare.table`` and the figures of ``ui.compare.figures``; the solver notes come
+from ``ui.compare.solver_docs``.
 The scaling run (``ui.compare.scaling.run_scaling``) runs only on its button and keeps its partial
 result in this session. It is not a fragment on purpose: a click inside a running fragment
 waits for it to end, while any click on the page (Stop included) interrupts a full run at its

@@ -1,5 +1,5 @@
-"""The Compare-solvers logic (ui.compare.comparison, ui.compare.scaling, ui.compare.figures,
-ui.compare.solver_docs)."""
+"""The Compare-solvers logic (ui.compare.comparison, ui.compare.curves, ui.compare.table,
+ui.compare.scaling, ui.compare.figures, ui.compare.solver_docs)."""
 
 from __future__ import annotations
 
