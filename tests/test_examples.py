@@ -174,6 +174,23 @@ def test_example8_compares_psvm_with_the_svm(results):
     assert [row["points with α ≠ 0"] for row in table][:2] == ["9", "18"]
 
 
+def test_example8_uniqueness_row_is_the_engines_certificate(monkeypatch):
+    """The row "gradient 0" ticks when the engine certifies PSVM's optimum (model.converged),
+    not by a threshold of the page's own: an uncertified fit shows a cross there only."""
+    real = se.fit
+
+    def uncertified(*a, **k):
+        m = real(*a, **k)
+        if k.get("solver") == "psvm":
+            m.converged = False
+        return m
+
+    monkeypatch.setattr(se, "fit", uncertified)
+    r = E.compute("psvm")
+    assert [row.quantity for row in r.rows if not row.match] == [
+        "strongly convex: the solution is unique (gradient 0)"]
+
+
 def test_every_open_in_playground_target_is_a_valid_playground_state():
     for e in E.EXAMPLES:
         assert e.setups
