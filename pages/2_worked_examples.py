@@ -20,6 +20,9 @@ from ui.shared.sv_labels import LABEL_LEGEND
 from ui.worked_examples import examples as E
 from ui.worked_examples import figures as EF
 from ui.worked_examples import why
+from ui.worked_examples.match import mark
+from ui.worked_examples.result import Result
+from ui.worked_examples.rows import latex_matrix, rows_table
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -35,7 +38,7 @@ if ss.pop(K_GOTO, False):
 
 
 @st.cache_data(max_entries=16, show_spinner="Fitting the example …")
-def result(key: str) -> E.Result:
+def result(key: str) -> Result:
     return budget.run("example", E.compute, (key,), settings=None, n=0, lane="heavy",
                       budget_s=budget.EXAMPLE_BUDGET_S)  # low priority, its own time budget
 
@@ -56,7 +59,7 @@ def open_in_playground(key: str, k: int) -> None:
     ss[K_GOTO] = True
 
 
-def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
+def section(ex: E.Example, r: Result | None, failure: str | None) -> None:
     st.header(f"{ex.number}. {ex.title}", anchor=f"example-{ex.number}", divider="gray")
     st.caption(f"From {ex.source}")
     if r is None:
@@ -85,7 +88,7 @@ def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
             st.markdown(note)
         why.panel(ex.key, r)  # the theory of this example, with its numbers (issue 27)
     st.markdown("**Book value | app value | match**")
-    st.table(pd.DataFrame(E.rows_table(r.rows)).set_index("quantity"))
+    st.table(pd.DataFrame(rows_table(r.rows)).set_index("quantity"))
     for title, rows in r.tables.items():
         st.markdown(f"**{title}**")
         st.table(pd.DataFrame(rows).set_index(list(rows[0])[0]))
@@ -95,13 +98,13 @@ def section(ex: E.Example, r: E.Result | None, failure: str | None) -> None:
                     "(`primal_qp_matrices`)**")
         cols = st.columns(4)
         for col, name in zip(cols, ("P", "q", "G", "h"), strict=True):
-            col.latex(f"{name} = {E.latex_matrix(M[name])}")
+            col.latex(f"{name} = {latex_matrix(M[name])}")
     if "system" in r.extra:
         S = r.extra["system"]
         st.markdown("**The linear system PSVM solves on D2** (ν = 2, H = [A −e], D = diag(y))")
         c1, c2 = st.columns(2)
-        c1.latex(r"I/\nu + H^\top H = " + E.latex_matrix(S["M"], 3))
-        c2.latex(r"H^\top D e = " + E.latex_matrix(S["v"], 3))
+        c1.latex(r"I/\nu + H^\top H = " + latex_matrix(S["M"], 3))
+        c2.latex(r"H^\top D e = " + latex_matrix(S["v"], 3))
     with st.expander(f"The {d.n} points and the app's per-point values"):
         main = why.main_model(r)
         st.dataframe(tables.with_distance(tables.point_table(main), main), hide_index=True)
@@ -120,7 +123,7 @@ st.markdown(
 if K_ERROR in ss:
     st.error(ss.pop(K_ERROR))
 
-results: dict[str, E.Result] = {}
+results: dict[str, Result] = {}
 failures: dict[str, str] = {}
 for e in E.EXAMPLES:
     try:
@@ -130,7 +133,7 @@ for e in E.EXAMPLES:
 n_ok = sum(row.match for r in results.values() for row in r.rows)
 n_all = sum(len(r.rows) for r in results.values()) + len(failures)
 with st.expander(f"All {len(E.EXAMPLES)} examples at a glance: {n_ok} of {n_all} rows match "
-                 f"{E.mark(n_ok == n_all)}"):
+                 f"{mark(n_ok == n_all)}"):
     st.table(pd.DataFrame(E.overview_table(results)).set_index("example"))
 
 # Lazy tabs: only the open example is drawn (eleven plots at once are slow in a browser).

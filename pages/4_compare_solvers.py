@@ -3,8 +3,8 @@
 Thin page: sidebar widgets → one cached comparison (``ui.compare.comparison.compare``: every
 applicable
 solver, the cvxopt reference per bias form, the agreement check, convergence curves) → the
-table and the figures of ``ui.compare.figures``; the solver notes come from
-``ui.compare.solver_docs``.
+table of ``ui.compare.table`` and the figures of ``ui.compare.figures``; the solver notes come
+from ``ui.compare.solver_docs``.
 The scaling run (``ui.compare.scaling.run_scaling``) runs only on its button and keeps its partial
 result in this session. It is not a fragment on purpose: a click inside a running fragment
 waits for it to end, while any click on the page (Stop included) interrupts a full run at its
@@ -21,6 +21,7 @@ from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
+from ui.compare import table as T
 from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_doc
 from ui.compare.sv_count import sv_count_note
 from ui.serving import budget, costs
@@ -222,15 +223,15 @@ if len(errors) == len(comp.rows):
     st.stop()
 
 notes = doc_sections(r.spec for r in comp.rows)
-st.dataframe(student.drop_internals(ss, cmp.shown_frame(comp)), hide_index=True,
+st.dataframe(student.drop_internals(ss, T.shown_frame(comp)), hide_index=True,
              key=P + "table", column_config={"converged": st.column_config.CheckboxColumn()})
-st.caption(cmp.AGREEMENT_TEXT + " " + student.unless(ss, cmp.tolerance_note(tol_mode))
+st.caption(cmp.AGREEMENT_TEXT + " " + student.unless(ss, T.tolerance_note(tol_mode))
            + " Solver notes: "
            + " · ".join(f"[{t}](#{anchor(t)})" for t in notes))
 if sv_note := sv_count_note(r.run.model for r in comp.rows):
     st.caption(sv_note)                   # 3 / 4 / 5 support vectors for one hyperplane (D1)
 if len({r.spec.bias for r in comp.rows}) > 1:
-    st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, cmp.bias_forms_note(comp)))),
+    st.info(" ".join(filter(None, (cmp.BIAS_SENTENCE, T.bias_forms_note(comp)))),
             icon=":material/info:")
 
 st.header("Boundaries h(x) = 0")

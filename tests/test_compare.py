@@ -1,5 +1,5 @@
-"""The Compare-solvers logic (ui.compare.comparison, ui.compare.scaling, ui.compare.figures,
-ui.compare.solver_docs)."""
+"""The Compare-solvers logic (ui.compare.comparison, ui.compare.curves, ui.compare.table,
+ui.compare.scaling, ui.compare.figures, ui.compare.solver_docs)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets
 from ui.compare import comparison as cmp
+from ui.compare import curves
 from ui.compare import figures as F
 from ui.compare import scaling as sc
 from ui.compare import solver_docs as D
+from ui.compare import table as T
 from ui.shared.fitting import SMO_TOL, smo_max_iter
 from ui.shared.state import settings_from_dataset
 
@@ -115,7 +117,7 @@ def test_non_converged_run_is_never_shown_as_agreeing():
         assert r.run.model is not None and not r.run.model.converged, r.spec.key
         assert r.agreement.status == "not_converged" and not r.agreement.ok
         assert r.agreement.text.startswith(cmp.DISAGREE)
-    rows = cmp.table_rows(comp)
+    rows = T.table_rows(comp)
     assert all(row["converged"] is False for row in rows)
     assert not any(cmp.AGREE in row["agrees with cvxopt"] for row in rows)
 
@@ -159,9 +161,9 @@ def test_curves_end_at_the_traced_runs_answer():
                              ("newton", "augmented", {})):
         m = se.fit(ds.X, ds.y, kernel=se.Linear(), C=1.0, loss="quadratic", bias=bias,
                    solver=solver, trace=True, **kw)
-        c = cmp.convergence_curve(m)
+        c = curves.convergence_curve(m)
         assert c.iterations[0] == 1 and c.iterations[-1] == len(m.trace) == m.n_iter
-        assert len(c.iterations) <= cmp.MAX_CURVE_POINTS
+        assert len(c.iterations) <= curves.MAX_CURVE_POINTS
         assert c.dual[-1] == pytest.approx(m.dual_objective, rel=1e-9, abs=1e-9)
         assert c.primal[-1] == pytest.approx(m.primal_objective, rel=1e-6)
         assert c.kkt[-1] == pytest.approx(m.kkt_violation, rel=1e-6, abs=1e-9)
@@ -171,19 +173,19 @@ def test_curves_end_at_the_traced_runs_answer():
 def test_smo_curve_replays_the_trace():
     X, y, s = book("d2")
     m = se.fit(X, y, C=1.0, solver="smo", tol=1e-8, trace=True)
-    steps = cmp.snapshot_steps(len(m.trace))
+    steps = curves.snapshot_steps(len(m.trace))
     from svm_engine.problem import build_problem
-    alphas = cmp.trace_alphas(m, build_problem(m.X, m.y, m.kernel, m.C, m.loss, m.bias), steps)
+    alphas = curves.trace_alphas(m, build_problem(m.X, m.y, m.kernel, m.C, m.loss, m.bias), steps)
     np.testing.assert_allclose(alphas[-1], se.replay_smo(m))
     assert steps[-1] == len(m.trace) and len(set(steps)) == len(steps)
 
 
 def test_table_rows_show_w_for_the_linear_kernel_only(d2_tight):
-    rows = cmp.table_rows(d2_tight[3])
-    assert list(rows[0]) == cmp.TABLE_COLUMNS
+    rows = T.table_rows(d2_tight[3])
+    assert list(rows[0]) == T.TABLE_COLUMNS
     assert rows[0]["w"] == "(0.8333, 0.3333)"
     X, y, s = book("moons")
-    rows = cmp.table_rows(cmp.compare(X, y, s, curves=False))
+    rows = T.table_rows(cmp.compare(X, y, s, curves=False))
     assert {r["w"] for r in rows} == {"— (kernel)"}
 
 
@@ -191,7 +193,7 @@ def test_rows_beyond_the_cubic_limit_are_skipped_and_shown_without_reference():
     ds = datasets.blobs(n=cmp.CUBIC_MAX_N + 10)
     s = settings_from_dataset(ds.settings)
     comp = cmp.compare(ds.X, ds.y, s, biases=("free",), curves=False)
-    df = cmp.table_frame(comp)
+    df = T.table_frame(comp)
     qp = df["solver"].str.startswith("cvxopt")
     assert df.loc[qp, "agrees with cvxopt"].str.startswith("— skipped").all()
     assert df.loc[qp, "#SV"].isna().all() and df.loc[~qp, "#SV"].notna().all()

@@ -13,7 +13,7 @@ import pytest
 
 from svm_engine import datasets
 from ui.serving import fit_api
-from ui.shared import browser_data, figures, fitting, numbers
+from ui.shared import browser_data, figures, fitting, numbers, slack_drawing
 from ui.shared import state as S
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,7 +62,7 @@ def test_answer_is_the_model_fit_points_gives():
     assert ans["b"] == m.b
     assert ans["free"] == m.free_support.tolist() and ans["bound"] == m.bound_support.tolist()
     assert ans["misclassified"] == np.flatnonzero(m.category == "misclassified").tolist()
-    assert ans["slack_idx"] == np.flatnonzero(m.xi > figures.MIN_SLACK).tolist()
+    assert ans["slack_idx"] == np.flatnonzero(m.xi > slack_drawing.MIN_SLACK).tolist()
     assert ans["fit"]["n_iter"] == m.n_iter and ans["fit"]["converged"] is True
     assert ans["fit"]["warm"] is False
     # h on the view widened as the figure's grid is, at the figure's resolution
@@ -85,7 +85,7 @@ def test_draw_data_is_the_figures_rings_slack_and_styles():
     np.testing.assert_allclose(bound["size"], figures.ring_sizes(m, m.bound_support), atol=0.01)
     assert bound["size"][0] == 38.0  # α = C: the largest ring
     np.testing.assert_array_equal(bound["x"], m.X[m.bound_support, 0])
-    idx, feet = figures.slack_segments(m)
+    idx, feet = slack_drawing.slack_segments(m)
     found = [(i, f) for i, f in zip(idx, feet, strict=True) if f is not None]
     assert len(ans["slack"]["lines"]) == len(found) > 0
     for (i, f), (x0, y0, x1, y1) in zip(found, ans["slack"]["lines"], strict=True):

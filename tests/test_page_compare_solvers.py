@@ -17,6 +17,7 @@ from tests.plotly_json import chart_data, decoded, start_page
 from tests.plotly_json import page_ok as ok
 from tests.shown_numbers import parse_num
 from ui.compare import comparison as cmp
+from ui.compare.table import SHOWN
 from ui.shared.fitting import SMO_TOL, smo_max_iter
 from ui.shared.numbers import fmt_num, fmt_setting
 
@@ -40,7 +41,7 @@ def shown_table(at: AppTest) -> pd.DataFrame:
 def table(at: AppTest) -> pd.DataFrame:
     """The table with its printed numbers read back (NaN where a row has none)."""
     df = shown_table(at).copy()
-    for c in cmp.SHOWN:
+    for c in SHOWN:
         df[c] = [parse_num(v) if v != "–" else np.nan for v in df[c]]
     return df
 
@@ -220,7 +221,7 @@ def test_the_headline_columns_come_first():
 
 def test_numbers_print_with_a_true_minus_and_no_e_notation():
     df = shown_table(start("d2"))
-    cells = [str(v) for c in cmp.SHOWN for v in df[c]]
+    cells = [str(v) for c in SHOWN for v in df[c]]
     assert all(v.startswith("−") for v in df["b"]), list(df["b"])     # b = −3.334 (slide 23)
     assert not [v for v in cells if "-" in v or "e+" in v or "e-" in v], cells
 

@@ -13,7 +13,10 @@ from svm_engine import datasets
 from tests.plotly_json import chart_specs, read_payload
 from ui.serving import budget
 from ui.shared import state as S
+from ui.worked_examples import book_values as B
 from ui.worked_examples import examples as E
+from ui.worked_examples import match as M
+from ui.worked_examples import rows as R
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "2_worked_examples.py")
@@ -104,12 +107,12 @@ def test_solvers_are_named_in_words_not_by_their_keys(page):
 def test_the_overview_counts_the_matches(page):
     ov = page.overview
     n_all = sum(len(E.compute(e.key).rows) for e in E.EXAMPLES)
-    assert any(x.label.endswith(f"{n_all} of {n_all} rows match {E.TICK}")
+    assert any(x.label.endswith(f"{n_all} of {n_all} rows match {M.TICK}")
                for x in page.at.expander)
     assert list(ov.index) == [f"{e.number} · {e.title}" for e in E.EXAMPLES]
     for e in E.EXAMPLES:
         n = len(E.compute(e.key).rows)
-        assert ov.loc[f"{e.number} · {e.title}", "match"] == f"{n} of {n} {E.TICK}"
+        assert ov.loc[f"{e.number} · {e.title}", "match"] == f"{n} of {n} {M.TICK}"
 
 
 def test_every_match_cell_of_examples_1_to_3_and_7_is_a_tick(page):
@@ -118,7 +121,7 @@ def test_every_match_cell_of_examples_1_to_3_and_7_is_a_tick(page):
         with_match = [t for t in tabs[n] if "match" in t.columns]
         assert with_match, n
         for t in with_match:
-            assert len(t) > 0 and (t["match"] == E.TICK).all(), (n, t.to_dict())
+            assert len(t) > 0 and (t["match"] == M.TICK).all(), (n, t.to_dict())
     # example 2 renders its slack table of slide 23 with its own match column
     assert sum("match" in t.columns for t in tabs[2]) == 2
 
@@ -128,7 +131,7 @@ def test_the_rendered_numbers_are_the_engines(page):
     tabs = page.tables
     for e in E.EXAMPLES:
         main = tabs[e.number][0]
-        want = E.rows_table(E.compute(e.key).rows)
+        want = R.rows_table(E.compute(e.key).rows)
         assert list(main.index) == [r["quantity"] for r in want]
         assert list(main["app value"]) == [r["app value"] for r in want]
         assert list(main["book value"]) == [r["book value"] for r in want]
@@ -142,7 +145,7 @@ def test_example1_alpha_side_by_side_with_feasibility(page):
     (alpha,) = [t for t in page.tables[1] if "app α: smo" in t.columns]
     assert list(alpha.columns) == ["book α (slide 16)", "app α: smo", "app α: qp"]
     checks = alpha.loc[[i for i in alpha.index if i.startswith(("feasible", "optimal"))]]
-    assert len(checks) == 2 and (checks == E.TICK).all().all()
+    assert len(checks) == 2 and (checks == M.TICK).all().all()
     assert alpha.loc["α2  (x2, y = +1)", "book α (slide 16)"] == "0.2162"
 
 
@@ -155,9 +158,9 @@ def test_example7_shows_the_qp_matrices(page):
 def test_example7_shows_smos_step_beside_the_seeds_formulas(page):
     assert page.charts[7] == 2  # the QP's hyperplane, and SMO's step in the (λ₁, λ₂) box
     main = page.tables[7][0]
-    assert main.loc["λ₂ unclipped", "match"] == E.TICK
+    assert main.loc["λ₂ unclipped", "match"] == M.TICK
     assert main.loc["U ≤ λ₂ ≤ V", "app value"] == "L = 0, H = ∞"
-    assert main.loc["SMO's b", "app value"] == E.show("-3.000000")
+    assert main.loc["SMO's b", "app value"] == R.show("-3.000000")
 
 
 def in_process(task, fn, args=(), kwargs=None, **_):
@@ -166,16 +169,16 @@ def in_process(task, fn, args=(), kwargs=None, **_):
 
 
 def test_a_drift_turns_a_tick_into_a_cross_on_the_page(monkeypatch):
-    monkeypatch.setitem(E.BOOK_D1, "b", E.Printed("-3.340", "slide 16"))
+    monkeypatch.setitem(B.BOOK_D1, "b", M.Printed("-3.340", "slide 16"))
     monkeypatch.setattr(budget, "run", in_process)  # here, where the drift is patched in
     st.cache_data.clear()
     try:
         at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
         no_traceback(at)
-        assert at.table[0].value["match"].iloc[0] == f"4 of 5 {E.CROSS}"  # the overview
+        assert at.table[0].value["match"].iloc[0] == f"4 of 5 {M.CROSS}"  # the overview
         d1 = sections(at)[1][0]
-        assert d1.loc["b", "match"] == E.CROSS
-        assert (d1.drop(index="b")["match"] == E.TICK).all()
+        assert d1.loc["b", "match"] == M.CROSS
+        assert (d1.drop(index="b")["match"] == M.TICK).all()
     finally:
         st.cache_data.clear()  # the drifted result must not leak into other tests
 
@@ -195,9 +198,9 @@ def test_a_failing_example_shows_an_error_not_a_traceback(monkeypatch):
         at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
         no_traceback(at)
         assert any("solver exploded" in str(e.value) for e in at.error)
-        assert at.table[0].value["match"].iloc[0] == f"not computed {E.CROSS}"
+        assert at.table[0].value["match"].iloc[0] == f"not computed {M.CROSS}"
         open_tab(at, 2)  # the other examples still work
-        assert (sections(at)[2][0]["match"] == E.TICK).all()
+        assert (sections(at)[2][0]["match"] == M.TICK).all()
     finally:
         st.cache_data.clear()
 
@@ -247,7 +250,7 @@ def test_example3_says_why_the_playground_shows_other_sga_numbers():
     at = open_tab(AppTest.from_file(PAGE, default_timeout=TIMEOUT).run(), 3)
     text = " ".join(str(m.value) for m in (*at.markdown, *at.caption))
     d = datasets.iris_setosa()
-    pg = se.fit(d.X, d.y, C=10.0, bias="augmented", solver="sga", tol=E.SGA_EPS)  # polished
+    pg = se.fit(d.X, d.y, C=10.0, bias="augmented", solver="sga", tol=B.SGA_EPS)  # polished
     shown = (f"w = ({fmt_fixed(pg.w[0], 3)}, {fmt_fixed(pg.w[1], 3)}), "
              f"b = {fmt_fixed(pg.b, 3)}")
     assert "Playground" in text and "polishes" in text and shown in text, shown

@@ -11,6 +11,7 @@ from svm_engine import datasets
 from tests import test_page_playground as PG
 from ui.shared import sv_labels, tables
 from ui.worked_examples import examples as E
+from ui.worked_examples.rows import rows_table
 
 PAGE = "../pages/2_worked_examples.py"
 
@@ -105,7 +106,7 @@ def test_two_point_example_states_both_margins():
 
 
 def test_worked_example_1_and_kernel_panels_name_the_margin_convention():
-    rows = [r["quantity"] for r in E.rows_table(E.compute("d1").rows)]
+    rows = [r["quantity"] for r in rows_table(E.compute("d1").rows)]
     assert any(q.startswith("margin δ* = 1/‖w‖ (the book's") for q in rows)
     from ui.kernels import text as KT
 

@@ -1,4 +1,5 @@
-"""ui.shared.figures: the decision plot (pure: model → plotly Figure)."""
+"""ui.shared.figures: the decision plot (pure: model → plotly Figure), with its slack
+(ui.shared.slack_drawing) and the ξ labels' places (ui.shared.label_placement)."""
 
 import json
 
@@ -8,7 +9,7 @@ import pytest
 
 from svm_engine import datasets
 from tests import fresh_python
-from ui.shared import browser_data, figures, fitting
+from ui.shared import browser_data, figures, fitting, slack_drawing
 from ui.shared import state as S
 
 
@@ -68,7 +69,7 @@ def test_sv_rings_split_free_and_bound_and_grow_with_alpha(d2_model):
 
 
 def test_slack_segments_end_on_the_points_own_margin(d2_model):
-    idx, feet = figures.slack_segments(d2_model)
+    idx, feet = slack_drawing.slack_segments(d2_model)
     # book D2: x15..x18 have slack (0-based 14..17)
     assert set(range(14, 18)) <= set(idx.tolist())
     for i, foot in zip(idx, feet, strict=True):
@@ -88,7 +89,7 @@ def test_slack_labels_show_xi(d2_model):
 
 def test_slack_feet_for_a_kernel_model_are_on_the_margin():
     m = _fit("nonlinear", C=0.5)
-    idx, feet = figures.slack_segments(m)
+    idx, feet = slack_drawing.slack_segments(m)
     assert len(idx) > 0
     found = [(i, f) for i, f in zip(idx, feet, strict=True) if f is not None]
     assert len(found) >= len(idx) // 2
@@ -164,11 +165,11 @@ def test_figures_module_never_imports_streamlit():
 def test_xi_labels_are_placed_clear_of_each_other_and_of_the_rings():
     """Issue 32: ξ labels over each other, the points and the SV rings. place_labels keeps
     each label's box (as Plotly draws "middle right" text) clear where a free spot exists."""
-    from ui.shared.figures import _GAP_PX, place_labels
+    from ui.shared.label_placement import GAP_PX, place_labels
 
     def box(anchor, size, unit):
         x, y = anchor[0] * unit, anchor[1] * unit
-        return (x + _GAP_PX, y - size[1] / 2, x + _GAP_PX + size[0], y + size[1] / 2)
+        return (x + GAP_PX, y - size[1] / 2, x + GAP_PX + size[0], y + size[1] / 2)
 
     def overlap(a, b):
         return min(a[2], b[2]) - max(a[0], b[0]) > 0 and min(a[3], b[3]) - max(a[1], b[1]) > 0
@@ -189,19 +190,21 @@ def test_xi_labels_are_placed_clear_of_each_other_and_of_the_rings():
 
 
 def test_d2s_xi_labels_in_the_figure_cover_no_ring():
-    from ui.shared.figures import _CHAR_EM, _GAP_PX, _LINE_EM, SLACK_FONT, ring_sizes
+    from ui.shared.figures import ring_sizes
+    from ui.shared.label_placement import GAP_PX
+    from ui.shared.slack_drawing import CHAR_EM, LINE_EM, SLACK_FONT
 
     d = datasets.d2()
     m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
     fig = figures.decision_figure_dict(m)
     (lab,) = [t for t in fig["data"] if t["meta"]["role"] == "slack_labels"]
-    assert len(lab["text"]) == int(np.sum(m.xi > figures.MIN_SLACK))
+    assert len(lab["text"]) == int(np.sum(m.xi > slack_drawing.MIN_SLACK))
     unit = 95.0 * 0.9  # about the plot's px per unit (a little tighter than the estimate)
     sv = np.flatnonzero(m.alpha > 0)
     r = ring_sizes(m, sv) / 2
     for x, y, text in zip(lab["x"], lab["y"], lab["text"], strict=True):
-        w, h = _CHAR_EM * SLACK_FONT * len(text), _LINE_EM * SLACK_FONT
-        x0, x1 = x * unit + _GAP_PX, x * unit + _GAP_PX + w
+        w, h = CHAR_EM * SLACK_FONT * len(text), LINE_EM * SLACK_FONT
+        x0, x1 = x * unit + GAP_PX, x * unit + GAP_PX + w
         y0, y1 = y * unit - h / 2, y * unit + h / 2
         for (cx, cy), rr in zip(m.X[sv] * unit, r, strict=True):
             apart = x1 < cx - rr or x0 > cx + rr or y1 < cy - rr or y0 > cy + rr

@@ -21,7 +21,8 @@ One package per page (``pages/1_…`` to ``pages/9_…``), each its logic, its f
 
 - ``ui.playground``      – the Playground: its sidebar and panels, the click canvas, teacher
   links and their QR codes, the model to take away;
-- ``ui.worked_examples`` – the book's examples and their figures;
+- ``ui.worked_examples`` – the book's examples (one module each, the book's values as data)
+  and their figures;
 - ``ui.step_through``    – the recorded run, what a step shows and says, the step player;
 - ``ui.compare``         – every solver on one problem, the scaling run, the solvers' notes;
 - ``ui.kernels``, ``ui.generalisation`` – the Kernels and Generalisation pages: what they

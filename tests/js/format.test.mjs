@@ -76,7 +76,7 @@ test("exact ties round half to even, as Python's format does", () => {
   assert.equal(fixed(-0.5, 0), "0");
 });
 
-test("fmt(v, 3) writes the plots' ξ labels as ui/shared/figures.py does (fmt_num(v, 3))", () => {
+test("fmt(v, 3) writes the plots' ξ labels as ui/shared/slack_drawing.py does (fmt_num(v, 3))", () => {
   assert.equal(fmt(1.667, 3), "1.67");
   assert.equal(fmt(2.834, 3), "2.83");
   assert.equal(fmt(0.1234, 3), "0.123");

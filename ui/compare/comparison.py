@@ -13,12 +13,12 @@ within 1e-4. Every α goes through the engine's one `finalize`, so the rows diff
 | P(α)   | `primal_objective`    | ½‖w‖² (+ ½b² augmented) + C Σξᵏ from the same α             |
 | h(xᵢ)  | `model.h_train`       | decision values on the data, compared with the reference's  |
 
-Pure functions of plain values (no streamlit): the page caches ``compare``.
+Pure functions of plain values (no streamlit): the page caches ``compare``. A row's convergence
+curve comes from ``curves``, the table the page prints and its words from ``table``.
 """
 
 from __future__ import annotations
 
-import math
 import time
 import warnings
 from collections.abc import Mapping, Sequence
@@ -26,16 +26,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 import svm_engine as se
-from svm_engine.certify import displayed_gap
-from svm_engine.finalize import finalize
-from svm_engine.problem import build_problem
 from svm_engine.solvers.smo import TRACE_CAP
+from ui.compare.curves import Curve, convergence_curve
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
-from ui.shared.labels import SOLVER_NAMES, SOLVER_STEPS
-from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
+from ui.shared.labels import SOLVER_NAMES
+from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.state import effective_C, settings_to_kernel
 
 TOL_MODES = ("tight", "default")
@@ -53,7 +50,6 @@ AGREEMENT_TEXT = (
 #: cvxopt costs O(n³) per iteration (≈ 2 s at n = 1000 here), kernel Newton |V|³/3 (a whole
 #: fit ≈ 0.15 s at n = 1000, benchmarks/bench_newton_kernel.py): skip beyond.
 CUBIC_MAX_N = 1000
-MAX_CURVE_POINTS = 120
 
 AGREE, DISAGREE = "✓", "✗"
 BIAS_NAMES = {"free": "free b", "augmented": "augmented b"}
@@ -267,74 +263,7 @@ def agreement(spec: RowSpec, run: Run, ref: Run | None, *, is_reference: bool = 
     return Agreement("agrees", AGREE)
 
 
-# ------------------------------------------------------------------- convergence curves
-
-
-@dataclass(frozen=True)
-class Curve:
-    """Iterates of one run, every quantity from ``finalize`` as in the table."""
-
-    iterations: tuple[int, ...]
-    dual: tuple[float, ...]
-    primal: tuple[float, ...]
-    gap: tuple[float, ...]
-    kkt: tuple[float, ...]
-    unit: str  # "step", "sweep" or "iteration"
-    truncated: bool = False
-
-
-def snapshot_steps(T: int, k: int = MAX_CURVE_POINTS) -> np.ndarray:
-    """≤ k iteration numbers in 1..T, log-spaced (the x axis is logarithmic), T included."""
-    if T < 1:
-        return np.zeros(0, dtype=int)
-    return np.unique(np.round(np.geomspace(1, T, min(k, T))).astype(int))
-
-
-def trace_alphas(model, problem, steps: np.ndarray) -> list[np.ndarray]:
-    """α after each of ``steps`` (1-based), rebuilt from the model's trace:
-    SMO replays (αᵢ, αⱼ) pairs; SGA records α per sweep; Newton's α = 2Cξ of w_t (slide 39)."""
-    trace = model.trace
-    n = len(model.y)
-    want = set(int(s) for s in steps)
-    out: list[np.ndarray] = []
-    if model.solver == "smo":
-        alpha = np.zeros(n) if model.alpha0 is None else np.array(model.alpha0, dtype=float)
-        for t, rec in enumerate(trace, start=1):
-            alpha[rec["i"]], alpha[rec["j"]] = rec["ai_new"], rec["aj_new"]
-            if t in want:
-                out.append(alpha.copy())
-        return out
-    if model.solver == "newton":
-        y = np.asarray(model.y, dtype=float)
-        for t in steps:
-            w = np.asarray(trace[t - 1]["w"], dtype=float)
-            if len(w) == model.X.shape[1] + 1 and isinstance(model.kernel, se.Linear):
-                F = model.X @ w[:-1] + w[-1]          # x′ = (x, 1)
-            else:
-                F = problem.K @ w                     # h(xᵢ) = Kᵢᵀβ (slide 41)
-            out.append(2.0 * model.C * np.maximum(0.0, 1.0 - y * F))
-        return out
-    return [np.asarray(trace[t - 1]["alpha"], dtype=float) for t in steps]
-
-
-def convergence_curve(model, max_points: int = MAX_CURVE_POINTS) -> Curve | None:
-    """Dual, primal, gap and KKT violation along a traced run (None without a usable trace)."""
-    trace = model.trace
-    if not trace or not (model.solver in ("smo", "newton") or "alpha" in trace[0]):
-        return None
-    problem = build_problem(model.X, model.y, model.kernel, model.C, model.loss, model.bias)
-    steps = snapshot_steps(len(trace), max_points)
-    D, P, G, V = [], [], [], []
-    for a in trace_alphas(model, problem, steps):
-        f = finalize(problem, a)
-        d, p = float(f["dual_objective"]), float(f["primal_objective"])
-        D.append(d)
-        P.append(p)
-        G.append(p - d if math.isfinite(p) else math.nan)
-        V.append(float(f["kkt_violation"]))
-    unit = SOLVER_STEPS.get(model.solver, "iteration")
-    return Curve(tuple(int(s) for s in steps), tuple(D), tuple(P), tuple(G), tuple(V), unit,
-                 bool(model.trace_truncated))
+# ------------------------------------------------------------------ a traced SMO run
 
 
 def smo_curve(X, y, kernel, C, spec, tol, cap, n_iter) -> Curve | None:
@@ -435,99 +364,3 @@ def compare(X, y, settings: Mapping[str, Any], biases: Sequence[str] = ("free", 
             r.run.model.trace = None
     return Comparison(rows, refs, isinstance(kernel, se.Linear), n,
                       time.perf_counter() - t0)
-
-
-def bias_forms_note(comp: Comparison) -> str | None:
-    """How far apart the two forms' exact answers are here (None unless both references)."""
-    free, aug = comp.references.get("free"), comp.references.get("augmented")
-    if free is None or aug is None or free.model is None or aug.model is None:
-        return None
-    dh = decision_max_error(free.model, aug.model)
-    if dh <= DECISION_ATOL:
-        return (f"Here they coincide: max |h_free(xᵢ) − h_augmented(xᵢ)| = {fmt_num(dh, 2)} on the "
-                "data (the margin constraints pin both to the same hyperplane).")
-    return f"Here their h(xᵢ) differ by up to {fmt_num(dh, 3)} on the data."
-
-
-# ------------------------------------------------------------------------------ the table
-
-#: The page's headline first (does each solver agree with cvxopt, did it converge, in how many
-#: iterations and how long): at 1400 px the last columns sat behind a horizontal scroll
-TABLE_COLUMNS = [
-    "solver", "formulation", "agrees with cvxopt", "converged", "iterations", "tolerance",
-    "time (ms)", "#SV", "b", "w", "primal", "dual", "duality gap", "max KKT violation",
-]  # fmt: skip
-#: The columns of real numbers, and how the page prints each (numbers.py: a true minus)
-SHOWN = {"b": lambda v: fmt_fixed(v, 4), "primal": lambda v: fmt_num(v, 6),
-         "dual": lambda v: fmt_num(v, 6), "duality gap": lambda v: fmt_num(v, 2),
-         "max KKT violation": lambda v: fmt_num(v, 2), "time (ms)": lambda v: fmt_fixed(v, 2)}
-
-
-def _w_text(model, digits: int = 4) -> str:
-    w = model.w
-    if w is None:
-        return "— (kernel)"
-    return "(" + ", ".join(fmt_fixed(v, digits) for v in w) + ")"
-
-
-def table_rows(comp: Comparison) -> list[dict]:
-    """One dict per row with ``TABLE_COLUMNS`` (numbers as floats, NaN where missing)."""
-    out = []
-    for r in comp.rows:
-        m = r.run.model
-        row: dict[str, Any] = {"solver": r.spec.label, "formulation": r.spec.formulation}
-        row["tolerance"] = tolerance_text(r)
-        if m is None:
-            row.update({c: math.nan for c in SHOWN})
-            row.update({"w": "", "#SV": None, "iterations": None, "converged": None})
-        else:
-            row.update({
-                "w": _w_text(m),
-                "b": float(m.b),
-                "#SV": int(m.n_support),
-                "primal": float(m.primal_objective),
-                "dual": float(m.dual_objective),
-                "duality gap": displayed_gap(m)[0],    # rounding shown as 0, never < 0
-                "max KKT violation": float(m.kkt_violation),
-                "iterations": int(m.n_iter),
-                "time (ms)": 1e3 * float(m.time_s),
-                "converged": bool(m.converged),
-            })  # fmt: skip
-        row["agrees with cvxopt"] = r.agreement.text
-        out.append({c: row[c] for c in TABLE_COLUMNS})
-    return out
-
-
-def table_frame(comp: Comparison):
-    """``table_rows`` as a DataFrame; counts stay integers where a row has none (skipped)."""
-    df = pd.DataFrame(table_rows(comp), columns=TABLE_COLUMNS)
-    return df.astype({"#SV": "Int64", "iterations": "Int64", "converged": "boolean"})
-
-
-def shown_frame(comp: Comparison):
-    """``table_frame`` as the page prints it: the real numbers as text by ui/shared/numbers.py
-    (−3.3333 with a true minus, a zero gap as 0, 1.5·10⁻⁷ rather than 1.5e-07)."""
-    df = table_frame(comp)
-    for c, fmt in SHOWN.items():
-        df[c] = [fmt(v) for v in df[c]]
-    return df
-
-
-def tolerance_note(tol_mode: str) -> str:
-    """Why the iterations here may differ from the Playground's and Step-through's, said next
-    to the table (D2, C = 1, SMO: 49 steps there, 79 here at the tight tolerance)."""
-    if tol_mode == "default":
-        return (f"Tolerances as on the Playground and Step-through (SMO stops when m(α) − M(α) "
-                f"≤ {fmt_setting(SMO_TOL)}): the same points and settings take the same "
-                "iterations there.")
-    return (f"Iterations at the tight tolerances of the column “tolerance”: more than the "
-            f"Playground and Step-through take, which stop SMO at {fmt_setting(SMO_TOL)} "
-            "(choose “as the Playground and Step-through run them” under Tolerance in the "
-            "sidebar to see their numbers).")
-
-
-def tolerance_text(r: RowResult) -> str:
-    """The stopping tolerance a row ran at, as the table shows it beside its iterations."""
-    if r.spec.solver == "psvm":
-        return "— (no iterations)"
-    return fmt_setting(r.tol) if r.tol is not None else "the solver's own"

@@ -60,8 +60,9 @@ import numpy as np
 
 from ui.serving.warmstart import map_alpha
 from ui.shared import browser_data, fitting, state, tables
-from ui.shared.figures import MIN_SLACK, decision_figure_dict
+from ui.shared.figures import decision_figure_dict
 from ui.shared.numbers import fmt_setting
+from ui.shared.slack_drawing import MIN_SLACK
 from ui.shared.sv_labels import point_labels
 from ui.shared.theory import playground_sections
 

@@ -26,9 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from ui.shared.figures import MIN_SLACK, NEG_SYMBOL, POS_SYMBOL
+from ui.shared.figures import NEG_SYMBOL, POS_SYMBOL
 from ui.shared.labels import KERNEL_LABELS
 from ui.shared.numbers import fmt_num, linear_combination
+from ui.shared.slack_drawing import MIN_SLACK
 
 #: a marker symbol in words (the plural a description uses)
 SHAPES = {"circle": "circles", "square": "squares", "diamond": "diamonds",

@@ -5,7 +5,8 @@ by the other pages (worked examples, step-through, compare solvers):
 
 - decision regions shaded by h(x) on a grid; h(x) = 0 solid, h(x) = ±1 dashed (any kernel);
 - support vectors ringed, ring size by α/C; free (0 < α < C) and bound (α = C) SVs differ;
-- slack: a segment from each point with ξ > 0 to its own margin h(x) = yᵢ, labelled with ξ;
+- slack: a segment from each point with ξ > 0 to its own margin h(x) = yᵢ, labelled with ξ
+  (``ui.shared.slack_drawing``);
 - misclassified points (ξ > 1) crossed out;
 - optional overlays (other models or literal hyperplanes w·x + b = 0) and highlighted points.
 
@@ -25,8 +26,9 @@ import plotly.graph_objects as go
 
 from ui.shared import palette as P
 from ui.shared.fitting import decision_grid
-from ui.shared.numbers import MINUS, fmt_num
+from ui.shared.numbers import MINUS
 from ui.shared.plotly_config import PLOTLY_CONFIG  # noqa: F401  (the pages' import)
+from ui.shared.slack_drawing import slack_traces
 from ui.shared.state import default_range as padded_range
 from ui.shared.sv_labels import ON_MARGIN_ZERO, point_labels
 
@@ -37,7 +39,6 @@ NEG_SYMBOL = "square"
 FREE_SV_COLOR = P.BLACK
 BOUND_SV_COLOR = P.PURPLE
 HIGHLIGHT_COLOR = P.GREEN
-SLACK_COLOR = P.SLACK
 OVERLAY_COLORS = (P.GREEN, P.PURPLE, P.SKY, P.ORANGE, P.BLACK)
 #: every overlay differs from the others by its dash too, not by colour alone (issue 28)
 OVERLAY_DASHES = ("longdash", "dashdot", "longdashdot", "dot", "dash")
@@ -96,56 +97,6 @@ def ring_sizes(model, idx: np.ndarray, base: float = 20.0, extra: float = 18.0) 
     return base + extra * frac
 
 
-#: slacks below this are solver round-off (tolerance 1e-3), not drawn
-MIN_SLACK = 0.005
-
-
-def slack_segments(model, idx: Sequence[int] | None = None, max_iter: int = 30):
-    """For points with ξ > MIN_SLACK: the foot of each point on its own margin h(x) = yᵢ.
-
-    Returns (idx, feet) where feet[k] is None when no foot was found. The linear kernel is
-    exact in one Newton step (h is affine); other kernels use Newton steps along the
-    numerical gradient of h.
-    """
-    X = np.asarray(model.X, dtype=float)
-    y = np.asarray(model.y, dtype=float)
-    if idx is None:
-        idx = np.flatnonzero(np.asarray(model.xi) > MIN_SLACK)
-    idx = np.asarray(idx, dtype=int)
-    if len(idx) == 0:
-        return idx, []
-    P = X[idx].copy()
-    target = y[idx]
-    span = float(np.ptp(X, axis=0).max()) if len(X) > 1 else 1.0
-    span = span if span > 0 else 1.0
-    eps = 1e-5 * span
-    ok = np.ones(len(idx), dtype=bool)
-    for _ in range(max_iter):
-        h = model.decision_function(P)
-        r = target - h
-        if np.all(np.abs(r) < 1e-6):
-            break
-        shifts = np.array([[eps, 0.0], [-eps, 0.0], [0.0, eps], [0.0, -eps]])
-        Q = (P[None, :, :] + shifts[:, None, :]).reshape(-1, 2)
-        hq = model.decision_function(Q).reshape(4, len(P))
-        g = np.column_stack([(hq[0] - hq[1]) / (2 * eps), (hq[2] - hq[3]) / (2 * eps)])
-        gg = np.einsum("ij,ij->i", g, g)
-        safe = gg > 1e-18
-        step = np.zeros_like(P)
-        step[safe] = (r[safe] / gg[safe])[:, None] * g[safe]
-        # never jump further than the data span in one step
-        norm = np.linalg.norm(step, axis=1)
-        big = norm > span
-        step[big] *= (span / norm[big])[:, None]
-        ok &= safe
-        P = P + step
-    h = model.decision_function(P)
-    ok &= np.abs(target - h) < 1e-3 * max(1.0, float(np.max(np.abs(target))))
-    ok &= np.linalg.norm(P - X[idx], axis=1) < 3 * span
-    feet = [P[k] if ok[k] else None for k in range(len(idx))]
-    return idx, feet
-
-
 # ------------------------------------------------------------------------------ traces
 
 
@@ -187,6 +138,24 @@ def _contour(xs, ys, H, *, level_lo, level_hi, size, color, width, dash, name, r
         "showlegend": legend,
         "meta": {"role": role},
     }
+
+
+def _overlay_traces(xs, ys, overlays: Sequence[Overlay], margins: bool) -> list[dict]:
+    """Each overlay's h = 0 on the grid (and h = ±1 where it asks, if ``margins``), in its
+    own colour and dash (or the k-th of OVERLAY_COLORS / OVERLAY_DASHES)."""
+    gx, gy = np.meshgrid(xs, ys)
+    Z = np.column_stack([gx.ravel(), gy.ravel()])
+    traces = []
+    for k, ov in enumerate(overlays):
+        Ho = ov.decision_function(Z).reshape(len(ys), len(xs)).astype(np.float32)
+        color = ov.color or OVERLAY_COLORS[k % len(OVERLAY_COLORS)]
+        lo, hi = (-1, 1) if margins and ov.margins else (0, 0)
+        traces.append(
+            _contour(xs, ys, Ho, level_lo=lo, level_hi=hi, size=1, color=color,
+                     width=ov.width, dash=ov.dash or OVERLAY_DASHES[k % len(OVERLAY_DASHES)],
+                     name=ov.name, role="overlay", legend=True)
+        )  # fmt: skip
+    return traces
 
 
 def _point_traces(X, y, names=("x1", "x2"), scale: float = 1.0) -> list[dict]:
@@ -257,84 +226,7 @@ def _sv_traces(model, scale: float = 1.0) -> list[dict]:
     return traces
 
 
-#: ξ labels: their font size (px, times the figure's scale) and its rough text metrics
-SLACK_FONT = 14
-_CHAR_EM = 0.56  # the width of a label's character in em (digits, "ξ", "=" of Source Sans Pro)
-_LINE_EM = 1.25
-_GAP_PX = 3  # Plotly's "middle right" text starts this far right of its anchor
-#: more points than this: the ξ labels stay at their segments' middles (a plot that crowded
-#: has no free spot to find, and the search grows with the points: ~40 ms at 2,000)
-PLACE_LABELS_MAX_POINTS = 400
 LEGEND_PX = 50  # the legend's rows above the top margin, at scale 1 (Chromium, 1400 px)
-
-
-def _overlaps(boxes, others) -> np.ndarray:
-    """The area each of ``boxes`` (c, 4: x0, y0, x1, y1) shares with ``others`` (k, 4), summed
-    over the others: (c,)."""
-    b, o = np.asarray(boxes, dtype=float), np.asarray(others, dtype=float).reshape(-1, 4)
-    if len(o) == 0:
-        return np.zeros(len(b))
-    w = np.minimum(b[:, None, 2], o[None, :, 2]) - np.maximum(b[:, None, 0], o[None, :, 0])
-    h = np.minimum(b[:, None, 3], o[None, :, 3]) - np.maximum(b[:, None, 1], o[None, :, 1])
-    np.maximum(w, 0, out=w)
-    np.maximum(h, 0, out=h)
-    return np.einsum("ij,ij->i", w, h)
-
-
-#: where a label may go, in order of preference: the points of its segment (fractions from
-#: the point to its margin) and, around each, its offsets (right, left, above, below and the
-#: corners, in the label's width w and height h and these px further out)
-_ALONG = (0.5, 0.35, 0.65, 0.2, 0.8, 0.05, 0.95)
-_FURTHER_PX = (0, 10, 20, 32)
-
-
-def _candidate_offsets(w: float, h: float) -> np.ndarray:
-    """(c, 2) px offsets of a label's anchor from a point of its segment, nearest first."""
-    out = []
-    for d in _FURTHER_PX:
-        left = -w - 2 * _GAP_PX - d
-        out += [(d, 0), (left, 0), (-w / 2, h / 2 + 4 + d), (-w / 2, -h / 2 - 4 - d),
-                (d, h / 2 + d), (d, -h / 2 - d), (left, h / 2 + d), (left, -h / 2 - d)]
-    return np.array(out, dtype=float)
-
-
-def place_labels(segments, sizes, obstacles, unit: float) -> list[tuple[float, float]]:
-    """Anchors (data) for text labels, each near its own segment and clear of the obstacles
-    and of the labels placed before it as far as the candidates allow (issue 32: ξ labels
-    over each other, the rings and the points).
-
-    ``segments``: [(p, q)] in data units (a label goes beside a point of p→q, the middle
-    first); ``sizes``: [(w, h)] in px; ``obstacles``: boxes (x0, y0, x1, y1) in px (data
-    times ``unit``, the plot's pixels per data unit, estimated); each label is drawn "middle
-    right" of its anchor (its box starts _GAP_PX right of it). Greedy, in the order given
-    (the largest ξ first): the first candidate that covers nothing, else the one that
-    covers least."""
-    obstacles = np.asarray(obstacles, dtype=float).reshape(-1, 4)
-    placed = np.zeros((0, 4))
-    t = np.asarray(_ALONG)[:, None]
-    out = []
-    for (p, q), (w, h) in zip(segments, sizes, strict=True):
-        p, q = np.asarray(p, dtype=float) * unit, np.asarray(q, dtype=float) * unit
-        spots = p + t * (q - p)
-        off = _candidate_offsets(w, h).reshape(len(_FURTHER_PX), -1, 2)
-        best, best_cost = None, math.inf
-        for ring in off:  # the nearest ring of offsets first; the first free spot wins
-            anchors = (spots[:, None, :] + ring[None, :, :]).reshape(-1, 2)
-            boxes = np.column_stack([anchors[:, 0] + _GAP_PX, anchors[:, 1] - h / 2,
-                                     anchors[:, 0] + _GAP_PX + w, anchors[:, 1] + h / 2])
-            # only the obstacles within reach (thousands of points)
-            lo, hi = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)
-            near = obstacles[(obstacles[:, 2] > lo[0]) & (obstacles[:, 0] < hi[0])
-                             & (obstacles[:, 3] > lo[1]) & (obstacles[:, 1] < hi[1])]
-            cost = _overlaps(boxes, near) + 2 * _overlaps(boxes, placed)
-            k = int(np.argmin(cost))  # the first of the least
-            if cost[k] < best_cost - 1e-9:
-                best, best_cost = (anchors[k], boxes[k]), cost[k]
-            if best_cost <= 1e-9:
-                break
-        placed = np.vstack([placed, best[1]])
-        out.append((float(best[0][0] / unit), float(best[0][1] / unit)))
-    return out
 
 
 def _px_per_unit(x_range, y_range, height: float, margin: dict, scale: float) -> float:
@@ -360,65 +252,6 @@ def _obstacle_boxes(model, X, unit: float, scale: float) -> np.ndarray:
     r = np.concatenate([r_pt, r_sv, np.full(len(mis), 11 * scale + 1)])
     return np.column_stack([centres[:, 0] - r, centres[:, 1] - r, centres[:, 0] + r,
                             centres[:, 1] + r])
-
-
-def _slack_traces(model, max_labels: int, scale: float = 1.0, unit: float | None = None
-                  ) -> list[dict]:  # fmt: skip
-    """The slack segments and their ξ labels (the largest ``max_labels`` ξ), the labels
-    placed clear of the points, rings and each other for ``unit`` px per data unit (None, or
-    more than PLACE_LABELS_MAX_POINTS points: beside each segment's middle)."""
-    xi = np.asarray(model.xi, dtype=float)
-    idx, feet = slack_segments(model)
-    if len(idx) == 0:
-        return []
-    X = np.asarray(model.X, dtype=float)
-    lx: list[float | None] = []
-    ly: list[float | None] = []
-    segments = {}
-    for k, (i, foot) in enumerate(zip(idx, feet, strict=True)):
-        p = X[i]
-        if foot is not None:
-            lx += [float(p[0]), float(foot[0]), None]
-            ly += [float(p[1]), float(foot[1]), None]
-        segments[k] = (p, foot if foot is not None else p)
-    labelled = np.argsort(-xi[idx], kind="stable")[:max_labels].tolist()
-    text = [f"ξ={fmt_num(xi[idx[k]], 3)}" for k in labelled]
-    font = SLACK_FONT * scale
-    if unit is None or len(X) > PLACE_LABELS_MAX_POINTS:
-        anchors = [tuple((segments[k][0] + segments[k][1]) / 2) for k in labelled]
-    else:
-        sizes = [(_CHAR_EM * font * len(t), _LINE_EM * font) for t in text]
-        anchors = place_labels([segments[k] for k in labelled], sizes,
-                               _obstacle_boxes(model, X, unit, scale), unit)
-    traces = [
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "x": lx,
-            "y": ly,
-            "name": "slack ξ",
-            "line": {"color": SLACK_COLOR, "width": 2 * scale, "dash": "dot"},
-            "hoverinfo": "skip",
-            "meta": {"role": "slack"},
-        }
-    ]
-    if text:
-        traces.append(
-            {
-                "type": "scatter",
-                "mode": "text",
-                "x": [float(a[0]) for a in anchors],
-                "y": [float(a[1]) for a in anchors],
-                "text": text,
-                "textposition": "middle right",
-                "textfont": {"size": font, "color": "#111111"},
-                "showlegend": False,
-                "hoverinfo": "skip",
-                "name": "ξ labels",
-                "meta": {"role": "slack_labels"},
-            }
-        )
-    return traces
 
 
 def _misclassified_trace(model, scale: float = 1.0) -> list[dict]:
@@ -531,34 +364,16 @@ def decision_figure_dict(
                      width=3.5 * scale, dash="solid", name="h(x) = 0", role="boundary",
                      legend=True)
         )  # fmt: skip
-        for k, ov in enumerate(overlays):
-            gx, gy = np.meshgrid(xs, ys)
-            Z = np.column_stack([gx.ravel(), gy.ravel()])
-            Ho = ov.decision_function(Z).reshape(len(ys), len(xs)).astype(np.float32)
-            color = ov.color or OVERLAY_COLORS[k % len(OVERLAY_COLORS)]
-            lo, hi, size = (-1, 1, 1) if ov.margins else (0, 0, 1)
-            traces.append(
-                _contour(xs, ys, Ho, level_lo=lo, level_hi=hi, size=size, color=color,
-                         width=ov.width, dash=ov.dash or OVERLAY_DASHES[k % len(OVERLAY_DASHES)],
-                         name=ov.name, role="overlay", legend=True)
-            )  # fmt: skip
+        traces += _overlay_traces(xs, ys, overlays, margins=True)
         if show_slack:
-            traces += _slack_traces(model, max_slack_labels, scale,
-                                    _px_per_unit(x_range, y_range, height, margin, scale))
+            traces += slack_traces(model, max_slack_labels, scale,
+                                   _px_per_unit(x_range, y_range, height, margin, scale),
+                                   lambda unit: _obstacle_boxes(model, X, unit, scale))
         if show_sv:
             traces += _sv_traces(model, scale)
     elif overlays:
         xs, ys = np.linspace(*x_range, resolution), np.linspace(*y_range, resolution)
-        gx, gy = np.meshgrid(xs, ys)
-        Z = np.column_stack([gx.ravel(), gy.ravel()])
-        for k, ov in enumerate(overlays):
-            Ho = ov.decision_function(Z).reshape(len(ys), len(xs)).astype(np.float32)
-            color = ov.color or OVERLAY_COLORS[k % len(OVERLAY_COLORS)]
-            traces.append(
-                _contour(xs, ys, Ho, level_lo=0, level_hi=0, size=1, color=color,
-                         width=ov.width, dash=ov.dash or OVERLAY_DASHES[k % len(OVERLAY_DASHES)],
-                         name=ov.name, role="overlay", legend=True)
-            )  # fmt: skip
+        traces += _overlay_traces(xs, ys, overlays, margins=False)
     traces += _highlight_trace(X, highlight, scale)
     traces += _point_traces(X, y, scale=scale)
     if model is not None and show_misclassified:

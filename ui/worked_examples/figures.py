@@ -16,7 +16,7 @@ from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
 from ui.shared.state import settings_from_dataset
 from ui.step_through import figures as step_figures
 from ui.step_through import state as step_state
-from ui.worked_examples.examples import Result
+from ui.worked_examples.result import Result
 
 HEIGHT = 500
 RESOLUTION = 70
