@@ -104,7 +104,8 @@ def test_patterns_find_the_old_copies():
         "a solver's tolerance": ['DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8}',
                                  'TIGHT_TOL = {"smo": 1e-8, "qp": 1e-10}'],
     }
-    for what, home, allowed, pattern in RULES:
+    assert set(old) == {what for what, *_ in RULES}
+    for what, *_, pattern in RULES:
         for name, lines in old.items():
             for line in lines:
                 assert bool(pattern.search(line)) == (name == what), (what, line)

@@ -22,8 +22,9 @@ class Solver:
     cells and chart titles; message_name: the engine's own messages' (`certify.status_text`);
     step: what one of its iterations is called; default_tol: `se.fit`'s tol=None (None:
     the solver's own default); tight_tol: close to the exact optimum (Compare solvers'
-    "tight"; None: no tol to tighten); page_max_iter: the iteration cap of a page's fit (None:
-    the engine's default)."""
+    "tight"; None: no tol to tighten); book_tol: the Worked examples' (tighter than the
+    Playground's, so the printed digits settle; None: not used there); page_max_iter: the
+    iteration cap of a page's fit (None: the engine's default)."""
 
     key: str
     label: str
@@ -35,6 +36,7 @@ class Solver:
     step: str
     default_tol: float | None
     tight_tol: float | None
+    book_tol: float | None = None
     page_max_iter: Callable[[int], int] | None = None
 
     def max_iter(self, n: int) -> int | None:
@@ -46,11 +48,11 @@ BOTH = ("hinge", "quadratic")
 
 SOLVERS = (
     # default tol 1e-3 as LIBSVM; tight 1e-8 (docs/engine_api.md)
-    Solver("smo", "SMO (Platt)", "SMO", "SMO", ("free",), BOTH, True, "step", 1e-3, 1e-8,
+    Solver("smo", "SMO (Platt)", "SMO", "SMO", ("free",), BOTH, True, "step", 1e-3, 1e-8, 1e-9,
            _smo_cap),
     # cvxopt's own default tolerances; tight 1e-10 (the dual; the primal stalls there: Compare)
     Solver("qp", "QP (cvxopt, interior point)", "QP (cvxopt)", "the QP solver (cvxopt)",
-           ("free", "augmented"), BOTH, True, "iteration", None, 1e-10),
+           ("free", "augmented"), BOTH, True, "iteration", None, 1e-10, 1e-10),
     Solver("newton", "Newton (SVM-Primal)", "Newton (SVM-Primal)", "SVM-Primal (Newton)",
            ("augmented",), ("quadratic",), False, "iteration", 1e-8, 1e-8),
     # the book's ε = 1e-4

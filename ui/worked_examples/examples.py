@@ -27,6 +27,7 @@ import numpy as np
 
 import svm_engine as se
 from svm_engine import datasets
+from svm_engine.solvers import registry
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared.book_setups import SETUPS, Setup
@@ -302,7 +303,7 @@ BOOK_TWO_POINT = {  # the KKT note: KKT by hand and the cvxopt primal QP
     "h_vec": (-1.0, -1.0),
 }
 SGA_EPS = 1e-4  # the book's stopping rule ‖α_t − α_{t−1}‖ ≤ ε (slide 33)
-TIGHT = {"smo": 1e-9, "qp": 1e-10}  # tighter than the Playground so the printed digits settle
+TIGHT = {s.key: s.book_tol for s in registry.SOLVERS if s.book_tol is not None}
 
 
 def book_alpha(d, printed: Mapping[int, str]) -> tuple[np.ndarray, float]:
