@@ -5,6 +5,7 @@ The rules and their homes:
 * when αᵢ counts as 0, as C, as free or as outside the box: svm_engine/bounds.py;
 * an interior point's residue band (cvxopt's α): svm_engine/solvers/qp.py;
 * SMO's iteration cap on the pages: svm_engine/solvers/smo.py (``interactive_max_iter``);
+  the Step-through's cap of its recorded (readable, slower) run: ui/step_through/state.py;
 * a solver's labels and tolerances: svm_engine/solvers/registry.py.
 
 Each pattern matches the shapes the copies had before (``C * (1 - 1e-8)``, ``C_box - eps``,
@@ -29,6 +30,7 @@ SELF = "tests/test_one_rule.py"
 _NUM = r"1e-\d+"
 _ONE = r"1(?:\.0)?"
 _SOLVER = r"""["']?\b(?:smo|qp|newton|sga|psvm)\b["']?"""
+_WORD = r"(?:SMO|QP|SGA|Newton|PSVM|SVM-Dual|SVM-Primal|cvxopt)"
 #: (what the rule is, where it lives, the files allowed to write it, the pattern)
 RULES = (
     ("αᵢ at C", "svm_engine.bounds (is_at_C, at_C_mask)", ("svm_engine/bounds.py",),
@@ -46,11 +48,15 @@ RULES = (
                 rf"|{_NUM}\s*\*\s*float\(np\.(?:max|abs)\((?:alpha|a)\b")),
     ("SMO's page cap", "svm_engine.solvers.smo.interactive_max_iter",
      ("svm_engine/solvers/smo.py",),
-     re.compile(r"\b100_?000\s*\+\s*100\s*\*|\b5_?000\s*\+\s*20\s*\*")),
+     re.compile(r"\b100_?000\s*\+\s*100\s*\*")),
+    ("the Step-through's recorded-run cap", "ui.step_through.state.trace_max_iter",
+     ("ui/step_through/state.py",),
+     re.compile(r"\b5_?000\s*\+\s*20\s*\*")),
     ("a solver's label", "svm_engine.solvers.registry (ui.shared.labels)",
      ("svm_engine/solvers/registry.py",),
-     re.compile(rf"""{_SOLVER}\s*:\s*["'](?:the )?(?:SMO|QP|SGA|Newton|PSVM|SVM-Dual|SVM-Primal"""
-                r"""|cvxopt)\b[^"'\n]{0,40}["']""")),
+     # a solver's key mapped to a whole string naming it (prose continued on the next line,
+     # as Compare's notes, is not a label)
+     re.compile(rf"""{_SOLVER}\s*:\s*(["'])(?:the )?{_WORD}\b(?:(?!\1).){{0,80}}\1\s*[,}}]""")),
     ("a solver's tolerance", "svm_engine.solvers.registry (api.DEFAULT_TOL, TIGHT_TOL)",
      ("svm_engine/solvers/registry.py",),
      re.compile(rf"{_SOLVER}\s*:\s*{_NUM}\s*[,}}]")),
@@ -97,10 +103,13 @@ def test_patterns_find_the_old_copies():
                            "eps = 1e-12 * float(np.abs(a).max(initial=0.0))",
                            "alpha[alpha <= 1e-12 * C] = 0.0",
                            "set(map(tuple, np.flatnonzero(m.alpha > 1e-8)))"],
-        "SMO's page cap": ["return 100_000 + 100 * int(n)", "return 5_000 + 20 * n"],
+        "SMO's page cap": ["return 100_000 + 100 * int(n)", "cap = 100000 + 100 * n;"],
+        "the Step-through's recorded-run cap": ["cap = 5000 + 20 * len(y)"],
         "a solver's label": ['SOLVERS = {"smo": "SMO (LIBSVM\'s pair steps)", "qp": "QP"}',
                              '"qp": "the QP solver (cvxopt)", "sga": "SVM-Dual (SGA)",',
-                             'const EXPORT_SOLVERS = { smo: "SMO", qp: "QP (cvxopt)" };'],
+                             'const EXPORT_SOLVERS = { smo: "SMO", qp: "QP (cvxopt)" };',
+                             '"sga": "SVM-Dual: stochastic gradient ascent (slide 33; b folded '
+                             'into w)",'],
         "a solver's tolerance": ['DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8}',
                                  'TIGHT_TOL = {"smo": 1e-8, "qp": 1e-10}'],
     }
