@@ -20,7 +20,8 @@ def _smo_cap(n: int) -> int:
 class Solver:
     """One solver. label: the widgets' ("SMO (Platt)"); name: the short one of sentences, table
     cells and chart titles; message_name: the engine's own messages' (`certify.status_text`);
-    step: what one of its iterations is called; default_tol: `se.fit`'s tol=None (None:
+    step: what one of its iterations is called; takes_alpha0: it starts from a given α
+    (`fit`'s alpha0: a warm start after an edit); default_tol: `se.fit`'s tol=None (None:
     the solver's own default); tight_tol: close to the exact optimum (Compare solvers'
     "tight"; None: no tol to tighten); book_tol: the Worked examples' (tighter than the
     Playground's, so the printed digits settle; None: not used there); page_max_iter: the
@@ -34,6 +35,7 @@ class Solver:
     losses: tuple[str, ...]
     hard_margin: bool
     step: str
+    takes_alpha0: bool
     default_tol: float | None
     tight_tol: float | None
     book_tol: float | None = None
@@ -47,20 +49,29 @@ class Solver:
 BOTH = ("hinge", "quadratic")
 
 SOLVERS = (
-    # default tol 1e-3 as LIBSVM; tight 1e-8 (docs/engine_api.md)
-    Solver("smo", "SMO (Platt)", "SMO", "SMO", ("free",), BOTH, True, "step", 1e-3, 1e-8, 1e-9,
-           _smo_cap),
-    # cvxopt's own default tolerances; tight 1e-10 (the dual; the primal stalls there: Compare)
-    Solver("qp", "QP (cvxopt, interior point)", "QP (cvxopt)", "the QP solver (cvxopt)",
-           ("free", "augmented"), BOTH, True, "iteration", None, 1e-10, 1e-10),
-    Solver("newton", "Newton (SVM-Primal)", "Newton (SVM-Primal)", "SVM-Primal (Newton)",
-           ("augmented",), ("quadratic",), False, "iteration", 1e-8, 1e-8),
-    # the book's ε = 1e-4
-    Solver("sga", "SGA (SVM-Dual, gradient ascent)", "SGA (SVM-Dual)", "SVM-Dual (SGA)",
-           ("augmented",), BOTH, True, "sweep", 1e-4, 1e-7),
-    # proximal SVM: squared error C Σrᵢ² on every point, b regularised (solvers/psvm.py); one
+    Solver("smo", label="SMO (Platt)", name="SMO", message_name="SMO", biases=("free",),
+           losses=BOTH, hard_margin=True, step="step", takes_alpha0=True,
+           default_tol=1e-3,        # LIBSVM's
+           tight_tol=1e-8, book_tol=1e-9, page_max_iter=_smo_cap),
+    Solver("qp", label="QP (cvxopt, interior point)", name="QP (cvxopt)",
+           message_name="the QP solver (cvxopt)", biases=("free", "augmented"), losses=BOTH,
+           hard_margin=True, step="iteration", takes_alpha0=False,
+           default_tol=None,        # cvxopt's own
+           tight_tol=1e-10,         # the dual's; the primal stalls there (Compare's own 1e-9)
+           book_tol=1e-10),
+    Solver("newton", label="Newton (SVM-Primal)", name="Newton (SVM-Primal)",
+           message_name="SVM-Primal (Newton)", biases=("augmented",), losses=("quadratic",),
+           hard_margin=False, step="iteration", takes_alpha0=False, default_tol=1e-8,
+           tight_tol=1e-8),
+    Solver("sga", label="SGA (SVM-Dual, gradient ascent)", name="SGA (SVM-Dual)",
+           message_name="SVM-Dual (SGA)", biases=("augmented",), losses=BOTH, hard_margin=True,
+           step="sweep", takes_alpha0=True,
+           default_tol=1e-4,        # the book's ε
+           tight_tol=1e-7),
+    # proximal SVM: squared error C Σrᵢ² on every point, b regularised (solvers/psvm.py): one
     # linear system, no tolerance
-    Solver("psvm", "PSVM (proximal SVM)", "PSVM", "PSVM", ("augmented",), ("quadratic",), False,
-           "iteration", None, None),
+    Solver("psvm", label="PSVM (proximal SVM)", name="PSVM", message_name="PSVM",
+           biases=("augmented",), losses=("quadratic",), hard_margin=False, step="iteration",
+           takes_alpha0=False, default_tol=None, tight_tol=None),
 )
 BY_KEY = {s.key: s for s in SOLVERS}
