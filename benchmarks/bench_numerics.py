@@ -59,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import svm_engine as se  # noqa: E402
 from svm_engine import datasets as ds  # noqa: E402
 from svm_engine import kernel_values as kv  # noqa: E402
+from svm_engine.bounds import at_C_mask, outside_masks  # noqa: E402
 from svm_engine.kernel_values import exp_nonpositive  # noqa: E402
 from svm_engine.problem import build_problem  # noqa: E402
 from svm_engine.solvers import sga  # noqa: E402
@@ -459,7 +460,7 @@ def numpy_sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
     eps = float(np.finfo(float).eps)
     finite_C = C_box < math.inf
     bad = not bool(((alpha >= 0.0) & (alpha < math.inf)).all())
-    above = finite_C and bool((alpha > C_box * (1 + 1e-12)).any())
+    above = finite_C and bool(outside_masks(alpha, C_box)[1].any())
     ay = alpha * y
     sv = alpha > 0.0
     unit = eps * (unit_base + 2.0 * int(sv.sum()))
@@ -467,7 +468,7 @@ def numpy_sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
     yh = y * (g + b)
     rnd = unit * (mag + abs(b) + 1.0) + b_rnd
     r = yh - 1.0 + diag * alpha
-    at_C = (alpha >= C_box * (1 - 1e-12)) if finite_C else False
+    at_C = at_C_mask(alpha, C_box)
     v = np.maximum(np.where(alpha == 0.0, -r, np.where(at_C, r, np.abs(r))) - rnd, 0.0)
     worst = int(np.argmax(v)) if len(v) else -1
     xi = np.maximum(0.0, 1.0 - yh)

@@ -19,6 +19,7 @@ import numpy as np
 from . import polish as _polish
 from . import validation as v
 from . import warmstart as _warm
+from .bounds import at_C_mask
 from .certify import (
     MAX_CARRIED,
     TOL,
@@ -37,11 +38,12 @@ from .problem import build_problem, kernel_matrix
 from .solvers import newton as _newton
 from .solvers import psvm as _psvm
 from .solvers import qp as _qp
+from .solvers import registry as _registry
 from .solvers import sga as _sga
 from .solvers import smo as _smo
 from .solvers import smo_fast as _smo_fast
 
-DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8, "sga": 1e-4, "psvm": None}
+DEFAULT_TOL = {s.key: s.default_tol for s in _registry.SOLVERS}
 #: SMO goes on to this m(α) − M(α) when its answer fails the certificate and cannot be
 #: polished (a tenth of the certificate's TOL: each KKT condition then holds within it)
 REFINE_TOL = 1e-7
@@ -183,9 +185,7 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
     else:
         keep = None
         if polish:
-            at_C = ((alpha >= problem.C_box * (1 - 1e-12)) if math.isfinite(problem.C_box)
-                    else False)
-            keep = (alpha > 0) & ~at_C
+            keep = (alpha > 0) & ~at_C_mask(alpha, problem.C_box)
         ex, age = expansion(problem, alpha, columns, keep=keep), 0
     sol = finalize(problem, alpha, g=ex.g)
     cert = certify(problem, sol["alpha"], sol["b"], ex)

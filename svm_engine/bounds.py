@@ -6,6 +6,9 @@ page and the browser (which receives `browser_rules()` in its payload, never its
 * αᵢ is at C when C is finite and αᵢ ≥ C · (1 − AT_C_REL). A solver that clips to the box
   puts αᵢ exactly on C; the band only absorbs the last bit of a rounding.
 * αᵢ is free when it is neither.
+* αᵢ is outside the box when αᵢ < −OUTSIDE_REL · C or αᵢ > C · (1 + OUTSIDE_REL): beyond
+  what a rounding of a bound can be (the certificate fails such an α; a polish that solves
+  for α puts it back on the bound it crossed).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from .jit import njit
 SUPPORT_REL = 1e-12
 #: αᵢ ≥ C · (1 − AT_C_REL) is at the upper bound C.
 AT_C_REL = 1e-12
+#: αᵢ beyond the box [0, C] by more than OUTSIDE_REL · C is outside it.
+OUTSIDE_REL = 1e-12
 
 
 def support_threshold(alpha: np.ndarray) -> float:
@@ -49,6 +54,24 @@ def is_at_C(a, C_box):
     return C_box < math.inf and a >= C_box * (1.0 - AT_C_REL)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def is_free(a, C_box, eps):
+    """αᵢ = a is a support vector not at C (eps: `support_threshold` of the α it is in)."""
+    return a > eps and not is_at_C(a, C_box)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_above_C(a, C_box):
+    """αᵢ = a is above the box, beyond a rounding of C (never for C = ∞)."""
+    return C_box < math.inf and a > C_box * (1.0 + OUTSIDE_REL)
+
+
+def outside_masks(alpha: np.ndarray, C_box: float) -> tuple[np.ndarray, np.ndarray]:
+    """(below 0, above C) beyond rounding, C finite: the αᵢ that left the box [0, C]."""
+    alpha = np.asarray(alpha, dtype=float)
+    return alpha < -OUTSIDE_REL * C_box, alpha > C_box * (1.0 + OUTSIDE_REL)
+
+
 def support_mask(alpha: np.ndarray) -> np.ndarray:
     """The support vectors: αᵢ above `support_threshold`."""
     alpha = np.asarray(alpha, dtype=float)
@@ -66,6 +89,15 @@ def at_C_mask(alpha: np.ndarray, C_box: float) -> np.ndarray:
 def free_mask(alpha: np.ndarray, C_box: float) -> np.ndarray:
     """0 < αᵢ < C beyond rounding: a support vector not at C."""
     return support_mask(alpha) & ~at_C_mask(alpha, C_box)
+
+
+def on_bounds(alpha: np.ndarray, C_box: float) -> np.ndarray:
+    """α clipped to the box [0, C], its residues (`support_threshold`) put on 0 and its αᵢ
+    at C (`is_at_C`) on C: a solver that solves for α (a polish) rounds it so."""
+    alpha = np.clip(np.asarray(alpha, dtype=float), 0.0, C_box)
+    alpha[alpha <= support_threshold(alpha)] = 0.0
+    alpha[at_C_mask(alpha, C_box)] = C_box
+    return alpha
 
 
 def without_residues(alpha: np.ndarray) -> np.ndarray:

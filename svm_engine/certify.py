@@ -36,7 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernel_values as kv
+from .bounds import is_above_C, is_at_C
 from .jit import njit
+from .solvers import registry as _registry
 
 TOL = 1e-6          # KKT conditions, categories, hard-margin slack, what is shown as 0
 GAP_RTOL = 1e-6     # |primal − dual| ≤ GAP_RTOL · max(|primal|, |dual|)
@@ -44,8 +46,7 @@ EPS = float(np.finfo(float).eps)
 PSVM_RTOL = 1e-9    # psvm: |∇ objective| relative to the terms it balances
 EQ_RTOL = 1e-10     # |Σαᵢyᵢ| ≤ EQ_RTOL · Σαᵢ (SMO keeps it to rounding, step after step)
 
-SOLVER_NAMES = {"smo": "SMO", "qp": "the QP solver (cvxopt)", "sga": "SVM-Dual (SGA)",
-                "newton": "SVM-Primal (Newton)", "psvm": "PSVM"}
+SOLVER_NAMES = {s.key: s.message_name for s in _registry.SOLVERS}
 
 
 # -- the kernel expansion, recomputed --------------------------------------------------------
@@ -375,7 +376,7 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
                         "precision")
     if not problem_text and kkt > TOL:
         a = alpha[worst]
-        at_C = math.isfinite(C_box) and a >= C_box * (1 - 1e-12)
+        at_C = bool(is_at_C(a, C_box))
         problem_text = _kkt_text(worst, a, r_worst, a == 0.0, at_C, quad)
     if not problem_text and not abs(gap) <= allowed:
         problem_text = _gap_text(primal, dual, gap_rel)
@@ -398,13 +399,12 @@ def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
     770 µs Gaussian, 812 against 668 µs linear, medians of 4 × 600 clicks); bench_numerics.py
     --only sums, 2026-11-28, under load.)"""
     n = len(y)
-    finite_C = C_box < math.inf
     asum = s = w2 = a2 = 0.0
     n_sv, mag_sv, bad, above = 0, 0.0, False, False
     for i in range(n):
         a = alpha[i]
         bad = bad or not (a >= 0.0) or not (a < math.inf)
-        above = above or (finite_C and a > C_box * (1 + 1e-12))
+        above = above or is_above_C(a, C_box)
         asum += a
         s += a * y[i]
         w2 += a * y[i] * g[i]
@@ -423,7 +423,7 @@ def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
         r = yh - 1.0 + diag * a
         if a == 0.0:
             v = -r
-        elif finite_C and a >= C_box * (1 - 1e-12):
+        elif is_at_C(a, C_box):
             v = r
         else:
             v = abs(r)

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from .bounds import is_at_C, support_threshold, without_residues  # noqa: F401 (re-exported)
+from .bounds import is_at_C, is_free, support_threshold, without_residues  # noqa: F401 (re-exported)
 from .bounds import without_residues_jit as _without_residues
 from .certify import TOL
 from .jit import njit
@@ -41,18 +41,11 @@ CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misc
 # and `finalize`), so that they cannot disagree.
 
 @njit(cache=True, nogil=True)
-def _at_free(a, C_box, eps):
-    """0 < αᵢ < C (beyond rounding residues)."""
-    top = C_box - eps * max(1.0, C_box if C_box < math.inf else 1.0)
-    return a > eps and a < top
-
-
-@njit(cache=True, nogil=True)
 def _bias(yG, alpha, y, C_box, eps):
     n = len(alpha)
     total, count = 0.0, 0
     for i in range(n):
-        if _at_free(alpha[i], C_box, eps):
+        if is_free(alpha[i], C_box, eps):
             total += yG[i]
             count += 1
     if count > 0:
@@ -84,7 +77,7 @@ def _kkt(G, alpha, y, C_box, equality, eps):
 @njit(cache=True, nogil=True, inline="always")
 def _kkt_step(g, a, yi, C_box, equality, eps, m, M, worst):
     """`_kkt`'s running (m, M, worst) after point i (gradient g, αᵢ = a, label yi)."""
-    can_up = a < C_box - eps                        # αᵢ may grow
+    can_up = not is_at_C(a, C_box)                  # αᵢ may grow
     can_down = a > eps                              # αᵢ may shrink
     if equality:
         f = -yi * g

@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.linalg.lapack as _lapack
 
+from .bounds import at_C_mask
 from .certify import EPS, EQ_RTOL, TOL, Columns, Expansion, expansion, rounding
 from .finalize import support_threshold
 
@@ -55,7 +56,7 @@ def polish(problem, alpha: np.ndarray, b: float, ex: Expansion,
     that belongs at 0)."""
     C = float(problem.C_box)
     at0 = alpha == 0.0
-    atC = (alpha >= C * (1 - 1e-12)) if math.isfinite(C) else np.zeros(problem.n, dtype=bool)
+    atC = at_C_mask(alpha, C)
     done = _rounds(problem, alpha, b, ex, columns, at0, atC)
     if done is None:
         top = float(alpha.max(initial=0.0))

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .solvers import qp as _qp_solver
 from .solvers import smo as _smo
 from .validation import check_integer, check_number, check_y
 
@@ -127,11 +128,9 @@ def _qp(Q, y, C) -> GramFit:
     except (ArithmeticError, ValueError) as exc:
         return GramFit(solver="qp", alpha=None, b=None, dual=None, kkt_gap=None, n_iter=0,
                        converged=False, message=f"cvxopt stopped: {type(exc).__name__}: {exc}")
-    # an interior point never reaches a bound: αᵢ within 1e-6·C of 0 or C (cvxopt's default
-    # accuracy is ~1e-7) are put there, else such a residue counts as a free SV and pulls b
-    alpha = np.clip(np.array(sol["x"]).ravel(), 0.0, C)
-    alpha[alpha <= 1e-6 * C] = 0.0
-    alpha[alpha >= C * (1 - 1e-6)] = C
+    # an interior point never reaches a bound (qp.DEFAULT_RESIDUE_REL says how near is on it)
+    alpha = _qp_solver.on_bounds_within(np.clip(np.array(sol["x"]).ravel(), 0.0, C), C,
+                                        _qp_solver.DEFAULT_RESIDUE_REL * C)
     gap, b = _gap_and_b(Q, y, alpha, C)
     return GramFit(solver="qp", alpha=alpha, b=b, dual=_dual(Q, alpha), kkt_gap=gap,
                    n_iter=int(sol["iterations"]), converged=sol["status"] == "optimal",

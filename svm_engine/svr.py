@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .bounds import AT_C_REL, on_bounds, outside_masks
 from .jit import njit
 from .kernels import Gaussian, Linear, Polynomial
 from .validation import check_integer, check_kernel_range, check_number
@@ -226,7 +227,7 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
     if solver == "smo":
         tol = SMO_TOL * scale if tol is None else tol
         run = _smo(K, T, C, eps, tol, max_iter or MAX_ITER, t0 + time_budget, trace)
-        alpha = _snap(run["alpha"], C)
+        alpha = on_bounds(run["alpha"], C)
         b = bias(K, T, alpha, C, eps)
     else:
         if n > MAX_QP_N:
@@ -234,7 +235,7 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
                              f"stopped within the time budget), got n = {n}; use solver='smo'")
         tol = 1e-10 if tol is None else tol
         run = _qp(K, T, C, eps, tol, max_iter)
-        alpha, b = _snap(run["alpha"], C), run["b"]
+        alpha, b = on_bounds(run["alpha"], C), run["b"]
         done = _polish(K, T, C, eps, alpha, run["at_0"], run["at_C"])
         if done is not None and certify(K, T, done[0], done[1], C, eps)["passed"]:
             (alpha, b), polished = done, True
@@ -263,14 +264,6 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
         solver_converged=bool(run["converged"]), time_s=elapsed, polished=polished,
         trace=run.get("trace"), extra={"certificate": cert, "solver_status": run["status"],
                                        "timed_out": bool(run.get("timed_out", False))})
-
-
-def _snap(alpha: np.ndarray, C: float) -> np.ndarray:
-    """α in the box, rounding residues within 1e-12·C of a bound put on it."""
-    alpha = np.clip(alpha, 0.0, C)
-    alpha[alpha <= 1e-12 * C] = 0.0
-    alpha[alpha >= C * (1 - 1e-12)] = C
-    return alpha
 
 
 def gradient(K, t, alpha, eps) -> np.ndarray:
@@ -330,8 +323,9 @@ def certify(K, t, alpha, b, C, eps) -> dict:
     ok_box = bool(((alpha >= 0) & (alpha <= C)).all())
     ok_sum = abs(float(beta.sum())) <= 1e-10 * float(alpha.sum()) + 1e-300
     gap = primal - dual
+    # + what putting α on its bounds (`bounds.on_bounds`: ≤ AT_C_REL·C an αᵢ) moves the dual by
     gap_allowed = (GAP_RTOL * max(abs(primal), abs(dual))
-                   + 1e-12 * C * float(np.abs(t).sum() + n * eps) + n * rounding * C)
+                   + AT_C_REL * C * float(np.abs(t).sum() + n * eps) + n * rounding * C)
     passed = ok_box and ok_sum and kkt <= kkt_tol + rounding and abs(gap) <= gap_allowed
     return {"f": f, "xi": xi, "xi_hat": xi_hat, "primal": primal, "dual": dual, "gap": gap,
             "gap_allowed": gap_allowed, "kkt": kkt, "kkt_tol": kkt_tol,
@@ -534,11 +528,11 @@ def _polish(K, t, C, eps, alpha, at_0, at_C, rounds=10):
         start = np.append(a[F], 0.0)
         step = np.linalg.lstsq(M, rhs - M @ start, rcond=None)[0]
         a[F] += step[:len(F)]
-        low, high = a < -1e-12 * C, a > C * (1 + 1e-12)
+        low, high = outside_masks(a, C)
         if low.any() or high.any():
             at_0 |= low
             at_C |= high
             continue
-        a = _snap(a, C)
+        a = on_bounds(a, C)
         return a, bias(K, t, a, C, eps)
     return None

@@ -8,24 +8,17 @@ import numbers
 import numpy as np
 
 from .kernels import KERNELS, Gaussian, Linear, Polynomial
+from .solvers import registry as _registry
 
 LOSSES = ("hinge", "quadratic")
 BIASES = ("free", "augmented")
-SOLVERS = ("smo", "qp", "newton", "sga", "psvm")
+SOLVERS = tuple(s.key for s in _registry.SOLVERS)
 WSS_RULES = ("second_order", "max_violating_pair")
 QP_FORMS = ("dual", "primal")
 
-# What each solver can do; `check_combination` turns this table into messages.
-SUPPORT = {
-    "smo": {"loss": ("hinge", "quadratic"), "bias": ("free",), "kernel": ("any",), "hard": True},
-    "qp": {"loss": ("hinge", "quadratic"), "bias": ("free", "augmented"), "kernel": ("any",),
-           "hard": True},
-    "newton": {"loss": ("quadratic",), "bias": ("augmented",), "kernel": ("any",), "hard": False},
-    "sga": {"loss": ("hinge", "quadratic"), "bias": ("augmented",), "kernel": ("any",),
-            "hard": True},
-    # proximal SVM: squared error C Σrᵢ² on every point, b regularised (solvers/psvm.py)
-    "psvm": {"loss": ("quadratic",), "bias": ("augmented",), "kernel": ("any",), "hard": False},
-}
+# What each solver can do (solvers/registry.py); `check_combination` turns it into messages.
+SUPPORT = {s.key: {"loss": s.losses, "bias": s.biases, "kernel": ("any",), "hard": s.hard_margin}
+           for s in _registry.SOLVERS}
 
 
 def check_data(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:

@@ -158,4 +158,4 @@ def test_quadratic_loss_has_one_alpha():
     t = task(what="sv", dataset="D2", settings={"loss": "quadratic", "C": 1.0})
     d = datasets.d2()
     m = se.fit(d.X, d.y, C=1.0, loss="quadratic", solver="qp")
-    assert set(map(tuple, t.data["accepted"])) == {tuple(np.flatnonzero(m.alpha > 1e-8))}
+    assert set(map(tuple, t.data["accepted"])) == {tuple(m.support)}

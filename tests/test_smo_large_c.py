@@ -34,6 +34,7 @@ from svm_engine.solvers import smo as readable
 from svm_engine.solvers import smo_fast as fast
 from tests.random_problems import make_problem, make_separable
 from ui.shared import fitting, state
+from ui.step_through.state import trace_max_iter
 
 FACTOR = int(os.environ.get("SVMLAB_EXAMPLES_FACTOR", "1"))   # as in test_engine_random.py
 QP_TOL = 1e-10
@@ -237,12 +238,12 @@ def test_a_trace_records_pair_steps_only_and_the_run_goes_on():
     """The Step-through draws pair steps: the Newton steps come after the first TRACE_CAP
     iterations, so every recorded step is Platt's, and the traced run (readable solver) and
     the untraced one (compiled) take the same steps to the optimum (D2, quadratic loss,
-    C = 10⁴: the Step-through's own cap, 5,000 + 20n, reaches it)."""
+    C = 10⁴: the Step-through's own cap, ``trace_max_iter``, reaches it)."""
     d = ds.d2()
     y = d.y.astype(float)
     mat = build_problem(d.X, y, se.Linear(), 1e4, "quadratic", "free")
     lazy = build_problem(d.X, y, se.Linear(), 1e4, "quadratic", "free", materialize=False)
-    cap = 5000 + 20 * len(y)
+    cap = trace_max_iter(len(y))
     traced = readable.smo(mat.Q, y, mat.C_box, tol=1e-5, max_iter=cap, trace=True)
     plain = fast.solve(lazy, tol=1e-5, max_iter=cap, shrinking=False)
     assert traced["converged"] and traced["trace_truncated"]

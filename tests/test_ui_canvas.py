@@ -14,6 +14,7 @@ from ui.playground import canvas
 from ui.serving import fit_api
 from ui.shared import browser_data
 from ui.shared import state as S
+from ui.shared.labels import SOLVER_NAMES
 
 UI = Path(canvas.__file__).resolve().parents[1] / "browser"  # the canvas's script and style
 
@@ -30,6 +31,8 @@ def test_payload_is_json_and_carries_the_protocol():
     assert back["plotly_url"].endswith("plotly.min.js") and back["url_query"] == "v=1&d=d1"
     assert back["home"] == [[0.0, 10.0], [-1.0, 5.0]] and back["title"] == "Book D1"
     assert back["answer"] is None  # the browser asks the endpoint
+    # the saved image names the solver as the pages do (plot_export.js has no names of its own)
+    assert back["solver_names"] == SOLVER_NAMES
 
 
 def test_payload_carries_what_the_fit_endpoint_needs():

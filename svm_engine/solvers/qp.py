@@ -37,7 +37,7 @@ rᵢ = (Qα)ᵢ − 1 + νyᵢ has the wrong sign (rᵢ < 0 at 0, > 0 at C: a re
 used when it is such a KKT point, feasible, with a dual objective not lower than the interior
 point's. Otherwise (~1 % of random problems, near-degenerate ones: the rounds cycle) the
 answer is the candidate with the smallest KKT violation m(α) − M(α) among: the interior
-point's α, that α with residues within 1e-8·max α of a bound put there, that α with the
+point's α, that α with residues within RESIDUE_REL·max α of a bound put there, that α with the
 bounds of (1) imposed (Σαᵢyᵢ = 0 restored), and the feasible, as good α of the rounds.
 """
 
@@ -47,8 +47,18 @@ import math
 
 import numpy as np
 
+from ..bounds import support_threshold
 from ..finalize import kkt_violation
 from ..problem import box_bound
+
+#: The fallback's band (module docstring): an interior point's αᵢ within RESIDUE_REL · max α
+#: of a bound is put on it. Not bounds.SUPPORT_REL (1e-12, a rounding): cvxopt's residues are
+#: ≈ μ/slack, up to ~1e-7; this candidate is kept only if it violates the KKT conditions least.
+RESIDUE_REL = 1e-8
+#: cvxopt at its default tolerances, with no polish (precomputed.py's QP) is accurate to ~1e-7:
+#: its αᵢ within DEFAULT_RESIDUE_REL · C of a bound go there, else such a residue counts as a
+#: free SV and pulls b.
+DEFAULT_RESIDUE_REL = 1e-6
 
 
 def _solve(P, q, G, h, A=None, b=None, tol=None, max_iter=None):
@@ -128,7 +138,7 @@ def _polish(Q, y, C, alpha, at_0, at_C, equality, rounds=10):
         step = np.linalg.lstsq(M, rhs - M @ start, rcond=None)[0]
         a[F] += step[:len(F)]
         nu = float(step[-1]) if equality else 0.0
-        eps = 1e-12 * float(np.abs(a).max(initial=0.0))   # relative to α, never absolute
+        eps = support_threshold(np.abs(a))                # relative to α, never absolute
         low, high = a < -eps, a > C + eps
         if low.any() or high.any():
             # a wrong guess: put the αᵢ that left the box on the bound they crossed
@@ -154,16 +164,11 @@ def _polish(Q, y, C, alpha, at_0, at_C, equality, rounds=10):
 
 
 def _fallbacks(alpha, at_0, at_C, C, y, equality):
-    """The interior point's α as it is, with its residues within 1e-8·max α of a bound put
+    """The interior point's α as it is, with its residues within RESIDUE_REL·max α of a bound put
     there, and with the bounds of step (1) imposed (Σαᵢyᵢ = 0 restored by scaling the free
     αᵢ of the heavier class, when they suffice)."""
     out = [alpha]
-    a = alpha.copy()
-    eps = 1e-8 * float(np.max(a, initial=0.0))
-    a[a <= eps] = 0.0
-    if math.isfinite(C):
-        a[a >= C - eps] = C
-    out.append(a)
+    out.append(on_bounds_within(alpha, C, RESIDUE_REL * float(np.max(alpha, initial=0.0))))
     a = alpha.copy()
     a[at_0], a[at_C] = 0.0, C
     if equality:
@@ -175,6 +180,16 @@ def _fallbacks(alpha, at_0, at_C, C, y, equality):
         a[side] *= (total - abs(excess)) / total
     out.append(a)
     return out
+
+
+def on_bounds_within(alpha, C, eps):
+    """α with its αᵢ within eps of 0 or of C (when finite) put there: an interior point's
+    residues (RESIDUE_REL, DEFAULT_RESIDUE_REL)."""
+    a = np.array(alpha, dtype=float)
+    a[a <= eps] = 0.0
+    if math.isfinite(C):
+        a[a >= C - eps] = C
+    return a
 
 
 def dual_qp_matrices(Q, y, C, equality):

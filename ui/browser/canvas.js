@@ -250,6 +250,7 @@ function update(st, data) {
   const settingsKey = JSON.stringify([data.settings || {}, st.style]); // both shape an answer
   const settingsChanged = settingsKey !== st.settingsKey;
   st.settings = data.settings || {};
+  st.solverNames = data.solver_names || {}; // the saved image's settings line (plot_export.js)
   st.settingsKey = settingsKey;
   if (adoptedBy(st, data)) {
     /* a new session (the server restarted) took the browser's points */

@@ -6,7 +6,7 @@
 // never on screen.
 //
 // The words: st.export {title, settings} as Python sent them (ui/shared/chart.py export_text;
-// or a function that returns them), else the Playground's: its dataset's title and settingsLine(st.settings, n). A plot with
+// or a function that returns them), else the Playground's: its dataset's title and settingsLine(st.settings, n, st.solverNames). A plot with
 // canvas layers drawn over or under it (the step player's shading and lines) names them with
 // st.exportLayers(gd) -> [{canvas, above}]: they go into the image as pictures, in place.
 
@@ -14,8 +14,6 @@ const EXPORT_KERNELS = { linear: "linear kernel", polynomial: "polynomial kernel
   gaussian: "Gaussian kernel" }; // prettier-ignore
 const EXPORT_LOSSES = { hinge: "hinge loss (k = 1)", quadratic: "quadratic loss (k = 2)" };
 const EXPORT_BIASES = { free: "free b", augmented: "augmented b" };
-const EXPORT_SOLVERS = { smo: "SMO", qp: "QP (cvxopt)", sga: "SGA", newton: "Newton",
-  psvm: "PSVM" }; // prettier-ignore
 const EXPORT_TITLE_PX = 64; // the image is this much taller: the title's band (one line each)
 const TITLE_LINE_PX = 24; // each more line of the title (18 px bold) …
 const SETTINGS_LINE_PX = 18; // … and of the settings (14 px)
@@ -27,15 +25,16 @@ function exportNumber(v) {
   return Number.isFinite(x) ? String(Number(x.toPrecision(6))).replace("-", "\u2212") : String(v);
 }
 
-// "Gaussian kernel σ = 1 · hinge loss (k = 1) · C = 1 · free b · SMO · n = 14"
-export function settingsLine(s, n) {
+// "Gaussian kernel σ = 1 · hinge loss (k = 1) · C = 1 · free b · SMO · n = 14"; solverNames:
+// the pages' names of the solvers (ui.shared.labels.SOLVER_NAMES, in the canvas payload)
+export function settingsLine(s, n, solverNames) {
   s = s || {};
   let kernel = EXPORT_KERNELS[s.kernel] || String(s.kernel || "");
   if (s.kernel === "polynomial") kernel += ` (c + xᵀz)^q, q = ${exportNumber(s.degree)}, c = ${exportNumber(s.coef0)}`;
   if (s.kernel === "gaussian") kernel += ` σ = ${exportNumber(s.sigma)}`;
   const C = s.hard_margin ? "C = ∞ (hard margin)" : `C = ${exportNumber(s.C)}`;
   const parts = [kernel, EXPORT_LOSSES[s.loss] || s.loss, C, EXPORT_BIASES[s.bias] || s.bias,
-    EXPORT_SOLVERS[s.solver] || s.solver, `n = ${n}`]; // prettier-ignore
+    (solverNames || {})[s.solver] || s.solver, `n = ${n}`]; // prettier-ignore
   return parts.filter((p) => p !== undefined && p !== "").join(" · ");
 }
 
@@ -48,7 +47,8 @@ function exportEscape(v) {
 export function exportText(st) {
   const e = typeof st.export === "function" ? st.export() : st.export;
   if (e) return { title: e.title || "SVM Lab", line: e.settings || "" };
-  return { title: st.title || "SVM Lab", line: settingsLine(st.settings, (st.points || []).length) };
+  const n = (st.points || []).length;
+  return { title: st.title || "SVM Lab", line: settingsLine(st.settings, n, st.solverNames) };
 }
 
 // `text` in lines of at most `max` characters: broken between settings (" · "), and a setting

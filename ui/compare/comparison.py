@@ -28,16 +28,17 @@ from typing import Any
 import numpy as np
 
 import svm_engine as se
+from svm_engine.solvers import registry
 from svm_engine.solvers.smo import TRACE_CAP
 from ui.compare.curves import Curve, convergence_curve
-from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
+from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL
 from ui.shared.labels import SOLVER_NAMES
 from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.state import effective_C, settings_to_kernel
 
 TOL_MODES = ("tight", "default")
-#: "tight": each solver close to the exact optimum (docs/engine_api.md: smo 1e-8, qp 1e-10).
-TIGHT_TOL = {"smo": 1e-8, "qp": 1e-10, "sga": 1e-7, "newton": 1e-8}
+#: "tight": each solver close to the exact optimum (the engine's registry: smo 1e-8, qp 1e-10).
+TIGHT_TOL = {s.key: s.tight_tol for s in registry.SOLVERS if s.tight_tol is not None}
 QP_PRIMAL_TIGHT_TOL = 1e-9  # cvxopt stalls ("unknown") on the primal QP at 1e-10 (D2, k = 2)
 REFERENCE_TOL = 1e-10
 OBJECTIVE_RTOL = 1e-6
@@ -148,11 +149,11 @@ def tolerance(spec: RowSpec, mode: str) -> float | None:
 
 def default_max_iter(spec: RowSpec, n: int, kernel) -> int | None:
     """Iteration caps that keep the page responsive (None: the engine's default)."""
-    if spec.solver == "smo":
-        return smo_max_iter(n)
     if spec.solver == "sga":  # a sweep is O(n²)
         return int(np.clip(1e10 / max(n, 1) ** 2, 2_000, 100_000))
-    return None  # newton: ~10 iterations; kernel form |V|³/3 each (Cholesky), 0.15 s at 1,000
+    # smo: every page's cap; newton: ~10 iterations; kernel form |V|³/3 each (Cholesky), 0.15 s
+    # at 1,000
+    return registry.BY_KEY[spec.solver].max_iter(n)
 
 
 def skip_reason(spec: RowSpec, n: int, kernel) -> str | None:

@@ -30,7 +30,7 @@ from ui.shared.browser_data import (
     parse_point_list,
     parse_ranges,
 )
-from ui.shared.labels import KERNEL_LABELS
+from ui.shared.labels import KERNEL_LABELS, SOLVER_NAMES
 from ui.shared.plotly_config import no_cloud
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
@@ -110,6 +110,7 @@ def canvas_payload(
         "config": no_cloud(config),
         "url_query": str(url_query),
         "settings": dict(settings or {}),
+        "solver_names": dict(SOLVER_NAMES),
         "fit_url": str(fit_url),
         "home": None if home is None else [[float(v) for v in r] for r in home],
         "view": None if view is None else [[float(v) for v in r] for r in view],

@@ -16,6 +16,7 @@ import numpy as np
 import svm_engine as se
 from svm_engine.datasets_regression import FUNCTIONS, curve
 from ui.serving.costs import BUDGET_S
+from ui.shared.labels import SOLVER_NAMES
 from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.state import check_numbers
 
@@ -28,7 +29,7 @@ CURVE_POINTS = 400
 #: grows with the largest |t|, svm_engine/svr.py) still small beside the others' targets
 MAX_ABS = 1000.0
 KERNELS = ("linear", "polynomial", "gaussian")
-SOLVERS = {"smo": "SMO (LIBSVM's pair steps)", "qp": "QP (cvxopt, the reference)"}
+SOLVERS = {s: SOLVER_NAMES[s] for s in se.svr.SOLVERS}  # every page's names
 DEFAULTS: dict[str, Any] = {"kernel": "gaussian", "degree": 3, "coef0": 1.0, "sigma": 1.0,
                             "C": 10.0, "epsilon": 0.2, "solver": "smo"}
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import svm_engine as se
+from svm_engine.solvers import registry
 from svm_engine.solvers.smo import interactive_max_iter
 from ui.serving import costs
 from ui.shared import tables
@@ -25,7 +26,7 @@ from ui.shared.labels import SOLVER_NAMES
 from ui.shared.state import effective_C, settings_to_kernel
 
 #: Solvers that accept a warm start (``alpha0``).
-WARM_START_SOLVERS = ("smo", "sga")
+WARM_START_SOLVERS = tuple(s.key for s in registry.SOLVERS if s.takes_alpha0)
 
 
 #: SMO's stopping tolerance on the pages (m(α) − M(α) ≤ tol). The engine's default 1e-3 is

@@ -1,5 +1,6 @@
 """The words for the settings' values (pure): the same in every page's widgets and text."""
 
+from svm_engine.solvers import registry as _solvers
 from ui.shared.numbers import MINUS, fmt_setting
 
 DATASET_LABELS = {
@@ -20,16 +21,12 @@ LOSS_LABELS = {"hinge": "hinge (k = 1)", "quadratic": "quadratic (k = 2)"}
 BIAS_LABELS = {"free": "free b", "augmented": "augmented (b in w, as in the book)"}
 WSS_LABELS = {"second_order": "second order (LIBSVM)", "max_violating_pair": "max violating pair"}
 #: The solvers as a student reads them in the numbers and the messages (the engine's names,
-#: "smo", "qp", are the API's and the address bar's).
-SOLVER_LABELS = {"smo": "SMO (Platt)", "qp": "QP (cvxopt, interior point)",
-                 "newton": "Newton (SVM-Primal)", "sga": "SGA (SVM-Dual, gradient ascent)",
-                 "psvm": "PSVM (proximal SVM)"}
+#: "smo", "qp", are the API's and the address bar's), from the engine's one table of solvers.
+SOLVER_LABELS = {s.key: s.label for s in _solvers.SOLVERS}
 #: Their short names (sentences, table cells, limits, chart titles): one table for every page.
-SOLVER_NAMES = {"smo": "SMO", "qp": "QP (cvxopt)", "sga": "SGA (SVM-Dual)",
-                "newton": "Newton (SVM-Primal)", "psvm": "PSVM"}
+SOLVER_NAMES = {s.key: s.name for s in _solvers.SOLVERS}
 #: What one step of each iterative solver is called (SGA's per-coordinate mode aside).
-SOLVER_STEPS = {"smo": "step", "sga": "sweep", "newton": "iteration", "qp": "iteration",
-                "psvm": "iteration"}
+SOLVER_STEPS = {s.key: s.step for s in _solvers.SOLVERS}
 #: SMO's rule for the pair of α it changes in each step.
 WSS_WORDS = {"second_order": "second-order pair choice",
              "max_violating_pair": "maximal violating pair"}

@@ -12,11 +12,12 @@ import numpy as np
 
 import svm_engine as se
 from svm_engine.certify import TOL
+from svm_engine.solvers import registry
 from ui.shared.fitting import PAGE_TIME_BUDGET
 from ui.shared.numbers import hyperplane_equation
 from ui.worked_examples.rows import Row
 
-TIGHT = {"smo": 1e-9, "qp": 1e-10}  # tighter than the Playground so the printed digits settle
+TIGHT = {s.key: s.book_tol for s in registry.SOLVERS if s.book_tol is not None}
 #: |yᵢh(xᵢ) − 1| up to this: the point lies on its margin (the engine's TOL, which also
 #: decides its categories and what it reports as 0)
 ON_MARGIN_TOL = TOL

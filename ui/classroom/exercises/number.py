@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from svm_engine.bounds import free_mask
 from ui.classroom.model import Feedback, Task
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting, linear_combination
 
@@ -214,7 +215,7 @@ def _given_plane_w(m) -> str:
 def _free_margin(m) -> list[int]:
     yh = m.y * m.h_train
     on = np.abs(yh - 1) <= fits.ON_MARGIN
-    free = on & (m.alpha > 0) & (m.alpha < m.C_box * (1 - 1e-8))
+    free = on & free_mask(m.alpha, m.C_box)
     return np.flatnonzero(free if free.any() else on).tolist()
 
 

@@ -26,6 +26,7 @@ import math
 
 import numpy as np
 
+from svm_engine.bounds import support_mask
 from svm_engine.problem import build_problem
 
 from .fits import ON_MARGIN
@@ -79,10 +80,9 @@ def accepted_sets(m) -> tuple[list[list[int]], bool]:
     and every set between them is accepted (``is_accepted``)."""
     inside, on, _ = point_classes(m)
     alpha = np.asarray(m.alpha, float)
-    thr = 1e-9 * max(1.0, float(alpha.max(initial=0.0)))
     forced = inside if math.isfinite(m.C_box) else []
     full = sorted(set(forced) | set(on))
-    support = sorted(set(np.flatnonzero(alpha > thr).tolist()) | set(forced))
+    support = sorted(set(np.flatnonzero(support_mask(alpha)).tolist()) | set(forced))
     if m.loss == "quadratic" or not on:  # α unique (K + δ/(2C) ≻ 0), or nothing to choose
         with_margin = tuple(sorted(set(support) | set(on)))
         return [list(t) for t in sorted({tuple(support), with_margin}, key=len)], True
