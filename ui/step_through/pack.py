@@ -14,7 +14,7 @@ from svm_engine.finalize import bias_from_gradient, kkt_violation
 from svm_engine.objectives import objectives
 from svm_engine.problem import build_problem
 from svm_engine.solvers import smo as _smo
-from ui.step_through.tape import diff_changes, make_tape
+from svm_engine.tape import diff_changes, make_tape
 
 TOP_CANDIDATES = _smo.TOP_CANDIDATES
 
@@ -90,7 +90,7 @@ def pack_smo(trace, model, X, y, kernel, C, C_box, s) -> dict:
             if c < TOP_CANDIDATES:
                 cj[t, c], cg[t, c] = jj, gg
     det["cand_j"], det["cand_gain"] = cj, cg
-    tape = make_tape(alpha0, (((r["i"], r["j"]), (r["ai_new"], r["aj_new"])) for r in trace))
+    tape = make_tape(alpha0, _smo.trace_changes(trace))
     # b, dual, kkt after each step come from the trace; the start (α₀) is computed here
     cols = np.unique(np.concatenate([det["i"][1:], det["j"][1:], np.flatnonzero(alpha0)]))
     walk = _Walker(kernel, X, y, alpha0, cols)

@@ -19,11 +19,11 @@ import numpy as np
 
 import svm_engine as se
 from svm_engine.solvers import smo as _smo
+from svm_engine.tape import AlphaTape
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.labels import SOLVER_STEPS
 from ui.shared.state import effective_C, fit_settings, settings_to_kernel
 from ui.step_through.pack import pack_newton, pack_sga, pack_smo
-from ui.step_through.tape import AlphaTape
 
 #: The engine keeps the first TRACE_CAP SMO steps (and SGA sweeps) of a run.
 TRACE_CAP = _smo.TRACE_CAP

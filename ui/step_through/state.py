@@ -10,6 +10,7 @@ one concern each (pure: numpy + svm_engine, no streamlit). The page fits once wi
 - ``cursor``: ``move``, ``next_event``, ``play_tick``, the playback cursor (clamped to [0, T]).
 """
 
+from svm_engine.tape import CHECKPOINT_EVERY, AlphaTape, make_tape
 from ui.step_through.coordinate import coordinate_count, coordinate_position, coordinate_state
 from ui.step_through.cursor import ACTIONS, clamp, event_steps, move, next_event, play_tick
 from ui.step_through.record import (
@@ -36,7 +37,6 @@ from ui.step_through.snapshot import (
     state_at,
     step_record,
 )
-from ui.step_through.tape import CHECKPOINT_EVERY, AlphaTape, make_tape
 
 __all__ = [
     "ACTIONS", "CHECKPOINT_EVERY", "KKT_TOL", "SOLVER_BIAS", "SOLVER_NAMES", "STEP_SOLVERS",

@@ -1,9 +1,10 @@
-"""α after any step of a recorded run, stored compactly (numpy only).
+"""α after any step of a recorded run, stored compactly (numpy only): the one replay of a
+trace in Python (`solvers.smo.replay`, the Step-through page's run, the classroom's steps).
 
 An ``AlphaTape`` holds α at every ``CHECKPOINT_EVERY``-th step plus the entries each step
 changed, so any k is reached by replaying < ``CHECKPOINT_EVERY`` recorded steps. Replaying
 assigns the recorded numbers, so going back and forth gives identical floats, and the last
-step gives the solver's α exactly. The browser's replay (``step_player_state.js`` alphaAt)
+step gives the solver's α exactly. The browser's replay (ui/browser/step_player_state.js alphaAt)
 assigns the same numbers from the player's payload (tests/test_step_player.py holds the two
 together).
 """
@@ -60,7 +61,8 @@ class AlphaTape:
 
 
 def make_tape(alpha0: np.ndarray, changes, every: int = CHECKPOINT_EVERY) -> AlphaTape:
-    """Build a tape from α₀ and an iterable of (indices, new values), one per step."""
+    """Build a tape from α₀ and an iterable of (indices, new values), one per step, applied in
+    order (a later write to the same entry wins)."""
     a = np.array(alpha0, dtype=float)
     checkpoints = [a.copy()]
     ptr = [0]
