@@ -30,7 +30,8 @@ TRACE_CAP = _smo.TRACE_CAP
 #: Solvers the page can step through, and the bias each of them solves for.
 STEP_SOLVERS = ("smo", "sga", "newton")
 SOLVER_BIAS = {"smo": "free", "sga": "augmented", "newton": "augmented"}
-SOLVER_NAMES = {
+#: what the page says under its Algorithm choice (the names are ui.shared.labels.SOLVER_NAMES)
+SOLVER_CAPTIONS = {
     "smo": "SMO (Platt; free bias b)",
     "sga": "SVM-Dual: stochastic gradient ascent (slide 33; b folded into w)",
     "newton": "SVM-Primal: Newton (slides 39, 41; quadratic loss, b folded into w)",

@@ -15,7 +15,7 @@ from ui.step_through.coordinate import coordinate_count, coordinate_position, co
 from ui.step_through.cursor import ACTIONS, clamp, event_steps, move, next_event, play_tick
 from ui.step_through.record import (
     SOLVER_BIAS,
-    SOLVER_NAMES,
+    SOLVER_CAPTIONS,
     STEP_SOLVERS,
     TRACE_CAP,
     StepRun,
@@ -39,7 +39,7 @@ from ui.step_through.snapshot import (
 )
 
 __all__ = [
-    "ACTIONS", "CHECKPOINT_EVERY", "KKT_TOL", "SOLVER_BIAS", "SOLVER_NAMES", "STEP_SOLVERS",
+    "ACTIONS", "CHECKPOINT_EVERY", "KKT_TOL", "SOLVER_BIAS", "SOLVER_CAPTIONS", "STEP_SOLVERS",
     "TRACE_CAP", "AlphaTape", "StepModel", "StepRun", "StepState", "build_run", "clamp",
     "coordinate_count", "coordinate_position", "coordinate_state", "event_steps", "gradient",
     "kernel_numbers", "kkt_point_violation", "make_tape", "move", "next_event", "play_tick",
