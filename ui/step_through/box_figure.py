@@ -51,6 +51,67 @@ def box_view(rec: dict) -> tuple[float, float, bool]:
     return float(lo), float(hi), bool(visible)
 
 
+#: label sides of the geometry ("t"/"b": above/below, "r"/"l": right/left) as Plotly names them
+PLACES = {"tr": "top right", "tl": "top left", "br": "bottom right", "bl": "bottom left"}
+
+
+def box_geometry(rec: dict) -> dict:
+    """Where everything of the (αᵢ, αⱼ) picture goes, from a step's numbers: the view [lo, hi]²,
+    the constraint line's and the segment's ends, which end of [L, H] the new point is on, the
+    off-chart arrow's tip, and each label's side. ``box_figure`` (Plotly) draws it, and the step
+    player's box (ui/browser/step_box.js, boxGeometry) is its port: tests/test_step_box.py runs
+    both on every step of real runs and holds them equal."""
+    lo, hi, visible = box_view(rec)
+    span = hi - lo
+    tol = 1e-9 * max(1.0, span)
+    s = rec["yi"] * rec["yj"]
+    gamma = rec["ai_old"] + s * rec["aj_old"]  # αᵢ + s·αⱼ = γ on the line
+
+    def ai_of(aj):
+        return gamma - s * aj
+
+    # labels sit off the line (slope −s), on the side with room in the view
+    up_side, down_side = ("tr", "bl") if s > 0 else ("tl", "br")
+
+    def place(x, y, prefer_up):
+        fy = (y - lo) / span
+        fx = (x - lo) / span
+        if fy < 0.2 or (s > 0 and fx < 0.2) or (s < 0 and fx > 0.8):
+            return up_side
+        if fy > 0.8 or (s > 0 and fx > 0.8) or (s < 0 and fx < 0.2):
+            return down_side
+        return up_side if prefer_up else down_side
+
+    L, H = rec["L"], rec["H"]
+    # C = ∞ with yᵢ ≠ yⱼ: H = ∞, the segment is a ray; drawn to beyond the view
+    H_end = H if math.isfinite(H) else hi + span
+    # the new point on an end of the segment: its label names that end (a second label "H"
+    # or "L" on the same spot overlapped it)
+    new_end = next((name for name, v in (("L", L), ("H", H))
+                    if math.isfinite(v) and abs(rec["aj_new"] - v) <= tol), None)
+    old = (rec["ai_old"], rec["aj_old"])
+    unc = (rec["ai_unclipped"], rec["aj_unclipped"])
+    new = (rec["ai_new"], rec["aj_new"])
+    arrow = None
+    if not visible:  # the unclipped optimum off the chart: an arrow at the edge towards it
+        dx, dy = unc[0] - old[0], unc[1] - old[1]
+        norm = math.hypot(dx, dy) or 1.0
+        arrow = (min(max(old[0] + dx / norm * span * 0.45, lo), hi),
+                 min(max(old[1] + dy / norm * span * 0.45, lo), hi))
+    return {
+        "lo": lo, "hi": hi, "unc_visible": visible,
+        "line": ((ai_of(lo - span), lo - span), (ai_of(hi + span), hi + span)),
+        "segment": ((ai_of(L), L), (ai_of(H_end), H_end)),
+        "new_end": new_end,
+        "same": math.hypot(unc[0] - new[0], unc[1] - new[1]) <= tol,
+        "moved": math.hypot(new[0] - old[0], new[1] - old[1]) > tol,
+        "arrow": arrow,
+        "places": {"L": place(ai_of(L), L, False), "H": place(ai_of(H_end), H_end, False),
+                   "unclipped": place(*unc, True), "old": place(*old, True),
+                   "new": place(*new, False)},
+    }
+
+
 def _arrow(tip, tail, **style) -> dict:
     """An arrow in data coordinates from ``tail`` to ``tip`` on the pair chart."""
     return {"x": tip[0], "y": tip[1], "ax": tail[0], "ay": tail[1], "xref": "x", "yref": "y",
@@ -80,24 +141,9 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     """SMO step ``rec`` (ui.step_through.state.step_record) in the (αᵢ, αⱼ) plane."""
     i, j = int(rec["i"]), int(rec["j"])
     C = float(rec["C"])
-    s = rec["yi"] * rec["yj"]
-    gamma = rec["ai_old"] + s * rec["aj_old"]  # αᵢ + s·αⱼ = γ on the line
-
-    def ai_of(aj):
-        return gamma - s * aj
-
-    lo, hi, unc_visible = box_view(rec)
-    # labels sit off the line (slope −s), on the side with room in the view
-    up_side, down_side = ("top right", "bottom left") if s > 0 else ("top left", "bottom right")
-
-    def place(x, y, prefer_up):
-        fy = (y - lo) / (hi - lo)
-        fx = (x - lo) / (hi - lo)
-        if fy < 0.2 or (s > 0 and fx < 0.2) or (s < 0 and fx > 0.8):
-            return up_side
-        if fy > 0.8 or (s > 0 and fx > 0.8) or (s < 0 and fx < 0.2):
-            return down_side
-        return up_side if prefer_up else down_side
+    g = box_geometry(rec)
+    lo, hi, unc_visible = g["lo"], g["hi"], g["unc_visible"]
+    places = {key: PLACES[v] for key, v in g["places"].items()}
 
     data: list[dict] = []
     shapes: list[dict] = []
@@ -153,13 +199,13 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
                 }
             )
     # the constraint line over the whole view: αⱼ from lo to hi, αᵢ = γ − s·αⱼ
-    ys = np.array([lo - (hi - lo), hi + (hi - lo)])
+    (x0, y0), (x1, y1) = g["line"]
     data.append(
         {
             "type": "scatter",
             "mode": "lines",
-            "x": ai_of(ys),
-            "y": ys,
+            "x": np.array([x0, x1]),
+            "y": np.array([y0, y1]),
             "name": "yᵢαᵢ + yⱼαⱼ = const",
             "hoverinfo": "skip",
             "line": {"color": "#777777", "width": 2, "dash": "dash"},
@@ -167,21 +213,17 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
         }
     )
     L, H = rec["L"], rec["H"]
-    # C = ∞ with yᵢ ≠ yⱼ: H = ∞, the segment is a ray; draw it to beyond the view
-    H_end = H if math.isfinite(H) else hi + (hi - lo)
-    # the new point on an end of the segment: the new point's label names that end (a second
-    # label "H" or "L" on the same spot overlapped it)
-    new_end = next((n for n, v in (("L", L), ("H", H)) if math.isfinite(v)
-                    and abs(rec["aj_new"] - v) <= 1e-9 * max(1.0, hi - lo)), None)
+    (xL, yL), (xH, yH) = g["segment"]  # C = ∞ with yᵢ ≠ yⱼ: a ray, drawn past the view
+    new_end = g["new_end"]
     data.append(
         {
             "type": "scatter",
             "mode": "lines+markers+text",
-            "x": [ai_of(L), ai_of(H_end)],
-            "y": [L, H_end],
+            "x": [xL, xH],
+            "y": [yL, yH],
             "text": ["L" if new_end != "L" else "",
                      "H" if math.isfinite(H) and new_end != "H" else ""],
-            "textposition": [place(ai_of(L), L, False), place(ai_of(H_end), H_end, False)],
+            "textposition": [places["L"], places["H"]],
             "textfont": {"size": 20, "color": P.PAIR_TEXT},  # green text: 4.5:1 on the fill
             "name": "feasible segment αⱼ ∈ [L, H]",
             "line": {"color": SEGMENT_COLOR, "width": 7},
@@ -198,20 +240,15 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
     old = (rec["ai_old"], rec["aj_old"])
     unc = (rec["ai_unclipped"], rec["aj_unclipped"])
     new = (rec["ai_new"], rec["aj_new"])
-    same = math.hypot(unc[0] - new[0], unc[1] - new[1]) <= 1e-9 * max(1.0, hi - lo)
     if unc_visible:
         data.append(_labelled_point(unc, "unclipped", "unclipped optimum", UNCLIPPED_COLOR,
-                                    P.PURPLE_TEXT, place(*unc, True), "unclipped",
+                                    P.PURPLE_TEXT, places["unclipped"], "unclipped",
                                     {"symbol": "diamond-open", "size": 22,
                                      "line": {"width": 4, "color": UNCLIPPED_COLOR}},
-                                    text=not same))
+                                    text=not g["same"]))
     else:
         # off the chart: an arrow at the edge pointing towards it
-        dx, dy = unc[0] - old[0], unc[1] - old[1]
-        norm = math.hypot(dx, dy) or 1.0
-        ex = min(max(old[0] + dx / norm * (hi - lo) * 0.45, lo), hi)
-        ey = min(max(old[1] + dy / norm * (hi - lo) * 0.45, lo), hi)
-        annotations.append(_arrow((ex, ey), old, arrowhead=2, arrowwidth=2,
+        annotations.append(_arrow(g["arrow"], old, arrowhead=2, arrowwidth=2,
                                   arrowcolor=UNCLIPPED_COLOR,
                                   text=f"unclipped αⱼ = {fmt_num(unc[1])} (off the chart)",
                                   font={"size": 15, "color": P.PURPLE_TEXT}, xanchor="left"))
@@ -226,7 +263,7 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
             }
         )
     data.append(_labelled_point(old, "old", "old (αᵢ, αⱼ)", OLD_COLOR, OLD_COLOR,
-                                place(*old, True), "old",
+                                places["old"], "old",
                                 {"symbol": "circle", "size": 16,
                                  "line": {"width": 2, "color": "#FFFFFF"}}))
     clipped = bool(rec.get("clipped"))
@@ -234,13 +271,13 @@ def box_figure(rec: dict, *, height: int = 520) -> dict:
         f" at {new_end}" if new_end else "")
     new_point = _labelled_point(new, new_label,
                                 "new (clipped)" if clipped else "new", NEW_COLOR, P.PAIR_TEXT,
-                                place(*new, False), "new",
+                                places["new"], "new",
                                 {"symbol": "star", "size": 24,
                                  "line": {"width": 1.5, "color": P.PAIR_EDGE}},
                                 pair=[i + 1, j + 1])
     new_point["cliponaxis"] = False      # a label near the box's edge is not cut by it
     data.append(new_point)
-    if math.hypot(new[0] - old[0], new[1] - old[1]) > 1e-9 * max(1.0, hi - lo):
+    if g["moved"]:
         annotations.append(_arrow(new, old, arrowhead=3, arrowsize=1.3, arrowwidth=2.5,
                                   arrowcolor="#333333", text=""))
     box_text = f"box [0, {fmt_num(C)}]²" if finite else "no upper bound on α: the box is open"
