@@ -27,7 +27,8 @@ import { readFileSync } from "node:fs";
 import { boxGeometry } from "./ui/browser/step_box.js";
 const recs = JSON.parse(readFileSync(0, "utf8"));
 const inf = (v) => (v === "inf" ? Infinity : v === "-inf" ? -Infinity : v);
-const out = recs.map((r) => boxGeometry(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, inf(v)]))));
+const read = (r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, inf(v)]));
+const out = recs.map((r) => boxGeometry(read(r)));
 process.stdout.write(JSON.stringify(out, (k, v) => (v === Infinity ? "inf" : v)));
 """
 
