@@ -19,7 +19,7 @@ from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import present, reveal, state, student
 from ui.shared.chart import model_words
-from ui.shared.labels import DATASET_LABELS, WSS_LABELS
+from ui.shared.labels import DATASET_LABELS, SOLVER_NAMES, WSS_LABELS
 from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.step_through import panels
@@ -85,8 +85,8 @@ def sidebar_model() -> dict:
     for k, v in state.DEFAULT_SETTINGS.items():
         ss.setdefault(P + k, v)
     solver = sb.radio("Algorithm", S.STEP_SOLVERS, key=P + "solver",
-                      format_func=V.SOLVER_LABELS.get)
-    sb.caption(S.SOLVER_NAMES[solver])
+                      format_func=SOLVER_NAMES.get)
+    sb.caption(S.SOLVER_CAPTIONS[solver])
     s = ctl.model_sidebar(
         ss, P, {k: ss[P + k] for k in ctl.MODEL_KEYS},
         fixed_loss=("quadratic", "Loss: quadratic (k = 2), as SVM-Primal needs.")
@@ -168,7 +168,7 @@ try:
 except budget.Stopped as exc:  # over the time budget: the message says what to change
     run, error = None, str(exc)
 
-st.markdown(points_and_model(title, len(Xv), settings, V.SOLVER_LABELS[solver]))
+st.markdown(points_and_model(title, len(Xv), settings, SOLVER_NAMES[solver]))
 if error:
     st.error(error)
     st.stop()
@@ -192,7 +192,7 @@ if run.n_steps == 0:
 
 ranges = state.default_range(Xv)
 about = " · ".join((str(title), f"n = {len(Xv)}", model_words(run.settings,
-                                                                solver=V.SOLVER_LABELS[solver])))
+                                                                solver=SOLVER_NAMES[solver])))
 if solver == "smo":
     panels.smo_player(run, key, lambda: cached_payload(xb, yb, skey, solver, key, ranges), about)
     panels.smo_panels(run, key)

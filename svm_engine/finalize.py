@@ -11,7 +11,8 @@ Formulas (Zaki & Meira ch. 21):
   with no free αᵢ, the midpoint of the interval the KKT conditions allow (as LIBSVM).
 * augmented bias: b = w_{d+1} = Σ αᵢyᵢ (x′ = (x, 1), slide 30).
 * ξᵢ = max(0, 1 − yᵢh(xᵢ))                                                       (slide 36)
-* primal ½‖w‖² + C Σ ξᵢᵏ (‖w‖² includes b² for the augmented bias);  dual Σα − ½αᵀQα.
+* primal ½‖w‖² + C Σ ξᵢᵏ (‖w‖² includes b² for the augmented bias);  dual Σα − ½αᵀQα
+  (`objectives.py`, the one home of both formulas).
 
 Everything above needs only Qα and K(α∘y). For a materialised problem they are two
 matrix-vector products. A lazy problem (no n × n matrix, `problem.py`) gets them from the
@@ -30,6 +31,7 @@ from .bounds import without_residues_jit as _without_residues
 from .certify import TOL
 from .jit import njit
 from .kernel_values import LINEAR, kernel_axpy, kernel_sources_dot
+from .objectives import dual_value, primal_value
 from .problem import Problem
 
 CATEGORIES = np.array(["non-SV", "margin SV", "bound SV", "inside margin", "misclassified"])
@@ -241,11 +243,8 @@ def _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps):
         aQa += alpha[i] * Qa[i]
         codes[i] = _code(alpha[i], xi[i], C_box, eps)
     reg = w_norm2 + (b * b if augmented else 0.0)
-    if C == math.inf:
-        primal = 0.5 * reg if not slack else math.inf
-    else:
-        primal = 0.5 * reg + C * loss
-    dual = asum - 0.5 * aQa
+    primal = primal_value(reg, loss, C, slack)
+    dual = dual_value(asum, aQa)
     support = np.empty(n_sv, dtype=np.int64)
     q = 0
     for i in range(n):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .bounds import at_C_mask, free_mask
+from .bounds import at_C_mask, free_mask, support_mask
 from .finalize import CATEGORIES
 from .kernels import Linear
 
@@ -16,8 +16,41 @@ class ConvergenceWarning(UserWarning):
     """A solver stopped at max_iter (or its own limit) before meeting its tolerance."""
 
 
+class AlphaViews:
+    """What α says of the points by bounds.py's rules, one implementation for every model that
+    has ``alpha``, ``loss`` and ``C`` (SVMModel; the Step-through page's model after a step)."""
+
+    @property
+    def C_box(self) -> float:
+        return math.inf if self.loss == "quadratic" else self.C
+
+    @property
+    def free_support(self) -> np.ndarray:
+        return np.flatnonzero(free_mask(self.alpha, self.C_box))
+
+    @property
+    def bound_support(self) -> np.ndarray:
+        return np.flatnonzero(at_C_mask(self.alpha, self.C_box))
+
+
+def support_indices(alpha: np.ndarray) -> np.ndarray:
+    """The support vectors' indices (bounds.support_mask)."""
+    return np.flatnonzero(support_mask(alpha))
+
+
+def decision_values(Z: np.ndarray, b: float, w=None, kernel=None, X_sv=None,
+                    coef_sv=None) -> np.ndarray:
+    """h(z) = w·z + b with w (the linear kernel), else Σ coefᵢ K(xᵢ, z) + b over the given
+    points (coef = α∘y, slide 28; or Newton's β) for Z of shape (m, d)."""
+    if w is not None:
+        return Z @ w + b
+    if X_sv is None or len(X_sv) == 0:
+        return np.full(len(Z), float(b))
+    return kernel.expansion(Z, X_sv, coef_sv) + b
+
+
 @dataclass(eq=False)
-class SVMModel:
+class SVMModel(AlphaViews):
     # problem
     X: np.ndarray
     y: np.ndarray                # ±1
@@ -58,11 +91,7 @@ class SVMModel:
         state["columns"] = None       # a cache (up to kernel_cache.KEEP_COLUMNS_MB), not a result
         return state
 
-    # -- derived quantities -------------------------------------------------------------
-    @property
-    def C_box(self) -> float:
-        return math.inf if self.loss == "quadratic" else self.C
-
+    # -- derived quantities (C_box, free_support, bound_support: AlphaViews) --------------
     @property
     def w(self) -> np.ndarray | None:
         """w = Σ αᵢyᵢxᵢ (slide 13); None for non-linear kernels (w lives in feature space)."""
@@ -85,14 +114,6 @@ class SVMModel:
         return CATEGORIES[self.category_code]
 
     @property
-    def free_support(self) -> np.ndarray:
-        return np.flatnonzero(free_mask(self.alpha, self.C_box))
-
-    @property
-    def bound_support(self) -> np.ndarray:
-        return np.flatnonzero(at_C_mask(self.alpha, self.C_box))
-
-    @property
     def n_support(self) -> int:
         return int(len(self.support))
 
@@ -110,11 +131,10 @@ class SVMModel:
             raise ValueError(f"Z must have shape (m, {self.X.shape[1]}), got {Z.shape}")
         w = self.w
         if w is not None:
-            return Z @ w + self.b
+            return decision_values(Z, self.b, w)
         sv = self.support
-        if len(sv) == 0:
-            return np.full(len(Z), self.b)
-        return self.kernel.expansion(Z, self.X[sv], self.alpha[sv] * self.y[sv]) + self.b
+        return decision_values(Z, self.b, None, self.kernel, self.X[sv],
+                               self.alpha[sv] * self.y[sv])
 
     def predict(self, Z) -> np.ndarray:
         h = self.decision_function(Z)

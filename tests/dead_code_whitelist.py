@@ -67,3 +67,8 @@ _._on_begin              # the sqlite3 connection attribute they set
 _.isolation_level
 
 _.browser_rules          # svm_engine/bounds.py: for the step player payload (being wired in)
+
+# -- the step record's JSON Schema (ui/step_through/step_schema.py) ---------------------------
+_.json_schema            # written to tests/js/step_cases.json for the node tests of the decoder
+_.Ei                     # StepArrays' fields: encoded by name (dataclasses.fields in encode)
+_.Ej

@@ -1,8 +1,8 @@
 """ui.step_through.player: the payload the SMO step player replays in the browser, and what comes
 back.
 
-The browser's replay is mirrored in Python (tests/step_payload.py ``replay_alpha``: assign αᵢ
-then αⱼ of each step, as step_player_state.js does); here it must give
+The browser's replay (step_player_state.js alphaAt, run in node by tests/step_payload.py
+``replay_alpha``) must give
 ``ui.step_through.state``'s α at every step (its tape, which ``state_at`` reads), bit for
 bit, and the per-step numbers must be the run's. What the browser draws from them is tested
 in tests/browser/test_step_through.py.

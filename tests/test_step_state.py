@@ -10,7 +10,8 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
 from ui.shared.fitting import SMO_TOL, smo_max_iter
-from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.shared.state import DEFAULT_SETTINGS, effective_C, settings_from_dataset
+from ui.step_through import record
 from ui.step_through import state as S
 
 #: The solver's own steps (polish=False, as the Step-through replays them): the independent
@@ -86,7 +87,7 @@ def test_smo_last_step_is_the_engines_fit(name, wss):
     last = S.state_at(run, run.n_steps)
     np.testing.assert_array_equal(zeroed(last.alpha), run.model.alpha)
     # and the engine's own replay agrees
-    ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=S.effective_C(s), wss=wss, trace=True,
+    ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=effective_C(s), wss=wss, trace=True,
                  tol=SMO_TOL, polish=False)  # the Playground's run, before its exact solve
     np.testing.assert_array_equal(se.replay_smo(ref), last.alpha)
     assert last.b == pytest.approx(run.model.b, abs=1e-12)
@@ -363,7 +364,7 @@ def test_a_run_cut_short_by_the_trace_cap_ends_on_the_playgrounds_model(monkeypa
     the Playground's: its cap (``smo_max_iter``) from the run's α, converged and equal."""
     ds = datasets.nonlinear()
     settings = settings_for("nonlinear")
-    monkeypatch.setattr(S, "trace_max_iter", lambda n: 3)
+    monkeypatch.setattr(record, "trace_max_iter", lambda n: 3)
     run = S.build_run(ds.X, ds.y, settings, "smo")
     assert run.n_iter == 3 and run.final is not None
     assert run.final.converged and run.warning is None

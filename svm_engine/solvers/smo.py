@@ -74,6 +74,7 @@ import numpy as np
 
 from ..finalize import bias_from_gradient, kkt_violation
 from ..jit import njit
+from ..tape import make_tape
 from . import face
 
 TAU = 1e-12  # LIBSVM's replacement for a non-positive η
@@ -287,17 +288,20 @@ def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, tr
             "status": status_text(converged, max_iter, m - M, it, time_budget)}
 
 
-def replay(trace, n, alpha0=None):
-    """Rebuild α from an SMO trace: apply each step's (αᵢ_new, αⱼ_new) — or a Newton step's
-    new α on its free set — in order."""
-    alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
+def trace_changes(trace):
+    """Each step's (indices, new values) of α: the pair's (αᵢ_new, αⱼ_new), or a Newton step's
+    new α on its free set."""
     for rec in trace:
         if rec.get("kind") == "newton":
-            alpha[rec["free"]] = rec["alpha_new"]
-            continue
-        alpha[rec["i"]] = rec["ai_new"]
-        alpha[rec["j"]] = rec["aj_new"]
-    return alpha
+            yield rec["free"], rec["alpha_new"]
+        else:
+            yield (rec["i"], rec["j"]), (rec["ai_new"], rec["aj_new"])
+
+
+def replay(trace, n, alpha0=None):
+    """Rebuild α from an SMO trace (`tape.make_tape`: the one replay)."""
+    alpha0 = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
+    return make_tape(alpha0, trace_changes(trace)).alpha_at(len(trace))
 
 
 @njit(cache=True, nogil=True)

@@ -19,7 +19,7 @@ from svm_engine.finalize import support_threshold
 from ui.shared import figures as FIG
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_num
-from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.shared.state import DEFAULT_SETTINGS, effective_C, settings_from_dataset
 from ui.step_through import figures as F
 from ui.step_through import state as S
 from ui.step_through import text as W
@@ -217,7 +217,7 @@ def test_slider_jump_keys_and_last(page):
     got = check_state(page, run, T)
     # the last step shows the engine's fit
     s = S.step_settings(settings_from_dataset(ds.settings), "smo")
-    m = se.fit(ds.X, ds.y, kernel=se.Linear(), C=S.effective_C(s), wss=s["wss"],
+    m = se.fit(ds.X, ds.y, kernel=se.Linear(), C=effective_C(s), wss=s["wss"],
                tol=SMO_TOL, polish=False)  # the Playground's run, before its exact solve
     a = np.array(got["alpha"])
     a[a <= support_threshold(a)] = 0.0

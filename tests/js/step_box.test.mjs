@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { boxSVG, boxView } from "../../ui/browser/step_box.js";
+import { boxGeometry, boxSVG, boxView } from "../../ui/browser/step_box.js";
 
 function record(over) {
   // a step of the pair (i, j) = (2, 5) (0-based) of opposite classes, C = 1
@@ -85,4 +85,18 @@ test("boxSVG: no label runs past the picture's edges", () => {
       }
     }
   }
+});
+
+test("boxGeometry: the new point's end of [L, H], the off-chart arrow, the line through old and new", () => {
+  const atH = boxGeometry(record({ aj_unclipped: 1.3, ai_new: 0.8, aj_new: 0.9, clipped: true }));
+  assert.equal(atH.new_end, "H");
+  assert.ok(atH.moved && !atH.same && atH.arrow === null);
+  const far = boxGeometry(record({ aj_unclipped: 10, ai_new: 0.8, aj_new: 0.9, clipped: true }));
+  assert.equal(far.unc_visible, false);
+  const [ex, ey] = far.arrow; // on the way from old towards the unclipped point, inside the view
+  assert.ok(ex > 0.2 && ey > 0.3 && ey <= far.hi && ex <= far.hi);
+  // yᵢ ≠ yⱼ: αᵢ − αⱼ is constant on the line and on the segment
+  const g = boxGeometry(record());
+  for (const [x, y] of [...g.line, ...g.segment]) assert.ok(Math.abs(x - y - (0.2 - 0.3)) < 1e-12);
+  assert.ok(g.same && g.moved && g.new_end === null);
 });

@@ -2,6 +2,7 @@
 // made-up run (the state does not care whether the steps are SMO's; that the browser's α is
 // the solver's is tests/test_step_player.py's).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
@@ -22,6 +23,8 @@ function lcg(seed) {
   return () => (s = (s * 16807) % 2147483647) / 2147483647;
 }
 
+// svm_engine.bounds.browser_rules(), as the payload brings them (written by tests/js/step_cases.py)
+const { rules } = JSON.parse(readFileSync(new URL("./step_cases.json", import.meta.url), "utf8"));
 const C = 1;
 
 function makeRun({ T = 600, n = 7, seed = 3, kernel = { name: "gaussian", sigma: 1.3 } } = {}) {
@@ -44,7 +47,7 @@ function makeRun({ T = 600, n = 7, seed = 3, kernel = { name: "gaussian", sigma:
   const f4 = (k) => typed(Array.from({ length: k }, () => rnd()), "f4");
   const payload = {
     v: 1, run: "r1", solver: "smo", n, T, C_box: C, ring_scale: null, quad_C: null,
-    kkt_tol: 1e-3, kernel, X: typed(X, "f8"), y: typed(y, "i1"),
+    kkt_tol: 1e-3, rules, kernel, X: typed(X, "f8"), y: typed(y, "i1"),
     alpha0: typed(new Array(n).fill(0), "f8"),
     grid: { xs: typed([-2, -1, 0, 1, 2], "f8"), ys: typed([-2, 0, 2, 3], "f8"), regions: {} },
     steps: { i: typed(I, "u1"), j: typed(J, "u1"), a_new: typed(anew, "f8"), aj_unc: f4(T),

@@ -2,11 +2,15 @@
 // (the announced sentence, the pictures' descriptions), from a step record as stepRecord
 // builds it and numbers printed by format.js.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { fmt } from "../../ui/browser/format.js";
 import { PLAYER_KEYS, playerAction } from "../../ui/browser/step_keys.js";
 import { barsWords, boundOf, boxWords, curvesWords, decisionWords, stepSentence } from "../../ui/browser/step_words.js";
+
+// svm_engine.bounds.browser_rules(), as the payload brings them (written by tests/js/step_cases.py)
+const { rules } = JSON.parse(readFileSync(new URL("./step_cases.json", import.meta.url), "utf8"));
 
 function record(over) {
   // step 4 of the pair (i, j) = (1, 4) (0-based), C = 1: α5 clipped to C
@@ -37,17 +41,22 @@ test("playerAction: each listed key, and nothing in a field, a widget or with a 
   assert.equal(playerAction(key("P", el("BUTTON"), { shiftKey: true })), "play");
 });
 
-test("boundOf: 0 and C within the support threshold, open box has no C", () => {
-  assert.equal(boundOf(0, 1, 1), "0");
-  assert.equal(boundOf(1e-9, 1, 1), "0");
-  assert.equal(boundOf(1e-7, 1, 1), null);
-  assert.equal(boundOf(1 - 1e-9, 1, 1), "C");
-  assert.equal(boundOf(0.5, 1, 1), null);
-  assert.equal(boundOf(5, Infinity, 5), null);
+test("boundOf: 0 and C by the payload's rules (bounds.py), open box has no C", () => {
+  const { supportRel, atCRel } = rules;
+  assert.equal(boundOf(0, 1, 1, rules), "0");
+  assert.equal(boundOf(supportRel * 2, 1, 2, rules), "0", "at the threshold: relative to max α");
+  assert.equal(boundOf(supportRel * 3, 1, 2, rules), null, "above it");
+  assert.equal(boundOf(1 - atCRel, 1, 1, rules), "C");
+  assert.equal(boundOf(1 - 4 * atCRel, 1, 1, rules), null, "below C's band");
+  assert.equal(boundOf(0.5, 1, 1, rules), null);
+  assert.equal(boundOf(5, Infinity, 5, rules), null);
+  // the numbers are the payload's: other rules give other answers
+  assert.equal(boundOf(1e-9, 1, 1, { supportRel: 1e-8, atCRel: 1e-8 }), "0");
+  assert.equal(boundOf(1e-9, 1, 1, rules), null);
 });
 
 test("stepSentence: the step, what changed, bounds hit, support vectors, the KKT gap", () => {
-  const s = { k: 4, T: 12, rec: record(), C: 1, amax: 1, nSV: 3, kkt: 0.0213 };
+  const s = { k: 4, T: 12, rec: record(), C: 1, amax: 1, rules, nSV: 3, kkt: 0.0213 };
   assert.equal(stepSentence(s), `Step 4 of 12: α2 and α5 changed, α5 now at C; 3 support vectors; KKT gap ${fmt(0.0213)}.`);
   const to0 = stepSentence({ ...s, rec: record({ ai_new: 0, aj_new: 0.75, clipped: false }), nSV: 1 });
   assert.equal(to0, `Step 4 of 12: α2 and α5 changed, α2 now at 0; 1 support vector; KKT gap ${fmt(0.0213)}.`);
@@ -62,15 +71,15 @@ test("stepSentence: the step, what changed, bounds hit, support vectors, the KKT
 
 test("barsWords: the nonzero α (at C marked), the changed entries with old values, C", () => {
   const alpha = [0, 0.75, 0, 0, 1, 0.125];
-  const [name, text] = barsWords({ k: 4, T: 12, n: 6, alpha, C: 1, amax: 1, rec: record() });
+  const [name, text] = barsWords({ k: 4, T: 12, n: 6, alpha, C: 1, amax: 1, rules, rec: record() });
   assert.equal(name, "Bar chart: α of each of the 6 points after step 4 of 12");
   assert.equal(text, "Nonzero: α2 = 0.75, α5 = 1 (at C), α6 = 0.125; every other α is 0. " +
     "Changed by this step (old value marked): α2 0.25 → 0.75, α5 0.5 → 1. Dashed line: C = 1.");
   const many = Array.from({ length: 30 }, (_, q) => (q + 1) / 64);
-  const [, long] = barsWords({ k: 0, T: 12, n: 30, alpha: many, C: Infinity, amax: 1, rec: null });
+  const [, long] = barsWords({ k: 0, T: 12, n: 30, alpha: many, C: Infinity, amax: 1, rules, rec: null });
   assert.match(long, /α12 = 0\.1875 and 18 more; every other α is 0\.$/);
   assert.doesNotMatch(long, /Dashed|Changed/);
-  assert.equal(barsWords({ k: 0, T: 2, n: 2, alpha: [0, 0], C: 1, amax: 0, rec: null })[1],
+  assert.equal(barsWords({ k: 0, T: 2, n: 2, alpha: [0, 0], C: 1, amax: 0, rules, rec: null })[1],
     "Every α is 0. Dashed line: C = 1.");
 });
 

@@ -58,7 +58,7 @@ export function keepFocus(st, had) {
 
 function stepNumbers(st, P) {
   const R = st.R;
-  return { k: st.k, T: R.T, n: R.n, C: R.Cbox, amax: P.amax, alpha: st.alpha, b: P.b, P,
+  return { k: st.k, T: R.T, n: R.n, C: R.Cbox, amax: P.amax, rules: R.rules, alpha: st.alpha, b: P.b, P,
     rec: st.k > 0 ? stepRecord(R, st.k) : null, kkt: R.kkt[st.k],
     nSV: P.free.length + P.bound.length }; // prettier-ignore
 }

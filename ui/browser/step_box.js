@@ -35,6 +35,50 @@ export function boxView(rec) {
   return [lo, hi, visible];
 }
 
+export function boxGeometry(rec) {
+  // ui.step_through.box_figure.box_geometry, ported: where everything of the picture goes
+  // (tests/test_step_box.py runs both on every step of real runs and holds them equal)
+  const [lo, hi, uncVisible] = boxView(rec);
+  const span = hi - lo;
+  const tol = 1e-9 * Math.max(1, span);
+  const s = rec.yi * rec.yj;
+  const gamma = rec.ai_old + s * rec.aj_old;
+  const aiOf = (aj) => gamma - s * aj;
+  const [upSide, downSide] = s > 0 ? ["tr", "bl"] : ["tl", "br"];
+  const place = (x, y, preferUp) => {
+    const fy = (y - lo) / span;
+    const fx = (x - lo) / span;
+    if (fy < 0.2 || (s > 0 && fx < 0.2) || (s < 0 && fx > 0.8)) return upSide;
+    if (fy > 0.8 || (s > 0 && fx > 0.8) || (s < 0 && fx < 0.2)) return downSide;
+    return preferUp ? upSide : downSide;
+  };
+  const { L, H } = rec;
+  const Hend = Number.isFinite(H) ? H : hi + span;
+  const at = (v) => Number.isFinite(v) && Math.abs(rec.aj_new - v) <= tol;
+  const newEnd = at(L) ? "L" : at(H) ? "H" : null;
+  const old = [rec.ai_old, rec.aj_old];
+  const unc = [rec.ai_unclipped, rec.aj_unclipped];
+  const nw = [rec.ai_new, rec.aj_new];
+  let arrow = null;
+  if (!uncVisible) {
+    const dx = unc[0] - old[0];
+    const dy = unc[1] - old[1];
+    const norm = Math.hypot(dx, dy) || 1;
+    arrow = [Math.min(Math.max(old[0] + (dx / norm) * span * 0.45, lo), hi),
+      Math.min(Math.max(old[1] + (dy / norm) * span * 0.45, lo), hi)]; // prettier-ignore
+  }
+  return { lo, hi, unc_visible: uncVisible,
+    line: [[aiOf(lo - span), lo - span], [aiOf(hi + span), hi + span]],
+    segment: [[aiOf(L), L], [aiOf(Hend), Hend]],
+    new_end: newEnd,
+    same: Math.hypot(unc[0] - nw[0], unc[1] - nw[1]) <= tol,
+    moved: Math.hypot(nw[0] - old[0], nw[1] - old[1]) > tol,
+    arrow,
+    places: { L: place(aiOf(L), L, false), H: place(aiOf(Hend), Hend, false),
+      unclipped: place(unc[0], unc[1], true), old: place(old[0], old[1], true),
+      new: place(nw[0], nw[1], false) } }; // prettier-ignore
+}
+
 function svgSub(base, idx) {
   return `${escapeHtml(base)}<tspan baseline-shift="sub" font-size="75%">${idx}</tspan>`;
 }
@@ -44,22 +88,13 @@ export function boxSVG(rec, W, Hh, uid) {
   const side = Math.max(60, Math.min(W - m.l - m.r, Hh - m.t - m.b));
   const ox = m.l + (W - m.l - m.r - side) / 2;
   const oy = m.t;
-  const [lo, hi, uncVisible] = boxView(rec);
+  const g = boxGeometry(rec);
+  const { lo, hi } = g;
+  const uncVisible = g.unc_visible;
   const X = (v) => ox + ((v - lo) / (hi - lo)) * side;
   const Y = (v) => oy + ((hi - v) / (hi - lo)) * side;
-  const s = rec.yi * rec.yj;
-  const gamma = rec.ai_old + s * rec.aj_old;
-  const aiOf = (aj) => gamma - s * aj;
   const C = rec.C;
   const finite = Number.isFinite(C);
-  const [upSide, downSide] = s > 0 ? ["tr", "bl"] : ["tl", "br"];
-  const place = (x, y, preferUp) => {
-    const fy = (y - lo) / (hi - lo);
-    const fx = (x - lo) / (hi - lo);
-    if (fy < 0.2 || (s > 0 && fx < 0.2) || (s < 0 && fx > 0.8)) return upSide;
-    if (fy > 0.8 || (s > 0 && fx > 0.8) || (s < 0 && fx < 0.2)) return downSide;
-    return preferUp ? upSide : downSide;
-  };
   const label = (x, y, pos, text, size, color, r) => {
     // on the side pos asks for, unless the text would run past the picture's edge ("new =
     // unclipped" was cut at the right): then on the other side of the point
@@ -97,15 +132,13 @@ export function boxSVG(rec, W, Hh, uid) {
     out.push(`<line x1="${X(0)}" y1="${Y(0)}" x2="${X(0)}" y2="${Y(hi)}" stroke="#222222" stroke-width="3"/>`); // prettier-ignore
   }
   // the constraint line yᵢαᵢ + yⱼαⱼ = const over the whole view
-  const y0 = lo - (hi - lo);
-  const y1 = hi + (hi - lo);
-  out.push(`<line x1="${X(aiOf(y0))}" y1="${Y(y0)}" x2="${X(aiOf(y1))}" y2="${Y(y1)}" stroke="#777777" stroke-width="2" stroke-dasharray="9 6"/>`); // prettier-ignore
+  const [[lx0, ly0], [lx1, ly1]] = g.line;
+  out.push(`<line x1="${X(lx0)}" y1="${Y(ly0)}" x2="${X(lx1)}" y2="${Y(ly1)}" stroke="#777777" stroke-width="2" stroke-dasharray="9 6"/>`); // prettier-ignore
   // the feasible segment αⱼ ∈ [L, H] (C = ∞, yᵢ ≠ yⱼ: a ray, drawn past the view)
-  const L = rec.L;
-  const Hend = Number.isFinite(rec.H) ? rec.H : hi + (hi - lo);
-  out.push(`<line x1="${X(aiOf(L))}" y1="${Y(L)}" x2="${X(aiOf(Hend))}" y2="${Y(Hend)}" stroke="${COL.seg}" stroke-width="7" stroke-linecap="butt"/>`); // prettier-ignore
-  for (const v of [L, Hend]) {
-    out.push(`<line x1="${X(aiOf(v))}" y1="${Y(v) - 7}" x2="${X(aiOf(v))}" y2="${Y(v) + 7}" stroke="${COL.seg}" stroke-width="3"/>`); // prettier-ignore
+  const [[sxL, syL], [sxH, syH]] = g.segment;
+  out.push(`<line x1="${X(sxL)}" y1="${Y(syL)}" x2="${X(sxH)}" y2="${Y(syH)}" stroke="${COL.seg}" stroke-width="7" stroke-linecap="butt"/>`); // prettier-ignore
+  for (const [sx, sy] of g.segment) {
+    out.push(`<line x1="${X(sx)}" y1="${Y(sy) - 7}" x2="${X(sx)}" y2="${Y(sy) + 7}" stroke="${COL.seg}" stroke-width="3"/>`); // prettier-ignore
   }
   out.push("</g>");
   if (finite) {
@@ -113,16 +146,14 @@ export function boxSVG(rec, W, Hh, uid) {
   }
   // the new point at an end of the segment: that end is named in the new point's label, not
   // by a second label on the same spot (they overlapped)
-  const at = (v) => Number.isFinite(v) && Math.abs(rec.aj_new - v) <= 1e-9 * Math.max(1, hi - lo);
-  const newEnd = at(L) ? "L" : at(rec.H) ? "H" : null;
-  if (newEnd !== "L") out.push(label(aiOf(L), L, place(aiOf(L), L, false), "L", 20, COL.pairText, 9));
+  const newEnd = g.new_end;
+  if (newEnd !== "L") out.push(label(sxL, syL, g.places.L, "L", 20, COL.pairText, 9));
   if (Number.isFinite(rec.H) && newEnd !== "H") {
-    out.push(label(aiOf(rec.H), rec.H, place(aiOf(rec.H), rec.H, false), "H", 20, COL.pairText, 9));
+    out.push(label(sxH, syH, g.places.H, "H", 20, COL.pairText, 9));
   }
   const old = [rec.ai_old, rec.aj_old];
   const unc = [rec.ai_unclipped, rec.aj_unclipped];
   const nw = [rec.ai_new, rec.aj_new];
-  const same = Math.hypot(unc[0] - nw[0], unc[1] - nw[1]) <= 1e-6 * Math.max(1, hi - lo);
   const view = { step: rec.it, pair: [rec.i + 1, rec.j + 1], range: [lo, hi], old, new: nw,
     unclipped: unc, unclippedVisible: uncVisible, L: rec.L, H: rec.H, clipped: rec.clipped }; // prettier-ignore
   if (uncVisible) {
@@ -130,25 +161,21 @@ export function boxSVG(rec, W, Hh, uid) {
     const y = Y(unc[1]);
     const r = 14.3; // a Plotly diamond of size 22
     out.push(`<path d="M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z" fill="none" stroke="${COL.unc}" stroke-width="4"/>`); // prettier-ignore
-    if (!same) out.push(label(unc[0], unc[1], place(unc[0], unc[1], true), "unclipped", 18, COL.uncText, 12));
+    if (!g.same) out.push(label(unc[0], unc[1], g.places.unclipped, "unclipped", 18, COL.uncText, 12));
   } else {
-    const dx = unc[0] - old[0];
-    const dy = unc[1] - old[1];
-    const norm = Math.hypot(dx, dy) || 1;
-    const ex = Math.min(Math.max(old[0] + (dx / norm) * (hi - lo) * 0.45, lo), hi);
-    const ey = Math.min(Math.max(old[1] + (dy / norm) * (hi - lo) * 0.45, lo), hi);
+    const [ex, ey] = g.arrow;
     out.push(`<line x1="${X(old[0])}" y1="${Y(old[1])}" x2="${X(ex)}" y2="${Y(ey)}" stroke="${COL.unc}" stroke-width="2" marker-end="url(#arru${uid})"/>`); // prettier-ignore
     // the note in the view's top-left corner, where it always fits (the arrow points on)
     out.push(`<text x="${ox + 8}" y="${oy + 20}" font-size="15" fill="${COL.uncText}" class="sp-halo">unclipped α${sub(rec.j + 1)} = ${escapeHtml(fmt(unc[1]))} (off the chart)</text>`); // prettier-ignore
   }
   // the step: old → new
-  if (Math.hypot(nw[0] - old[0], nw[1] - old[1]) > 1e-9 * Math.max(1, hi - lo)) {
+  if (g.moved) {
     out.push(`<line x1="${X(old[0])}" y1="${Y(old[1])}" x2="${X(nw[0])}" y2="${Y(nw[1])}" stroke="#333333" stroke-width="2.5" marker-end="url(#arr${uid})"/>`); // prettier-ignore
   }
   out.push(`<circle cx="${X(old[0])}" cy="${Y(old[1])}" r="8" fill="${COL.old}" stroke="#FFFFFF" stroke-width="2"/>`); // prettier-ignore
-  out.push(label(old[0], old[1], place(old[0], old[1], true), "old", 18, COL.old, 10));
+  out.push(label(old[0], old[1], g.places.old, "old", 18, COL.old, 10));
   out.push(starPath(X(nw[0]), Y(nw[1]), 15));
-  out.push(label(nw[0], nw[1], place(nw[0], nw[1], false),
+  out.push(label(nw[0], nw[1], g.places.new,
     (rec.clipped ? "new (clipped)" : "new = unclipped") + (newEnd ? ` at ${newEnd}` : ""), 18, COL.pairText, 13)); // prettier-ignore
   // frame, titles
   out.push(`<rect x="${ox}" y="${oy}" width="${side}" height="${side}" fill="none" stroke="#444444"/>`); // prettier-ignore

@@ -87,9 +87,14 @@ export function makeKernel(k) {
   throw new Error("unknown kernel " + k.name);
 }
 
+// The payload's per-step and per-state records, field by field (payload key: R's name): the
+// fields of ui/step_through/step_schema.py's StepArrays and CurveArrays, and no others
+// (tests/js/step_schema.test.mjs holds this list to the schema).
+export const STEP_FIELDS = { i: "I", j: "J", a_new: "anew", aj_unc: "ajUnc", L: "L", H: "H",
+  eta: "eta", Ei: "Ei", Ej: "Ej", flags: "flags" }; // prettier-ignore
+export const CURVE_FIELDS = { b: "b", dual: "dual", primal: "primal", kkt: "kkt" };
+
 export function prepareRun(p) {
-  const s = p.steps;
-  const cv = p.curve;
   const R = {
     id: p.run,
     n: p.n,
@@ -102,27 +107,16 @@ export function prepareRun(p) {
     ringScale: p.ring_scale,
     quadC: p.quad_C,
     kktTol: p.kkt_tol,
+    rules: p.rules, // svm_engine.bounds.browser_rules(): when α counts as 0 or as C
     xs: decode(p.grid.xs),
     ys: decode(p.grid.ys),
     regions: p.grid.regions,
-    I: decode(s.i),
-    J: decode(s.j),
-    anew: decode(s.a_new),
-    ajUnc: decode(s.aj_unc),
-    L: decode(s.L),
-    H: decode(s.H),
-    eta: decode(s.eta),
-    Ei: decode(s.Ei),
-    Ej: decode(s.Ej),
-    flags: decode(s.flags),
-    b: decode(cv.b),
-    dual: decode(cv.dual),
-    primal: decode(cv.primal),
-    kkt: decode(cv.kkt),
     frame: JSON.parse(p.frame),
     curves: JSON.parse(p.curves),
     text: p.text,
   };
+  for (const [key, name] of Object.entries(STEP_FIELDS)) R[name] = decode(p.steps[key]);
+  for (const [key, name] of Object.entries(CURVE_FIELDS)) R[name] = decode(p.curve[key]);
   const { n, T } = R;
   // the grid's points, row by row (row r is ys[r], bottom first)
   const mx = R.xs.length;
@@ -299,16 +293,24 @@ export function gridBefore(st) {
   return st.gPrev;
 }
 
+// When αᵢ counts as 0 or as C: svm_engine/bounds.py's rules, with the numbers the payload
+// brings (rules = bounds.browser_rules()); no copy of them here.
+export function isZero(v, amax, rules) {
+  return v <= rules.supportRel * amax; // bounds.support_threshold: relative to max α
+}
+
+export function isAtC(v, C, rules) {
+  return Number.isFinite(C) && v >= C * (1 - rules.atCRel); // bounds.at_C_mask
+}
+
 export function pointState(st) {
-  // per point: h, ξ, the KKT violation (ui.step_through.state.kkt_point_violation), SV sets
+  // per point: h, ξ, the KKT violation (ui.step_through.snapshot.kkt_point_violation), SV sets
   const R = st.R;
-  const { n, y } = R;
+  const { n, y, rules } = R;
   const a = st.alpha;
   const b = R.b[st.k];
   let amax = 0;
   for (let q = 0; q < n; q++) amax = Math.max(amax, a[q]);
-  const eps = 1e-8 * Math.max(1, amax); // svm_engine.finalize.support_threshold
-  const finiteC = Number.isFinite(R.Cbox);
   const out = { h: new Float64Array(n), xi: new Float64Array(n), violators: [], free: [],
     bound: [], misclassified: [], slack: [], amax, b }; // prettier-ignore
   for (let q = 0; q < n; q++) {
@@ -318,15 +320,14 @@ export function pointState(st) {
     out.xi[q] = xi;
     let r = y[q] * h - 1;
     if (R.quadC !== null) r += a[q] / (2 * R.quadC);
-    const at0 = a[q] <= eps;
-    const atC = finiteC && a[q] >= R.Cbox - eps * Math.max(1, R.Cbox);
+    const at0 = isZero(a[q], amax, rules);
+    const atC = isAtC(a[q], R.Cbox, rules);
     let v = Math.abs(r);
     if (at0) v = Math.max(0, -r);
     else if (atC) v = Math.max(0, r);
     if (v > R.kktTol) out.violators.push(q);
-    const boundC = finiteC && a[q] >= R.Cbox * (1 - 1e-8);
-    if (boundC) out.bound.push(q);
-    else if (a[q] > eps) out.free.push(q);
+    if (atC) out.bound.push(q);
+    else if (!at0) out.free.push(q);
     if (xi > 1 + 1e-6) out.misclassified.push(q);
     if (xi > MIN_SLACK) out.slack.push(q);
   }

@@ -5,6 +5,7 @@
 // screen readers read subscript digits inconsistently. No DOM: tested in node.
 
 import { fmt } from "./format.js";
+import { isAtC, isZero } from "./step_player_state.js";
 
 const LIST_MAX = 12; // entries listed in a description before "and N more"
 
@@ -12,11 +13,10 @@ const count = (v) => v.toLocaleString("en-US");
 const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
 const kkt = (v) => (Number.isFinite(v) ? fmt(v) : "∞"); // the payload's NaN is ∞
 
-export function boundOf(v, C, amax) {
-  // "0" or "C" when α sits on that bound (svm_engine.finalize.support_threshold's tolerance)
-  const eps = 1e-8 * Math.max(1, amax);
-  if (v <= eps) return "0";
-  if (Number.isFinite(C) && v >= C - eps * Math.max(1, C)) return "C";
+export function boundOf(v, C, amax, rules) {
+  // "0" or "C" when α sits on that bound (svm_engine/bounds.py's rules, from the payload)
+  if (isZero(v, amax, rules)) return "0";
+  if (isAtC(v, C, rules)) return "C";
   return null;
 }
 
@@ -29,7 +29,7 @@ function changedEntries(rec) {
 }
 
 export function stepSentence(s) {
-  // s: {k, T, rec (null at k = 0), C, amax, nSV, kkt}; "Step 4 of 12: α2 and α5 changed, α5
+  // s: {k, T, rec (null at k = 0), C, amax, rules, nSV, kkt}; "Step 4 of 12: α2 and α5 changed, α5
   // now at C; 3 support vectors; KKT gap 0.02."
   const head = `Step ${count(s.k)} of ${count(s.T)}`;
   let what = "the start, every α = 0";
@@ -39,7 +39,7 @@ export function stepSentence(s) {
     if (!ch.length) what = `pair ${pair}, no α changed`;
     else {
       what = ch.length === 2 ? `${pair} changed` : `α${ch[0][0]} changed`;
-      const at = ch.map(([q, , v]) => [q, boundOf(v, s.C, s.amax)]).filter(([, w]) => w);
+      const at = ch.map(([q, , v]) => [q, boundOf(v, s.C, s.amax, s.rules)]).filter(([, w]) => w);
       if (at.length) what += ", " + at.map(([q, w]) => `α${q} now at ${w}`).join(", ");
     }
   }
@@ -54,11 +54,11 @@ function listed(items) {
 }
 
 export function barsWords(s) {
-  // s: {k, T, n, alpha, C, amax, rec}: [name, description] of the α bars
+  // s: {k, T, n, alpha, C, amax, rules, rec}: [name, description] of the α bars
   const name = `Bar chart: α of each of the ${count(s.n)} points after step ${count(s.k)} of ${count(s.T)}`;
   const nonzero = [];
   for (let q = 0; q < s.n; q++) {
-    const w = boundOf(s.alpha[q], s.C, s.amax);
+    const w = boundOf(s.alpha[q], s.C, s.amax, s.rules);
     if (w !== "0") nonzero.push(`α${q + 1} = ${fmt(s.alpha[q])}${w === "C" ? " (at C)" : ""}`);
   }
   const parts = [nonzero.length ? `Nonzero: ${listed(nonzero)}; every other α is 0.` : "Every α is 0."];

@@ -21,6 +21,7 @@ import streamlit as st
 
 from ui.shared.chart import CHART_CONFIG
 from ui.shared.cite import cite
+from ui.shared.labels import SOLVER_NAMES
 from ui.step_through import figures as F
 from ui.step_through import player as SP
 from ui.step_through import state as S
@@ -135,7 +136,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
             y_range=ranges[1], show_slack=bool(st.session_state.get(P + "show_slack")),
             height=560, uirevision=uirev, step=k, resolution=V.DECISION_GRID, legend=False,
             violator_label="yᵢh(xᵢ) < 1" if run.solver == "newton" else "violates KKT",
-        ), P + "fig.decision", words, f"{V.SOLVER_LABELS[run.solver]}: the decision function h(x)")
+        ), P + "fig.decision", words, f"{SOLVER_NAMES[run.solver]}: the decision function h(x)")
         st.caption(W.decision_key(run.solver, coordinate, open_box=not np.isfinite(run.C_box)))
     with right:
         if coordinate and k > 0:
@@ -168,7 +169,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
     chart(F.curves_figure(run.dual, run.primal, run.kkt, v.xpos, step_name=run.step_name,
                           current=(stt.dual, stt.primal, stt.kkt) if coordinate else None,
                           height=440, **V.curves_names(run)), P + "fig.curves", words,
-          f"{V.SOLVER_LABELS[run.solver]}: convergence, {run.step_name} by {run.step_name}")
+          f"{SOLVER_NAMES[run.solver]}: convergence, {run.step_name} by {run.step_name}")
     alpha_table(run, stt)
 
 

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from svm_engine.bounds import browser_rules
 from ui.serving import browser_modules
 from ui.shared.browser_data import PLOTLY_URL, canvas_figure_json
 from ui.shared.chart import export_text, image_config
@@ -48,6 +49,7 @@ from ui.shared.fitting import grid_axes
 from ui.step_through import figures as F
 from ui.step_through import state as S
 from ui.step_through import text as W
+from ui.step_through.step_schema import CurveArrays, StepArrays, encode
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
 COMPONENT_NAME = "svmlab_stepplayer"
@@ -175,13 +177,11 @@ def player_payload(
 ) -> dict:
     """Everything the browser needs to draw any step of an SMO run (sent once per run).
 
-    Per step t = 1..T (arrays of length T): the pair ``i``, ``j``; ``a_new`` = (αᵢ, αⱼ)
-    after the step, interleaved, in float64 (the replay assigns these numbers, so the
-    browser's α is the solver's α bit for bit); the display-only numbers ``aj_unc``
-    (unclipped αⱼ), ``L``, ``H``, ``eta``, ``Ei``, ``Ej`` (E with the b before the step) in
-    float32; ``flags`` (1: clipped, 2: an α hit 0 or C). Per state k = 0..T: ``b`` (float64,
-    it enters h), ``dual``, ``primal``, ``kkt`` (float32; NaN = ∞). α before a step is not
-    sent: the browser replays it. The curves and the scatter plot's axes and points come as
+    Per step t = 1..T and per state k = 0..T: the records ``step_schema.StepArrays`` and
+    ``CurveArrays`` (each field's dtype and meaning there); ``a_new`` is float64, so the
+    browser's replay gives the solver's α bit for bit. α before a step is not sent: the
+    browser replays it. ``rules``: when α counts as 0 or C (svm_engine.bounds). The curves
+    and the scatter plot's axes and points come as
     static Plotly figures (JSON text), drawn once per run.
     """
     if run.solver != "smo":
@@ -227,29 +227,18 @@ def player_payload(
         ),
         "quad_C": float(run.C) if run.loss == "quadratic" else None,
         "kkt_tol": S.KKT_TOL,
+        "rules": browser_rules(),  # when α counts as 0 or C: the browser has no copy of its own
         "kernel": kernel_spec(run.kernel),
         "X": typed(run.X, "f8"),
         "y": typed(np.where(run.y > 0, 1, -1), "i1"),
         "alpha0": typed(run.tape.alpha0, "f8"),
         "grid": {"xs": typed(xs, "f8"), "ys": typed(ys, "f8"), "regions": region_scale()},
-        "steps": {
-            "i": typed(det["i"][1:], idx),
-            "j": typed(det["j"][1:], idx),
-            "a_new": typed(a_new, "f8"),
-            "aj_unc": typed(det["aj_unclipped"][1:], "f4"),
-            "L": typed(det["L"][1:], "f4"),
-            "H": typed(det["H"][1:], "f4"),
-            "eta": typed(det["eta"][1:], "f4"),
-            "Ei": typed(det["Ei"][1:] + shift, "f4"),
-            "Ej": typed(det["Ej"][1:] + shift, "f4"),
-            "flags": typed(flags, "u1"),
-        },
-        "curve": {
-            "b": typed(run.b, "f8"),
-            "dual": typed(run.dual, "f4"),
-            "primal": typed(run.primal, "f4"),
-            "kkt": typed(run.kkt, "f4"),
-        },
+        "steps": encode(StepArrays(
+            i=det["i"][1:], j=det["j"][1:], a_new=a_new, aj_unc=det["aj_unclipped"][1:],
+            L=det["L"][1:], H=det["H"][1:], eta=det["eta"][1:], Ei=det["Ei"][1:] + shift,
+            Ej=det["Ej"][1:] + shift, flags=flags), typed, idx),
+        "curve": encode(CurveArrays(b=run.b, dual=run.dual, primal=run.primal, kkt=run.kkt),
+                        typed, idx),
         "frame": canvas_figure_json(frame),
         "curves": canvas_figure_json(curves),
         "text": {

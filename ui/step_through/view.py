@@ -19,11 +19,10 @@ from typing import Any
 
 import pandas as pd
 
-from ui.shared.labels import SOLVER_NAMES, SOLVER_STEPS
+from ui.shared.labels import SOLVER_STEPS
 from ui.shared.sv_labels import point_labels
 from ui.step_through import state as S
 
-SOLVER_LABELS = {s: SOLVER_NAMES[s] for s in ("smo", "sga", "newton")}  # the page's solvers
 SGA_MODE_LABELS = {"sweep": "one sweep (all k)", "coordinate": "one coordinate αₖ"}
 #: speed label → (seconds between frames, steps per frame)
 SPEEDS = {
