@@ -595,8 +595,8 @@ def bench_sga() -> None:
         out = sga.sga(K, y, C, tol=1e-4)
         old = best(lambda K=K, C=C: _sga_python_loop(K, y, C, 1e-4), 1, 5)
         new = best(lambda K=K, C=C: sga.sga(K, y, C, tol=1e-4), 1, 5)
-        gap = float(np.max(np.abs(out["alpha"] - a_old)))
-        print(f"sga Iris setosa C = {C:g}: {out['n_iter']:,} sweeps (Python loop {t_old:,}): "
+        gap = float(np.max(np.abs(out.alpha - a_old)))
+        print(f"sga Iris setosa C = {C:g}: {out.n_iter:,} sweeps (Python loop {t_old:,}): "
               f"compiled loop {1e3 * new:.1f} ms, Python loop {1e3 * old:.1f} ms "
               f"({old / new:.1f}×), largest α difference {gap:.1e}")
 

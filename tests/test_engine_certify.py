@@ -213,9 +213,9 @@ def test_a_gap_of_0_4_percent_is_not_converged_and_says_so():
 def test_a_run_stopped_early_is_not_converged_in_plain_words(kw):
     d = ds.moons(n=60, noise=0.3, seed=0)
     m = fit(d.X, d.y, C=10.0, tol=1e-12, **kw)
-    assert not m.converged and not m.extra["solver_converged"]
+    assert not m.converged and not m.diagnostics.solver_converged
     assert m.status.startswith("not converged: ") and "try " in m.status
-    assert m.extra["solver_status"] and m.extra["solver_status"] != m.status
+    assert m.diagnostics.solver_status and m.diagnostics.solver_status != m.status
 
 
 def test_psvm_is_certified_on_its_own_problem():
@@ -224,7 +224,7 @@ def test_psvm_is_certified_on_its_own_problem():
     d = ds.d2()
     kw = {"C": 1.0, "loss": "quadratic", "bias": "augmented", "solver": "psvm"}
     m = fit(d.X, d.y, **kw)
-    cert = m.extra["certificate"]
+    cert = m.diagnostics.certificate
     assert m.converged and cert.kind == "proximal" and "PSVM's own problem" in m.status
     problem = build_problem(d.X, m.y, se.Linear(), 1.0, "quadratic", "augmented")
     off = {"alpha": m.alpha * 1.01, "b": m.b, "h_train": m.h_train,

@@ -18,6 +18,7 @@ Pure functions of plain values (no streamlit): the page caches ``compare``.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 import warnings
@@ -29,14 +30,16 @@ import numpy as np
 import pandas as pd
 
 import svm_engine as se
-from svm_engine.certify import displayed_gap
 from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers.smo import TRACE_CAP
+from ui.shared import fit_words
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.labels import SOLVER_NAMES, SOLVER_STEPS
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 from ui.shared.state import effective_C, settings_to_kernel
+
+log = logging.getLogger(__name__)
 
 TOL_MODES = ("tight", "default")
 #: "tight": each solver close to the exact optimum (docs/engine_api.md: smo 1e-8, qp 1e-10).
@@ -182,8 +185,8 @@ def fit_row(X, y, kernel, C: float, spec: RowSpec, *, tol: float | None,
             max_iter: int | None, trace: bool = False) -> Run:
     """``se.fit`` for one row; never raises (an engine error becomes the row's message)."""
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", se.ConvergenceWarning)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", se.ConvergenceWarning)  # the row's warning says it
             kw: dict[str, Any] = {}
             if spec.wss:
                 kw["wss"] = spec.wss
@@ -195,9 +198,9 @@ def fit_row(X, y, kernel, C: float, spec: RowSpec, *, tol: float | None,
     except ValueError as exc:
         return Run(error=str(exc))
     except Exception as exc:  # an engine bug must not become a traceback on the page
+        log.exception("compare: %s failed", spec.key)
         return Run(error=f"the solver failed ({type(exc).__name__}: {exc})")
-    conv = [w for w in caught if issubclass(w.category, se.ConvergenceWarning)]
-    warn = str(conv[-1].message) if conv else (None if model.converged else str(model.status))
+    warn = None if model.converged else fit_words.warning_text(model)
     return Run(model=model, warning=warn)
 
 
@@ -487,7 +490,7 @@ def table_rows(comp: Comparison) -> list[dict]:
                 "#SV": int(m.n_support),
                 "primal": float(m.primal_objective),
                 "dual": float(m.dual_objective),
-                "duality gap": displayed_gap(m)[0],    # rounding shown as 0, never < 0
+                "duality gap": fit_words.displayed_gap(m)[0],    # rounding shown as 0, never < 0
                 "max KKT violation": float(m.kkt_violation),
                 "iterations": int(m.n_iter),
                 "time (ms)": 1e3 * float(m.time_s),

@@ -29,6 +29,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.solvers.psvm import proximal_system
 from svm_engine.solvers.qp import primal_qp_matrices
+from ui.shared import fit_words
 from ui.shared.book_setups import SETUPS, Setup
 from ui.shared.cite import cite
 from ui.shared.fitting import PAGE_TIME_BUDGET
@@ -178,7 +179,7 @@ def _fit(d, log: list[str], **kw):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", se.ConvergenceWarning)
         m = se.fit(d.X, d.y, time_budget=PAGE_TIME_BUDGET, **kw)
-    log += [f"{kw.get('solver')}: {w.message}" for w in caught
+    log += [f"{kw.get('solver')}: {fit_words.warning_note([w])}" for w in caught
             if issubclass(w.category, se.ConvergenceWarning)]
     return m
 
@@ -573,7 +574,7 @@ def ex_two_point() -> Result:
     m = _fit(d, log, C=math.inf, solver="qp", qp_form="primal", tol=TIGHT["qp"])
     P, q, G, h = primal_qp_matrices(d.X, d.y.astype(float), math.inf)
     B = BOOK_TWO_POINT
-    w, b = m.extra["w_primal"], m.extra["b_primal"]
+    w, b = m.diagnostics.w_primal, m.diagnostics.b_primal
     rows = [number_row("w₁", w[0], B["w1"]), number_row("w₂", w[1], B["w2"]),
             number_row("b", b, B["b"])]
     for i, p in B["h"].items():
