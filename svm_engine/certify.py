@@ -223,13 +223,13 @@ MAX_CARRIED = 64
 
 
 def carried_expansion(problem, alpha: np.ndarray, model, p: int, s: int) -> Expansion:
-    """The expansion of α after an edit, from the previous model's (`model.extra`), as the
+    """The expansion of α after an edit, from the previous model's (`model.diagnostics`), as the
     warm start carries the gradient (svm_engine/warmstart.py): the first p and last s points
     are the model's, the rows between were removed and added. Kept rows: their g plus one
     kernel column per source that changed (a removed point, an αⱼ that moved, an added
     point); added rows: in full. O(n · changes) kernel values, never the solver's gradient;
     mag gains every change's terms (a bound on the rounding they left)."""
-    prev = model.extra["expansion"]
+    prev = model.diagnostics.expansion
     absX = np.abs(problem.X)
     kp_abs, use_abs = _abs_numbers(problem)
     old_X = np.ascontiguousarray(model.X, dtype=float)
