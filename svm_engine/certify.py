@@ -302,12 +302,6 @@ class FailureKind(enum.Enum):
     OBJECTIVE_ROUNDING = "objective_rounding"   # the objectives are below their rounding
     GRADIENT = "gradient"                # psvm: its objective's gradient is not 0
 
-    @property
-    def infeasible(self) -> bool:
-        """α (or b) is outside the problem's feasible set."""
-        return self in (FailureKind.NEGATIVE, FailureKind.ABOVE_C, FailureKind.EQUALITY,
-                        FailureKind.BIAS)
-
 
 @dataclass(frozen=True)
 class Failure:

@@ -111,7 +111,7 @@ def test_a_gap_failure_says_by_how_much_and_which_way():
     gap = Failure(FailureKind.GAP, primal=1.0, dual=0.996, gap_rel=0.004)
     assert fit_words.failure_text(gap) == "primal and dual differ by 0.4 %"
     neg = Failure(FailureKind.GAP, primal=1.0, dual=1.0 + 3e-6, gap_rel=-3e-6)
-    assert fit_words.failure_text(neg) == ("the dual exceeds the primal by 3e-06 (relative): "
+    assert fit_words.failure_text(neg) == ("the dual exceeds the primal by 3·10⁻⁶ (relative): "
                                            "α is not feasible")
     inf = Failure(FailureKind.GAP, primal=math.inf, dual=1.0, gap_rel=math.inf)
     assert fit_words.failure_text(inf) == "primal objective ∞: some point violates the hard margin"
@@ -143,7 +143,7 @@ def test_a_tiny_negative_gap_is_shown_as_0_with_its_tolerance():
     m.primal_objective = m.dual_objective * (1 - 1e-12)    # rounding: primal a hair below
     assert m.duality_gap < 0
     shown, note = fit_words.displayed_gap(m)
-    assert shown == 0.0 and "1e-06" in note
+    assert shown == 0.0 and "1·10⁻⁶" in note
     far = fit(d.X, d.y, C=1.0, solver="sga", bias="augmented", tol=1e-2, polish=False)
     assert not far.converged and fit_words.displayed_gap(far)[0] == far.duality_gap > 0
 

@@ -1,6 +1,8 @@
 """A fit's verdict in a student's words: what failed and what to try, from the engine's typed
 diagnostics (``model.diagnostics``: the solver's stop reason and numbers, the certificate's
-``Failure``). The engine reports numbers and kinds; the sentences are the pages' own, here."""
+``Failure``). The engine reports numbers and kinds; the sentences are the pages' own, here,
+their numbers printed by ui/shared/numbers.py (the engine's own sentences — the solver's
+status, the certificate's summary — are quoted as the engine writes them)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import math
 from svm_engine.certify import GAP_RTOL, TOL, FailureKind, summary
 from svm_engine.model import ConvergenceWarning
 from svm_engine.solvers.result import StopReason
+from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 
 #: The solvers as the status sentence names them.
 STATUS_NAMES = {"smo": "SMO", "qp": "the QP solver (cvxopt)", "sga": "SVM-Dual (SGA)",
@@ -54,25 +57,26 @@ def failure_text(f) -> str:
     if k is FailureKind.NEGATIVE:
         return "some αᵢ are negative or not finite"
     if k is FailureKind.ABOVE_C:
-        return f"some αᵢ are above C = {f.C:g}"
+        return f"some αᵢ are above C = {fmt_setting(f.C)}"
     if k is FailureKind.EQUALITY:
-        return f"Σαᵢyᵢ = {f.sum_ay:.2g} is not 0"
+        return f"Σαᵢyᵢ = {fmt_num(f.sum_ay, 2)} is not 0"
     if k is FailureKind.BIAS:
-        return f"b = {f.b:.6g} is not Σαᵢyᵢ = {f.sum_ay:.6g}"
+        return f"b = {fmt_num(f.b, 6)} is not Σαᵢyᵢ = {fmt_num(f.sum_ay, 6)}"
     if k is FailureKind.ROUNDING:
-        return (f"h(x) is a sum of terms up to {f.size:.1g} (kernel values "
-                f"{f.kernel_max:.1g}) and cannot be checked to {TOL:g} in double precision")
+        return (f"h(x) is a sum of terms up to {fmt_num(f.size, 1)} (kernel values "
+                f"{fmt_num(f.kernel_max, 1)}) and cannot be checked to {fmt_setting(TOL)} in "
+                "double precision")
     if k is FailureKind.KKT:
         return kkt_text(f)
     if k is FailureKind.GAP:
         return gap_text(f.primal, f.gap_rel)
     if k is FailureKind.OBJECTIVE_ROUNDING:
-        return (f"the objectives (~{f.size:.1g}) are smaller than the rounding of their "
-                f"terms (~{f.rounding:.1g}): primal and dual cannot be compared to "
-                f"{GAP_RTOL:g} in double precision")
+        return (f"the objectives (~{fmt_num(f.size, 1)}) are smaller than the rounding of "
+                f"their terms (~{fmt_num(f.rounding, 1)}): primal and dual cannot be compared "
+                f"to {fmt_setting(GAP_RTOL)} in double precision")
     if k is FailureKind.GRADIENT:
-        return (f"the gradient of PSVM's objective is {f.value:.1g} of its terms (its linear "
-                "system was not solved accurately)")
+        return (f"the gradient of PSVM's objective is {fmt_num(f.value, 1)} of its terms (its "
+                "linear system was not solved accurately)")
     raise AssertionError(k)  # every kind is worded above
 
 
@@ -81,7 +85,7 @@ def kkt_text(f) -> str:
     i, a = f.worst, f.alpha
     yh = f"y·h(x) = {near_one(1.0 + f.r)}"
     if f.quadratic:
-        return f"x{i + 1} has α = {a:.3g} but {yh}: quadratic loss needs α = 2Cξ"
+        return f"x{i + 1} has α = {fmt_num(a, 3)} but {yh}: quadratic loss needs α = 2Cξ"
     if f.at_zero:
         return f"x{i + 1} has α = 0 but {yh} < 1: it should be a support vector"
     if f.at_C:
@@ -92,11 +96,12 @@ def kkt_text(f) -> str:
 def near_one(v: float) -> str:
     """v with enough digits to tell it from 1 (0.9999997, not 1.000)."""
     if not math.isfinite(v):
-        return f"{v}"
+        return fmt_num(v)
     off = abs(v - 1.0)
     digits = 4 if off == 0 or off >= 1e-3 else min(12, 2 - math.floor(math.log10(off)))
-    text = f"{v:.{digits}g}" if abs(v) >= 1e4 else f"{v:.{digits}f}".rstrip("0").rstrip(".")
-    return text.replace("-", "−")
+    if abs(v) >= 1e4:
+        return fmt_num(v, digits)
+    return fmt_fixed(v, digits).rstrip("0").rstrip(".")
 
 
 def gap_text(primal: float, gap_rel: float) -> str:
@@ -104,7 +109,7 @@ def gap_text(primal: float, gap_rel: float) -> str:
     if not math.isfinite(primal):
         return "primal objective ∞: some point violates the hard margin"
     pct = 100.0 * abs(gap_rel)
-    how = f"{pct:.2g} %" if pct >= 0.01 else f"{abs(gap_rel):.1g} (relative)"
+    how = f"{fmt_num(pct, 2)} %" if pct >= 0.01 else f"{fmt_num(abs(gap_rel), 1)} (relative)"
     if gap_rel < 0:
         return f"the dual exceeds the primal by {how}: α is not feasible"
     return f"primal and dual differ by {how}"
@@ -142,7 +147,7 @@ def displayed_gap(model) -> tuple[float, str]:
     gap = float(model.duality_gap)
     if d is None or not math.isfinite(gap):
         return gap, ""
-    note = (f"|primal − dual| ≤ {GAP_RTOL:g} × max(|primal|, |dual|) (+ rounding) "
+    note = (f"|primal − dual| ≤ {fmt_setting(GAP_RTOL)} × max(|primal|, |dual|) (+ rounding) "
             "is shown as 0")
     if abs(gap) <= d.certificate.gap_allowed:
         return 0.0, note
