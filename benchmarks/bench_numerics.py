@@ -492,7 +492,7 @@ def bench_sums() -> None:
         b = float(se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5).b)
         args = (y, a, ex.g, ex.mag, b, 1.0, 0.0, False, True, 4.0 * (1 + 2) + 16.0)
         got, ref = cf._sums(*args), numpy_sums(*args)
-        assert got[5] == ref[5] and got[11:13] == ref[11:13], (got, ref)   # worst, bad, above
+        assert (got.worst, got.bad, got.above) == (ref[5], ref[11], ref[12]), (got, ref)
         number = 2000 if n <= 200 else 200
         own = best(lambda args=args: cf._sums(*args), number)
         lib = best(lambda args=args: numpy_sums(*args), number)

@@ -70,7 +70,9 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     time_budget: seconds SMO or SGA may run (None: no limit); when it stops there, model.converged
     is False and model.status says so and what to try.
     Every answer is then checked (`certify.py`): model.converged is True only when the
-    solver stopped by its own rule and the certificate passes; model.status says which.
+    solver stopped by its own rule and the certificate passes; model.status says which, and
+    model.diagnostics holds the same typed (the stop reason, the certificate's failure).
+    Raises NotSeparableError (a ValueError) for C = ∞ on data the kernel cannot separate.
     """
     kernel = Linear() if kernel is None else v.check_kernel(kernel)
     X, y_pm, classes, norm2 = v.check_data(X, y)

@@ -164,7 +164,7 @@ def test_refit_is_warm_state_then_solve_then_finalize(p, loss, kind, seed):
     run, sol = done
     np.testing.assert_array_equal(run.alpha0, alpha0)
     for key in ("n_iter", "converged", "status"):
-        assert run[key] == ref[key], key
+        assert getattr(run, key) == getattr(ref, key), key
     assert (run.columns is None) == (ref.columns is None)
     assert sol.keys() == ref_sol.keys()
     for key, value in ref_sol.items():

@@ -64,7 +64,7 @@ def test_without_shrinking_the_steps_are_identical(p, loss, wss, tol):
 def test_every_prefix_of_the_run_is_identical(p, loss, wss, fraction):
     """Stopped after k steps (max_iter = k), both solvers hold the same α: step by step."""
     mat, lazy = pair(p, loss)
-    total = run_readable(mat, tol=1e-8, wss=wss)["n_iter"]
+    total = run_readable(mat, tol=1e-8, wss=wss).n_iter
     k = max(1, int(fraction * total))
     ref = run_readable(mat, tol=1e-8, wss=wss, max_iter=k)
     got = fast.solve(lazy, tol=1e-8, wss=wss, shrinking=False, max_iter=k)

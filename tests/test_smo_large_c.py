@@ -33,7 +33,7 @@ from svm_engine.solvers import face
 from svm_engine.solvers import smo as readable
 from svm_engine.solvers import smo_fast as fast
 from tests.random_problems import make_problem, make_separable
-from ui.shared import fitting, state
+from ui.shared import fit_words, fitting, state
 
 FACTOR = int(os.environ.get("SVMLAB_EXAMPLES_FACTOR", "1"))   # as in test_engine_random.py
 QP_TOL = 1e-10
@@ -316,8 +316,9 @@ def test_smo_reaches_the_optimum_or_says_it_did_not(case):
         return
     if not m.converged:
         event("not converged")
-        # the certificate's sentence: what failed and what to try
-        assert m.status.startswith("not converged: ") and " try " in m.status, m.status
+        # the pages' sentence (ui/shared/fit_words.py): what failed and what to try
+        text = fit_words.status_text(m)
+        assert text.startswith("not converged: ") and " try " in text, text
     K = build_problem(p.X, p.y, p.kernel, p.C, loss, "free").K_eff
     moderate = p.C * float(np.diag(K).max()) <= MODERATE
     if moderate:
