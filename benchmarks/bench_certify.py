@@ -70,8 +70,8 @@ def measure(label: str, run, repeat: int) -> None:
         m = run()
         total.append(time.perf_counter() - t0)
         check.append(sum(spent))
-        polished += bool(m.extra.get("polished"))
-        refined += "refined_iter" in m.extra
+        polished += m.diagnostics.polished
+        refined += m.diagnostics.refined_iter is not None
         certified += bool(m.converged)
     tot, chk = statistics.median(total) * 1e3, statistics.median(check) * 1e3
     line = f"{label:44s} fit {tot:8.2f} ms"

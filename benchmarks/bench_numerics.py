@@ -493,7 +493,7 @@ def bench_sums() -> None:
         b = float(se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5).b)
         args = (y, a, ex.g, ex.mag, b, 1.0, 0.0, False, True, 4.0 * (1 + 2) + 16.0)
         got, ref = cf._sums(*args), numpy_sums(*args)
-        assert got[5] == ref[5] and got[11:13] == ref[11:13], (got, ref)   # worst, bad, above
+        assert (got.worst, got.bad, got.above) == (ref[5], ref[11], ref[12]), (got, ref)
         number = 2000 if n <= 200 else 200
         own = best(lambda args=args: cf._sums(*args), number)
         lib = best(lambda args=args: numpy_sums(*args), number)
@@ -596,8 +596,8 @@ def bench_sga() -> None:
         out = sga.sga(K, y, C, tol=1e-4)
         old = best(lambda K=K, C=C: _sga_python_loop(K, y, C, 1e-4), 1, 5)
         new = best(lambda K=K, C=C: sga.sga(K, y, C, tol=1e-4), 1, 5)
-        gap = float(np.max(np.abs(out["alpha"] - a_old)))
-        print(f"sga Iris setosa C = {C:g}: {out['n_iter']:,} sweeps (Python loop {t_old:,}): "
+        gap = float(np.max(np.abs(out.alpha - a_old)))
+        print(f"sga Iris setosa C = {C:g}: {out.n_iter:,} sweeps (Python loop {t_old:,}): "
               f"compiled loop {1e3 * new:.1f} ms, Python loop {1e3 * old:.1f} ms "
               f"({old / new:.1f}×), largest α difference {gap:.1e}")
 

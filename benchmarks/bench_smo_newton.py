@@ -39,7 +39,7 @@ def cap(n: int) -> int:
 def run(problem, n: int, newton_steps: bool):
     t0 = time.perf_counter()
     r = smo_fast.solve(problem, tol=TOL, max_iter=cap(n), newton_steps=newton_steps)
-    return time.perf_counter() - t0, r["n_iter"], r["converged"]
+    return time.perf_counter() - t0, r.n_iter, r.converged
 
 
 def main(argv=None) -> int:

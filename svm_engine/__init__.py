@@ -8,14 +8,15 @@ scikit-learn.
 from . import datasets, export, feature_maps, gram, losses, model_selection, perceptron, precomputed
 from .api import NOT_SEPARABLE, fit, replay_smo
 from .kernels import KERNELS, Gaussian, Linear, Polynomial, make_kernel
-from .model import ConvergenceWarning, SVMModel
+from .model import ConvergenceWarning, NotSeparableError, SVMModel
 from .multiclass import MulticlassModel, fit_multiclass
 from .svr import SVRModel, fit_svr
 from .validation import BIASES, LOSSES, SOLVERS, WSS_RULES, check_combination, supported
 
 __all__ = [
     "BIASES", "KERNELS", "LOSSES", "NOT_SEPARABLE", "SOLVERS", "SVC", "SVR", "WSS_RULES",
-    "ConvergenceWarning", "Gaussian", "Linear", "MulticlassModel", "Polynomial", "SVMModel",
+    "ConvergenceWarning", "Gaussian", "Linear", "MulticlassModel", "NotSeparableError",
+    "Polynomial", "SVMModel",
     "SVRModel", "check_combination", "datasets", "export", "feature_maps", "fit",
     "fit_multiclass", "fit_svr", "gram", "losses", "make_kernel", "model_selection",
     "perceptron", "precomputed", "replay_smo", "supported",

@@ -27,13 +27,14 @@ from .certify import (
     carried_expansion,
     certify,
     certify_proximal,
+    engine_status,
     expansion,
-    status_text,
 )
+from .diagnostics import FitDiagnostics
 from .finalize import finalize, finalize_proximal, support_threshold, without_residues
 from .jit import JIT
 from .kernels import Linear
-from .model import ConvergenceWarning, SVMModel
+from .model import ConvergenceWarning, NotSeparableError, SVMModel
 from .problem import build_problem, kernel_matrix
 from .solvers import newton as _newton
 from .solvers import psvm as _psvm
@@ -67,11 +68,13 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     the KKT equations on its support vectors exactly (`polish.py`) and keep that α if it
     passes; False keeps the solver's own α (e.g. the book's SVM-Dual stopped at its ε, or a
     step-through that ends at the trace's last α). A trace always records the solver's own
-    steps: it ends at model.extra["solver_alpha"], which is model.alpha unless polished.
+    steps: it ends at model.diagnostics.solver_alpha, which is model.alpha unless polished.
     time_budget: seconds SMO or SGA may run (None: no limit); when it stops there, model.converged
     is False and model.status says so and what to try.
     Every answer is then checked (`certify.py`): model.converged is True only when the
-    solver stopped by its own rule and the certificate passes; model.status says which.
+    solver stopped by its own rule and the certificate passes; model.status says which, and
+    model.diagnostics holds the same typed (the stop reason, the certificate's failure).
+    Raises NotSeparableError (a ValueError) for C = ∞ on data the kernel cannot separate.
     """
     kernel = Linear() if kernel is None else v.check_kernel(kernel)
     X, y_pm, classes, norm2 = v.check_data(X, y)
@@ -96,8 +99,9 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             or (solver in ("newton", "psvm") and isinstance(kernel, Linear)))
     problem = build_problem(X, y_pm, kernel, C, loss, bias, materialize=not lazy)
     if math.isinf(C) and not _separable(problem, kernel):
-        raise ValueError(f"The data are {NOT_SEPARABLE} ({kernel.label}): the hard margin "
-                         "(C = ∞) has no solution. Use a finite C (soft margin) or another kernel.")
+        raise NotSeparableError(f"The data are {NOT_SEPARABLE} ({kernel.label}): the hard "
+                                "margin (C = ∞) has no solution. Use a finite C (soft margin) "
+                                "or another kernel.")
 
     t0 = time.perf_counter()
     clock = {"deadline": math.inf if time_budget is None else t0 + time_budget,
@@ -122,53 +126,53 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form,
                    clock)
         if solver == "psvm":  # another problem (α of either sign, b from the solver)
-            sol = finalize_proximal(problem, run["alpha"], run["b"])
+            sol = finalize_proximal(problem, run.alpha, run.b)
         else:
-            sol = {"alpha": without_residues(run["alpha"])}
-    extra = {k: run[k] for k in ("w_primal", "b_primal") if k in run}
+            sol = {"alpha": without_residues(run.alpha)}
+    diag = {"w_primal": run.w_primal, "b_primal": run.b_primal}
     if solver == "psvm":
         cert = certify_proximal(problem, sol)
     else:
-        extra["solver_alpha"] = sol["alpha"]
+        diag["solver_alpha"] = sol["alpha"]
         start = _carried(problem, warm_start, sol["alpha"])
-        sol, cert, extra["polished"], ex, age = _checked(problem, sol["alpha"],
-                                                         polish and run["converged"], start)
-        if polish and solver == "smo" and not trace and run["converged"] and not cert.passed:
+        sol, cert, diag["polished"], ex, age = _checked(problem, sol["alpha"],
+                                                        polish and run.converged, start)
+        if polish and solver == "smo" and not trace and run.converged and not cert.passed:
             # too many free SVs to polish, or a wrong active set: SMO itself goes on, from
             # its α, to a tolerance below the certificate's
             more = _smo_fast.solve(problem, tol=REFINE_TOL, wss=wss, alpha0=sol["alpha"],
                                    max_iter=max(1, (max_iter or _smo.default_max_iter(
-                                       problem.n)) - run["n_iter"]), **clock)
-            extra["refined_iter"] = more["n_iter"]
-            run = {**run, "n_iter": run["n_iter"] + more["n_iter"],
-                   "converged": more["converged"],
-                   "status": run["status"] if more["converged"] else more["status"]}
-            extra["solver_alpha"] = without_residues(more["alpha"])
-            sol, cert, extra["polished"], ex, age = _checked(problem, extra["solver_alpha"],
-                                                             run["converged"], None)
-        extra.update(expansion=ex, expansion_age=age)
+                                       problem.n)) - run.n_iter), **clock)
+            diag["refined_iter"] = more.n_iter
+            run = run.but(n_iter=run.n_iter + more.n_iter, stop=more.stop,
+                          **({} if more.converged else {"status": more.status,
+                                                        "max_iter": more.max_iter}))
+            diag["solver_alpha"] = without_residues(more.alpha)
+            sol, cert, diag["polished"], ex, age = _checked(problem, diag["solver_alpha"],
+                                                            run.converged, None)
+        diag.update(expansion=ex, expansion_age=age)
     elapsed = time.perf_counter() - t0
     if math.isfinite(C) and not _finite(sol, solver):
         raise ValueError(f"C = {C!r} is too large for solver {solver!r} on this data: its numbers "
                          "overflow (α, b or the objectives are not finite). Use a smaller C, or "
                          "math.inf (the hard margin) with smo or qp.")
-    converged = bool(run["converged"] and cert.passed)
-    status = status_text(cert, solver, run["converged"], run["status"], kernel, C, len(y_pm),
-                         bias)
+    converged = bool(run.converged and cert.passed)
+    status = engine_status(cert, run)
     if solver != "psvm":   # the objectives as the certificate recomputed them (ξ that is 0
         sol["primal_objective"], sol["dual_objective"] = cert.primal, cert.dual  # to rounding)
     if converged:          # ξ within the certificate's tolerance is 0 (slide 36: on the margin)
         sol["xi"] = np.where(sol["xi"] <= TOL, 0.0, sol["xi"])
-    else:
-        warnings.warn(f"{solver}: {status}", ConvergenceWarning, stacklevel=2)
-    extra.update(solver_converged=bool(run["converged"]), solver_status=run["status"],
-                 certificate=cert)
-    return SVMModel(
+    diagnostics = FitDiagnostics(certificate=cert, stop=run.stop, solver_status=run.status,
+                                 max_iter=run.max_iter, **diag)
+    model = SVMModel(
         X=X, y=y_pm, classes=classes, kernel=kernel, C=C, loss=loss, bias=bias, solver=solver,
-        tol=tol, n_iter=run["n_iter"], converged=converged, status=status,
-        time_s=elapsed, wss=wss if solver == "smo" else None, trace=run.get("trace"),
-        trace_truncated=run.get("trace_truncated", False),
-        alpha0=run.get("alpha0"), extra=extra, columns=run.get("columns"), **sol)
+        tol=tol, n_iter=run.n_iter, converged=converged, status=status,
+        time_s=elapsed, wss=wss if solver == "smo" else None, trace=run.trace,
+        trace_truncated=run.trace_truncated, alpha0=run.alpha0, diagnostics=diagnostics,
+        columns=run.columns, **sol)
+    if not converged:      # the warning carries the model: a page words it from its diagnostics
+        warnings.warn(ConvergenceWarning(f"{solver}: {status}", model=model), stacklevel=2)
+    return model
 
 
 def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
@@ -181,7 +185,8 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
     columns = Columns(problem)
     if start is not None:
         model, p, s = start
-        ex, age = carried_expansion(problem, alpha, model, p, s), model.extra["expansion_age"] + 1
+        ex = carried_expansion(problem, alpha, model, p, s)
+        age = model.diagnostics.expansion_age + 1
     else:
         keep = None
         if polish:
@@ -203,9 +208,9 @@ def _carried(problem, model, alpha):
     """(model, p, s) when the expansion can be carried from the model fit before an edit
     (the rows match as the warm start's do, and it was not carried MAX_CARRIED times), else
     None: then it is computed from scratch."""
-    if model is None or "expansion" not in model.extra:
+    if model is None or model.diagnostics is None or model.diagnostics.expansion is None:
         return None
-    if model.extra.get("expansion_age", 0) + 1 >= MAX_CARRIED:
+    if model.diagnostics.expansion_age + 1 >= MAX_CARRIED:
         return None           # (same kernel, C, loss and bias: `fit` checked warmstart.compatible)
     match = _warm.match_rows(model.X, model.y, problem.X, problem.y)
     return None if match is None else (model, *match)
@@ -227,7 +232,7 @@ def _separable(problem, kernel) -> bool:
     the separable book data must not pay for it)."""
     if problem.equality and JIT:
         run = _smo_fast.solve(problem, tol=0.5, max_iter=100 * problem.n + 1000)
-        if run["converged"]:
+        if run.converged:
             return True
     from .separability import is_separable
 
@@ -248,7 +253,7 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, cl
         else:
             run = _smo.smo(problem.Q, y, C_box, tol=tol, max_iter=max_iter, wss=wss,
                            alpha0=a0, trace=trace, **clock)
-        return {**run, "alpha0": a0}
+        return run.but(alpha0=a0)
     if solver == "qp":
         if qp_form == "primal":
             return _qp.qp_primal(problem.X, y, problem.C, loss=problem.loss, bias=problem.bias,
@@ -257,8 +262,8 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, cl
                            max_iter=max_iter)
     if solver == "sga":
         a0 = None if alpha0 is None else np.clip(alpha0, 0.0, C_box)
-        return {**_sga.sga(problem.K_eff, y, C_box, tol=tol, max_iter=max_iter, alpha0=a0,
-                           trace=trace, **clock), "alpha0": a0}
+        return _sga.sga(problem.K_eff, y, C_box, tol=tol, max_iter=max_iter, alpha0=a0,
+                        trace=trace, **clock).but(alpha0=a0)
     if solver == "newton":
         if isinstance(kernel, Linear):
             # SVM-Primal (slide 39) on x′ = (x, 1), X′ never formed
@@ -276,8 +281,8 @@ def _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form, cl
 def replay_smo(model: SVMModel) -> np.ndarray:
     """α rebuilt from an SMO model's trace (the UI's step-through replays the same way), then
     reported as `finalize` reports it (rounding residues ≤ support_threshold set to 0), so
-    that it equals the solver's α, model.extra["solver_alpha"], exactly (model.alpha too,
-    unless the polish replaced it: model.extra["polished"])."""
+    that it equals the solver's α, model.diagnostics.solver_alpha, exactly (model.alpha too,
+    unless the polish replaced it: model.diagnostics.polished)."""
     if model.trace is None:
         raise ValueError("this model has no trace; fit with trace=True")
     alpha = _smo.replay(model.trace, len(model.y), model.alpha0)

@@ -29,8 +29,9 @@ primal equals its dual.
 
 from __future__ import annotations
 
+import enum
 import math
-import re
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,15 +39,12 @@ import numpy as np
 from . import kernel_values as kv
 from .bounds import is_above_C, is_at_C
 from .jit import njit
-from .solvers import registry as _registry
 
 TOL = 1e-6          # KKT conditions, categories, hard-margin slack, what is shown as 0
 GAP_RTOL = 1e-6     # |primal − dual| ≤ GAP_RTOL · max(|primal|, |dual|)
 EPS = float(np.finfo(float).eps)
 PSVM_RTOL = 1e-9    # psvm: |∇ objective| relative to the terms it balances
 EQ_RTOL = 1e-10     # |Σαᵢyᵢ| ≤ EQ_RTOL · Σαᵢ (SMO keeps it to rounding, step after step)
-
-SOLVER_NAMES = {s.key: s.message_name for s in _registry.SOLVERS}
 
 
 # -- the kernel expansion, recomputed --------------------------------------------------------
@@ -226,13 +224,13 @@ MAX_CARRIED = 64
 
 
 def carried_expansion(problem, alpha: np.ndarray, model, p: int, s: int) -> Expansion:
-    """The expansion of α after an edit, from the previous model's (`model.extra`), as the
+    """The expansion of α after an edit, from the previous model's (`model.diagnostics`), as the
     warm start carries the gradient (svm_engine/warmstart.py): the first p and last s points
     are the model's, the rows between were removed and added. Kept rows: their g plus one
     kernel column per source that changed (a removed point, an αⱼ that moved, an added
     point); added rows: in full. O(n · changes) kernel values, never the solver's gradient;
     mag gains every change's terms (a bound on the rounding they left)."""
-    prev = model.extra["expansion"]
+    prev = model.diagnostics.expansion
     absX = np.abs(problem.X)
     kp_abs, use_abs = _abs_numbers(problem)
     old_X = np.ascontiguousarray(model.X, dtype=float)
@@ -292,28 +290,66 @@ def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, o
 
 # -- the certificate -------------------------------------------------------------------------
 
+class FailureKind(enum.Enum):
+    """Which test of the certificate failed (the first, in the order `certify` runs them)."""
+
+    NEGATIVE = "negative"                # some αᵢ are negative or not finite
+    ABOVE_C = "above_C"                  # some αᵢ > C
+    EQUALITY = "equality"                # Σαᵢyᵢ ≠ 0 (free bias)
+    BIAS = "bias"                        # b ≠ Σαᵢyᵢ (augmented bias)
+    ROUNDING = "rounding"                # h(x) cannot be checked to TOL in double precision
+    KKT = "kkt"                          # a KKT condition fails at `worst`
+    GAP = "gap"                          # primal ≠ dual
+    OBJECTIVE_ROUNDING = "objective_rounding"   # the objectives are below their rounding
+    GRADIENT = "gradient"                # psvm: its objective's gradient is not 0
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What failed, with its numbers (the fields its kind uses; the rest stay NaN/False).
+    KKT: the point `worst` (0-based), its α and r = yᵢh(xᵢ) − 1, and which condition it is
+    held to (at_zero, at_C, quadratic). ABOVE_C: C. EQUALITY: sum_ay = Σαᵢyᵢ; BIAS: b and
+    sum_ay. ROUNDING: size = the largest magᵢ (Σⱼ αⱼ|k(xⱼ, xᵢ)|), kernel_max = the largest
+    |k|. OBJECTIVE_ROUNDING: size = the objectives' scale, rounding = theirs. GAP: primal,
+    dual and gap_rel (relative). GRADIENT: value = |∇| relative to its terms."""
+
+    kind: FailureKind
+    worst: int = -1
+    alpha: float = math.nan
+    r: float = math.nan
+    at_zero: bool = False
+    at_C: bool = False
+    quadratic: bool = False
+    C: float = math.nan
+    sum_ay: float = math.nan
+    b: float = math.nan
+    size: float = math.nan
+    kernel_max: float = math.nan
+    rounding: float = math.nan
+    primal: float = math.nan
+    dual: float = math.nan
+    gap_rel: float = math.nan
+    value: float = math.nan
+
+
 @dataclass(frozen=True)
 class Certificate:
-    """What the independent check found. passed: every test below within its tolerance."""
+    """What the independent check found. passed: every test below within its tolerance;
+    failure: the first that did not (None when passed)."""
 
-    passed: bool
     kkt: float            # largest KKT violation beyond rounding (margin units)
     gap: float            # primal − dual, recomputed
     gap_rel: float        # gap / max(|primal|, |dual|)
     gap_allowed: float    # GAP_RTOL · max(|primal|, |dual|) + rounding: |gap| below is 0
     primal: float
     dual: float
-    problem: str          # what failed, in plain words ("" when passed)
+    failure: Failure | None = None
     worst: int = -1       # the point of the largest KKT violation (0-based), or −1
-    kind: str = "svm"     # "svm" or "proximal"
+    proximal: bool = False    # PSVM's own problem (`certify_proximal`), not the SVM's
 
     @property
-    def summary(self) -> str:
-        if self.kind == "proximal":
-            return (f"optimal for PSVM's own problem (the proximal SVM): its linear system is "
-                    f"solved to {PSVM_RTOL:g} (relative) and primal = dual to {GAP_RTOL:g}")
-        return (f"optimal: KKT conditions hold to {TOL:g} and primal = dual to "
-                f"{GAP_RTOL:g} (relative)")
+    def passed(self) -> bool:
+        return self.failure is None
 
 
 def round_unit(problem, n_terms: int) -> float:
@@ -343,49 +379,51 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
     n = len(y)
     spec = problem.spec
     q = spec.degree if spec.code == kv.POLYNOMIAL else 1
-    (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad, above,
-     r_worst) = _sums(y, alpha, ex.g, ex.mag, float(b), C_box, float(spec.diag), quad,
-                      problem.equality, 4.0 * (q + problem.X.shape[1]) + 16.0)
-    feasible = ""
-    if bad:
-        feasible = "some αᵢ are negative or not finite"
-    elif above:
-        feasible = f"some αᵢ are above C = {C_box:g}"
-    elif problem.equality and abs(s) > EQ_RTOL * max(asum, 1e-300):
-        feasible = f"Σαᵢyᵢ = {s:.2g} is not 0"
-    elif aug and abs(b - s) > 1e-9 * max(abs(b), abs(s)) + EPS * n * asum:
-        feasible = f"b = {b:.6g} is not Σαᵢyᵢ = {s:.6g}"
+    t = _sums(y, alpha, ex.g, ex.mag, float(b), C_box, float(spec.diag), quad,
+              problem.equality, 4.0 * (q + problem.X.shape[1]) + 16.0)
+    s = t.sum_ay
+    failure = None
+    if t.bad:
+        failure = Failure(FailureKind.NEGATIVE)
+    elif t.above:
+        failure = Failure(FailureKind.ABOVE_C, C=C_box)
+    elif problem.equality and abs(s) > EQ_RTOL * max(t.asum, 1e-300):
+        failure = Failure(FailureKind.EQUALITY, sum_ay=s)
+    elif aug and abs(b - s) > 1e-9 * max(abs(b), abs(s)) + EPS * n * t.asum:
+        failure = Failure(FailureKind.BIAS, b=float(b), sum_ay=s)
     # objectives of this α (slides 20, 27, 30): P = ½(‖w‖² [+ b²]) + C Σξᵏ, D = Σα − ½αᵀQα
-    reg = w2 + (b * b if aug else 0.0)
-    dual = asum - 0.5 * (w2 + (s * s if aug else 0.0) + spec.diag * a2)
+    reg = t.w2 + (b * b if aug else 0.0)
+    dual = t.asum - 0.5 * (t.w2 + (s * s if aug else 0.0) + spec.diag * t.a2)
+    slack_rnd = t.slack_rnd
     if math.isfinite(C):
-        primal = 0.5 * reg + C * slack
+        primal = 0.5 * reg + C * t.slack
         slack_rnd *= C
     else:
-        primal = 0.5 * reg if xi_max <= TOL else math.inf
+        primal = 0.5 * reg if t.xi_max <= TOL else math.inf
         slack_rnd = 0.0
     scale = max(abs(primal), abs(dual)) if math.isfinite(primal) else math.inf
-    obj_rnd = 2.0 * a_rnd + slack_rnd + round_unit(problem, n) * (asum + abs(w2))
+    obj_rnd = 2.0 * t.a_rnd + slack_rnd + round_unit(problem, n) * (t.asum + abs(t.w2))
     allowed = GAP_RTOL * scale + obj_rnd
     gap = primal - dual
     gap_rel = gap / scale if 0 < scale < math.inf else (0.0 if gap == 0 else math.inf)
-    problem_text = feasible
-    if not problem_text and rnd_max > TOL:
-        problem_text = (f"h(x) is a sum of terms up to {ex.mag.max():.1g} (kernel values "
-                        f"{_kmax(problem):.1g}) and cannot be checked to {TOL:g} in double "
-                        "precision")
-    if not problem_text and kkt > TOL:
-        a = alpha[worst]
-        at_C = bool(is_at_C(a, C_box))
-        problem_text = _kkt_text(worst, a, r_worst, a == 0.0, at_C, quad)
-    if not problem_text and not abs(gap) <= allowed:
-        problem_text = _gap_text(primal, dual, gap_rel)
-    if not problem_text and not obj_rnd <= GAP_RTOL * scale:    # rounding would decide
-        problem_text = (f"the objectives (~{scale:.1g}) are smaller than the rounding of "
-                        f"their terms (~{obj_rnd:.1g}): primal and dual cannot be compared "
-                        f"to {GAP_RTOL:g} in double precision")
-    return Certificate(not problem_text, kkt, gap, gap_rel, allowed, primal, dual,
-                       problem_text, worst)
+    if failure is None and t.rnd_max > TOL:
+        failure = Failure(FailureKind.ROUNDING, size=float(ex.mag.max()),
+                          kernel_max=_kmax(problem))
+    if failure is None and t.kkt > TOL:
+        a = float(alpha[t.worst])
+        failure = Failure(FailureKind.KKT, worst=int(t.worst), alpha=a, r=float(t.r_worst),
+                          at_zero=a == 0.0, at_C=bool(is_at_C(a, C_box)),
+                          quadratic=quad)
+    if failure is None and not abs(gap) <= allowed:
+        failure = Failure(FailureKind.GAP, primal=primal, dual=dual, gap_rel=gap_rel)
+    if failure is None and not obj_rnd <= GAP_RTOL * scale:    # rounding would decide
+        failure = Failure(FailureKind.OBJECTIVE_ROUNDING, size=scale, rounding=obj_rnd)
+    return Certificate(t.kkt, gap, gap_rel, allowed, primal, dual, failure, int(t.worst))
+
+
+#: `_sums`'s results, by name (a namedtuple: numba builds and returns it as one)
+Sums = namedtuple("Sums", ["asum", "sum_ay", "w2", "a2", "kkt", "worst", "slack", "slack_rnd",
+                           "a_rnd", "rnd_max", "xi_max", "bad", "above", "r_worst"])
 
 
 @njit(cache=True, nogil=True)
@@ -444,8 +482,8 @@ def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
             slack_rnd += rnd * (2.0 * xi if quad else 1.0)
         a_rnd += a * rnd
         rnd_max = max(rnd_max, rnd)
-    return (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad,
-            above, r_worst)
+    return Sums(asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad,
+                above, r_worst)
 
 
 def _kmax(problem) -> float:
@@ -455,37 +493,6 @@ def _kmax(problem) -> float:
         return 1.0
     m = float(np.max(np.einsum("ij,ij->i", problem.X, problem.X), initial=0.0))
     return (abs(s.coef0) + m) ** s.degree if s.code == kv.POLYNOMIAL else m
-
-
-def _kkt_text(i: int, a: float, yh_minus_1: float, zero: bool, at_C: bool, quad: bool) -> str:
-    yh = f"y·h(x) = {_near_one(1.0 + yh_minus_1)}"
-    if quad:
-        return f"x{i + 1} has α = {a:.3g} but {yh}: quadratic loss needs α = 2Cξ"
-    if zero:
-        return f"x{i + 1} has α = 0 but {yh} < 1: it should be a support vector"
-    if at_C:
-        return f"x{i + 1} has α = C but {yh} > 1: it should not be a bound support vector"
-    return f"x{i + 1} is a free support vector (0 < α < C) but {yh}, not 1"
-
-
-def _near_one(v: float) -> str:
-    """v with enough digits to tell it from 1 (0.9999997, not 1.000)."""
-    if not math.isfinite(v):
-        return f"{v}"
-    off = abs(v - 1.0)
-    digits = 4 if off == 0 or off >= 1e-3 else min(12, 2 - math.floor(math.log10(off)))
-    text = f"{v:.{digits}g}" if abs(v) >= 1e4 else f"{v:.{digits}f}".rstrip("0").rstrip(".")
-    return text.replace("-", "−")
-
-
-def _gap_text(primal: float, dual: float, gap_rel: float) -> str:
-    if not math.isfinite(primal):
-        return "primal objective ∞: some point violates the hard margin"
-    pct = 100.0 * abs(gap_rel)
-    how = f"{pct:.2g} %" if pct >= 0.01 else f"{abs(gap_rel):.1g} (relative)"
-    if gap_rel < 0:
-        return f"the dual exceeds the primal by {how}: α is not feasible"
-    return f"primal and dual differ by {how}"
 
 
 # -- psvm ------------------------------------------------------------------------------------
@@ -518,72 +525,34 @@ def certify_proximal(problem, sol: dict) -> Certificate:
     gap = primal - dual
     allowed = GAP_RTOL * oscale + round_unit(problem, len(y)) * oscale
     gap_rel = gap / oscale if oscale > 0 else 0.0
-    text = ""
+    failure = None
     if not (math.isfinite(kkt) and kkt <= PSVM_RTOL):
-        text = (f"the gradient of PSVM's objective is {kkt:.1g} of its terms (its linear "
-                "system was not solved accurately)")
+        failure = Failure(FailureKind.GRADIENT, value=kkt)
     elif not abs(gap) <= allowed:
-        text = _gap_text(primal, dual, gap_rel)
-    return Certificate(not text, kkt, gap, gap_rel, allowed, primal, dual, text,
-                       kind="proximal")
+        failure = Failure(FailureKind.GAP, primal=primal, dual=dual, gap_rel=gap_rel)
+    return Certificate(kkt, gap, gap_rel, allowed, primal, dual, failure, proximal=True)
 
 
-# -- words -----------------------------------------------------------------------------------
+# -- the engine's status --------------------------------------------------------------------
 
-def advice(solver: str, kernel, C: float, n: int, stopped: bool, bias: str) -> str:
-    """What a student can change, in the order worth trying. stopped: the solver met its own
-    rule (then a tighter rule may do), else it ran out of iterations. Another solver is
-    named only if it solves the same problem (SMO: the free bias only)."""
-    tries = []
-    if solver == "smo" and stopped:
-        tries.append("a smaller tolerance")
-    other = "SMO" if bias == "free" else "QP"
-    if solver not in ("smo", "psvm") and other.lower() != solver:
-        tries.append(other)
-    if math.isfinite(C) and C > 1:
-        tries.append("a smaller C")
-    if getattr(kernel, "name", "") == "polynomial" and getattr(kernel, "degree", 1) > 3:
-        tries.append("a lower degree")
-    if n > 200:
-        tries.append("fewer points")
-    if not tries:
-        tries.append("more iterations (a larger max_iter)" if not stopped else
-                     "rescaled coordinates")
-    if len(tries) == 1:
-        return tries[0]
-    return ", ".join(tries[:-1]) + " or " + tries[-1]
+def summary(cert: Certificate) -> str:
+    """What a passed certificate guarantees."""
+    if cert.proximal:
+        return (f"optimal for PSVM's own problem (the proximal SVM): its linear system is "
+                f"solved to {PSVM_RTOL:g} (relative) and primal = dual to {GAP_RTOL:g}")
+    return (f"optimal: KKT conditions hold to {TOL:g} and primal = dual to "
+            f"{GAP_RTOL:g} (relative)")
 
 
-def status_text(cert: Certificate, solver: str, solver_converged: bool, solver_status: str,
-                kernel, C: float, n: int, bias: str) -> str:
-    """model.status: the certificate's summary, or "not converged: what failed — try …"."""
-    if cert.passed and solver_converged:
-        return cert.summary
-    name = SOLVER_NAMES.get(solver, solver)
-    if not solver_converged:
-        limit = re.search(r"max_iter = (\d+)", solver_status)
-        if limit:
-            what = (f"{name} stopped at its limit of max_iter = {limit.group(1)} iterations "
-                    "before meeting its tolerance")
-        else:
-            what = f"{name} stopped before meeting its tolerance ({solver_status})"
-        if cert.problem:
-            what += f"; {cert.problem}"
-    else:
-        what = cert.problem
-    return f"not converged: {what} — try {advice(solver, kernel, C, n, solver_converged, bias)}"
-
-
-def displayed_gap(model) -> tuple[float, str]:
-    """(the duality gap to show, its note). A gap within the certificate's allowance —
-    GAP_RTOL of the objectives plus rounding — is shown as 0 (a tiny negative gap is rounding,
-    never a result); the note names the tolerance."""
-    cert = model.extra.get("certificate")
-    gap = float(model.duality_gap)
-    if cert is None or not math.isfinite(gap):
-        return gap, ""
-    note = (f"|primal − dual| ≤ {GAP_RTOL:g} × max(|primal|, |dual|) (+ rounding) "
-            "is shown as 0")
-    if abs(gap) <= cert.gap_allowed:
-        return 0.0, note
-    return gap, note
+def engine_status(cert: Certificate, run) -> str:
+    """model.status for a library user: the certificate's summary, or "not converged: " with
+    the solver's own status when it did not stop by its rule and the failed test by name
+    (the pages word it for students from the same fields: ui/shared/fit_words.py)."""
+    if cert.passed and run.converged:
+        return summary(cert)
+    parts = [] if run.converged else [run.status]
+    f = cert.failure
+    if f is not None:
+        where = f" at x{f.worst + 1}" if f.kind is FailureKind.KKT else ""
+        parts.append(f"the certificate's {f.kind.value} test fails{where}")
+    return "not converged: " + "; ".join(parts)

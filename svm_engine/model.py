@@ -8,12 +8,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .bounds import at_C_mask, free_mask, support_mask
+from .diagnostics import FitDiagnostics
 from .finalize import CATEGORIES
 from .kernels import Linear
 
 
 class ConvergenceWarning(UserWarning):
-    """A solver stopped at max_iter (or its own limit) before meeting its tolerance."""
+    """A solver stopped at max_iter (or its own limit) before meeting its tolerance. model:
+    the fit it is about, when `fit` raised it (None otherwise)."""
+
+    def __init__(self, *args, model=None):
+        super().__init__(*args)
+        self.model = model
+
+
+class NotSeparableError(ValueError):
+    """The hard margin (C = ∞) was asked of data no hyperplane of the kernel's feature space
+    separates: it has no solution."""
 
 
 class AlphaViews:
@@ -82,7 +93,7 @@ class SVMModel(AlphaViews):
     trace: list | None = None
     trace_truncated: bool = False
     alpha0: np.ndarray | None = None
-    extra: dict = field(default_factory=dict)
+    diagnostics: FitDiagnostics | None = None    # the run and its certificate, typed
     # smo's kernel column cache, for the next warm start (`warmstart.py`); not pickled
     columns: tuple | None = field(default=None, repr=False)
 

@@ -103,12 +103,12 @@ def fit_gram(K, y, C: float = 1.0, solver: str = "smo", *, tol: float = 1e-3,
     a0 = None if alpha0 is None else _smo.feasible_start(np.asarray(alpha0, float), y_pm, C)
     run = _smo.smo(Q, y_pm, C, tol=tol, max_iter=max_iter, alpha0=a0, trace=trace,
                    newton_steps=False)
-    alpha = run["alpha"]
+    alpha = run.alpha
     gap, b = _gap_and_b(Q, y_pm, alpha, C)
-    steps = [r for r in run["trace"] if "eta" in r] if trace else None
+    steps = [r for r in run.trace if "eta" in r] if trace else None
     return GramFit(solver="smo", alpha=alpha, b=b, dual=_dual(Q, alpha), kkt_gap=gap,
-                   n_iter=run["n_iter"], converged=bool(run["converged"]),
-                   message=run["status"],
+                   n_iter=run.n_iter, converged=run.converged,
+                   message=run.status,
                    eta_nonpositive=None if steps is None else sum(r["eta"] <= 0 for r in steps),
                    steps_recorded=None if steps is None else len(steps))
 

@@ -40,7 +40,7 @@ from . import kernel_cache as kc
 from .finalize import derive_from_gradient, loss_power, solution
 from .jit import njit
 from .kernel_values import kernel_axpy, kernel_column, kernel_diag
-from .solvers.smo import default_max_iter, feasible_start, status_text
+from .solvers.smo import default_max_iter, feasible_start, smo_result
 from .solvers.smo_fast import newton_period, smo_loop
 
 #: More changed rows than this and a cold start is as good (the update's cost grows with them).
@@ -200,11 +200,10 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
         problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),
         wss == "max_violating_pair", n_slots, *newton_period(n), float(deadline))
-    run = {"n_iter": int(it), "converged": bool(converged), "trace": None,
-           "trace_truncated": False,
-           "status": status_text(converged, max_iter, gap, it, time_budget),
-           "columns": kc.kept_columns(cache, use_cache), "alpha0": alpha0}
-    return run, solution(*derived)
+    sol = solution(*derived)
+    run = smo_result(sol["alpha"], it, converged, gap, max_iter, time_budget,
+                     columns=kc.kept_columns(cache, use_cache), alpha0=alpha0)
+    return run, sol
 
 
 @njit(cache=True, nogil=True)

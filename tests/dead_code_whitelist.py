@@ -19,6 +19,8 @@ _.n_machines             # multiclass: how many binary machines
 _.mistakes_per_epoch     # perceptron: its result's record per epoch
 _.weights_after          # perceptron: (w, b) after k updates
 _.on_edge                # svr: the points on the tube's edge
+_.solver_alpha           # model.diagnostics: the solver's own α (replay_smo's docstring)
+_.refined_iter           # model.diagnostics: SMO's iterations after the certificate failed
 
 # -- scikit-learn's estimator protocol (svm_engine/estimator.py: check_estimator reads them) --
 _.multi_class            # __sklearn_tags__: binary only

@@ -147,7 +147,7 @@ def test_default_tolerance_agreement_matches_an_independent_check():
     # SGA at the book's ε = 1e-4 stops short of the optimum (seed notes: the printed h1000);
     # the exact solve on its support vectors (svm_engine/polish.py) then reaches it
     sga = comp.row("sga:augmented").run.model
-    assert sga.extra["polished"] and comp.row("sga:augmented").agreement.ok
+    assert sga.diagnostics.polished and comp.row("sga:augmented").agreement.ok
     with pytest.warns(se.ConvergenceWarning, match="not converged"):
         assert not se.fit(X, y, C=s["C"], bias="augmented", solver="sga", polish=False).converged
 

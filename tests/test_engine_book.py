@@ -99,7 +99,7 @@ def test_iris_svm_dual_slide34_book_stopping_rule(C, printed_h):
     d = ds.iris_setosa()
     with pytest.warns(se.ConvergenceWarning, match="not converged"):
         m = se.fit(d.X, d.y, C=C, bias="augmented", solver="sga", tol=1e-4, polish=False)
-    assert m.extra["solver_converged"] and "≤ ε = 0.0001" in m.extra["solver_status"]
+    assert m.diagnostics.solver_converged and "≤ ε = 0.0001" in m.diagnostics.solver_status
     assert not m.converged and m.status.startswith("not converged: ")
     for value, text in zip(_iris_coeffs(m), printed_h):
         assert printed(value, text), (value, text)
@@ -139,8 +139,8 @@ def test_primal_qp_matches_dual_on_d2():
     d = ds.d2()
     dual = se.fit(d.X, d.y, C=1.0, solver="qp", tol=1e-10)
     primal = se.fit(d.X, d.y, C=1.0, solver="qp", qp_form="primal", tol=1e-10)
-    np.testing.assert_allclose(primal.extra["w_primal"], dual.w, atol=1e-6)
-    assert primal.extra["b_primal"] == pytest.approx(dual.b, abs=1e-6)
+    np.testing.assert_allclose(primal.diagnostics.w_primal, dual.w, atol=1e-6)
+    assert primal.diagnostics.b_primal == pytest.approx(dual.b, abs=1e-6)
     assert primal.primal_objective == pytest.approx(dual.primal_objective, rel=1e-7)
 
 

@@ -267,10 +267,10 @@ def check_primal_against_dual(p, C, loss, bias):
     # gap (≈ tol·|J*|) bounds the error of its own iterate; Σαᵢyᵢxᵢ from the multipliers is
     # as good as they are (see above)
     w_err = 1.5 * math.sqrt(2 * tol * max(1.0, abs(dual.dual_objective)))
-    np.testing.assert_allclose(primal.extra["w_primal"], dual.w, atol=w_err)
+    np.testing.assert_allclose(primal.diagnostics.w_primal, dual.w, atol=w_err)
     np.testing.assert_allclose(primal.w, dual.w, atol=w_err + 1e-2 * np.abs(dual.w).max())
     # b need not be unique (no free SV: any b in an interval): cvxopt's (w, b) is optimal
-    w, b = primal.extra["w_primal"], primal.extra["b_primal"]
+    w, b = primal.diagnostics.w_primal, primal.diagnostics.b_primal
     xi = np.maximum(0.0, 1.0 - p.y * (p.X @ w + b))
     reg = 0.5 * (w @ w + (b * b if bias == "augmented" else 0.0))
     if math.isinf(C):

@@ -14,6 +14,7 @@ from hypothesis.extra import numpy as hnp
 
 import svm_engine as se
 from svm_engine import datasets as ds
+from svm_engine.certify import FailureKind
 
 EPS = float(np.finfo(float).eps)
 
@@ -75,9 +76,10 @@ def test_X_too_large_for_the_kernel():
     # large but representable: accepted. With C = 1e-150 the objectives (2e-200) are below
     # what C times the rounding of a slack on the margin could change (~1e-164), so the
     # certificate cannot back "converged" in double precision and says so (issue 33 item 9)
-    with pytest.warns(se.ConvergenceWarning, match="double precision"):
+    with pytest.warns(se.ConvergenceWarning, match="objective_rounding"):
         m = se.fit([[1e100, 0.0], [0.0, 1e100], [1.0, 1.0]], Y3, C=1e-150)
     assert not m.converged and np.isfinite(m.alpha).all()
+    assert m.diagnostics.certificate.failure.kind is FailureKind.OBJECTIVE_ROUNDING
 
 
 # -- y -------------------------------------------------------------------------------------

@@ -160,12 +160,12 @@ def test_refit_is_warm_state_then_solve_then_finalize(p, loss, kind, seed):
         return
     alpha0, G0, columns = state
     ref = fast.solve(problem, tol=TOL, alpha0=alpha0, G0=G0, columns=columns)
-    ref_sol = finalize(problem, ref["alpha"], G=ref["G"])
+    ref_sol = finalize(problem, ref.alpha, G=ref.G)
     run, sol = done
-    np.testing.assert_array_equal(run["alpha0"], alpha0)
+    np.testing.assert_array_equal(run.alpha0, alpha0)
     for key in ("n_iter", "converged", "status"):
-        assert run[key] == ref[key], key
-    assert (run["columns"] is None) == (ref["columns"] is None)
+        assert getattr(run, key) == getattr(ref, key), key
+    assert (run.columns is None) == (ref.columns is None)
     assert sol.keys() == ref_sol.keys()
     for key, value in ref_sol.items():
         np.testing.assert_array_equal(sol[key], value, err_msg=key)

@@ -49,12 +49,12 @@ def assert_same_steps(X, y, C, **kw):
     """newton_linear and the readable newton: the same iterations, records and α."""
     fast = newton_linear(X, y, C, trace=True, **kw)
     ref = readable(X, y, C, **kw)
-    assert fast["n_iter"] == ref["n_iter"], (fast["status"], ref["status"])
-    assert fast["converged"] == ref["converged"]
-    assert len(fast["trace"]) == len(ref["trace"]) == ref["n_iter"]
+    assert fast.n_iter == ref.n_iter, (fast.status, ref.status)
+    assert fast.converged == ref.converged
+    assert len(fast.trace) == len(ref.trace) == ref.n_iter
     # ∇ = Hw − 2Cv cancels near the optimum: its rounding is relative to the first ‖∇‖ = 2C‖v₀‖
-    grad_scale = ref["trace"][0]["grad_norm"] if ref["trace"] else 0.0
-    for a, b in zip(fast["trace"], ref["trace"], strict=True):
+    grad_scale = ref.trace[0]["grad_norm"] if ref.trace else 0.0
+    for a, b in zip(fast.trace, ref.trace, strict=True):
         assert a.keys() == b.keys()
         assert a["it"] == b["it"]
         assert a["n_violators"] == b["n_violators"]
@@ -65,19 +65,19 @@ def assert_same_steps(X, y, C, **kw):
         assert a["grad_norm"] == pytest.approx(b["grad_norm"], rel=1e-8,
                                                abs=1e-12 * grad_scale), a["it"]
         assert a["step_norm"] == pytest.approx(b["step_norm"], rel=1e-6, abs=1e-10 * scale)
-    np.testing.assert_allclose(fast["w_primal"], ref["w_primal"], rtol=0,
-                               atol=W_RTOL * max(float(np.linalg.norm(ref["w_primal"])), 1.0))
+    np.testing.assert_allclose(fast.w_primal, ref.w_primal, rtol=0,
+                               atol=W_RTOL * max(float(np.linalg.norm(ref.w_primal)), 1.0))
     # α = 2C·max(0, 1 − yᵢx′ᵢᵀw): a change δw moves αᵢ by at most 2C‖x′ᵢ‖‖δw‖
     x_norm = float(np.sqrt((X**2).sum(axis=1) + 1.0).max())
-    w_norm = float(np.linalg.norm(ref["w_primal"]))
-    np.testing.assert_allclose(fast["alpha"], ref["alpha"], rtol=0,
+    w_norm = float(np.linalg.norm(ref.w_primal))
+    np.testing.assert_allclose(fast.alpha, ref.alpha, rtol=0,
                                atol=W_RTOL * 2.0 * C * x_norm * max(w_norm, 1.0))
     # the untraced run takes the same steps (the same compiled loop)
     quiet = newton_linear(X, y, C, **kw)
-    assert quiet["n_iter"] == fast["n_iter"] and quiet["trace"] is None
-    np.testing.assert_array_equal(quiet["w_primal"], fast["w_primal"])
-    np.testing.assert_array_equal(quiet["alpha"], fast["alpha"])
-    assert quiet["status"] == fast["status"]
+    assert quiet.n_iter == fast.n_iter and quiet.trace is None
+    np.testing.assert_array_equal(quiet.w_primal, fast.w_primal)
+    np.testing.assert_array_equal(quiet.alpha, fast.alpha)
+    assert quiet.status == fast.status
     return fast, ref
 
 
@@ -122,22 +122,22 @@ def test_longer_run_and_more_points(C):
     X = (d.X - d.X.mean(axis=0)) / d.X.std(axis=0)
     y = np.where(d.y > 0, 1.0, -1.0)
     fast, ref = assert_same_steps(X, y, C)
-    assert ref["n_iter"] > 8 and fast["converged"]
+    assert ref.n_iter > 8 and fast.converged
 
 
 @pytest.mark.parametrize("max_iter", [0, 1, 2])
 def test_max_iter_stops_both_alike(max_iter):
     X, y, C = linear_problem(60, 7, 1.0, 0.5, 1.0, 0)
     fast, ref = assert_same_steps(X, y, C, max_iter=max_iter)
-    assert fast["n_iter"] == max_iter and not fast["converged"]
-    assert fast["status"].startswith(f"stopped at max_iter = {max_iter}")
+    assert fast.n_iter == max_iter and not fast.converged
+    assert fast.status.startswith(f"stopped at max_iter = {max_iter}")
 
 
 def test_zero_tolerance_ends_on_the_settled_violator_set():
     """With ε = 0 only the second stopping rule (a full step keeps V) can end the run."""
     X, y, C = linear_problem(80, 3, 2.0, 0.0, 0.5, 1)
     fast, _ = assert_same_steps(X, y, C, tol=0.0)
-    assert fast["converged"] and fast["status"].startswith("exact:")
+    assert fast.converged and fast.status.startswith("exact:")
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -177,8 +177,8 @@ def test_collinear_points_and_huge_C(C, seed):
     def J(w):
         return 0.5 * w @ w + C * np.sum(np.maximum(0.0, 1.0 - y * (X @ w[:2] + w[2])) ** 2)
 
-    assert fast["converged"] and ref["converged"], (fast["status"], ref["status"])
-    assert J(fast["w_primal"]) == pytest.approx(J(ref["w_primal"]), rel=1e-8)
+    assert fast.converged and ref.converged, (fast.status, ref.status)
+    assert J(fast.w_primal) == pytest.approx(J(ref.w_primal), rel=1e-8)
 
 
 # -- SVM-Primal-Kernel (slide 41): H⁻¹∇ from the violators' |V| × |V| system, by Cholesky --

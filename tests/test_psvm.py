@@ -134,7 +134,7 @@ def test_psvm_model_bookkeeping_is_consistent():
         np.testing.assert_array_equal(m.category == "misclassified", m.y * m.h_train < 0)
     lin = se.fit(d.X, d.y, C=1.0, **PSVM)
     assert lin.margin == pytest.approx(1 / np.linalg.norm(lin.w))
-    np.testing.assert_allclose(lin.extra["w_primal"], lin.w, atol=1e-10)
+    np.testing.assert_allclose(lin.diagnostics.w_primal, lin.w, atol=1e-10)
 
 
 def test_the_other_solvers_keep_their_bookkeeping():
@@ -189,6 +189,6 @@ def test_a_numerically_singular_system_is_an_honest_answer_not_numpys_error():
                    kernel=se.Polynomial(10, 10), C=1, loss="quadratic", bias="augmented",
                    solver="psvm")
     assert np.isfinite(m.alpha).all() and np.isfinite(m.b)
-    assert "least squares" in m.extra["solver_status"]
+    assert "least squares" in m.diagnostics.solver_status
     # the residual of 1e-3 leaves primal and dual apart: the certificate must say so
     assert not m.converged and "not converged" in m.status

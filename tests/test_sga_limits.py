@@ -32,7 +32,7 @@ def test_at_the_sweep_cap_sga_says_what_to_try():
     qp = fit(d.X, d.y, "qp", tol=1e-10, **kw)
     assert not m.converged and m.n_iter == SWEEPS
     assert m.dual_objective < 0.5 * qp.dual_objective     # the docstring: 64 % below
-    raw = m.extra["solver_status"]  # SGA's own words; m.status is the certificate's verdict
+    raw = m.diagnostics.solver_status  # SGA's own words; m.status is the certificate's verdict
     assert raw.endswith(sga.CRAWL) and m.status.startswith("not converged")
     for word in ("smaller C", "standardised", "smo", "qp", "newton"):
         assert word in raw
@@ -58,7 +58,7 @@ def test_the_book_rule_can_stop_short_of_the_optimum_as_the_docstring_says():
     kw = {"kernel": se.Polynomial(degree=2, coef0=1.0), "C": 1.0, "loss": "hinge"}
     m = fit(d.X, d.y, "sga", max_iter=SWEEPS, polish=False, **kw)  # SGA's own α
     qp = fit(d.X, d.y, "qp", tol=1e-10, **kw)
-    assert m.extra["solver_converged"]  # the book's rule is met ...
+    assert m.diagnostics.solver_converged  # the book's rule is met ...
     assert not m.converged  # ... and the certificate says it is not the optimum
     rel = (qp.dual_objective - m.dual_objective) / qp.dual_objective
     assert 1e-6 < rel < 3.5e-2
@@ -75,12 +75,12 @@ def test_a_trace_changes_nothing_but_the_record(cap):
     K = build_problem(d.X, y, se.Linear(), 10.0, "hinge", "augmented").K_eff
     plain = sga.sga(K, y, 10.0)
     traced = sga.sga(K, y, 10.0, trace=True, trace_cap=cap)
-    assert plain["converged"] and plain["n_iter"] > 700       # the caps above stop inside it
-    np.testing.assert_array_equal(traced["alpha"], plain["alpha"])
-    assert traced["n_iter"] == plain["n_iter"] and traced["status"] == plain["status"]
-    assert len(traced["trace"]) == min(cap, plain["n_iter"])
-    assert traced["trace_truncated"] == (plain["n_iter"] > cap)
-    rows = traced["trace"]
+    assert plain.converged and plain.n_iter > 700       # the caps above stop inside it
+    np.testing.assert_array_equal(traced.alpha, plain.alpha)
+    assert traced.n_iter == plain.n_iter and traced.status == plain.status
+    assert len(traced.trace) == min(cap, plain.n_iter)
+    assert traced.trace_truncated == (plain.n_iter > cap)
+    rows = traced.trace
     for before, row in zip([{"alpha": np.zeros(len(y))}, *rows], rows):
         assert row["delta_norm"] == pytest.approx(np.linalg.norm(row["alpha"] - before["alpha"]),
                                                   rel=1e-12)

@@ -54,9 +54,9 @@ def test_without_shrinking_the_steps_are_identical(p, loss, wss, tol):
     mat, lazy = pair(p, loss)
     ref = run_readable(mat, tol=tol, wss=wss)
     got = fast.solve(lazy, tol=tol, wss=wss, shrinking=False)
-    assert got["n_iter"] == ref["n_iter"]
-    assert got["converged"] == ref["converged"]
-    np.testing.assert_array_equal(got["alpha"], ref["alpha"])
+    assert got.n_iter == ref.n_iter
+    assert got.converged == ref.converged
+    np.testing.assert_array_equal(got.alpha, ref.alpha)
 
 
 @settings(max_examples=25 * FACTOR, deadline=None)
@@ -64,14 +64,14 @@ def test_without_shrinking_the_steps_are_identical(p, loss, wss, tol):
 def test_every_prefix_of_the_run_is_identical(p, loss, wss, fraction):
     """Stopped after k steps (max_iter = k), both solvers hold the same α: step by step."""
     mat, lazy = pair(p, loss)
-    total = run_readable(mat, tol=1e-8, wss=wss)["n_iter"]
+    total = run_readable(mat, tol=1e-8, wss=wss).n_iter
     k = max(1, int(fraction * total))
     ref = run_readable(mat, tol=1e-8, wss=wss, max_iter=k)
     got = fast.solve(lazy, tol=1e-8, wss=wss, shrinking=False, max_iter=k)
-    assert got["n_iter"] == ref["n_iter"] == min(k, total)
-    np.testing.assert_array_equal(got["alpha"], ref["alpha"])
+    assert got.n_iter == ref.n_iter == min(k, total)
+    np.testing.assert_array_equal(got.alpha, ref.alpha)
     # the returned gradient G = Qα − 1 is the readable solver's, recomputed
-    np.testing.assert_allclose(got["G"], mat.Q @ ref["alpha"] - 1.0, rtol=1e-9,
+    np.testing.assert_allclose(got.G, mat.Q @ ref.alpha - 1.0, rtol=1e-9,
                                atol=1e-9 * max(1.0, float(np.abs(mat.Q).max()) * p.C))
 
 
@@ -83,8 +83,8 @@ def test_warm_started_steps_are_identical(p, loss, wss, seed):
     a0 = readable.feasible_start(a0, mat.y, mat.C_box)
     ref = run_readable(mat, tol=1e-8, wss=wss, alpha0=a0)
     got = fast.solve(lazy, tol=1e-8, wss=wss, shrinking=False, alpha0=a0)
-    assert got["n_iter"] == ref["n_iter"]
-    np.testing.assert_array_equal(got["alpha"], ref["alpha"])
+    assert got.n_iter == ref.n_iter
+    np.testing.assert_array_equal(got.alpha, ref.alpha)
 
 
 def larger_problems():
@@ -109,14 +109,14 @@ def test_shrinking_reaches_the_same_optimum(X, y, kernel, C):
         lazy = build_problem(X, y, kernel, C, loss, "free", materialize=False)
         plain = fast.solve(lazy, tol=1e-8, shrinking=False)
         shrunk = fast.solve(lazy, tol=1e-8, shrinking=True)
-        assert plain["converged"] and shrunk["converged"]
-        a, b = finalize(mat, plain["alpha"]), finalize(mat, shrunk["alpha"])
+        assert plain.converged and shrunk.converged
+        a, b = finalize(mat, plain.alpha), finalize(mat, shrunk.alpha)
         assert b["dual_objective"] == pytest.approx(a["dual_objective"], rel=1e-9)
         assert b["kkt_violation"] <= 1e-8
         # the gradient handed to finalize is the true Qα − 1 on every point (rebuilt after
         # shrinking), not only on the last active set
-        scale = max(1.0, float(np.abs(shrunk["G"]).max()))
-        np.testing.assert_allclose(shrunk["G"], mat.Q @ shrunk["alpha"] - 1.0,
+        scale = max(1.0, float(np.abs(shrunk.G).max()))
+        np.testing.assert_allclose(shrunk.G, mat.Q @ shrunk.alpha - 1.0,
                                    atol=1e-9 * scale)
 
 
@@ -129,9 +129,9 @@ def test_shrinking_really_happens_on_these_problems():
                          "hinge", "free", materialize=False)
     plain = fast.solve(lazy, tol=1e-8, shrinking=False)
     shrunk = fast.solve(lazy, tol=1e-8, shrinking=True)
-    assert plain["n_iter"] > 2 * 300
-    assert not np.array_equal(shrunk["G"], plain["G"])
-    np.testing.assert_allclose(shrunk["G"], plain["G"], atol=1e-10)
+    assert plain.n_iter > 2 * 300
+    assert not np.array_equal(shrunk.G, plain.G)
+    np.testing.assert_allclose(shrunk.G, plain.G, atol=1e-10)
 
 
 @pytest.mark.parametrize("X, y, kernel, C", larger_problems()[::3])
@@ -146,9 +146,9 @@ def test_the_column_cache_changes_nothing(X, y, kernel, C, shrinking):
             fast.solve(lazy, tol=1e-6, shrinking=shrinking, use_cache=True, cache_mb=1e-9)]
     assert cache_slots(len(y), 1e-9) == 2
     for r in runs[1:]:
-        assert r["n_iter"] == runs[0]["n_iter"]
-        np.testing.assert_array_equal(r["alpha"], runs[0]["alpha"])
-        np.testing.assert_array_equal(r["G"], runs[0]["G"])
+        assert r.n_iter == runs[0].n_iter
+        np.testing.assert_array_equal(r.alpha, runs[0].alpha)
+        np.testing.assert_array_equal(r.G, runs[0].G)
 
 
 @settings(max_examples=30 * FACTOR, deadline=None)
@@ -157,9 +157,9 @@ def test_lazy_and_materialised_finalize_agree(p, loss):
     """finalize on the lazy problem (solver's G, no n × n matrix) equals finalize on Q."""
     mat, lazy = pair(p, loss)
     run = fast.solve(lazy, tol=1e-8)
-    a = finalize(mat, run["alpha"])
-    for G in (run["G"], None):            # from the solver's gradient, and from columns
-        b = finalize(lazy, run["alpha"], G=G)
+    a = finalize(mat, run.alpha)
+    for G in (run.G, None):            # from the solver's gradient, and from columns
+        b = finalize(lazy, run.alpha, G=G)
         np.testing.assert_array_equal(b["alpha"], a["alpha"])
         np.testing.assert_array_equal(b["support"], a["support"])
         scale = max(1.0, float(np.abs(a["h_train"]).max()))

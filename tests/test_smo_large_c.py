@@ -33,7 +33,7 @@ from svm_engine.solvers import face
 from svm_engine.solvers import smo as readable
 from svm_engine.solvers import smo_fast as fast
 from tests.random_problems import make_problem, make_separable
-from ui.shared import fitting, state
+from ui.shared import fit_words, fitting, state
 from ui.step_through.state import trace_max_iter
 
 FACTOR = int(os.environ.get("SVMLAB_EXAMPLES_FACTOR", "1"))   # as in test_engine_random.py
@@ -200,19 +200,19 @@ def test_both_solvers_take_the_same_newton_steps(X, y, kernel, C, loss, monkeypa
     lazy = build_problem(X, y, kernel, C, loss, "free", materialize=False)
     ref = readable.smo(mat.Q, y, mat.C_box, tol=1e-5, trace=True)
     got = fast.solve(lazy, tol=1e-5, shrinking=False)
-    assert ref["converged"] and got["converged"]
-    assert got["n_iter"] == ref["n_iter"]
-    np.testing.assert_array_equal(got["alpha"], ref["alpha"])
-    kinds = [r.get("kind", "pair") for r in ref["trace"]]
+    assert ref.converged and got.converged
+    assert got.n_iter == ref.n_iter
+    np.testing.assert_array_equal(got.alpha, ref.alpha)
+    kinds = [r.get("kind", "pair") for r in ref.trace]
     assert "newton" in kinds and "pair" in kinds
-    if not ref["trace_truncated"]:      # the trace replays to the same α, Newton steps in
-        np.testing.assert_array_equal(readable.replay(ref["trace"], len(y)), ref["alpha"])
+    if not ref.trace_truncated:      # the trace replays to the same α, Newton steps in
+        np.testing.assert_array_equal(readable.replay(ref.trace, len(y)), ref.alpha)
     else:                               # (the trace keeps the first TRACE_CAP steps)
-        assert ref["n_iter"] > readable.TRACE_CAP
+        assert ref.n_iter > readable.TRACE_CAP
     # with shrinking (the Playground's default), the same optimum
     shrunk = fast.solve(lazy, tol=1e-5)
-    assert shrunk["converged"]
-    obj = [float(a.sum() - 0.5 * a @ mat.Q @ a) for a in (ref["alpha"], shrunk["alpha"])]
+    assert shrunk.converged
+    obj = [float(a.sum() - 0.5 * a @ mat.Q @ a) for a in (ref.alpha, shrunk.alpha)]
     assert obj[1] == pytest.approx(obj[0], rel=1e-8)
 
 
@@ -229,9 +229,9 @@ def test_random_large_c_problems_same_steps(seed, log_C, loss, wss):
         # draw here ran 410,601 (20 s); the same steps up to the cap are the same claim
         ref = readable.smo(mat.Q, p.y, mat.C_box, tol=1e-6, wss=wss, max_iter=20_000)
         got = fast.solve(lazy, tol=1e-6, wss=wss, shrinking=False, max_iter=20_000)
-    assert got["n_iter"] == ref["n_iter"]
-    np.testing.assert_array_equal(got["alpha"], ref["alpha"])
-    event("newton steps taken" if ref["n_iter"] > face.period(40) else "pair steps only")
+    assert got.n_iter == ref.n_iter
+    np.testing.assert_array_equal(got.alpha, ref.alpha)
+    event("newton steps taken" if ref.n_iter > face.period(40) else "pair steps only")
 
 
 def test_a_trace_records_pair_steps_only_and_the_run_goes_on():
@@ -246,12 +246,12 @@ def test_a_trace_records_pair_steps_only_and_the_run_goes_on():
     cap = trace_max_iter(len(y))
     traced = readable.smo(mat.Q, y, mat.C_box, tol=1e-5, max_iter=cap, trace=True)
     plain = fast.solve(lazy, tol=1e-5, max_iter=cap, shrinking=False)
-    assert traced["converged"] and traced["trace_truncated"]
-    assert readable.TRACE_CAP == face.PAIR_ONLY < traced["n_iter"] <= cap
-    assert len(traced["trace"]) == readable.TRACE_CAP
-    assert all("kind" not in r for r in traced["trace"])
-    assert plain["n_iter"] == traced["n_iter"]
-    np.testing.assert_array_equal(plain["alpha"], traced["alpha"])
+    assert traced.converged and traced.trace_truncated
+    assert readable.TRACE_CAP == face.PAIR_ONLY < traced.n_iter <= cap
+    assert len(traced.trace) == readable.TRACE_CAP
+    assert all("kind" not in r for r in traced.trace)
+    assert plain.n_iter == traced.n_iter
+    np.testing.assert_array_equal(plain.alpha, traced.alpha)
     m = quiet_fit(d.X, d.y, kernel=se.Linear(), C=1e4, loss="quadratic", solver="smo",
                   tol=1e-5, max_iter=cap, trace=True)
     assert m.converged and all("kind" not in r for r in m.trace)
@@ -317,8 +317,9 @@ def test_smo_reaches_the_optimum_or_says_it_did_not(case):
         return
     if not m.converged:
         event("not converged")
-        # the certificate's sentence: what failed and what to try
-        assert m.status.startswith("not converged: ") and " try " in m.status, m.status
+        # the pages' sentence (ui/shared/fit_words.py): what failed and what to try
+        text = fit_words.status_text(m)
+        assert text.startswith("not converged: ") and " try " in text, text
     K = build_problem(p.X, p.y, p.kernel, p.C, loss, "free").K_eff
     moderate = p.C * float(np.diag(K).max()) <= MODERATE
     if moderate:

@@ -152,7 +152,7 @@ def test_a_polished_fit_says_so_beside_its_iterations():
         warnings.simplefilter("ignore", se.ConvergenceWarning)
         polished = se.fit(d.X, d.y, C=10.0, bias="augmented", solver="sga", tol=1e-4)
         raw = se.fit(d.X, d.y, C=10.0, bias="augmented", solver="sga", tol=1e-4, polish=False)
-    assert polished.extra.get("polished") and not raw.extra.get("polished")
+    assert polished.diagnostics.polished and not raw.diagnostics.polished
     assert dict(model_summary(polished))["iterations"].endswith(POLISHED_TEXT)
     assert POLISHED_TEXT not in dict(model_summary(raw))["iterations"]
 

@@ -52,6 +52,7 @@ import math
 import numpy as np
 
 from ..jit import njit
+from .result import SolverResult, StopReason
 
 
 def _objective(F, y, C, reg):
@@ -123,9 +124,7 @@ def newton(A, y, C, *, kernel_form, tol=1e-8, max_iter=None, trace=False):
             break
     xi = np.maximum(0.0, 1.0 - y * F)
     alpha = 2.0 * C * xi                                   # KKT: w = Σ 2Cξᵢ yᵢ xᵢ
-    return {"alpha": alpha, "n_iter": t, "converged": converged, "trace": records,
-            "status": _status(t, max_iter, step_norm, tol, converged, stalled),
-            "w_primal": w}
+    return _result(alpha, t, max_iter, step_norm, tol, converged, stalled, records, w)
 
 
 def _kernel_direction(K, y, C, beta, F, viol):
@@ -153,6 +152,15 @@ def _spd_solve(M, b):
                             check_finite=False)
     except (sl.LinAlgError, ValueError):
         return sl.lstsq(M, b, check_finite=False)[0]
+
+
+def _result(alpha, t, max_iter, step_norm, tol, converged, stalled, records, w) -> SolverResult:
+    """A run of either form as a `SolverResult` (w: the primal solution w′ = (w, b))."""
+    stop = (StopReason.CONVERGED if converged else StopReason.STALLED if stalled
+            else StopReason.MAX_ITER)
+    return SolverResult(alpha=alpha, n_iter=t, max_iter=max_iter, stop=stop, trace=records,
+                        status=_status(t, max_iter, step_norm, tol, converged, stalled),
+                        w_primal=w)
 
 
 def _status(t, max_iter, step_norm, tol, converged, stalled) -> str:
@@ -353,6 +361,5 @@ def newton_linear(X, y, C, *, tol=1e-8, max_iter=None, trace=False):
                     "grad_norm": float(grad_norm), "step": float(eta),
                     "step_norm": float(step), "primal": float(J)}
                    for k, (n_viol, grad_norm, eta, step, J) in enumerate(stats[:t])]
-    return {"alpha": alpha, "n_iter": int(t), "converged": bool(converged), "trace": records,
-            "status": _status(t, max_iter, float(step_norm), tol, converged, stalled),
-            "w_primal": w}
+    return _result(alpha, int(t), max_iter, float(step_norm), tol, bool(converged),
+                   bool(stalled), records, w)

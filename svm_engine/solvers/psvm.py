@@ -52,6 +52,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .result import SolverResult, StopReason
+
 
 def proximal_system(Phi: np.ndarray, y: np.ndarray, nu: float) -> tuple[np.ndarray, np.ndarray]:
     """(I/ν + HᵀH, HᵀDe) with H = [Φ  −e]: the seed's "Solve" line, Φ = A or K."""
@@ -82,17 +84,22 @@ def _solve(Phi: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float,
     return z[:-1], float(z[-1]), status, ok
 
 
-def psvm_linear(X: np.ndarray, y: np.ndarray, C: float) -> dict:
+def psvm_linear(X: np.ndarray, y: np.ndarray, C: float) -> SolverResult:
     """Linear PSVM on the points X (n × d). α = νr are the equality constraints' multipliers."""
     w, gamma, status, ok = _solve(X, y, C)
     b = -gamma
     r = 1.0 - y * (X @ w + b)            # the paper's error vector y = e − D(Aw − eγ)
     alpha = 2.0 * C * r                  # u = νy: w = AᵀDu, γ = −eᵀDu
-    return {"alpha": alpha, "b": b, "n_iter": 1, "converged": ok, "status": status,
-            "w_primal": w, "b_primal": b}
+    return _result(alpha, b, ok, status, w_primal=w, b_primal=b)
 
 
-def psvm_kernel(K: np.ndarray, y: np.ndarray, C: float) -> dict:
+def psvm_kernel(K: np.ndarray, y: np.ndarray, C: float) -> SolverResult:
     """Nonlinear PSVM on the kernel matrix K (n × n, no +1). α = Dū, so αᵢyᵢ = ūᵢ."""
     u_bar, gamma, status, ok = _solve(K, y, C)
-    return {"alpha": y * u_bar, "b": -gamma, "n_iter": 1, "converged": ok, "status": status}
+    return _result(y * u_bar, -gamma, ok, status)
+
+
+def _result(alpha, b, ok, status, **primal) -> SolverResult:
+    """One linear system solved (ok: its numbers are finite)."""
+    return SolverResult(alpha=alpha, b=b, n_iter=1, status=status,
+                        stop=StopReason.CONVERGED if ok else StopReason.FAILED, **primal)

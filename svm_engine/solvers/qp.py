@@ -50,6 +50,7 @@ import numpy as np
 from ..bounds import support_threshold
 from ..finalize import kkt_violation
 from ..problem import box_bound
+from .result import SolverResult, StopReason
 
 #: The fallback's band (module docstring): an interior point's αᵢ within RESIDUE_REL · max α
 #: of a bound is put on it. Not bounds.SUPPORT_REL (1e-12, a rounding): cvxopt's residues are
@@ -97,13 +98,15 @@ def _solve(P, q, G, h, A=None, b=None, tol=None, max_iter=None):
                      "solver='smo'")
 
 
-def _report(sol, note, form=""):
-    """converged and status of a run: optimal only when cvxopt met the requested tol."""
+def _report(alpha, sol, note, max_iter, form="", **primal) -> SolverResult:
+    """A cvxopt run as a `SolverResult`: converged only when cvxopt met the requested tol."""
     status = f"cvxopt status: {sol['status']}{form}"
     if note:
         status += f" — {note}"
-    return {"n_iter": int(sol["iterations"]), "converged": sol["status"] == "optimal" and not note,
-            "status": status}
+    ok = sol["status"] == "optimal" and not note
+    return SolverResult(alpha=alpha, n_iter=int(sol["iterations"]), max_iter=int(max_iter or 200),
+                        stop=StopReason.CONVERGED if ok else StopReason.NOT_OPTIMAL,
+                        status=status, **primal)
 
 
 def _active(sol, rows):
@@ -206,7 +209,7 @@ def dual_qp_matrices(Q, y, C, equality):
 
 
 def qp_dual(Q, y, C, *, equality=True, tol=None, max_iter=None):
-    """Solve the dual; returns dict(alpha, n_iter, converged, status)."""
+    """Solve the dual; returns a `SolverResult`."""
     P, q, G, h, A, b = dual_qp_matrices(Q, y, C, equality)
     sol, note = _solve(P, q, G, h, A, b, tol=tol, max_iter=max_iter)
     alpha = np.clip(np.array(sol["x"]).ravel(), 0.0, C)
@@ -214,7 +217,7 @@ def qp_dual(Q, y, C, *, equality=True, tol=None, max_iter=None):
     at_0 = _active(sol, slice(0, n))                      # rows −αᵢ ≤ 0
     at_C = _active(sol, slice(n, 2 * n)) if math.isfinite(C) else np.zeros(n, dtype=bool)
     alpha = _polish(np.asarray(Q, dtype=float), y, C, alpha, at_0, at_C, equality)
-    return {"alpha": alpha, **_report(sol, note)}
+    return _report(alpha, sol, note, max_iter)
 
 
 def primal_qp_matrices(X, y, C, loss="hinge", bias="free"):
@@ -255,5 +258,5 @@ def qp_primal(X, y, C, *, loss="hinge", bias="free", tol=None, max_iter=None):
     Q = (y[:, None] * y[None, :]) * K
     alpha = _polish(Q, y, C_box, alpha, at_0, at_C, bias == "free")
     u = np.array(sol["x"]).ravel()
-    return {"alpha": alpha, **_report(sol, note, " (primal QP)"),
-            "w_primal": u[:X.shape[1]], "b_primal": float(u[X.shape[1]])}
+    return _report(alpha, sol, note, max_iter, " (primal QP)", w_primal=u[:X.shape[1]],
+                   b_primal=float(u[X.shape[1]]))

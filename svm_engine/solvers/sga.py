@@ -45,6 +45,7 @@ import numpy as np
 
 from ..jit import njit
 from .clock import now
+from .result import SolverResult, stop_reason
 
 #: What a stop at the sweep cap means, and what to try (module docstring, "Limits").
 CRAWL = ("coordinate ascent crawls when C·K(x, x) is large and the classes overlap; try a "
@@ -103,7 +104,7 @@ def _sweeps(K, y, alpha, g, eta, C, tol, t, max_iter, deadline):
 
 def sga(K, y, C, *, tol=1e-4, max_iter=None, alpha0=None, trace=False, trace_cap=5000,
         deadline=np.inf, time_budget=None):
-    """Run SVM-Dual; returns dict(alpha, n_iter, converged, trace, status). deadline: the
+    """Run SVM-Dual; returns a `SolverResult` (alpha, n_iter, stop, trace, status). deadline: the
     time.perf_counter() value at which to stop (time_budget: its length, for the status)."""
     K = np.ascontiguousarray(K, dtype=float)
     y = np.ascontiguousarray(y, dtype=float)
@@ -138,8 +139,9 @@ def sga(K, y, C, *, tol=1e-4, max_iter=None, alpha0=None, trace=False, trace_cap
                    "data, or a larger time_budget" if time_budget is not None and t < max_iter
               else f"stopped at max_iter = {max_iter} sweeps with ‖α_t − α_t−1‖ = {delta:.3g} "
                    f"> ε = {tol:g}: {CRAWL}")
-    return {"alpha": alpha, "n_iter": t, "converged": converged, "trace": records,
-            "trace_truncated": bool(trace and t > trace_cap), "status": status}
+    return SolverResult(alpha=alpha, n_iter=t, max_iter=max_iter, status=status,
+                        stop=stop_reason(converged, t, max_iter, time_budget), trace=records,
+                        trace_truncated=bool(trace and t > trace_cap))
 
 
 def coordinate_step(K, y, alpha, g, eta, C, k):

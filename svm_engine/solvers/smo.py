@@ -76,6 +76,7 @@ from ..finalize import bias_from_gradient, kkt_violation
 from ..jit import njit
 from ..tape import make_tape
 from . import face
+from .result import SolverResult, stop_reason
 
 TAU = 1e-12  # LIBSVM's replacement for a non-positive η
 TRACE_CAP = face.PAIR_ONLY   # records kept when trace=True (the run itself goes on): all of
@@ -155,6 +156,14 @@ def status_text(converged: bool, max_iter: int, gap: float, it: int = 0,
     return f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol"
 
 
+def smo_result(alpha, it, converged, gap, max_iter, time_budget=None, **fields) -> SolverResult:
+    """An SMO run (this file's, `smo_fast`'s or a warm start's) as a `SolverResult`: why it
+    stopped and its own status from (converged, iterations, m(α) − M(α))."""
+    return SolverResult(alpha=alpha, n_iter=int(it), max_iter=int(max_iter),
+                        stop=stop_reason(bool(converged), it, max_iter, time_budget),
+                        status=status_text(converged, max_iter, gap, it, time_budget), **fields)
+
+
 @njit(cache=True, nogil=True)
 def clip_pair(a_i, a_j, aj_unc, y_i, y_j, C):
     """Lines 5–7: L, H, then αⱼ ← clip(αⱼ_unc, L, H) and αᵢ ← αᵢ + yᵢyⱼ(αⱼ − αⱼ_new).
@@ -230,7 +239,7 @@ def newton_step(Q, y, alpha, G, C, tol, every):
 
 def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, trace=False,
         newton_steps=True, deadline=math.inf, time_budget=None):
-    """Solve the dual by SMO. Returns dict(alpha, n_iter, converged, trace, status).
+    """Solve the dual by SMO. Returns a `SolverResult` (alpha, n_iter, stop, trace, status).
     newton_steps: take the Newton steps on the free set (after TRACE_CAP pair steps).
     deadline: time.perf_counter() value at which to stop (time_budget: its length, for the
     status)."""
@@ -283,9 +292,8 @@ def smo(Q, y, C, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, tr
                 records.append(rec)
             else:
                 truncated = True
-    return {"alpha": alpha, "n_iter": it, "converged": converged, "trace": records,
-            "trace_truncated": truncated,
-            "status": status_text(converged, max_iter, m - M, it, time_budget)}
+    return smo_result(alpha, it, converged, m - M, max_iter, time_budget, trace=records,
+                      trace_truncated=truncated)
 
 
 def trace_changes(trace):

@@ -51,7 +51,7 @@ from ..kernel_cache import (
 from ..kernel_values import kernel_column, kernel_diag, kernel_eff_column
 from . import face as _face
 from .clock import past
-from .smo import TAU, clip_pair, default_max_iter, status_text
+from .smo import TAU, clip_pair, default_max_iter, smo_result
 
 UP, LOW = 1, 2                           # status bits: t ∈ I_up, t ∈ I_low
 
@@ -527,10 +527,8 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
         X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C, float(tol), int(max_iter),
         wss == "max_violating_pair", bool(shrinking), int(n_slots), G0 is not None, previous,
         *newton_period(n, newton_steps), float(deadline))
-    return {"alpha": alpha, "n_iter": int(it), "converged": bool(converged), "trace": None,
-            "trace_truncated": False, "G": G,
-            "status": status_text(converged, max_iter, gap, it, time_budget),
-            "columns": kept_columns(saved, use_cache)}
+    return smo_result(alpha, it, converged, gap, max_iter, time_budget, G=G,
+                      columns=kept_columns(saved, use_cache))
 
 
 def newton_period(n: int, newton_steps: bool = True) -> tuple[int, int]:

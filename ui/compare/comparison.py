@@ -19,6 +19,7 @@ curve comes from ``curves``, the table the page prints and its words from ``tabl
 
 from __future__ import annotations
 
+import logging
 import time
 import warnings
 from collections.abc import Mapping, Sequence
@@ -31,10 +32,13 @@ import svm_engine as se
 from svm_engine.solvers import registry
 from svm_engine.solvers.smo import TRACE_CAP
 from ui.compare.curves import Curve, convergence_curve
+from ui.shared import fit_words
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL
 from ui.shared.labels import SOLVER_NAMES
 from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.state import effective_C, settings_to_kernel
+
+log = logging.getLogger(__name__)
 
 TOL_MODES = ("tight", "default")
 #: "tight": each solver close to the exact optimum (the engine's registry: smo 1e-8, qp 1e-10).
@@ -179,8 +183,8 @@ def fit_row(X, y, kernel, C: float, spec: RowSpec, *, tol: float | None,
             max_iter: int | None, trace: bool = False) -> Run:
     """``se.fit`` for one row; never raises (an engine error becomes the row's message)."""
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", se.ConvergenceWarning)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", se.ConvergenceWarning)  # the row's warning says it
             kw: dict[str, Any] = {}
             if spec.wss:
                 kw["wss"] = spec.wss
@@ -192,9 +196,9 @@ def fit_row(X, y, kernel, C: float, spec: RowSpec, *, tol: float | None,
     except ValueError as exc:
         return Run(error=str(exc))
     except Exception as exc:  # an engine bug must not become a traceback on the page
+        log.exception("compare: %s failed", spec.key)
         return Run(error=f"the solver failed ({type(exc).__name__}: {exc})")
-    conv = [w for w in caught if issubclass(w.category, se.ConvergenceWarning)]
-    warn = str(conv[-1].message) if conv else (None if model.converged else str(model.status))
+    warn = None if model.converged else fit_words.warning_text(model)
     return Run(model=model, warning=warn)
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from svm_engine.certify import displayed_gap
 from ui.compare.comparison import DECISION_ATOL, Comparison, RowResult, decision_max_error
+from ui.shared import fit_words
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 
@@ -64,7 +64,7 @@ def table_rows(comp: Comparison) -> list[dict]:
                 "#SV": int(m.n_support),
                 "primal": float(m.primal_objective),
                 "dual": float(m.dual_objective),
-                "duality gap": displayed_gap(m)[0],    # rounding shown as 0, never < 0
+                "duality gap": fit_words.displayed_gap(m)[0],    # rounding shown as 0, never < 0
                 "max KKT violation": float(m.kkt_violation),
                 "iterations": int(m.n_iter),
                 "time (ms)": 1e3 * float(m.time_s),

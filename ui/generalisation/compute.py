@@ -14,6 +14,7 @@ import numpy as np
 
 import svm_engine as se
 from svm_engine import model_selection as ms
+from ui.shared import fit_words
 from ui.shared.fitting import PAGE_TIME_BUDGET
 
 C_OPTIONS = (0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0)
@@ -40,8 +41,7 @@ def kernel_of(family: str, value):
 
 
 def _fit_notes(caught) -> str | None:
-    return next((str(w.message) for w in caught if issubclass(w.category, se.ConvergenceWarning)),
-                None)
+    return fit_words.warning_note(caught)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import svm_engine as se
 from svm_engine import feature_maps as fm
 from svm_engine import gram
 from svm_engine import precomputed as pc
+from ui.shared import fit_words
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import fmt_setting
@@ -59,8 +60,7 @@ def _fit(X, y, kernel, C):
         warnings.simplefilter("always", se.ConvergenceWarning)
         model = se.fit(X, y, kernel=kernel, C=C, tol=SMO_TOL, max_iter=smo_max_iter(len(X)),
                        time_budget=PAGE_TIME_BUDGET)
-    note = next((str(w.message) for w in caught if issubclass(w.category, se.ConvergenceWarning)),
-                None)
+    note = fit_words.warning_note(caught)
     return model, note
 
 

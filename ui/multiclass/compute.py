@@ -20,6 +20,7 @@ import svm_engine as se
 from svm_engine.datasets_multiclass import MAX_K, blobs_k, iris_species
 from svm_engine.multiclass import STRATEGY_NAMES, grid, regions
 from ui.data import io as pio
+from ui.shared import fit_words
 from ui.shared.labels import LOSS_LABELS, SOLVER_NAMES
 from ui.shared.state import check_numbers
 
@@ -118,12 +119,22 @@ def run(X: np.ndarray, labels: np.ndarray, settings: dict) -> Answer:
         "−1": "rest" if len(m.negative) > 1 else str(m.negative[0]),
         "points": len(m.rows), "support vectors": m.model.n_support, "b": float(m.model.b),
         "iterations": int(m.model.n_iter), "converged": bool(m.model.converged),
-        "status": m.model.status} for m in model.machines)
+        "status": fit_words.status_text(m.model)} for m in model.machines)
     return Answer(strategy=s["strategy"], classes=tuple(str(c) for c in model.classes),
                   machines=machines, scores=S, votes=model.votes(X, S),
                   predicted=model.predict_index(X, S), xs=xs, ys=ys, region=reg["index"],
                   machine_grid=reg["scores"].astype(np.float32), converged=model.converged,
-                  status=model.status, time_s=model.time_s)
+                  status=multiclass_status(model), time_s=model.time_s)
+
+
+def multiclass_status(model) -> str:
+    """The k-class model's status in the pages' words: every machine converged, or the first
+    that did not and why (`fit_words.status_text`)."""
+    bad = [m for m in model.machines if not m.model.converged]
+    if not bad:
+        return f"all {len(model.machines)} machines converged"
+    return (f"not converged: {', '.join(m.name for m in bad)} — "
+            f"{fit_words.status_text(bad[0].model)}")
 
 
 def point_rows(a: Answer, X: np.ndarray, labels: np.ndarray) -> list[dict]:

@@ -28,11 +28,12 @@ uses them all):
   ``table=``; default: ``describe.describe_figure``); ``describe`` writes a model's picture
   in words (``describe_model``) from the numbers the numbers panel prints.
 - ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
-  cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
-  Playground's picture, pure; ``slack_drawing`` its ξ segments and labels, placed clear of
-  the markers by ``label_placement``), ``palette`` (every plot's colours, once: Okabe–Ito
-  darkened to 3:1 on the shading; ui/browser/palette.js is generated from it), ``history``
-  (undo),
+  cached engine call), ``fit_words`` (a fit's verdict in a student's words: "not converged:
+  what failed — try …", from the engine's typed diagnostics), ``tables`` (the points table,
+  the numbers panel), ``figures`` (the Playground's picture, pure; ``slack_drawing`` its ξ
+  segments and labels, placed clear of the markers by ``label_placement``), ``palette``
+  (every plot's colours, once: Okabe–Ito darkened to 3:1 on the shading; ui/browser/palette.js
+  is generated from it), ``history`` (undo),
   ``book_setups`` (the book's datasets with the settings of its worked examples),
   ``quick_controls`` (kernel, σ, loss and C beside the plot: the sidebar's settings, one
   state), ``drawer`` (a phone's sidebar drawer closes after

@@ -7,6 +7,7 @@ with a message for ``st.error`` / ``st.warning``, so a page can cache it and sho
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import threading
 import warnings
@@ -21,9 +22,11 @@ import svm_engine as se
 from svm_engine.solvers import registry
 from svm_engine.solvers.smo import interactive_max_iter
 from ui.serving import costs
-from ui.shared import tables
+from ui.shared import fit_words, tables
 from ui.shared.labels import SOLVER_NAMES
 from ui.shared.state import effective_C, settings_to_kernel
+
+log = logging.getLogger(__name__)
 
 #: Solvers that accept a warm start (``alpha0``).
 WARM_START_SOLVERS = tuple(s.key for s in registry.SOLVERS if s.takes_alpha0)
@@ -162,17 +165,18 @@ def fit_points(
                 max_iter=smo_max_iter(len(X)) if settings["solver"] == "smo" else None,
                 time_budget=PAGE_TIME_BUDGET,
             )
+    except se.NotSeparableError as exc:
+        return FitOutcome(error=str(exc), kind="not_separable")
     except ValueError as exc:
-        msg = str(exc)
-        kind = "not_separable" if se.NOT_SEPARABLE in msg else "failed"
-        return FitOutcome(error=msg, kind=kind)
+        return FitOutcome(error=str(exc), kind="failed")
     except Exception as exc:  # an engine bug must not become a traceback on the page
+        log.exception("fit_points: the engine failed")
         return FitOutcome(error=f"The solver failed ({type(exc).__name__}: {exc}).", kind="failed")
     warn = None
-    conv = [w for w in caught if issubclass(w.category, se.ConvergenceWarning)]
-    if conv or not model.converged:
-        # the engine's status is a sentence for a student ("not converged: …, try …")
-        warn = tables.converged_text(model) if not model.converged else str(conv[-1].message)
+    if not model.converged:   # "not converged: …, try …" (fit_words, from its diagnostics)
+        warn = tables.converged_text(model)
+    elif caught:              # (se.fit warns only when not converged: another's warning)
+        warn = fit_words.warning_note(caught)
     return FitOutcome(model=model, warning=warn)
 
 

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ui.shared import fit_words
 from ui.shared.labels import solver_text
 from ui.shared.numbers import MINUS, fmt_fixed, fmt_num, fmt_pct, hyperplane_equation
 from ui.shared.sv_labels import point_labels
@@ -130,7 +131,7 @@ POLISHED_TEXT = (", then polished: the optimality equations solved exactly on it
 def polished_visibly(model) -> bool:
     """SGA's stop at ε is far enough from the optimum to show in the printed digits (slide 34:
     2.748 against 2.746); SMO's polish changes digits no page prints."""
-    return model.solver == "sga" and bool(model.extra.get("polished"))
+    return model.solver == "sga" and model.diagnostics is not None and model.diagnostics.polished
 
 
 def iterations_text(n_iter: int) -> str:
@@ -158,11 +159,11 @@ def support_text(model) -> str:
 
 
 def converged_text(model) -> str:
-    """"yes" when the engine's independent check passed, else its "not converged: what
-    failed — try …" (svm_engine/certify.py writes it for students)."""
+    """"yes" when the engine's independent check passed, else "not converged: what failed —
+    try …" (`fit_words.status_text`, from the engine's diagnostics)."""
     if model.converged:
         return "yes"
-    status = str(model.status)
+    status = fit_words.status_text(model)
     return status if status.startswith("not converged") else f"not converged: {status}"
 
 

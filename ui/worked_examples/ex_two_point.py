@@ -19,7 +19,7 @@ def compute() -> Result:
     m = fit(d, log, C=math.inf, solver="qp", qp_form="primal", tol=TIGHT["qp"])
     P, q, G, h = primal_qp_matrices(d.X, d.y.astype(float), math.inf)
     B = BOOK_TWO_POINT
-    w, b = m.extra["w_primal"], m.extra["b_primal"]
+    w, b = m.diagnostics.w_primal, m.diagnostics.b_primal
     rows = [number_row("w₁", w[0], B["w1"]), number_row("w₂", w[1], B["w2"]),
             number_row("b", b, B["b"])]
     for i, p in B["h"].items():

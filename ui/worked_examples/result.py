@@ -13,6 +13,7 @@ import numpy as np
 import svm_engine as se
 from svm_engine.certify import TOL
 from svm_engine.solvers import registry
+from ui.shared import fit_words
 from ui.shared.fitting import PAGE_TIME_BUDGET
 from ui.shared.numbers import hyperplane_equation
 from ui.worked_examples.rows import Row
@@ -41,7 +42,7 @@ def fit(d, log: list[str], **kw):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", se.ConvergenceWarning)
         m = se.fit(d.X, d.y, time_budget=PAGE_TIME_BUDGET, **kw)
-    log += [f"{kw.get('solver')}: {w.message}" for w in caught
+    log += [f"{kw.get('solver')}: {fit_words.warning_note([w])}" for w in caught
             if issubclass(w.category, se.ConvergenceWarning)]
     return m
 

@@ -26,6 +26,7 @@ and one module per kind: ``mark``, ``number`` (with ``steps``: SMO, SGA, kernels
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
@@ -35,6 +36,8 @@ from ui.classroom.model import KINDS, TITLE_MAX, Feedback, Screen, Task, as_json
 from . import choice, control, mark, number, place
 from .common import AnswerError, check_seed, clean_text
 from .parse import parse
+
+log = logging.getLogger(__name__)
 
 __all__ = ["AnswerError", "check", "parse", "screen_from_link", "validate_screen", "variant"]
 
@@ -94,6 +97,7 @@ def check(task: Task, answer: dict) -> Feedback:
             return choice.check(task, answer)
         return _KIND[task.kind].check(task, answer)
     except Exception as exc:  # a live class must go on: the student can answer again
+        log.exception("could not check a %s answer", task.kind)
         return Feedback("invalid", f"This answer could not be checked ({type(exc).__name__}); "
                         "answer again, or tell your teacher.", "?")
 

@@ -20,6 +20,7 @@ import numpy as np
 
 import svm_engine as se
 from svm_engine import datasets
+from ui.shared import fit_words
 from ui.shared.fitting import SMO_TOL, combination_error, smo_max_iter
 from ui.shared.markdown import kernel_text
 from ui.shared.numbers import fmt_setting
@@ -214,5 +215,5 @@ def picture_fit(params: Mapping[str, Any], seed: int, rng, *, shift: bool):
     else:
         m = fit(X, y, s)
     if not m.converged:
-        raise ValueError(f"the picture's fit did not converge ({m.status})")
+        raise ValueError(f"the picture's fit did not converge ({fit_words.status_text(m)})")
     return X, y, s, m

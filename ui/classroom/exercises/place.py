@@ -15,7 +15,9 @@ import math
 
 import numpy as np
 
+from svm_engine import NotSeparableError
 from ui.classroom.model import Feedback, Task
+from ui.shared import fit_words
 from ui.shared.numbers import fmt_fixed
 
 from . import fits
@@ -86,13 +88,15 @@ def check(task: Task, answer: dict) -> Feedback:
     X1, y1 = np.vstack([X, p]), np.append(y, lab)
     try:
         m1 = fits.fit(X1, y1, task.settings)
-    except ValueError:
+    except NotSeparableError:
         return wrong(f"With {summary} the points are not linearly separable, so the hard "
                      "margin has no solution (slide 9): a point of this class must stay on "
                      "its class's side of every separating line.", summary)
+    except ValueError as exc:           # another refusal of the engine's: its own words
+        return wrong(f"The refit with {summary} has no model: {exc}", summary)
     if not m1.converged:
-        return wrong(f"The refit with {summary} did not converge ({m1.status}); try "
-                     "another place.", summary)
+        return wrong(f"The refit with {summary} did not converge "
+                     f"({fit_words.status_text(m1)}); try another place.", summary)
     yh1, a1 = float(m1.y[-1] * m1.h_train[-1]), float(m1.alpha[-1])
     goal = task.data["goal"]
     before = f"under the old hyperplane y·h = {fmt_fixed(yh0, 3)}"
