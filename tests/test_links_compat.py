@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 
-from ui.playground import teacher as T
-from ui.shared import state
+from ui.playground import teacher_spec as TS
+from ui.shared import links
 
-# state.encode_query of fd63d20: float32 points, float64 points, a generator by name
+# links.encode_query of fd63d20: float32 points, float64 points, a generator by name
 OLD_Q32 = {"v": "1", "p": "eNpLY2ZgYDhgDyQcGBgCgLhhPwMYTHBYAAA-tQTo", "k": "gaussian",
            "s": "0.5", "l": "hinge", "C": "10", "b": "free", "sv": "qp"}
 OLD_Q64 = {"v": "1", "p": "eNpLYWKYNRMEdtpD6JP2oWBw1Z4BAhwcACNTDSc", "k": "polynomial",
@@ -28,26 +28,26 @@ OLD_ID = "6wgsw3kctx"
 
 
 def test_old_playground_links_open_to_the_same_points_and_settings():
-    d = state.decode_query(OLD_Q32)
+    d = links.decode_query(OLD_Q32)
     assert np.array_equal(d["X"], [[1.5, 2.0], [3.25, -1.0], [0.0, 4.5]])
     assert d["y"].tolist() == [1, -1, 1]
     s = d["settings"]
     assert (s["kernel"], s["sigma"], s["C"], s["solver"]) == ("gaussian", 0.5, 10.0, "qp")
 
-    d = state.decode_query(OLD_Q64)  # float64 coordinates come back bit for bit
+    d = links.decode_query(OLD_Q64)  # float64 coordinates come back bit for bit
     assert np.array_equal(d["X"], [[0.1, 0.2], [1 / 3, 2.0]])
     assert d["y"].tolist() == [-1, 1]
     s = d["settings"]
     assert (s["kernel"], s["degree"], s["coef0"], s["hard_margin"], s["wss"]) == (
         "polynomial", 3, 0.5, True, "max_violating_pair")
 
-    d = state.decode_query(OLD_QGEN)
+    d = links.decode_query(OLD_QGEN)
     assert d["source"] == {"name": "moons", "params": {"n": 50, "noise": 0.2, "seed": 3}}
     assert len(d["X"]) == 50
 
 
 def test_an_old_teacher_long_link_opens_to_its_spec_and_keeps_its_short_id():
-    spec = T.decode_blob(OLD_TS)
+    spec = TS.decode_blob(OLD_TS)
     assert np.array_equal(spec.X, [[0.1, 0.2], [1 / 3, 2.0]])
     assert spec.y.tolist() == [-1, 1]
     s = spec.settings

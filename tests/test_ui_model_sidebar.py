@@ -4,16 +4,17 @@ import ast
 
 from streamlit.testing.v1 import AppTest
 
+from ui.shared.settings import DEFAULTS
+
 
 def _page():
     import streamlit as st
 
     from ui.shared import controls as ctl
-    from ui.shared import state
 
     ss = st.session_state
     for k in ctl.MODEL_KEYS:
-        ss.setdefault("t." + k, state.DEFAULT_SETTINGS[k])
+        ss.setdefault("t." + k, DEFAULTS[k])
     kw = {}
     if ss.get("fixed"):
         kw["fixed_loss"] = ("quadratic", "Loss: quadratic, as this solver needs.")

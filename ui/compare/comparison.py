@@ -36,7 +36,7 @@ from svm_engine.solvers.smo import TRACE_CAP
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.labels import SOLVER_NAMES, SOLVER_STEPS
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
-from ui.shared.state import effective_C, settings_to_kernel
+from ui.shared.settings import effective_C, settings_to_kernel
 
 TOL_MODES = ("tight", "default")
 #: "tight": each solver close to the exact optimum (docs/engine_api.md: smo 1e-8, qp 1e-10).

@@ -22,7 +22,7 @@ from svm_engine.solvers.smo import interactive_max_iter
 from ui.serving import costs
 from ui.shared import tables
 from ui.shared.labels import SOLVER_NAMES
-from ui.shared.state import effective_C, settings_to_kernel
+from ui.shared.settings import effective_C, settings_to_kernel
 
 #: Solvers that accept a warm start (``alpha0``).
 WARM_START_SOLVERS = ("smo", "sga")

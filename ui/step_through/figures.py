@@ -37,7 +37,7 @@ from ui.shared.figures import (
     marker_trace,
 )
 from ui.shared.numbers import MINUS, fmt_num
-from ui.shared.state import default_range
+from ui.shared.points import default_range
 
 VIOLATOR_COLOR = P.ORANGE
 OLD_COLOR = P.DARK_GREY

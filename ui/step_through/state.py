@@ -38,7 +38,7 @@ from svm_engine.solvers import smo as _smo
 from ui.shared import formulas as FM
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.labels import SOLVER_STEPS
-from ui.shared.state import effective_C, fit_settings, settings_to_kernel
+from ui.shared.settings import effective_C, fit_settings, settings_to_kernel
 
 #: The engine keeps the first TRACE_CAP SMO steps (and SGA sweeps) of a run.
 TRACE_CAP = _smo.TRACE_CAP
