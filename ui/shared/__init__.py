@@ -27,7 +27,10 @@ uses them all):
   Every chart has an accessible name and description (``name=``, ``description=``,
   ``table=``; default: ``describe.describe_figure``); ``describe`` writes a model's picture
   in words (``describe_model``) from the numbers the numbers panel prints.
-- ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
+- ``state`` (the Playground's session state), ``settings`` (``Settings``: its settings,
+  frozen and validated once by ``Settings.parse``), ``points`` (their check and axis ranges),
+  ``links`` (the one URL codec: the Playground's query and the frame teacher links use too),
+  ``fitting`` (the
   cached engine call), ``tables`` (the points table, the numbers panel), ``figures`` (the
   Playground's picture, pure), ``palette`` (every plot's colours, once: Okabe–Ito darkened to
   3:1 on the shading; ui/browser/palette.js is generated from it), ``history`` (undo),
