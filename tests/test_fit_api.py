@@ -26,14 +26,14 @@ def _pts(X, y) -> list:
 
 def _d2_body(**extra) -> dict:
     d = datasets.d2()
-    body = {"points": _pts(d.X, d.y), "settings": Settings.from_dataset(d.settings)}
+    body = {"points": _pts(d.X, d.y), "settings": dict(Settings.from_dataset(d.settings))}
     body.update(extra)
     return body
 
 
 def _moons():
     d = datasets.load("moons", n=60, noise=0.2, seed=3)
-    settings = Settings.parse({"kernel": "gaussian", "sigma": 1.0, "C": 1.0})
+    settings = dict(Settings.parse({"kernel": "gaussian", "sigma": 1.0, "C": 1.0}))
     return d.X, d.y, settings
 
 
@@ -54,7 +54,7 @@ def _answer(body) -> dict:
 
 def test_answer_is_the_model_fit_points_gives():
     d = datasets.d2()
-    settings = Settings.from_dataset(d.settings)
+    settings = dict(Settings.from_dataset(d.settings))
     view = {"x": [-1.0, 9.0], "y": [0.0, 6.0]}
     ans = _answer(_d2_body(view=view, seq=7))
     m = fitting.fit_points(d.X, d.y, settings).model

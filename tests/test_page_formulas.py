@@ -50,7 +50,7 @@ def test_item1_compare_solvers_shows_the_k2_dual():
 
 def _d2_quadratic(solver):
     ds = datasets.d2()
-    s = Settings.from_dataset(ds.settings)
+    s = dict(Settings.from_dataset(ds.settings))
     s["loss"] = "quadratic"
     run = S.build_run(ds.X, ds.y, s, solver)
     return run, build_problem(ds.X, run.y, settings_to_kernel(s), run.C, "quadratic", run.bias)
@@ -135,6 +135,6 @@ def _d2_data():
 
 
 def _gauss():
-    s = Settings.from_dataset(datasets.d2().settings)
+    s = dict(Settings.from_dataset(datasets.d2().settings))
     s.update(kernel="gaussian", loss="quadratic")
     return s

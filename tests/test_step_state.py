@@ -20,7 +20,7 @@ UNPOLISHED = pytest.mark.filterwarnings("ignore::svm_engine.model.ConvergenceWar
 
 def settings_for(name, **over):
     s = (
-        Settings.from_dataset(datasets.load(name).settings)
+        dict(Settings.from_dataset(datasets.load(name).settings))
         if name in datasets.BOOK
         else dict(DEFAULTS)
     )

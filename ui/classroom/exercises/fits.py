@@ -44,8 +44,7 @@ ON_MARGIN = 1e-4
 def book(dataset: str) -> tuple[np.ndarray, np.ndarray, dict]:
     """(X, y, Playground settings) of a book dataset: D1, D2 or two_point."""
     d = datasets.load(DATASETS[dataset])
-    s = {k: v for k, v in d.settings.items() if k in Settings.parse({})}
-    return d.X.astype(float), d.y.astype(int), Settings.parse(s)
+    return d.X.astype(float), d.y.astype(int), Settings.from_dataset(d.settings)
 
 
 def custom(X: Any, y: Any, settings: Any) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -75,7 +74,7 @@ def fit(X: np.ndarray, y: np.ndarray, settings: Mapping[str, Any]):
     engine's message: e.g. not separable under the hard margin)."""
     s = Settings.parse(settings)
     key = (np.ascontiguousarray(X, float).tobytes(), np.asarray(y, int).tobytes(),
-           json.dumps(s, sort_keys=True))
+           json.dumps(s.as_dict(), sort_keys=True))
     return _fit(key, len(X))
 
 
@@ -184,8 +183,7 @@ def _picture(params: Mapping[str, Any], default: str) -> tuple[np.ndarray, np.nd
     if not isinstance(over, Mapping):
         raise ValueError("settings must be a mapping of Playground settings")
     if over:  # the book's settings with the teacher's changes (C = inf: hard margin)
-        s = Settings.parse({**s, **({"hard_margin": False} if "C" in over else {}),
-                                **over})
+        s = Settings.parse({**s, **({"hard_margin": False} if "C" in over else {}), **over})
     return X, y, s
 
 
