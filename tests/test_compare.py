@@ -24,8 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def book(name: str, **overrides) -> tuple[np.ndarray, np.ndarray, dict]:
     ds = datasets.load(name)
-    s = Settings.from_dataset(ds.settings)
-    s.update(overrides)
+    s = Settings.from_dataset(ds.settings).replace(**overrides)
     return ds.X, ds.y, s
 
 

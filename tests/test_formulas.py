@@ -132,8 +132,8 @@ STEP_CASES = [(solver, loss, kname) for solver in ("smo", "sga") for loss in ("h
 
 def step_run(solver, loss, kname):
     ds = datasets.d2()
-    s = Settings.from_dataset(ds.settings)
-    s.update(loss=loss, kernel=kname, degree=2, coef0=1.0, sigma=1.0)
+    s = Settings.from_dataset(ds.settings).replace(loss=loss, kernel=kname, degree=2, coef0=1.0,
+                                                   sigma=1.0)
     return S.build_run(ds.X, ds.y, s, solver)
 
 

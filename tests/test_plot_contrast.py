@@ -232,8 +232,7 @@ def same_looking(fig: dict) -> list[tuple[str, str]]:
 
 def _fit(name: str, **settings):
     d = datasets.load(name)
-    s = Settings.from_dataset(d.settings)
-    s.update(settings)
+    s = Settings.from_dataset(d.settings).replace(**settings)
     got = fitting.fit_points(d.X, d.y, Settings.parse(s))
     assert got.ok, got.error
     return got.model

@@ -27,8 +27,7 @@ from ui.step_through import state as S
 
 def book(name, **over):
     ds = datasets.load(name)
-    s = Settings.from_dataset(ds.settings)
-    s.update(over)
+    s = Settings.from_dataset(ds.settings).replace(**over)
     return ds, S.build_run(ds.X, ds.y, s, "smo")
 
 

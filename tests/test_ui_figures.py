@@ -14,8 +14,7 @@ from ui.shared.settings import Settings
 
 def _fit(name, **settings):
     d = datasets.load(name)
-    s = Settings.from_dataset(d.settings)
-    s.update(settings)
+    s = Settings.from_dataset(d.settings).replace(**settings)
     out = fitting.fit_points(d.X, d.y, Settings.parse(s))
     assert out.ok, out.error
     return out.model

@@ -44,7 +44,7 @@ ON_MARGIN = 1e-4
 def book(dataset: str) -> tuple[np.ndarray, np.ndarray, dict]:
     """(X, y, Playground settings) of a book dataset: D1, D2 or two_point."""
     d = datasets.load(DATASETS[dataset])
-    return d.X.astype(float), d.y.astype(int), Settings.from_dataset(d.settings)
+    return d.X.astype(float), d.y.astype(int), Settings.from_dataset(d.settings).as_dict()
 
 
 def custom(X: Any, y: Any, settings: Any) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -65,7 +65,7 @@ def custom(X: Any, y: Any, settings: Any) -> tuple[np.ndarray, np.ndarray, dict]
         raise ValueError("y must hold one label, +1 or −1, per point of X")
     if len(np.unique(y)) < 2:
         raise ValueError("the picture needs points of both classes (+1 and −1)")
-    return X, y.astype(int), Settings.parse(settings or {})
+    return X, y.astype(int), Settings.parse(settings or {}).as_dict()
 
 
 def fit(X: np.ndarray, y: np.ndarray, settings: Mapping[str, Any]):
@@ -184,6 +184,7 @@ def _picture(params: Mapping[str, Any], default: str) -> tuple[np.ndarray, np.nd
         raise ValueError("settings must be a mapping of Playground settings")
     if over:  # the book's settings with the teacher's changes (C = inf: hard margin)
         s = Settings.parse({**s, **({"hard_margin": False} if "C" in over else {}), **over})
+        s = s.as_dict()
     return X, y, s
 
 

@@ -165,8 +165,8 @@ def kernel_value(params, X, y, s, rng, seeded) -> dict:
     kind = params.get("kernel", "polynomial")
     if kind not in ("polynomial", "gaussian"):
         raise ValueError(f"kernel must be polynomial or gaussian; got {kind!r}")
-    ks = Settings.parse({"kernel": kind, **{k: params[k] for k in ("degree", "coef0",
-                                                                        "sigma") if k in params}})
+    ks = Settings.parse({"kernel": kind, **{k: params[k] for k in ("degree", "coef0", "sigma")
+                                            if k in params}})
     x, z = X[0], X[1]
     if "x" in params or "z" in params:
         try:
