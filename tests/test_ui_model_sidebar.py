@@ -4,13 +4,12 @@ import ast
 
 from streamlit.testing.v1 import AppTest
 
-from ui.shared.settings import DEFAULTS
-
 
 def _page():
     import streamlit as st
 
     from ui.shared import controls as ctl
+    from ui.shared.settings import DEFAULTS
 
     ss = st.session_state
     for k in ctl.MODEL_KEYS:
