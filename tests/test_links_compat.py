@@ -10,7 +10,7 @@ import numpy as np
 from ui.playground import teacher_spec as TS
 from ui.shared import links
 
-# links.encode_query of fd63d20: float32 points, float64 points, a generator by name
+# ui.shared.state.encode_query of fd63d20: float32 points, float64 points, a generator by name
 OLD_Q32 = {"v": "1", "p": "eNpLY2ZgYDhgDyQcGBgCgLhhPwMYTHBYAAA-tQTo", "k": "gaussian",
            "s": "0.5", "l": "hinge", "C": "10", "b": "free", "sv": "qp"}
 OLD_Q64 = {"v": "1", "p": "eNpLYWKYNRMEdtpD6JP2oWBw1Z4BAhwcACNTDSc", "k": "polynomial",
@@ -18,7 +18,7 @@ OLD_Q64 = {"v": "1", "p": "eNpLYWKYNRMEdtpD6JP2oWBw1Z4BAhwcACNTDSc", "k": "polyn
            "w": "max_violating_pair"}
 OLD_QGEN = {"v": "1", "d": "moons", "n": "50", "noise": "0.2", "seed": "3", "k": "linear",
             "l": "hinge", "C": "1", "b": "free", "sv": "smo"}
-# teacher.encode_blob of fd63d20 (a long link's ts=) and the short link's id of its spec
+# ui.playground.teacher.encode_blob of fd63d20 (a long link's ts=), its spec's short-link id
 OLD_TS = (
     "eNpFkEtqwzAQhq8SZm2C7ZQuvClJXAp9mNIUQvogyNLYFrElR5JtQgjkIC29RS-Qm-QkHRVKt__j45_ZQyUFQvIKqmtyN"
     "BYCsD28B1BrvvH6Bo3CmuRWS-Wst5RWnDoQRvGE5Vz8mwlg1t6vlner7OnhWrg2vbx9jPVyNkQvF7NpNfDpPHtOF5wq2w"
@@ -58,3 +58,11 @@ def test_an_old_teacher_long_link_opens_to_its_spec_and_keeps_its_short_id():
     # the short link names the same content: a stored id from before still matches
     assert spec.id == OLD_ID
     assert not math.isinf(s["C"])
+
+
+def test_both_link_kinds_go_through_the_one_frame():
+    spec = TS.decode_blob(OLD_TS)
+    text = links.unpack_bytes(OLD_TS, TS.BLOB_FRAME).decode("utf-8")
+    assert text == spec.canonical()
+    raw = links.unpack_bytes(OLD_Q64["p"], links.POINTS_FRAME)
+    assert raw[:1] == b"d" and links.pack_bytes(raw) == OLD_Q64["p"]

@@ -1,4 +1,4 @@
-"""ui.shared.state: settings, the shared session-state contract, and the URL codec."""
+"""ui.shared.state (the session), ui.shared.points and ui.shared.links (the URL codec)."""
 
 import base64
 import math

@@ -57,7 +57,7 @@ class TeacherLinkError(ValueError):
     """A teacher link (or a stored spec) could not be read; the message says why."""
 
 
-_BLOB_FRAME = links.Frame(
+BLOB_FRAME = links.Frame(
     max_chars=MAX_BLOB_CHARS,
     max_bytes=MAX_SPEC_BYTES,
     words={
@@ -207,7 +207,7 @@ def encode_blob(spec: TeacherSpec) -> str:
 
 def decode_blob(text: Any) -> TeacherSpec:
     """Inverse of ``encode_blob``; TeacherLinkError for anything malformed or too large."""
-    return spec_from_obj(parse_json(links.unpack_bytes(text, _BLOB_FRAME)))
+    return spec_from_obj(parse_json(links.unpack_bytes(text, BLOB_FRAME)))
 
 
 def parse_json(raw: bytes) -> Any:
