@@ -41,7 +41,8 @@ sys.path.insert(0, str(ROOT))
 from svm_engine import datasets  # noqa: E402
 from ui.compare import comparison as compare  # noqa: E402
 from ui.serving import costs, fit_pool, fit_worker  # noqa: E402
-from ui.shared import fitting, state  # noqa: E402
+from ui.shared import fitting  # noqa: E402
+from ui.shared.settings import SOLVERS, Settings  # noqa: E402
 from ui.step_through import state as step_state  # noqa: E402
 
 SIZES = (100, 200, 400, 800, 1400, 2000)
@@ -55,7 +56,7 @@ WARMUP_N = 30
 
 def settings_for(kernel: str, loss: str, margin: str, solver: str) -> dict:
     bias = "free" if solver in ("smo", "qp") else "augmented"
-    return state.normalize_settings({
+    return Settings.parse({
         "kernel": kernel, "sigma": 1.0, "degree": 2, "coef0": 1.0, "loss": loss, "C": 1.0,
         "hard_margin": margin == "hard", "bias": bias, "solver": solver,
     })  # fmt: skip
@@ -67,7 +68,7 @@ def keys():
     for kernel in ("linear", "gaussian"):
         for loss in ("hinge", "quadratic"):
             for margin in ("soft", "hard") if loss == "hinge" else ("soft",):
-                for solver in state.SOLVERS:
+                for solver in SOLVERS:
                     s = settings_for(kernel, loss, margin, solver)
                     if fitting.combination_error(s) is None:
                         out.append((costs.cost_key("fit", s), s))
@@ -268,7 +269,7 @@ def limits_grid(result) -> str:
 
 def playground_fit():
     d = datasets.load("moons", n=200, noise=0.2, seed=0)
-    s = state.normalize_settings({"kernel": "gaussian", "sigma": 1.0, "C": 1.0})
+    s = Settings.parse({"kernel": "gaussian", "sigma": 1.0, "C": 1.0})
     return np.asarray(d.X, float), np.asarray(d.y), s
 
 
@@ -309,7 +310,7 @@ def measure_ipc(repeats: int = 200) -> None:
 def measure_lanes(clicks: int = 60, gap_s: float = 0.05) -> None:
     X, y, s = playground_fit()
     d = datasets.load("blobs", n=900, noise=1.0, seed=0)
-    heavy = state.normalize_settings({"kernel": "gaussian", "solver": "qp", "C": 1.0})
+    heavy = Settings.parse({"kernel": "gaussian", "solver": "qp", "C": 1.0})
     HX, Hy = np.asarray(d.X, float), np.asarray(d.y)
     pool = fit_pool.FitPool()
     pool.start(wait=True)

@@ -37,7 +37,7 @@ sys.path.insert(0, ARGS.root)
 
 from svm_engine import datasets  # noqa: E402
 from ui.serving import budget, fit_pool  # noqa: E402
-from ui.shared import state  # noqa: E402
+from ui.shared.settings import Settings  # noqa: E402
 
 
 def data(name: str, n: int, noise: float):
@@ -45,9 +45,9 @@ def data(name: str, n: int, noise: float):
     return np.asarray(d.X, float), np.asarray(d.y)
 
 
-HEAVY = (*data("moons", 2000, 0.3), state.normalize_settings(
+HEAVY = (*data("moons", 2000, 0.3), Settings.parse(
     {"kernel": "linear", "loss": "hinge", "C": 1e6, "bias": "free", "solver": "smo"}))
-CLICK = (*data("moons", 200, 0.2), state.normalize_settings(
+CLICK = (*data("moons", 200, 0.2), Settings.parse(
     {"kernel": "gaussian", "sigma": 1.0, "C": 1.0}))
 
 

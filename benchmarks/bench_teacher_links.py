@@ -26,7 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ui.classroom.store import Store  # noqa: E402
 from ui.playground import teacher as T  # noqa: E402
-from ui.shared import qr, state  # noqa: E402
+from ui.playground import teacher_spec as TS
+from ui.playground import teacher_store as TL  # noqa: E402
+from ui.shared import links, qr  # noqa: E402
+from ui.shared.points import MAX_POINTS
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -43,32 +46,32 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=30)
     args = ap.parse_args()
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(state.MAX_POINTS, 2)) / 3  # not float32-exact: float64 is stored
-    y = np.where(rng.random(state.MAX_POINTS) < 0.5, 1, -1)
-    spec = T.make_spec(X, y, {"kernel": "gaussian", "sigma": 0.5}, title="t" * T.TITLE_MAX,
-                       question="q" * T.QUESTION_MAX, locked=list(T.LOCKS),
-                       hidden=list(T.HIDES))  # fmt: skip
-    blob = T.encode_blob(spec)
-    plain = state.encode_query(X, y, spec.settings)
+    X = rng.normal(size=(MAX_POINTS, 2)) / 3  # not float32-exact: float64 is stored
+    y = np.where(rng.random(MAX_POINTS) < 0.5, 1, -1)
+    spec = TS.make_spec(X, y, {"kernel": "gaussian", "sigma": 0.5}, title="t" * TS.TITLE_MAX,
+                       question="q" * TS.QUESTION_MAX, locked=list(TS.LOCKS),
+                       hidden=list(TS.HIDES))  # fmt: skip
+    blob = TS.encode_blob(spec)
+    plain = links.encode_query(X, y, spec.settings)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(f"sqlite:///{tmp}/links.db")
-        link_id = T.put_link(spec, store)
+        link_id = TL.put_link(spec, store)
         short = f"http://classroom.example:8501/?t={link_id}"
-        ref = median_ms(lambda: state.decode_query(plain), args.repeat)
+        ref = median_ms(lambda: links.decode_query(plain), args.repeat)
         rows = [
             ("reference: Playground link decode_query", ref),
-            ("long link: encode_blob", median_ms(lambda: T.encode_blob(spec), args.repeat)),
-            ("long link: decode_blob", median_ms(lambda: T.decode_blob(blob), args.repeat)),
+            ("long link: encode_blob", median_ms(lambda: TS.encode_blob(spec), args.repeat)),
+            ("long link: decode_blob", median_ms(lambda: TS.decode_blob(blob), args.repeat)),
             ("store: put (already stored)",
-             median_ms(lambda: T.put_link(spec, store), args.repeat)),
-            ("store: get", median_ms(lambda: T.get_link(link_id, store), args.repeat)),
+             median_ms(lambda: TL.put_link(spec, store), args.repeat)),
+            ("store: get", median_ms(lambda: TL.get_link(link_id, store), args.repeat)),
             ("open_link(t=...) into a new session",
              median_ms(lambda: T.open_link({}, {"t": link_id}, store), args.repeat)),
             ("QR code PNG of the short link", median_ms(lambda: qr.png(short), args.repeat)),
             ("QR code SVG of the short link", median_ms(lambda: qr.svg(short), args.repeat)),
         ]  # fmt: skip
         store.engine.dispose()
-    print(f"spec: {state.MAX_POINTS} points (float64), canonical JSON "
+    print(f"spec: {MAX_POINTS} points (float64), canonical JSON "
           f"{len(spec.canonical()):,} bytes, long link ts= {len(blob):,} characters")  # fmt: skip
     for name, ms in rows:
         print(f"{name:42s} {ms:8.2f} ms   ×{ms / ref:6.1f} of the reference")

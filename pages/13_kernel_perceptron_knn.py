@@ -21,7 +21,7 @@ from svm_engine.datasets_multiclass import blobs_k, iris_species
 from ui.knn_perceptron import compute as C
 from ui.knn_perceptron import figures as F
 from ui.serving import budget
-from ui.shared import click_plot, reveal, state
+from ui.shared import click_plot, reveal
 from ui.shared import controls as ctl
 from ui.shared.chart import model_words
 from ui.shared.cite import cite
@@ -31,6 +31,8 @@ from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import kernel_text, markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_pct
+from ui.shared.points import MAX_POINTS
+from ui.shared.settings import settings_key
 from ui.shared.stepper import step_buttons
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
@@ -110,7 +112,7 @@ def cached_knn(xb: bytes, labels: tuple, k: int, skey: tuple | None, query: tupl
 
 def on_plot_click(xr, yr, label: int) -> None:
     xy = click_plot.parse_click(ss.get(K_PLOT), xr, yr)
-    if xy is not None and len(ss.get(K_ADDED, [])) < state.MAX_POINTS:
+    if xy is not None and len(ss.get(K_ADDED, [])) < MAX_POINTS:
         ss.setdefault(K_ADDED, []).append((*xy, int(label)))
 
 
@@ -148,7 +150,7 @@ ctl.stop_unless_two_classes(y)
 
 xb = np.ascontiguousarray(X, dtype=np.float64).tobytes()
 yb = np.ascontiguousarray(y, dtype=np.int64).tobytes()
-skey = state.settings_key(settings)
+skey = settings_key(settings)
 try:
     run = cached_perceptron(xb, yb, skey, int(ss[P + "epochs"]), ss[P + "bias"])
 except budget.Stopped as exc:

@@ -22,6 +22,8 @@ from ui.shared.chart import model_words
 from ui.shared.labels import DATASET_LABELS, SOLVER_NAMES, WSS_LABELS
 from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.points import default_range, validate_points
+from ui.shared.settings import DEFAULTS
 from ui.step_through import panels
 from ui.step_through import player as SP
 from ui.step_through import state as S
@@ -72,7 +74,7 @@ def init_widgets() -> None:
         seed_model_widgets(ctl.source_settings(ss, P, ss.get(P + "source", "playground"),
                                                **GEN_DEFAULTS))
     except ValueError:
-        seed_model_widgets(dict(state.DEFAULT_SETTINGS))
+        seed_model_widgets(dict(DEFAULTS))
     for key, value in (("sga_mode", "sweep"), ("show_slack", False), ("show_alpha", False),
                        ("speed", V.DEFAULT_SPEED)):
         ss.setdefault(P + key, value)
@@ -82,7 +84,7 @@ def sidebar_model() -> dict:
     sb = st.sidebar
     sb.header("Solver and model")
     # widget values are dropped when a widget is not drawn (e.g. σ for a linear kernel)
-    for k, v in state.DEFAULT_SETTINGS.items():
+    for k, v in DEFAULTS.items():
         ss.setdefault(P + k, v)
     solver = sb.radio("Algorithm", S.STEP_SOLVERS, key=P + "solver",
                       format_func=SOLVER_NAMES.get)
@@ -157,7 +159,7 @@ if st.sidebar.button("Open these points in the Playground", icon=":material/scat
 reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one page away
 
 try:
-    Xv, yv = state.validate_points(X, y)
+    Xv, yv = validate_points(X, y)
     skey = tuple(sorted(S.step_settings(settings, solver).items()))
 except ValueError as exc:
     st.error(str(exc))
@@ -190,7 +192,7 @@ if run.warning:
 if run.n_steps == 0:
     st.info("The starting point already satisfies the stopping rule: there is nothing to step.")
 
-ranges = state.default_range(Xv)
+ranges = default_range(Xv)
 about = " · ".join((str(title), f"n = {len(Xv)}", model_words(run.settings,
                                                                 solver=SOLVER_NAMES[solver])))
 if solver == "smo":

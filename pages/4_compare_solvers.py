@@ -26,12 +26,13 @@ from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_do
 from ui.compare.sv_count import sv_count_note
 from ui.serving import budget, costs
 from ui.shared import controls as ctl
-from ui.shared import reveal, state, student
+from ui.shared import reveal, student
 from ui.shared.chart import model_words, show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting
+from ui.shared.settings import DEFAULTS, Settings, effective_C, settings_to_kernel
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -67,7 +68,7 @@ def seed_model_widgets() -> None:
     try:
         s = source_settings(ss.get(P + "source", "playground"))
     except ValueError:
-        s = dict(state.DEFAULT_SETTINGS)
+        s = dict(DEFAULTS)
     for k in ctl.MODEL_KEYS:
         ss[P + k] = s[k]
 
@@ -84,7 +85,7 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     sb.radio("Bias forms", tuple(BIAS_CHOICES), key=P + "biases",
              format_func=BIAS_CHOICE_LABELS.get)
     if student.is_student(ss):  # tolerances, caps and budgets are the solvers' internals
-        return np.asarray(X, dtype=float), np.asarray(y), str(title), state.normalize_settings(s)
+        return np.asarray(X, dtype=float), np.asarray(y), str(title), Settings.parse(s)
     sb.radio("Tolerance", cmp.TOL_MODES, key=P + "tol", format_func=TOL_LABELS.get,
              help="The agreement check needs tight tolerances; the other setting runs every "
                   "solver as the other pages do (the same iterations as there), and shows how "
@@ -94,7 +95,7 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
                     help="A small number shows what a stopped, non-converged run looks like.")
     sb.caption(f"Within the {fmt_setting(costs.BUDGET_S)} s budget: at most "
                f"{costs.max_points('compare', s):,} points with these settings.")
-    return np.asarray(X, dtype=float), np.asarray(y), str(title), state.normalize_settings(s)
+    return np.asarray(X, dtype=float), np.asarray(y), str(title), Settings.parse(s)
 
 
 # --------------------------------------------------------------------------- the runs
@@ -256,7 +257,7 @@ else:
     st.caption("No iterative solver applies here (cvxopt and PSVM have no iterations to show).")
 
 st.header("The solvers")
-kernel, C = state.settings_to_kernel(settings), state.effective_C(settings)
+kernel, C = settings_to_kernel(settings), effective_C(settings)
 for note_title, spec in notes.items():
     doc = solver_doc(spec, comp.linear, note_problem(note_title, [r.spec for r in comp.rows],
                                                      kernel, C))

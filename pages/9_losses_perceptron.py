@@ -18,7 +18,7 @@ from ui.losses import compute as C
 from ui.losses import figures as F
 from ui.serving import budget
 from ui.shared import controls as ctl
-from ui.shared import reveal, state
+from ui.shared import reveal
 from ui.shared.chart import model_words, show_chart
 from ui.shared.cite import cite
 from ui.shared.fitting import FitOutcome
@@ -26,6 +26,7 @@ from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.numbers import fmt_setting
+from ui.shared.settings import settings_key
 from ui.shared.stepper import step_buttons
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
@@ -108,7 +109,7 @@ def svm_fit(xb: bytes, yb: bytes, s: dict) -> FitOutcome:
     """The SVM's FitOutcome; a fit stopped at the budget is an outcome too (kind "stopped",
     its message says what to change; never cached): the curves and the perceptron stay."""
     try:
-        return cached_fit(xb, yb, state.settings_key(s))
+        return cached_fit(xb, yb, settings_key(s))
     except budget.Stopped as exc:
         return FitOutcome(error=str(exc), kind="stopped")
 

@@ -18,7 +18,8 @@ from processes import children_cpu_seconds
 
 from svm_engine import datasets
 from ui.serving import budget, costs, fit_pool, fit_worker
-from ui.shared import fitting, state
+from ui.shared import fitting
+from ui.shared.settings import Settings
 
 QP_LINEAR = ("fit", "qp", "linear", "hinge", "soft")
 SMO_LINEAR = ("fit", "smo", "linear", "hinge", "soft")
@@ -32,7 +33,7 @@ def table(monkeypatch):
 
 
 def settings(**kw) -> dict:
-    return state.normalize_settings(kw)
+    return Settings.parse(kw)
 
 
 # ------------------------------------------------------------------------------ costs

@@ -19,15 +19,14 @@ from ui.compare import scaling as sc
 from ui.compare import solver_docs as D
 from ui.compare import table as T
 from ui.shared.fitting import SMO_TOL, smo_max_iter
-from ui.shared.state import settings_from_dataset
+from ui.shared.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def book(name: str, **overrides) -> tuple[np.ndarray, np.ndarray, dict]:
     ds = datasets.load(name)
-    s = settings_from_dataset(ds.settings)
-    s.update(overrides)
+    s = Settings.from_dataset(ds.settings).replace(**overrides)
     return ds.X, ds.y, s
 
 
@@ -191,7 +190,7 @@ def test_table_rows_show_w_for_the_linear_kernel_only(d2_tight):
 
 def test_rows_beyond_the_cubic_limit_are_skipped_and_shown_without_reference():
     ds = datasets.blobs(n=cmp.CUBIC_MAX_N + 10)
-    s = settings_from_dataset(ds.settings)
+    s = Settings.from_dataset(ds.settings)
     comp = cmp.compare(ds.X, ds.y, s, biases=("free",), curves=False)
     df = T.table_frame(comp)
     qp = df["solver"].str.startswith("cvxopt")

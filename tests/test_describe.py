@@ -20,15 +20,16 @@ from ui.classroom import figures as CF
 from ui.classroom.model import Task
 from ui.playground import canvas
 from ui.shared import chart as CH
-from ui.shared import click_plot, fitting, state, tables
+from ui.shared import click_plot, fitting, tables
 from ui.shared import describe as D
+from ui.shared.settings import DEFAULTS
 from ui.step_through import plot as step_plot
 
 JS = Path(__file__).resolve().parent / "js"
 
 
 def _fit(X, y, **extra):
-    out = fitting.fit_points(X, y, {**state.DEFAULT_SETTINGS, **extra})
+    out = fitting.fit_points(X, y, {**DEFAULTS, **extra})
     assert out.ok, out.error
     return out.model
 

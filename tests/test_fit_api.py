@@ -15,7 +15,8 @@ from svm_engine import datasets
 from svm_engine.bounds import at_C_mask, free_mask, outside_masks, support_mask
 from ui.serving import fit_api
 from ui.shared import browser_data, figures, fitting, numbers, slack_drawing
-from ui.shared import state as S
+from ui.shared.points import MAX_POINTS, default_range
+from ui.shared.settings import Settings, settings_to_kernel
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,14 +27,14 @@ def _pts(X, y) -> list:
 
 def _d2_body(**extra) -> dict:
     d = datasets.d2()
-    body = {"points": _pts(d.X, d.y), "settings": S.settings_from_dataset(d.settings)}
+    body = {"points": _pts(d.X, d.y), "settings": dict(Settings.from_dataset(d.settings))}
     body.update(extra)
     return body
 
 
 def _moons():
     d = datasets.load("moons", n=60, noise=0.2, seed=3)
-    settings = S.normalize_settings({"kernel": "gaussian", "sigma": 1.0, "C": 1.0})
+    settings = dict(Settings.parse({"kernel": "gaussian", "sigma": 1.0, "C": 1.0}))
     return d.X, d.y, settings
 
 
@@ -54,7 +55,7 @@ def _answer(body) -> dict:
 
 def test_answer_is_the_model_fit_points_gives():
     d = datasets.d2()
-    settings = S.settings_from_dataset(d.settings)
+    settings = dict(Settings.from_dataset(d.settings))
     view = {"x": [-1.0, 9.0], "y": [0.0, 6.0]}
     ans = _answer(_d2_body(view=view, seq=7))
     m = fitting.fit_points(d.X, d.y, settings).model
@@ -103,7 +104,7 @@ def test_draw_data_is_the_figures_rings_slack_and_styles():
 
 def _assert_kkt_hinge(X, y, alpha, b, settings, tol=2e-3):
     """KKT of the hinge-loss dual from α and b alone (box 0 ≤ α ≤ C, Σαᵢyᵢ = 0)."""
-    K = S.settings_to_kernel(settings)(X, X)
+    K = settings_to_kernel(settings)(X, X)
     yh = y * (K @ (alpha * y) + b)
     C = settings["C"]
     below, above = outside_masks(alpha, C)
@@ -154,7 +155,7 @@ def test_no_model_is_an_answer_not_an_error():
 
 def test_default_view_is_around_the_points():
     ans = _answer(_d2_body())
-    (x0, x1), _ = browser_data.grid_ranges(S.default_range(datasets.d2().X))
+    (x0, x1), _ = browser_data.grid_ranges(default_range(datasets.d2().X))
     assert ans["grid"]["x"][:2] == [x0, x1]
 
 
@@ -178,7 +179,7 @@ BAD = [
     (b'{"points": [[0, 1e999, 1]]}', "points: point 1 is not two finite numbers"),
     ({"points": [[0, 0, 1], [0, 0, 2]]}, "points: point 2 has label 2"),
     ({"points": [[0, 0, True]]}, "points: point 1 has label True"),
-    ({"points": [[0, 0, 1]] * (S.MAX_POINTS + 1)}, "too many points: 2001 (at most 2000)"),
+    ({"points": [[0, 0, 1]] * (MAX_POINTS + 1)}, "too many points: 2001 (at most 2000)"),
     ({"points": [[0, 0, 1]], "settings": [1]}, "settings must be an object"),
     ({"points": [[0, 0, 1]], "settings": {"kernel": "cubic"}}, "settings: kernel must be one of"),
     ({"points": [[0, 0, 1]], "settings": {"C": 0}}, "settings: C must be a number between"),
@@ -240,11 +241,11 @@ def test_size_caps():
     status, text = fit_api.respond(b" " * (fit_api.MAX_BODY_BYTES + 1))
     assert status == 400 and "too large" in json.loads(text)["error"]
     # the largest allowed point list passes the checks (2,000 points, a warm start for all)
-    pts = [[float(i), float(i % 7), 1 if i % 2 else -1] for i in range(S.MAX_POINTS)]
+    pts = [[float(i), float(i % 7), 1 if i % 2 else -1] for i in range(MAX_POINTS)]
     body = {"points": pts, "settings": {}, "warm": {"points": pts, "alpha": [0.5] * len(pts)}}
     assert len(json.dumps(body)) < fit_api.MAX_BODY_BYTES
     req = fit_api.parse_request(body)
-    assert req["X"].shape == (S.MAX_POINTS, 2)
+    assert req["X"].shape == (MAX_POINTS, 2)
     np.testing.assert_array_equal(req["alpha0"], 0.5)
 
 

@@ -22,7 +22,7 @@ from svm_engine.problem import build_problem, kernel_matrix
 from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared import formulas as FM
 from ui.shared.numbers import fmt_num, fmt_tex
-from ui.shared.state import settings_from_dataset
+from ui.shared.settings import Settings
 from ui.step_through import state as S
 from ui.step_through import text as W
 
@@ -132,8 +132,8 @@ STEP_CASES = [(solver, loss, kname) for solver in ("smo", "sga") for loss in ("h
 
 def step_run(solver, loss, kname):
     ds = datasets.d2()
-    s = settings_from_dataset(ds.settings)
-    s.update(loss=loss, kernel=kname, degree=2, coef0=1.0, sigma=1.0)
+    s = Settings.from_dataset(ds.settings).replace(loss=loss, kernel=kname, degree=2, coef0=1.0,
+                                                   sigma=1.0)
     return S.build_run(ds.X, ds.y, s, solver)
 
 

@@ -19,7 +19,7 @@ from svm_engine.solvers import sga as sga_module
 from tests.plotly_json import start_page
 from tests.test_page_step_through import click, set_step, start, table, tex_lines
 from ui.shared.numbers import fmt_tex
-from ui.shared.state import settings_from_dataset, settings_to_kernel
+from ui.shared.settings import Settings, settings_to_kernel
 from ui.step_through import state as S
 
 COMPARE = str(Path(__file__).resolve().parents[1] / "pages" / "4_compare_solvers.py")
@@ -50,7 +50,7 @@ def test_item1_compare_solvers_shows_the_k2_dual():
 
 def _d2_quadratic(solver):
     ds = datasets.d2()
-    s = settings_from_dataset(ds.settings)
+    s = dict(Settings.from_dataset(ds.settings))
     s["loss"] = "quadratic"
     run = S.build_run(ds.X, ds.y, s, solver)
     return run, build_problem(ds.X, run.y, settings_to_kernel(s), run.C, "quadratic", run.bias)
@@ -135,6 +135,6 @@ def _d2_data():
 
 
 def _gauss():
-    s = settings_from_dataset(datasets.d2().settings)
+    s = dict(Settings.from_dataset(datasets.d2().settings))
     s.update(kernel="gaussian", loss="quadratic")
     return s

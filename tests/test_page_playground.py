@@ -16,8 +16,10 @@ from svm_engine import datasets
 from tests.plotly_json import read_payload
 from ui.playground import panels
 from ui.serving import fit_api
+from ui.shared import links
 from ui.shared import state as S
 from ui.shared.numbers import fmt_pct
+from ui.shared.settings import KERNELS, LOSSES, Settings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 NOT_SEPARABLE = "not linearly separable in this feature space"
@@ -85,9 +87,9 @@ def test_every_dataset_kernel_and_loss_runs_without_exception():
     for name in (*datasets.BOOK, *datasets.GENERATORS):
         load(at, name)
         no_traceback(at)
-        for kernel in S.KERNELS:
+        for kernel in KERNELS:
             at.radio(key="pg.kernel").set_value(kernel)
-            for loss in S.LOSSES:
+            for loss in LOSSES:
                 at.radio(key="pg.loss").set_value(loss)
                 at.run()
                 no_traceback(at)
@@ -280,10 +282,10 @@ def test_a_picked_column_that_is_not_a_number_is_refused_and_the_points_stay():
 def test_a_link_built_from_a_state_restores_it():
     X = np.array([[0.0, 0.0], [1.0, 0.5], [2.0, 2.0], [3.0, 2.5], [0.5, 2.0]])
     y = np.array([-1, -1, 1, 1, 1])
-    settings = S.normalize_settings(
+    settings = Settings.parse(
         {"kernel": "polynomial", "degree": 3, "coef0": 1.0, "C": 4.0, "solver": "qp"}
     )
-    at = new_app(S.encode_query(X, y, settings))
+    at = new_app(links.encode_query(X, y, settings))
     no_traceback(at)
     X2, y2 = state_points(at)
     np.testing.assert_array_equal(X2, X)

@@ -26,7 +26,7 @@ from tests.shown_numbers import parse_num
 from tests.step_payload import replay_alpha
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_num
-from ui.shared.state import effective_C, settings_from_dataset, settings_to_kernel
+from ui.shared.settings import Settings, effective_C, settings_to_kernel
 from ui.step_through import player as SP
 from ui.step_through import state as S
 from ui.step_through import text as W
@@ -180,7 +180,7 @@ def engine_fit(ds, **kw):
 
 
 def _suggested(ds):
-    return settings_from_dataset(ds.settings)
+    return Settings.from_dataset(ds.settings)
 
 
 # ------------------------------------------------------------------------------ SMO

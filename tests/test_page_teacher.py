@@ -12,7 +12,11 @@ from tests.plotly_json import read_payload
 from ui.classroom.store import get_store
 from ui.playground import panels, teacher_panel
 from ui.playground import teacher as T
+from ui.playground import teacher_presets as TP
+from ui.playground import teacher_spec as TS
+from ui.playground import teacher_store as TL
 from ui.serving import fit_api
+from ui.shared import links
 from ui.shared import state as S
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
@@ -28,11 +32,11 @@ def link_db(tmp_path, monkeypatch):
     return get_store(url)
 
 
-def d2_spec(**kw) -> T.TeacherSpec:
+def d2_spec(**kw) -> TS.TeacherSpec:
     d = datasets.d2()
     args = {"title": EVIL, "question": QUESTION, "locked": ["points", "kernel", "C", "solver"],
             "hidden": ["table", "numbers"]} | kw  # fmt: skip
-    return T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, **args)
+    return TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, **args)
 
 
 def open_page(query) -> AppTest:
@@ -56,7 +60,7 @@ def all_markdown(at: AppTest) -> str:
 
 
 def test_a_teacher_link_shows_title_and_question_as_plain_text_and_locks_controls():
-    at = open_page({"ts": T.encode_blob(d2_spec())})
+    at = open_page({"ts": TS.encode_blob(d2_spec())})
     no_traceback(at)
     assert [t.value for t in at.text][:2] == [EVIL, QUESTION]  # st.text: never markdown
     md = all_markdown(at)
@@ -79,7 +83,7 @@ def test_a_teacher_link_shows_title_and_question_as_plain_text_and_locks_control
 
 def test_the_student_changes_what_is_unlocked_and_reset_brings_the_picture_back():
     spec = d2_spec()
-    blob = T.encode_blob(spec)
+    blob = TS.encode_blob(spec)
     at = open_page({"ts": blob})
     at.radio(key="pg.loss").set_value("quadratic").run()
     no_traceback(at)
@@ -96,9 +100,9 @@ def test_the_student_changes_what_is_unlocked_and_reset_brings_the_picture_back(
 
 def test_a_reloaded_student_link_keeps_the_changes_within_the_locks():
     spec = d2_spec()
-    mine = S.encode_query(spec.X, spec.y, {**spec.settings, "loss": "quadratic",
+    mine = links.encode_query(spec.X, spec.y, {**spec.settings, "loss": "quadratic",
                                            "kernel": "gaussian"})  # fmt: skip
-    at = open_page({"ts": T.encode_blob(spec), **mine})
+    at = open_page({"ts": TS.encode_blob(spec), **mine})
     no_traceback(at)
     assert at.radio(key="pg.loss").value == "quadratic"
     assert at.radio(key="pg.kernel").value == "linear"  # locked: the teacher's
@@ -106,7 +110,7 @@ def test_a_reloaded_student_link_keeps_the_changes_within_the_locks():
 
 def test_a_short_link_opens_the_stored_picture(link_db):
     spec = d2_spec(hidden=[])
-    link_id = T.put_link(spec, link_db)
+    link_id = TL.put_link(spec, link_db)
     at = open_page({"t": link_id})
     no_traceback(at)
     assert not at.warning
@@ -139,19 +143,19 @@ def test_the_teacher_makes_a_link_from_a_preset_and_it_opens(link_db):
     at.selectbox(key=teacher_panel.TP + "preset").set_value("nonlinear").run()
     at.button(key=teacher_panel.TP + "load").click().run()
     no_traceback(at)
-    preset = T.PRESETS_BY_KEY["nonlinear"]
+    preset = TP.PRESETS_BY_KEY["nonlinear"]
     assert at.text_input(key=teacher_panel.TP + "title").value == preset.title
     assert at.session_state[S.K_SETTINGS]["kernel"] == "polynomial"
     at.text_input(key=teacher_panel.TP + "title").set_value(EVIL).run()
     at.button(key=teacher_panel.TP + "make").click().run()
     no_traceback(at)
-    spec = T.preset_spec("nonlinear")
-    spec = T.make_spec(spec.X, spec.y, spec.settings, title=EVIL, question=spec.question,
+    spec = TP.preset_spec("nonlinear")
+    spec = TS.make_spec(spec.X, spec.y, spec.settings, title=EVIL, question=spec.question,
                        locked=spec.locked, hidden=spec.hidden)  # fmt: skip
     codes = [c.value for c in at.code]
     assert f"/?t={spec.id}" in codes[0] or codes[0] == f"?t={spec.id}"
     assert link_db.get_link(spec.id) == spec.canonical()
-    assert any(c.endswith(T.encode_blob(spec)) for c in codes)  # the long link
+    assert any(c.endswith(TS.encode_blob(spec)) for c in codes)  # the long link
     # a student opens it
     student = open_page({"t": spec.id})
     no_traceback(student)
@@ -168,7 +172,7 @@ def test_present_mode_toggles_from_the_panel_and_the_link():
     at.button(key="svmlab.present.exit").click().run()
     assert not at.session_state[T.K_PRESENT] and "present" not in at.query_params
     assert at.toggle(key=teacher_panel.TP + "present").value is False
-    at2 = open_page({"ts": T.encode_blob(d2_spec(hidden=["sv"])), "present": "1"})
+    at2 = open_page({"ts": TS.encode_blob(d2_spec(hidden=["sv"])), "present": "1"})
     no_traceback(at2)
     assert at2.session_state[T.K_PRESENT] and at2.button(key="svmlab.present.exit")
     # the figure: larger markers, no SV rings or slack (also in the endpoint's answers)

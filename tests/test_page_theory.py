@@ -105,7 +105,7 @@ def test_compare_table_drops_the_tolerance_column_in_the_student_view():
 
 def test_a_teacher_link_opens_in_the_student_view_and_a_student_may_leave_it():
     from tests.test_page_teacher import d2_spec
-    from ui.playground import teacher as T
+    from ui.playground import teacher_spec as T
 
     at = AppTest.from_file(str(PAGES / "1_playground.py"), default_timeout=180)
     at.query_params.update({"ts": T.encode_blob(d2_spec(locked=[], hidden=[]))})
@@ -149,7 +149,7 @@ def test_kernels_why_panel_is_the_pages_fit():
 
 def test_no_why_panel_while_a_teacher_hides_the_numbers():
     from tests.test_page_teacher import d2_spec
-    from ui.playground import teacher as T
+    from ui.playground import teacher_spec as T
 
     at = AppTest.from_file(str(PAGES / "1_playground.py"), default_timeout=180)
     at.query_params.update({"ts": T.encode_blob(d2_spec())})   # hides table and numbers

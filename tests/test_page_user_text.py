@@ -18,8 +18,9 @@ from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
 from tests.markdown_check import assert_no_markup, shown
-from ui.playground import teacher
+from ui.playground import teacher_spec as TS
 from ui.shared import state as S
+from ui.shared.settings import DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYGROUND = str(ROOT / "pages" / "1_playground.py")
@@ -79,7 +80,7 @@ def test_a_links_values_and_names_are_shown_as_text(query, evil):
 def _blob(**extra) -> str:
     """A teacher link's ts= holding the D1 picture with ``extra`` parts."""
     d = datasets.d1()
-    obj = teacher.make_spec(d.X, d.y, S.DEFAULT_SETTINGS).to_obj() | extra
+    obj = TS.make_spec(d.X, d.y, DEFAULTS).to_obj() | extra
     raw = zlib.compress(json.dumps(obj).encode(), 9)
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 

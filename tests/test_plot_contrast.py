@@ -37,7 +37,7 @@ from ui.regression import figures as RF
 from ui.shared import figures as SF
 from ui.shared import fitting
 from ui.shared import palette as P
-from ui.shared import state as S
+from ui.shared.settings import DEFAULTS, Settings
 from ui.step_through import figures as STF
 from ui.step_through import state as SS
 from ui.step_through.view import step_view
@@ -232,9 +232,8 @@ def same_looking(fig: dict) -> list[tuple[str, str]]:
 
 def _fit(name: str, **settings):
     d = datasets.load(name)
-    s = S.settings_from_dataset(d.settings)
-    s.update(settings)
-    got = fitting.fit_points(d.X, d.y, S.normalize_settings(s))
+    s = Settings.from_dataset(d.settings).replace(**settings)
+    got = fitting.fit_points(d.X, d.y, Settings.parse(s))
     assert got.ok, got.error
     return got.model
 
@@ -254,7 +253,7 @@ def _nonlinear():
 @functools.cache
 def _d2_run():
     d = datasets.d2()
-    return SS.build_run(d.X, d.y, S.settings_from_dataset(d.settings), "smo")
+    return SS.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
 
 
 def _step_decision():
@@ -287,7 +286,7 @@ def _feature_view():
 @functools.cache
 def _comparison():
     d = datasets.d2()
-    s = S.settings_from_dataset(d.settings)
+    s = Settings.from_dataset(d.settings)
     return d.X, d.y, cmp.compare(d.X, d.y, s)
 
 
@@ -336,7 +335,7 @@ def _generalisation():
 def _classroom():
     d = datasets.d2()
     task = Task(kind="sv", form="points", prompt="", slide="", X=tuple(map(tuple, d.X)),
-                y=tuple(int(v) for v in d.y), settings=S.settings_from_dataset(d.settings),
+                y=tuple(int(v) for v in d.y), settings=Settings.from_dataset(d.settings),
                 data={"draw_fit": True})
     counts = [k % 3 for k in range(len(d.X))]
     extra = [{"type": "scatter", "mode": "markers", "name": "placed: right", "x": [2.0],
@@ -349,10 +348,10 @@ def _classroom():
 
 def _kernel_perceptron():
     d = datasets.moons(n=40, noise=0.1, seed=0)
-    s = {**S.DEFAULT_SETTINGS, "kernel": "gaussian", "sigma": 1.0}
+    s = {**DEFAULTS, "kernel": "gaussian", "sigma": 1.0}
     run = KPC.run_perceptron(d.X, d.y, s, 50, "free")
     k = run.n_updates // 2
-    svm = fitting.fit_points(d.X, d.y, S.normalize_settings(s)).model
+    svm = fitting.fit_points(d.X, d.y, Settings.parse(s)).model
     return KPF.perceptron_figure(d.X, d.y, svm, KPC.StepModel(run, k), k, run.record(k)["i"],
                                  run.alpha_after(k), KPC.plot_ranges(d.X))
 
@@ -388,7 +387,7 @@ FIGURES = {
     "Step-through: box": lambda: STF.box_figure(SS.step_record(_d2_run(), 3)),
     "Step-through: one coordinate (SGA)": lambda: STF.coordinate_figure(
         step_view(SS.build_run(datasets.d2().X, datasets.d2().y,
-                               S.settings_from_dataset(datasets.d2().settings), "sga"),
+                               Settings.from_dataset(datasets.d2().settings), "sga"),
                   3, coordinate=True).coord),
     "Step-through: α bars": _step_bars,
     "Step-through: curves": _step_curves,

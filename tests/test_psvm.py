@@ -10,7 +10,7 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets as ds
 from ui.shared import fitting
-from ui.shared import state as S
+from ui.shared.settings import Settings
 
 PSVM = {"loss": "quadratic", "bias": "augmented", "solver": "psvm"}
 
@@ -166,10 +166,10 @@ def test_psvm_rejects_what_it_does_not_solve(kw, named):
 
 
 def test_playground_offers_psvm_only_where_it_applies():
-    hinge = S.normalize_settings({"loss": "hinge", "bias": "free"})
+    hinge = Settings.parse({"loss": "hinge", "bias": "free"})
     why = fitting.solver_availability(hinge)["psvm"]
     assert why == "PSVM solves the quadratic loss (k = 2) only: choose it under Loss"
-    quad = S.normalize_settings({"loss": "quadratic", "bias": "augmented", "solver": "psvm",
+    quad = Settings.parse({"loss": "quadratic", "bias": "augmented", "solver": "psvm",
                                  "kernel": "gaussian", "sigma": 1.0})
     assert fitting.solver_availability(quad)["psvm"] is None
     d = ds.d2()

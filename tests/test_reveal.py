@@ -14,6 +14,8 @@ from streamlit.testing.v1 import AppTest
 from svm_engine import datasets
 from ui.classroom.store import get_store
 from ui.playground import teacher as T
+from ui.playground import teacher_spec as TS
+from ui.playground import teacher_store as TL
 from ui.shared import reveal
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
@@ -25,25 +27,25 @@ def link_db(tmp_path, monkeypatch):
     monkeypatch.setenv("SVMLAB_DATABASE_URL", f"sqlite:///{tmp_path / 'links.db'}")
 
 
-def d2_spec(nonce: str = "", hidden=("numbers", "table")) -> T.TeacherSpec:
+def d2_spec(nonce: str = "", hidden=("numbers", "table")) -> TS.TeacherSpec:
     d = datasets.d2()
-    return T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="D2", hidden=hidden,
+    return TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="D2", hidden=hidden,
                        nonce=nonce)
 
 
 def test_a_nonce_makes_a_hiding_link_its_own_and_survives_both_link_forms():
     a, b = d2_spec("0123abcd"), d2_spec("89abcdef")
     assert a.id != b.id != d2_spec().id and d2_spec("0123abcd").id == a.id
-    assert T.decode_blob(T.encode_blob(a)) == a and T.decode_blob(T.encode_blob(a)).nonce
+    assert TS.decode_blob(TS.encode_blob(a)) == a and TS.decode_blob(TS.encode_blob(a)).nonce
     assert d2_spec("0123abcd", hidden=()).nonce == ""          # nothing hidden: no nonce
     assert d2_spec("", hidden=()).id == d2_spec("0123abcd", hidden=()).id
-    with pytest.raises(T.TeacherLinkError, match="nonce"):
+    with pytest.raises(TS.TeacherLinkError, match="nonce"):
         d2_spec("<script>")
 
 
 def test_hidden_points_are_hidden_until_the_store_says_revealed():
     spec = d2_spec("0123abcd")
-    link_id = T.put_link(spec, key="the-teachers-key")
+    link_id = TL.put_link(spec, key="the-teachers-key")
     ss: dict = {}
     T.open_link(ss, {"t": link_id})
     d, d1 = datasets.d2(), datasets.d1()
@@ -51,22 +53,22 @@ def test_hidden_points_are_hidden_until_the_store_says_revealed():
     assert reveal.hides_points(ss, d.X, d.y) and not reveal.hides_points(ss, d1.X, d1.y)
     assert not reveal.hides_points(ss, d.X, -d.y)             # other labels: not the teacher's
     assert reveal.poll(ss) is False                           # not revealed yet
-    with pytest.raises(T.TeacherLinkError, match="reveal key"):
-        T.reveal_link(link_id, "a-forged-key")
+    with pytest.raises(TS.TeacherLinkError, match="reveal key"):
+        TL.reveal_link(link_id, "a-forged-key")
     assert reveal.poll(ss) is False and reveal.hidden(ss)
-    T.reveal_link(link_id, "the-teachers-key")
+    TL.reveal_link(link_id, "the-teachers-key")
     assert reveal.poll(ss) is True
     assert reveal.hidden(ss) == frozenset() and T.shows(ss, "numbers")
     assert not reveal.hides_points(ss, d.X, d.y)
 
 
 def test_a_link_made_without_a_key_cannot_be_revealed():
-    link_id = T.put_link(d2_spec("0123abcd"))
-    with pytest.raises(T.TeacherLinkError):
-        T.reveal_link(link_id, "")
+    link_id = TL.put_link(d2_spec("0123abcd"))
+    with pytest.raises(TS.TeacherLinkError):
+        TL.reveal_link(link_id, "")
 
 
-def student_session(at: AppTest, spec: T.TeacherSpec) -> AppTest:
+def student_session(at: AppTest, spec: TS.TeacherSpec) -> AppTest:
     ss: dict = {}
     T.open_link(ss, {"t": spec.id})
     for k, v in ss.items():
@@ -76,14 +78,14 @@ def student_session(at: AppTest, spec: T.TeacherSpec) -> AppTest:
 
 def test_worked_examples_hide_the_teacher_s_points_until_the_reveal():
     d = datasets.d1()
-    spec = T.make_spec(d.X, d.y, {"hard_margin": True}, hidden=["numbers"], nonce="00ff00ff")
-    T.put_link(spec, key="k" * 20)
+    spec = TS.make_spec(d.X, d.y, {"hard_margin": True}, hidden=["numbers"], nonce="00ff00ff")
+    TL.put_link(spec, key="k" * 20)
     at = student_session(AppTest.from_file(str(PAGES / "2_worked_examples.py"),
                                            default_timeout=300), spec).run()
     assert not at.exception
     assert any(reveal.HIDDEN_TEXT in i.value for i in at.info)        # D1's tab: hidden
     assert not any("Book value" in m.value for m in at.markdown)
-    T.reveal_link(spec.id, "k" * 20)
+    TL.reveal_link(spec.id, "k" * 20)
     at.run()                                  # the watch fragment polls, then the page reruns
     assert not at.exception
     assert not any(reveal.HIDDEN_TEXT in i.value for i in at.info)
@@ -92,7 +94,7 @@ def test_worked_examples_hide_the_teacher_s_points_until_the_reveal():
 
 def test_compare_solvers_hide_the_teacher_s_points_but_not_other_points():
     spec = d2_spec("0123abcd")
-    T.put_link(spec, key="k" * 20)
+    TL.put_link(spec, key="k" * 20)
     at = AppTest.from_file(str(PAGES / "4_compare_solvers.py"), default_timeout=300)
     at = student_session(at, spec).run()       # its source: the Playground's points (D2)
     assert not at.exception

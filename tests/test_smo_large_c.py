@@ -33,7 +33,8 @@ from svm_engine.solvers import face
 from svm_engine.solvers import smo as readable
 from svm_engine.solvers import smo_fast as fast
 from tests.random_problems import make_problem, make_separable
-from ui.shared import fit_words, fitting, state
+from ui.shared import fit_words, fitting
+from ui.shared.settings import Settings
 from ui.step_through.state import trace_max_iter
 
 FACTOR = int(os.environ.get("SVMLAB_EXAMPLES_FACTOR", "1"))   # as in test_engine_random.py
@@ -68,7 +69,7 @@ def certified_qp_dual(X, y, kernel, C, loss):
 
 def playground(X, y, **overrides):
     """The Playground's fit (ui.shared.fitting.fit_points: its SMO tolerance and iteration cap)."""
-    s = state.normalize_settings({"kernel": "linear", "bias": "free", "solver": "smo",
+    s = Settings.parse({"kernel": "linear", "bias": "free", "solver": "smo",
                                   **overrides})
     out = fitting.fit_points(X, y, s)
     assert out.model is not None, out.error

@@ -9,7 +9,7 @@ import pytest
 
 from svm_engine import datasets
 from ui.shared.numbers import fmt_tex
-from ui.shared.state import DEFAULT_SETTINGS, settings_from_dataset
+from ui.shared.settings import DEFAULTS, Settings
 from ui.step_through import figures as F
 from ui.step_through import state as S
 from ui.step_through import text as W
@@ -24,13 +24,13 @@ def role(fig, name):
 @pytest.fixture(scope="module")
 def d2_run():
     ds = datasets.d2()
-    return S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
+    return S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
 
 
 @pytest.fixture(scope="module")
 def d1_hard_run():
     ds = datasets.d1()  # the book's settings: the hard margin, C = ∞
-    run = S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
+    run = S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
     assert math.isinf(run.C_box)
     return run
 
@@ -170,7 +170,7 @@ def test_decision_key_names_the_marks_of_each_solver():
 
 def test_payload_is_json_with_typed_arrays_and_shared_grids():
     ds = datasets.moons(n=60, noise=0.2, seed=1)
-    run = S.build_run(ds.X, ds.y, dict(DEFAULT_SETTINGS, kernel="gaussian", sigma=1.0), "smo")
+    run = S.build_run(ds.X, ds.y, dict(DEFAULTS, kernel="gaussian", sigma=1.0), "smo")
     st = S.state_at(run, 2)
     fig = F.step_decision_figure(st, S.prev_model(run, 2), pair=[0, 1], resolution=30)
     p = plot_payload(fig, {"displaylogo": False})

@@ -18,7 +18,8 @@ import svm_engine as se
 from svm_engine import datasets
 from tests.step_payload import payload_step_bytes, replay_alpha
 from ui.shared import figures as FIG
-from ui.shared.state import DEFAULT_SETTINGS, default_range, settings_from_dataset
+from ui.shared.points import default_range
+from ui.shared.settings import DEFAULTS, Settings
 from ui.step_through import figures as F
 from ui.step_through import player as SP
 from ui.step_through import state as S
@@ -26,8 +27,7 @@ from ui.step_through import state as S
 
 def book(name, **over):
     ds = datasets.load(name)
-    s = settings_from_dataset(ds.settings)
-    s.update(over)
+    s = Settings.from_dataset(ds.settings).replace(**over)
     return ds, S.build_run(ds.X, ds.y, s, "smo")
 
 
@@ -39,7 +39,7 @@ def payload_of(ds, run, rid="run-1"):
 @pytest.fixture(scope="module")
 def moons200():
     ds = datasets.moons(n=200, noise=0.2, seed=0)
-    s = dict(DEFAULT_SETTINGS, kernel="gaussian", sigma=1.0, C=1.0)
+    s = dict(DEFAULTS, kernel="gaussian", sigma=1.0, C=1.0)
     return ds, S.build_run(ds.X, ds.y, s, "smo")
 
 
@@ -110,7 +110,7 @@ def test_the_payloads_step_records_are_the_runs(name):
 def test_the_payload_is_json_and_compact():
     # a run at the trace cap: 200 moons, linear kernel, C = 1000, 5,000 recorded steps
     ds = datasets.moons(n=200, noise=0.1, seed=0)
-    s = dict(DEFAULT_SETTINGS, kernel="linear", C=1000.0, wss="max_violating_pair")
+    s = dict(DEFAULTS, kernel="linear", C=1000.0, wss="max_violating_pair")
     run = S.build_run(ds.X, ds.y, s, "smo")
     assert run.n_steps == S.TRACE_CAP
     p = payload_of(ds, run)
@@ -160,7 +160,7 @@ def test_curves_without_marker_is_the_same_figure_otherwise():
 
 def test_only_smo_runs_are_played_in_the_browser():
     ds = datasets.d2()
-    run = S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "sga")
+    run = S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "sga")
     with pytest.raises(ValueError, match="SMO"):
         payload_of(ds, run)
 

@@ -10,7 +10,7 @@ import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
 from ui.shared.fitting import SMO_TOL, smo_max_iter
-from ui.shared.state import DEFAULT_SETTINGS, effective_C, settings_from_dataset
+from ui.shared.settings import DEFAULTS, Settings, effective_C
 from ui.step_through import record
 from ui.step_through import state as S
 
@@ -21,9 +21,9 @@ UNPOLISHED = pytest.mark.filterwarnings("ignore::svm_engine.model.ConvergenceWar
 
 def settings_for(name, **over):
     s = (
-        settings_from_dataset(datasets.load(name).settings)
+        dict(Settings.from_dataset(datasets.load(name).settings))
         if name in datasets.BOOK
-        else dict(DEFAULT_SETTINGS)
+        else dict(DEFAULTS)
     )
     s.update(over)
     return s
@@ -100,7 +100,7 @@ def test_smo_last_step_is_the_engines_fit(name, wss):
 
 
 def test_smo_rbf_200_points_last_step(moons200):
-    s = dict(DEFAULT_SETTINGS, kernel="gaussian", sigma=1.0, C=1.0)
+    s = dict(DEFAULTS, kernel="gaussian", sigma=1.0, C=1.0)
     run = S.build_run(moons200.X, moons200.y, s, "smo")
     last = S.state_at(run, run.n_steps)
     np.testing.assert_array_equal(zeroed(last.alpha), run.model.alpha)
@@ -235,7 +235,7 @@ def capped_run():
     """A run longer than the trace: 200 moons, linear kernel, C = 1000 (SMO needs far more
     than 5,000 steps there: the page's cap of 5,000 + 20n = 9,000 steps is reached)."""
     ds = datasets.moons(n=200, noise=0.1, seed=0)
-    s = dict(DEFAULT_SETTINGS, kernel="linear", C=1000.0, wss="max_violating_pair")
+    s = dict(DEFAULTS, kernel="linear", C=1000.0, wss="max_violating_pair")
     return ds, S.build_run(ds.X, ds.y, s, "smo")
 
 
@@ -256,7 +256,7 @@ def test_trace_is_bounded_and_the_run_says_so(capped_run):
 
 
 def test_cached_run_is_small_and_picklable(moons200):
-    s = dict(DEFAULT_SETTINGS, kernel="gaussian", sigma=1.0, C=1.0)
+    s = dict(DEFAULTS, kernel="gaussian", sigma=1.0, C=1.0)
     run = S.build_run(moons200.X, moons200.y, s, "smo")
     blob = pickle.dumps(run)
     assert len(blob) < 200_000
@@ -267,9 +267,9 @@ def test_cached_run_is_small_and_picklable(moons200):
 
 def test_bad_input_raises_value_error():
     with pytest.raises(ValueError, match="each class"):
-        S.build_run(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1, 1]), DEFAULT_SETTINGS, "smo")
+        S.build_run(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1, 1]), DEFAULTS, "smo")
     with pytest.raises(ValueError, match="solver"):
-        S.build_run(datasets.d1().X, datasets.d1().y, DEFAULT_SETTINGS, "qp")
+        S.build_run(datasets.d1().X, datasets.d1().y, DEFAULTS, "qp")
     with pytest.raises(ValueError, match="not linearly separable"):
         S.build_run(datasets.d2().X, datasets.d2().y, settings_for("d2", hard_margin=True), "smo")
 

@@ -8,7 +8,7 @@ import pytest
 
 from svm_engine import datasets
 from ui.shared.numbers import fmt_num, hyperplane_equation
-from ui.shared.state import settings_from_dataset
+from ui.shared.settings import Settings
 from ui.step_through import state as S
 from ui.step_through import text as W
 from ui.step_through import view as V
@@ -16,7 +16,7 @@ from ui.step_through import view as V
 
 def _run(solver, **over):
     ds = datasets.d2()
-    s = {**settings_from_dataset(ds.settings), **over}
+    s = {**Settings.from_dataset(ds.settings), **over}
     return S.build_run(ds.X, ds.y, s, solver)
 
 
@@ -140,7 +140,7 @@ def test_the_alpha_table_labels_points_by_the_tables_one_rule():
     from ui.shared.sv_labels import MARGIN_DIGITS, ON_MARGIN_ZERO
 
     ds = datasets.d1()
-    run = S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
+    run = S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
     stt = S.state_at(run, run.n_steps)
     df = V.alpha_frame(run, stt)
     yh = np.where(run.y > 0, 1.0, -1.0) * np.asarray(stt.model.h_train)

@@ -93,8 +93,8 @@ def test_every_margin_on_the_playground_says_which_convention():
     width = panel[tables.WIDTH_ROW]
     assert float(width.split()[0]) == pytest.approx(2 * margin, abs=1e-3)
     assert "the book's is 1/‖w‖" in width and "KKT note" in width
-    from ui.playground import teacher
-    q = teacher.PRESETS_BY_KEY["two_point"]
+    from ui.playground import teacher_presets
+    q = teacher_presets.PRESETS_BY_KEY["two_point"]
     words = " ".join(str(v) for v in vars(q).values() if isinstance(v, str))
     assert "1/‖w‖" in words and "2/‖w‖" in words
 

@@ -13,6 +13,7 @@ from svm_engine import datasets, export
 from ui.playground import takeaway
 from ui.shared import fitting
 from ui.shared import state as S
+from ui.shared.settings import Settings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 
@@ -33,7 +34,7 @@ def grid(X, k=20):
 
 def test_build_exports_the_playgrounds_own_fit():
     d = datasets.d2()
-    settings = S.settings_from_dataset(d.settings)
+    settings = Settings.from_dataset(d.settings)
     t = takeaway.build(d.X, d.y, settings, d.title)
     model = fitting.fit_points(d.X, d.y, settings).model
     G = grid(d.X)
@@ -48,7 +49,7 @@ def test_build_exports_the_playgrounds_own_fit():
 
 def test_build_says_why_there_is_no_model():
     t = takeaway.build(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1, 1]),
-                       S.normalize_settings({}), "one class")
+                       Settings.parse({}), "one class")
     assert t.error and "each class" in t.error and not t.json_text and not t.code
 
 

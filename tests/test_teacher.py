@@ -20,20 +20,25 @@ from svm_engine import datasets
 from ui.classroom.store import NotTeacher, Store, get_store
 from ui.classroom.store.schema import links
 from ui.playground import teacher as T
+from ui.playground import teacher_presets as TP
+from ui.playground import teacher_spec as TS
+from ui.playground import teacher_store as TL
 from ui.serving import fit_api
+from ui.shared import links as url_links
 from ui.shared import qr, state
 from ui.shared.book_setups import playground_target
 from ui.shared.figures import POINT_SIZE, decision_figure_dict
+from ui.shared.settings import Settings
 from ui.worked_examples import examples
 
 EVIL = "**x** <script>alert(1)</script> [a](javascript:x)"
 
 
-def d2_spec(**kw) -> T.TeacherSpec:
+def d2_spec(**kw) -> TS.TeacherSpec:
     d = datasets.d2()
     args = {"title": "D2 with C = 1", "question": "Which points need slack?\nWhy?",
             "locked": ["points", "kernel", "C"], "hidden": ["table"]} | kw  # fmt: skip
-    return T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, **args)
+    return TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, **args)
 
 
 def blob_of(obj) -> str:
@@ -46,11 +51,11 @@ def blob_of(obj) -> str:
 
 def test_the_long_link_round_trips_every_part():
     spec = d2_spec(title=EVIL)
-    back = T.decode_blob(T.encode_blob(spec))
+    back = TS.decode_blob(TS.encode_blob(spec))
     assert back == spec
     np.testing.assert_array_equal(back.X, datasets.d2().X)
     np.testing.assert_array_equal(back.y, datasets.d2().y)
-    assert back.settings == state.normalize_settings({"C": 1.0, "solver": "smo"})
+    assert back.settings == Settings.parse({"C": 1.0, "solver": "smo"})
     assert back.title == EVIL  # plain text, kept verbatim: the page draws it with st.text
     assert back.question == "Which points need slack?\nWhy?"
     assert back.locked == {"points", "kernel", "C"} and back.hidden == {"table"}
@@ -58,46 +63,46 @@ def test_the_long_link_round_trips_every_part():
 
 def test_float64_points_round_trip_exactly():
     X = np.array([[0.1, 1 / 3], [2.0, math.pi]])
-    spec = T.make_spec(X, [1, -1], {})
-    np.testing.assert_array_equal(T.decode_blob(T.encode_blob(spec)).X, X)
+    spec = TS.make_spec(X, [1, -1], {})
+    np.testing.assert_array_equal(TS.decode_blob(TS.encode_blob(spec)).X, X)
 
 
 def test_the_id_names_the_content():
     a = d2_spec()
-    assert a.id == d2_spec().id and len(a.id) == T.ID_LEN
+    assert a.id == d2_spec().id and len(a.id) == TS.ID_LEN
     assert set(a.id) <= set("abcdefghijklmnopqrstuvwxyz234567")
     assert d2_spec(locked=["C", "kernel", "points"]).id == a.id  # order does not matter
     others = {d2_spec(title="D2").id, d2_spec(question="").id, d2_spec(locked=[]).id,
               d2_spec(hidden=["numbers"]).id}  # fmt: skip
     assert a.id not in others and len(others) == 4
-    moved = T.make_spec(a.X + 0.5, a.y, a.settings)
-    assert moved.id != T.make_spec(a.X, a.y, a.settings).id
-    assert T.spec_id(a.canonical()) == a.id
+    moved = TS.make_spec(a.X + 0.5, a.y, a.settings)
+    assert moved.id != TS.make_spec(a.X, a.y, a.settings).id
+    assert TS.spec_id(a.canonical()) == a.id
 
 
 def test_text_is_cleaned_and_capped():
     spec = d2_spec(title="  a\u202eb\x00c\nd  ", question="line 1\r\nline\u200b 2\t!")
     assert spec.title == "abc d"  # no control, invisible or direction characters; one line
     assert spec.question == "line 1\nline 2 !"
-    T.make_spec([[0, 0]], [1], {}, title="t" * T.TITLE_MAX)
-    too_long = rf"title is too long: {T.TITLE_MAX + 1} .*at most {T.TITLE_MAX}"
-    with pytest.raises(T.TeacherLinkError, match=too_long):
-        T.make_spec([[0, 0]], [1], {}, title="t" * (T.TITLE_MAX + 1))
-    with pytest.raises(T.TeacherLinkError, match="question is too long"):
-        T.make_spec([[0, 0]], [1], {}, question="q" * (T.QUESTION_MAX + 1))
-    with pytest.raises(T.TeacherLinkError, match="title must be text"):
-        T.make_spec([[0, 0]], [1], {}, title=3)
+    TS.make_spec([[0, 0]], [1], {}, title="t" * TS.TITLE_MAX)
+    too_long = rf"title is too long: {TS.TITLE_MAX + 1} .*at most {TS.TITLE_MAX}"
+    with pytest.raises(TS.TeacherLinkError, match=too_long):
+        TS.make_spec([[0, 0]], [1], {}, title="t" * (TS.TITLE_MAX + 1))
+    with pytest.raises(TS.TeacherLinkError, match="question is too long"):
+        TS.make_spec([[0, 0]], [1], {}, question="q" * (TS.QUESTION_MAX + 1))
+    with pytest.raises(TS.TeacherLinkError, match="title must be text"):
+        TS.make_spec([[0, 0]], [1], {}, title=3)
 
 
 def test_make_spec_names_bad_values():
-    with pytest.raises(T.TeacherLinkError, match="unknown locked control 'colour'"):
-        T.make_spec([[0, 0]], [1], {}, locked=["colour"])
-    with pytest.raises(T.TeacherLinkError, match="unknown hidden control"):
-        T.make_spec([[0, 0]], [1], {}, hidden=["plot"])
-    with pytest.raises(T.TeacherLinkError, match="kernel must be one of"):
-        T.make_spec([[0, 0]], [1], {"kernel": "sigmoid"})
-    with pytest.raises(T.TeacherLinkError, match="labels must be"):
-        T.make_spec([[0, 0]], [2], {})
+    with pytest.raises(TS.TeacherLinkError, match="unknown locked control 'colour'"):
+        TS.make_spec([[0, 0]], [1], {}, locked=["colour"])
+    with pytest.raises(TS.TeacherLinkError, match="unknown hidden control"):
+        TS.make_spec([[0, 0]], [1], {}, hidden=["plot"])
+    with pytest.raises(TS.TeacherLinkError, match="kernel must be one of"):
+        TS.make_spec([[0, 0]], [1], {"kernel": "sigmoid"})
+    with pytest.raises(TS.TeacherLinkError, match="labels must be"):
+        TS.make_spec([[0, 0]], [2], {})
 
 
 GOOD = d2_spec().to_obj()
@@ -107,7 +112,7 @@ GOOD = d2_spec().to_obj()
     ("text", "words"),
     [
         ("", "missing or too long"),
-        ("a" * (T.MAX_BLOB_CHARS + 1), "missing or too long"),
+        ("a" * (TS.MAX_BLOB_CHARS + 1), "missing or too long"),
         ("abc$%", "characters a link never has"),
         ("bm90IHpsaWI", "damaged"),  # base64 of "not zlib"
         (base64.urlsafe_b64encode(zlib.compress(b"{oops")).decode().rstrip("="), "not valid JSON"),
@@ -132,15 +137,15 @@ GOOD = d2_spec().to_obj()
     ],
 )
 def test_a_bad_long_link_gets_a_clear_message(text, words):
-    with pytest.raises(T.TeacherLinkError) as info:
-        T.decode_blob(text)
+    with pytest.raises(TS.TeacherLinkError) as info:
+        TS.decode_blob(text)
     assert words in str(info.value)
 
 
 def test_a_cut_off_long_link_is_reported():
-    blob = T.encode_blob(d2_spec())
-    with pytest.raises(T.TeacherLinkError, match="cut off|damaged"):
-        T.decode_blob(blob[: len(blob) // 2])
+    blob = TS.encode_blob(d2_spec())
+    with pytest.raises(TS.TeacherLinkError, match="cut off|damaged"):
+        TS.decode_blob(blob[: len(blob) // 2])
 
 
 # ---------------------------------------------------------------------------- the store
@@ -161,61 +166,61 @@ def _set_spec(store, link_id, text):
 
 def test_the_store_keeps_a_spec_under_its_id(link_store):
     spec = d2_spec(title=EVIL)
-    link_id = T.put_link(spec, link_store)
+    link_id = TL.put_link(spec, link_store)
     assert link_id == spec.id
     assert link_store.get_link(link_id) == spec.canonical()
-    assert T.get_link(link_id, link_store) == spec
-    assert T.put_link(spec, link_store) == link_id  # the same content: the same id, nothing new
+    assert TL.get_link(link_id, link_store) == spec
+    assert TL.put_link(spec, link_store) == link_id  # the same content: the same id, nothing new
     with link_store.engine.connect() as c:
         assert c.execute(select(links.c.id)).scalars().all() == [link_id]
-    assert T.get_link("aaaaaaaaaa", link_store) is None
+    assert TL.get_link("aaaaaaaaaa", link_store) is None
 
 
 def test_the_default_store_is_the_environments_database(monkeypatch, tmp_path):
     url = f"sqlite:///{tmp_path / 'env.db'}"
     monkeypatch.setenv("SVMLAB_DATABASE_URL", url)
-    link_id = T.put_link(d2_spec())
+    link_id = TL.put_link(d2_spec())
     assert get_store(url).get_link(link_id) == d2_spec().canonical()
-    assert T.get_link(link_id) == d2_spec()
+    assert TL.get_link(link_id) == d2_spec()
 
 
 @pytest.mark.parametrize("bad", ["../../etc/pa", "ABCDEFGHIJ", "abc", "abcdefghij1", "", None])
 def test_the_store_refuses_ids_that_are_not_ids(link_store, bad):
-    with pytest.raises(T.TeacherLinkError, match="id is not valid"):
-        T.get_link(bad, link_store)
+    with pytest.raises(TS.TeacherLinkError, match="id is not valid"):
+        TL.get_link(bad, link_store)
 
 
 def test_a_changed_or_oversized_row_is_reported(link_store):
-    link_id = T.put_link(d2_spec(), link_store)
+    link_id = TL.put_link(d2_spec(), link_store)
     _set_spec(link_store, link_id, d2_spec().canonical().replace("D2 with C = 1", "D2 with C = 9"))
-    with pytest.raises(T.TeacherLinkError, match="does not match its id"):
-        T.get_link(link_id, link_store)
-    _set_spec(link_store, link_id, " " * (T.MAX_SPEC_BYTES + 1))
-    with pytest.raises(T.TeacherLinkError, match="too large"):
-        T.get_link(link_id, link_store)
+    with pytest.raises(TS.TeacherLinkError, match="does not match its id"):
+        TL.get_link(link_id, link_store)
+    _set_spec(link_store, link_id, " " * (TS.MAX_SPEC_BYTES + 1))
+    with pytest.raises(TS.TeacherLinkError, match="too large"):
+        TL.get_link(link_id, link_store)
     _set_spec(link_store, link_id, "not json")
-    with pytest.raises(T.TeacherLinkError, match="not valid JSON"):
-        T.get_link(link_id, link_store)
-    with pytest.raises(T.TeacherLinkError, match="another picture is stored under"):
-        T.put_link(d2_spec(), link_store)  # the row under its id is not its picture
+    with pytest.raises(TS.TeacherLinkError, match="not valid JSON"):
+        TL.get_link(link_id, link_store)
+    with pytest.raises(TS.TeacherLinkError, match="another picture is stored under"):
+        TL.put_link(d2_spec(), link_store)  # the row under its id is not its picture
 
 
 def test_a_full_store_says_so_and_the_long_link_still_works(link_store, monkeypatch):
-    monkeypatch.setattr(T, "MAX_LINKS", 1)
-    T.put_link(d2_spec(), link_store)
-    with pytest.raises(T.TeacherLinkError, match="store is full"):
-        T.put_link(d2_spec(title="another"), link_store)
-    out = T.links(d2_spec(title="another"), "http://host/", link_store)
+    monkeypatch.setattr(TL, "MAX_LINKS", 1)
+    TL.put_link(d2_spec(), link_store)
+    with pytest.raises(TS.TeacherLinkError, match="store is full"):
+        TL.put_link(d2_spec(title="another"), link_store)
+    out = TL.links(d2_spec(title="another"), "http://host/", link_store)
     assert out["short"] is None and "store is full" in out["error"]
     assert out["long"].startswith("http://host/?ts=")
     assert out["present"] == out["long"] + "&present=1"
-    assert T.decode_blob(out["long"].split("ts=", 1)[1]) == d2_spec(title="another")
-    assert T.put_link(d2_spec(), link_store) == d2_spec().id  # one already there: still fine
+    assert TS.decode_blob(out["long"].split("ts=", 1)[1]) == d2_spec(title="another")
+    assert TL.put_link(d2_spec(), link_store) == d2_spec().id  # one already there: still fine
 
 
 def test_links_gives_the_short_and_the_long_link(link_store):
     spec = d2_spec()
-    out = T.links(spec, "http://host/", link_store)
+    out = TL.links(spec, "http://host/", link_store)
     assert out["short"] == f"http://host/?t={spec.id}" and out["error"] is None
     assert out["present"] == f"http://host/?t={spec.id}&present=1"
 
@@ -226,7 +231,7 @@ def test_an_unavailable_store_gives_a_message(link_store, monkeypatch):
 
     monkeypatch.setattr(link_store, "put_link", broken)
     monkeypatch.setattr(link_store, "get_link", broken)
-    out = T.links(d2_spec(), "", link_store)
+    out = TL.links(d2_spec(), "", link_store)
     assert out["short"] is None and "cannot be written" in out["error"]
     ss: dict = {}
     msg = T.open_link(ss, {"t": d2_spec().id}, link_store)
@@ -235,13 +240,13 @@ def test_an_unavailable_store_gives_a_message(link_store, monkeypatch):
 
 
 def test_a_link_is_revealed_only_with_its_key(link_store):
-    link_id = T.put_link(d2_spec(), link_store, key="teacher-secret")
+    link_id = TL.put_link(d2_spec(), link_store, key="teacher-secret")
     assert not link_store.link_revealed(link_id)
     with pytest.raises(NotTeacher):
         link_store.reveal_link(link_id, "guess")
     link_store.reveal_link(link_id, "teacher-secret")
     assert link_store.link_revealed(link_id)
-    plain = T.put_link(d2_spec(title="no key"), link_store)
+    plain = TL.put_link(d2_spec(title="no key"), link_store)
     with pytest.raises(NotTeacher):
         link_store.reveal_link(plain, "")
     assert not link_store.link_revealed("aaaaaaaaaa")
@@ -250,20 +255,20 @@ def test_a_link_is_revealed_only_with_its_key(link_store):
 # -------------------------------------------------------------------------- the presets
 
 
-@pytest.mark.parametrize("preset", T.PRESETS, ids=lambda p: p.key)
+@pytest.mark.parametrize("preset", TP.PRESETS, ids=lambda p: p.key)
 def test_each_preset_is_its_worked_example(preset):
-    spec = T.preset_spec(preset.key)
+    spec = TP.preset_spec(preset.key)
     setup = examples.BY_KEY[preset.example].setups[preset.setup]
     X, y, settings, _ = playground_target(setup)
     np.testing.assert_array_equal(spec.X, X)
     np.testing.assert_array_equal(spec.y, y)
-    assert spec.settings == state.normalize_settings(settings)
+    assert spec.settings == Settings.parse(settings)
     assert spec.title and spec.question and spec.locked
-    assert T.decode_blob(T.encode_blob(spec)) == spec
+    assert TS.decode_blob(TS.encode_blob(spec)) == spec
 
 
 def test_the_presets_cover_the_books_examples():
-    specs = {p.key: T.preset_spec(p.key) for p in T.PRESETS}
+    specs = {p.key: TP.preset_spec(p.key) for p in TP.PRESETS}
     assert specs["d1"].settings["hard_margin"] and specs["d1"].settings["kernel"] == "linear"
     assert specs["d2"].settings["C"] == 1.0 and not specs["d2"].settings["hard_margin"]
     assert specs["iris"].settings["C"] == 10.0 and len(specs["iris"].y) == 150
@@ -278,12 +283,12 @@ def test_the_presets_cover_the_books_examples():
 def test_open_link_loads_the_teachers_picture():
     ss: dict = {}
     spec = d2_spec()
-    assert T.open_link(ss, {"ts": T.encode_blob(spec)}) is None
+    assert T.open_link(ss, {"ts": TS.encode_blob(spec)}) is None
     X, y, title = state.current_dataset(ss)
     np.testing.assert_array_equal(X, spec.X)
     assert state.current_settings(ss) == spec.settings and title == T.POINTS_TITLE
     assert T.spec_of(ss) == spec and T.at_spec(ss) and not T.is_present(ss)
-    assert T.page_query(ss) == {"ts": T.encode_blob(spec)}
+    assert T.page_query(ss) == {"ts": TS.encode_blob(spec)}
     assert T.is_locked(ss, "kernel") and not T.is_locked(ss, "loss")
     assert not T.shows(ss, "table") and T.shows(ss, "numbers")
 
@@ -291,10 +296,10 @@ def test_open_link_loads_the_teachers_picture():
 def test_a_students_changes_stay_in_the_link_but_locks_win():
     ss: dict = {}
     spec = d2_spec()
-    blob = T.encode_blob(spec)
+    blob = TS.encode_blob(spec)
     # the student's own link (after a reload): loss changed (unlocked), kernel and points
     # changed by hand in the address bar (locked)
-    mine = state.encode_query(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1, -1]),
+    mine = url_links.encode_query(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1, -1]),
                               {"kernel": "gaussian", "loss": "quadratic", "C": 5.0})
     assert T.open_link(ss, {"ts": blob, **mine}) is None
     s = state.current_settings(ss)
@@ -319,7 +324,7 @@ def test_unknown_short_link_says_so_and_shows_the_default(link_store):
     [
         ({"t": "../../x"}, "id is not valid"),
         ({"ts": "%%%"}, "characters a link never has"),
-        ({"ts": T.encode_blob(d2_spec()), "present": "yes"}, "present=… should be 1 or 0"),
+        ({"ts": TS.encode_blob(d2_spec()), "present": "yes"}, "present=… should be 1 or 0"),
     ],
 )
 def test_bad_teacher_parameters_give_a_message(link_store, q, words):
@@ -332,14 +337,14 @@ def test_bad_teacher_parameters_give_a_message(link_store, q, words):
 def test_bad_student_changes_fall_back_to_the_teachers_picture():
     ss: dict = {}
     spec = d2_spec()
-    msg = T.open_link(ss, {"ts": T.encode_blob(spec), "v": "1", "p": "!!"})
+    msg = T.open_link(ss, {"ts": TS.encode_blob(spec), "v": "1", "p": "!!"})
     assert "could not be read" in msg and T.at_spec(ss)
 
 
 def test_short_link_and_present_mode(link_store):
     store = link_store
     spec = d2_spec()
-    link_id = T.put_link(spec, store)
+    link_id = TL.put_link(spec, store)
     ss: dict = {}
     assert T.open_link(ss, {"t": link_id, "present": "1"}, store) is None
     assert T.spec_of(ss) == spec and T.is_present(ss)
@@ -353,14 +358,14 @@ def test_present_mode_without_a_teacher_link():
     ss: dict = {}
     assert T.open_link(ss, {"present": "1", "v": "1", "d": "d2"}) is None
     assert T.is_present(ss) and T.spec_of(ss) is None
-    assert T.page_query(ss) == {**state.state_query(ss), "present": "1"}
+    assert T.page_query(ss) == {**url_links.state_query(ss), "present": "1"}
     assert state.current_dataset(ss)[2] == datasets.d2().title
 
 
 def test_reset_and_undo_the_reset():
     ss: dict = {}
     spec = d2_spec(locked=["kernel"])
-    T.open_link(ss, {"ts": T.encode_blob(spec)})
+    T.open_link(ss, {"ts": TS.encode_blob(spec)})
     state.set_points(ss, [[0.0, 0.0], [1.0, 1.0]], [1, -1])
     state.set_settings(ss, {**state.current_settings(ss), "loss": "quadratic"})
     assert not T.at_spec(ss)
@@ -374,7 +379,7 @@ def test_reset_and_undo_the_reset():
 
 def test_lock_kwargs_merge_with_the_widgets_own():
     ss: dict = {}
-    T.open_link(ss, {"ts": T.encode_blob(d2_spec())})
+    T.open_link(ss, {"ts": TS.encode_blob(d2_spec())})
     assert T.lock_kwargs(ss, "C", disabled=False, help="own") == {
         "disabled": True, "help": T.LOCKED_HELP}  # fmt: skip
     assert T.lock_kwargs(ss, "loss", disabled=True, help="own") == {
@@ -384,7 +389,7 @@ def test_lock_kwargs_merge_with_the_widgets_own():
 
 def test_the_hidden_sv_and_present_mode_reach_the_figure():
     ss: dict = {}
-    T.open_link(ss, {"ts": T.encode_blob(d2_spec(hidden=["sv"])), "present": "1"})
+    T.open_link(ss, {"ts": TS.encode_blob(d2_spec(hidden=["sv"])), "present": "1"})
     opts = T.figure_options(ss)
     assert opts == {"scale": T.PRESENT_SCALE, "show_sv": False, "student": True}
     d = datasets.d2()

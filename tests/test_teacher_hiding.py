@@ -16,6 +16,7 @@ from tests.test_page_teacher import PAGE, canvas, d2_spec, no_traceback
 from ui.playground import canvas as C
 from ui.playground import takeaway_panel
 from ui.playground import teacher as T
+from ui.playground import teacher_spec as TS
 from ui.serving import fit_api
 from ui.shared import state as S
 
@@ -44,7 +45,7 @@ def d2_body(**style) -> dict:
 
 def test_a_hidden_numbers_session_s_answer_carries_no_alpha_and_no_numbers():
     ss: dict = {}
-    T.open_link(ss, {"ts": T.encode_blob(d2_spec(hidden=["numbers"], locked=[]))})
+    T.open_link(ss, {"ts": TS.encode_blob(d2_spec(hidden=["numbers"], locked=[]))})
     style = T.figure_options(ss)
     assert style["hide"] == ("numbers",)
     ans = fit_api.refit({**d2_body(), "style": {**style, "hide": list(style["hide"])}})
@@ -67,7 +68,7 @@ def test_the_endpoint_refuses_an_unknown_hidden_part():
 
 def test_a_points_locked_session_refuses_a_seventh_point_from_any_client():
     ss: dict = {}
-    T.open_link(ss, {"ts": T.encode_blob(d2_spec())})      # points locked
+    T.open_link(ss, {"ts": TS.encode_blob(d2_spec())})      # points locked
     X, y, _ = S.current_dataset(ss)
     epoch = int(ss.get(S.K_EPOCH, 0))
     pts = [[*p, int(c)] for p, c in zip(X.tolist(), y.tolist(), strict=True)] + [[9.0, 9.0, 1]]
@@ -87,7 +88,7 @@ def test_a_points_locked_session_refuses_a_seventh_point_from_any_client():
 
 def open_page(spec) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=120)
-    at.query_params.update({"ts": T.encode_blob(spec)})
+    at.query_params.update({"ts": TS.encode_blob(spec)})
     return at.run()
 
 
@@ -121,7 +122,7 @@ def test_a_locked_setting_or_the_locked_points_changed_by_a_client_are_put_back(
     only; a websocket client could still send a value for them."""
     ss: dict = {}
     spec = d2_spec()                                       # points, kernel, C, solver locked
-    T.open_link(ss, {"ts": T.encode_blob(spec)})
+    T.open_link(ss, {"ts": TS.encode_blob(spec)})
     assert T.hold_locks(ss) is False and S.K_FLASH not in ss      # nothing to put back
     S.set_settings(ss, {**S.current_settings(ss), "C": 100.0})
     X, y, _ = S.current_dataset(ss)

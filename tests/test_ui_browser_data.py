@@ -9,7 +9,7 @@ import pytest
 
 from svm_engine import datasets
 from ui.shared import browser_data, figures, fitting
-from ui.shared import state as S
+from ui.shared.settings import Settings
 
 
 def test_point_lists_are_checked_in_one_place():
@@ -52,7 +52,7 @@ def test_figure_json_encodes_arrays_as_typed_arrays_and_nan_as_null():
 
 def test_canvas_figure_json_shares_the_grid_between_shading_and_contours():
     d = datasets.d2()
-    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    m = fitting.fit_points(d.X, d.y, Settings.from_dataset(d.settings)).model
     full = json.loads(browser_data.figure_json(figures.decision_figure_dict(m)))
     slim = json.loads(browser_data.canvas_figure_json(figures.decision_figure_dict(m)))
     contours = [t for t in slim["data"] if t["type"] == "contour"]

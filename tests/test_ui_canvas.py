@@ -15,6 +15,8 @@ from ui.serving import fit_api
 from ui.shared import browser_data
 from ui.shared import state as S
 from ui.shared.labels import SOLVER_NAMES
+from ui.shared.points import default_range
+from ui.shared.settings import Settings
 
 UI = Path(canvas.__file__).resolve().parents[1] / "browser"  # the canvas's script and style
 
@@ -37,8 +39,8 @@ def test_payload_is_json_and_carries_the_protocol():
 
 def test_payload_carries_what_the_fit_endpoint_needs():
     d = datasets.d2()
-    settings = S.settings_from_dataset(d.settings)
-    ans = fit_api.answer(d.X, d.y, settings, S.default_range(d.X))
+    settings = Settings.from_dataset(d.settings)
+    ans = fit_api.answer(d.X, d.y, settings, default_range(d.X))
     p = canvas.canvas_payload(
         d.X, d.y, epoch=1, seq=0, view_rev=0, max_points=2000, settings=settings,
         fit_url="/api/refit", answer=ans,

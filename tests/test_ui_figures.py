@@ -10,14 +10,13 @@ import pytest
 from svm_engine import datasets
 from tests import fresh_python
 from ui.shared import browser_data, figures, fitting, slack_drawing
-from ui.shared import state as S
+from ui.shared.settings import Settings
 
 
 def _fit(name, **settings):
     d = datasets.load(name)
-    s = S.settings_from_dataset(d.settings)
-    s.update(settings)
-    out = fitting.fit_points(d.X, d.y, S.normalize_settings(s))
+    s = Settings.from_dataset(d.settings).replace(**settings)
+    out = fitting.fit_points(d.X, d.y, Settings.parse(s))
     assert out.ok, out.error
     return out.model
 
@@ -195,7 +194,7 @@ def test_d2s_xi_labels_in_the_figure_cover_no_ring():
     from ui.shared.slack_drawing import CHAR_EM, LINE_EM, SLACK_FONT
 
     d = datasets.d2()
-    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    m = fitting.fit_points(d.X, d.y, Settings.from_dataset(d.settings)).model
     fig = figures.decision_figure_dict(m)
     (lab,) = [t for t in fig["data"] if t["meta"]["role"] == "slack_labels"]
     assert len(lab["text"]) == int(np.sum(m.xi > slack_drawing.MIN_SLACK))

@@ -6,16 +6,16 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets
 from ui.shared import fitting
-from ui.shared import state as S
+from ui.shared.settings import Settings
 
 
 def _settings(**kw):
-    return S.normalize_settings(kw)
+    return Settings.parse(kw)
 
 
 def test_d1_hard_margin_matches_the_book():
     d = datasets.d1()
-    out = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings))
+    out = fitting.fit_points(d.X, d.y, Settings.from_dataset(d.settings))
     assert out.ok and out.kind == "ok" and out.error is None
     np.testing.assert_allclose(out.model.w, [5 / 6, 1 / 3], atol=5e-3)
     assert out.model.b == pytest.approx(-10 / 3, abs=1e-2)
@@ -94,7 +94,7 @@ def test_solver_availability_agrees_with_the_engine():
 
 def test_decision_grid_orientation_and_square_cells():
     d = datasets.d1()
-    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    m = fitting.fit_points(d.X, d.y, Settings.from_dataset(d.settings)).model
     xs, ys, H = fitting.decision_grid(m, (0, 8), (0, 4), 50)
     assert len(xs) == 50 and len(ys) == 25 and H.shape == (25, 50) and H.dtype == np.float32
     i, j = 7, 20

@@ -12,13 +12,14 @@ from tests.plotly_json import read_payload
 from ui.playground import panels
 from ui.shared import history
 from ui.shared import state as S
+from ui.shared.settings import DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_changes_names_what_differs():
-    a = dict(S.DEFAULT_SETTINGS, kernel="polynomial", degree=4, C=10.0)
-    b = dict(S.DEFAULT_SETTINGS, kernel="linear", C=math.inf, hard_margin=True)
+    a = dict(DEFAULTS, kernel="polynomial", degree=4, C=10.0)
+    b = dict(DEFAULTS, kernel="linear", C=math.inf, hard_margin=True)
     text = history.changes(a, b)
     assert "the kernel changed from polynomial to linear" in text and "C from 10 to ∞" in text
     assert "degree" not in text  # not a setting of the linear kernel

@@ -18,7 +18,7 @@ from svm_engine import datasets
 from tests import fresh_python
 from ui.data import io as pio
 from ui.data.io import PointsFileError
-from ui.shared.state import MAX_POINTS
+from ui.shared.points import MAX_POINTS
 
 
 def table_and_choice(name, data):

@@ -11,7 +11,7 @@ from svm_engine.kernel_perceptron import kernel_perceptron
 from ui.knn_perceptron import compute as C
 from ui.knn_perceptron import figures as F
 from ui.shared import palette as P
-from ui.shared.state import DEFAULT_SETTINGS
+from ui.shared.settings import DEFAULTS
 
 LINEAR = {"kernel": "linear", "degree": 2, "coef0": 1.0, "sigma": 1.0}
 
@@ -121,7 +121,7 @@ def test_figures_name_their_layers():
 
 def test_the_plots_words_come_from_the_runs_numbers():
     d = datasets.d1()
-    s = {**DEFAULT_SETTINGS, "kernel": "linear"}
+    s = {**DEFAULTS, "kernel": "linear"}
     run = C.run_perceptron(d.X, d.y, s, 100, "free")
     k = run.n_updates
     words = C.perceptron_plot_words(d.X, d.y, None, run, k)

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from tests.markdown_check import assert_literal
 from ui.shared import markdown as M
-from ui.shared.state import DEFAULT_SETTINGS
+from ui.shared.settings import DEFAULTS
 
 EVIL = "Imported: ![x](http://evil.example/a.png) [link](http://e.x) **b** $x$ :material/home: <b>"
 
@@ -48,12 +48,12 @@ def test_any_text_is_shown_literally(text):
 
 
 def test_points_and_model_line():
-    s = {**DEFAULT_SETTINGS, "kernel": "gaussian", "sigma": 0.015, "C": 10000.0,
+    s = {**DEFAULTS, "kernel": "gaussian", "sigma": 0.015, "C": 10000.0,
          "hard_margin": False, "loss": "quadratic"}
     line = M.points_and_model("My [points]", 1200, s, "SMO")
     assert line == (r"**My \[points\]** · n = 1,200 · SMO · kernel Gaussian σ = 0.015 · "
                     "C = 10000 · loss quadratic")
-    s = {**DEFAULT_SETTINGS, "kernel": "polynomial", "degree": 3, "coef0": 0.0,
+    s = {**DEFAULTS, "kernel": "polynomial", "degree": 3, "coef0": 0.0,
          "hard_margin": True}
     assert M.points_and_model("D1", 14, s) == (
         "**D1** · n = 14 · kernel polynomial q = 3, c = 0 · C = ∞ (hard margin) · loss hinge")

@@ -9,11 +9,11 @@ def _page():
     import streamlit as st
 
     from ui.shared import controls as ctl
-    from ui.shared import state
+    from ui.shared.settings import DEFAULTS
 
     ss = st.session_state
     for k in ctl.MODEL_KEYS:
-        ss.setdefault("t." + k, state.DEFAULT_SETTINGS[k])
+        ss.setdefault("t." + k, DEFAULTS[k])
     kw = {}
     if ss.get("fixed"):
         kw["fixed_loss"] = ("quadratic", "Loss: quadratic, as this solver needs.")

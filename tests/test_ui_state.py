@@ -1,4 +1,4 @@
-"""ui.shared.state: settings, the shared session-state contract, and the URL codec."""
+"""ui.shared.state (the session), ui.shared.points and ui.shared.links (the URL codec)."""
 
 import base64
 import math
@@ -12,23 +12,26 @@ from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine import datasets
+from ui.shared import links
 from ui.shared import state as S
+from ui.shared.points import MAX_POINTS, default_range, validate_points
+from ui.shared.settings import SETTING_KEYS, Settings, effective_C, settings_key, settings_to_kernel
 
 # ------------------------------------------------------------------------------ settings
 
 
 def test_normalize_fills_defaults_and_keeps_given_values():
-    s = S.normalize_settings({"kernel": "gaussian", "sigma": 0.5, "C": 10})
+    s = Settings.parse({"kernel": "gaussian", "sigma": 0.5, "C": 10})
     assert s["kernel"] == "gaussian" and s["sigma"] == 0.5 and s["C"] == 10.0
     assert s["loss"] == "hinge" and s["solver"] == "smo" and s["hard_margin"] is False
-    assert set(s) == set(S.SETTING_KEYS)
+    assert set(s) == set(SETTING_KEYS)
 
 
 def test_normalize_maps_infinite_C_to_hard_margin():
-    s = S.normalize_settings({"C": math.inf})
+    s = Settings.parse({"C": math.inf})
     assert s["hard_margin"] is True and math.isfinite(s["C"])
-    assert S.effective_C(s) == math.inf
-    assert S.effective_C({**s, "hard_margin": False}) == s["C"]
+    assert effective_C(s) == math.inf
+    assert effective_C({**s, "hard_margin": False}) == s["C"]
 
 
 @pytest.mark.parametrize(
@@ -51,33 +54,33 @@ def test_normalize_maps_infinite_C_to_hard_margin():
 )
 def test_normalize_rejects_bad_values_naming_them(bad, word):
     with pytest.raises(ValueError, match=word):
-        S.normalize_settings(bad)
+        Settings.parse(bad)
 
 
 def test_settings_from_dataset_uses_book_suggestions():
-    s = S.settings_from_dataset(datasets.d1().settings)
+    s = Settings.from_dataset(datasets.d1().settings)
     assert s["kernel"] == "linear" and s["hard_margin"] is True and s["solver"] == "smo"
-    s = S.settings_from_dataset(datasets.iris_setosa().settings)
+    s = Settings.from_dataset(datasets.iris_setosa().settings)
     assert s["bias"] == "augmented" and s["solver"] == "sga" and s["C"] == 10.0
 
 
 def test_settings_key_ignores_parameters_that_do_not_apply():
-    base = S.normalize_settings({"kernel": "linear"})
-    assert S.settings_key(base) == S.settings_key({**base, "sigma": 3.0, "degree": 5})
-    assert S.settings_key(base) != S.settings_key({**base, "C": 2.0})
-    rbf = S.normalize_settings({"kernel": "gaussian"})
-    assert S.settings_key(rbf) != S.settings_key({**rbf, "sigma": 3.0})
-    hard = S.normalize_settings({"hard_margin": True})
-    assert S.settings_key(hard) == S.settings_key({**hard, "C": 50.0})
-    qp = S.normalize_settings({"solver": "qp"})
-    assert S.settings_key(qp) == S.settings_key({**qp, "wss": "max_violating_pair"})
+    base = Settings.parse({"kernel": "linear"})
+    assert settings_key(base) == settings_key({**base, "sigma": 3.0, "degree": 5})
+    assert settings_key(base) != settings_key({**base, "C": 2.0})
+    rbf = Settings.parse({"kernel": "gaussian"})
+    assert settings_key(rbf) != settings_key({**rbf, "sigma": 3.0})
+    hard = Settings.parse({"hard_margin": True})
+    assert settings_key(hard) == settings_key({**hard, "C": 50.0})
+    qp = Settings.parse({"solver": "qp"})
+    assert settings_key(qp) == settings_key({**qp, "wss": "max_violating_pair"})
 
 
 def test_settings_to_kernel():
     poly = {"kernel": "polynomial", "degree": 3, "coef0": 0}
-    k = S.settings_to_kernel(S.normalize_settings(poly))
+    k = settings_to_kernel(Settings.parse(poly))
     assert isinstance(k, se.Polynomial) and k.degree == 3 and k.coef0 == 0.0
-    k = S.settings_to_kernel(S.normalize_settings({"kernel": "gaussian", "sigma": 2}))
+    k = settings_to_kernel(Settings.parse({"kernel": "gaussian", "sigma": 2}))
     assert isinstance(k, se.Gaussian) and k.sigma == 2.0
 
 
@@ -85,18 +88,18 @@ def test_settings_to_kernel():
 
 
 def test_validate_points_accepts_empty_and_rejects_bad_input():
-    X, y = S.validate_points([], [])
+    X, y = validate_points([], [])
     assert X.shape == (0, 2) and y.shape == (0,)
     with pytest.raises(ValueError, match="two coordinates"):
-        S.validate_points([[1, 2, 3]], [1])
+        validate_points([[1, 2, 3]], [1])
     with pytest.raises(ValueError, match="one label per point"):
-        S.validate_points([[1, 2]], [1, -1])
+        validate_points([[1, 2]], [1, -1])
     with pytest.raises(ValueError, match="finite"):
-        S.validate_points([[1, np.nan]], [1])
+        validate_points([[1, np.nan]], [1])
     with pytest.raises(ValueError, match=r"\+1 or -1"):
-        S.validate_points([[1, 2]], [2])
+        validate_points([[1, 2]], [2])
     with pytest.raises(ValueError, match="at most 2000"):
-        S.validate_points(np.zeros((2001, 2)), np.ones(2001))
+        validate_points(np.zeros((2001, 2)), np.ones(2001))
 
 
 def test_default_state_is_book_d1_with_its_settings():
@@ -106,7 +109,7 @@ def test_default_state_is_book_d1_with_its_settings():
     np.testing.assert_array_equal(X, d1.X)
     np.testing.assert_array_equal(y, d1.y)
     assert "D1" in title
-    assert S.current_settings(ss) == S.settings_from_dataset(d1.settings)
+    assert S.current_settings(ss) == Settings.from_dataset(d1.settings)
     # callers get copies: changing them does not change the state
     X[0, 0] = 99.0
     assert S.current_dataset(ss)[0][0, 0] == d1.X[0, 0]
@@ -168,13 +171,13 @@ def test_flash_messages_are_shown_once():
 
 def test_pack_unpack_round_trip_exact_for_short_decimals_and_random_floats():
     d1 = datasets.d1()
-    X, y = S.unpack_points(S.pack_points(d1.X, d1.y))
+    X, y = links.unpack_points(links.pack_points(d1.X, d1.y))
     np.testing.assert_array_equal(X, d1.X)
     np.testing.assert_array_equal(y, d1.y)
     rng = np.random.default_rng(0)
     R = rng.normal(size=(50, 2))
     labels = np.where(rng.random(50) > 0.5, 1, -1)
-    X, y = S.unpack_points(S.pack_points(R, labels))
+    X, y = links.unpack_points(links.pack_points(R, labels))
     np.testing.assert_array_equal(X, R)  # float64 path: exact
     np.testing.assert_array_equal(y, labels)
 
@@ -193,7 +196,7 @@ def test_pack_unpack_round_trip_exact_for_short_decimals_and_random_floats():
 def test_pack_unpack_property(rows):
     X = np.array([r[:2] for r in rows], dtype=float).reshape(-1, 2)
     y = np.array([r[2] for r in rows], dtype=np.int64)
-    X2, y2 = S.unpack_points(S.pack_points(X, y))
+    X2, y2 = links.unpack_points(links.pack_points(X, y))
     np.testing.assert_array_equal(X2, X)
     np.testing.assert_array_equal(y2, y)
 
@@ -217,23 +220,23 @@ def _raw_link(raw: bytes) -> str:
     ],
 )  # fmt: skip
 def test_unpack_rejects_tampered_points(text, word):
-    with pytest.raises(S.LinkError, match=word):
-        S.unpack_points(text)
+    with pytest.raises(links.LinkError, match=word):
+        links.unpack_points(text)
 
 
 def test_query_round_trip_for_book_generator_and_edited_points():
     ss = {}
     S.load_dataset(ss, "d2")
-    q = S.state_query(ss)
+    q = links.state_query(ss)
     assert q["d"] == "d2" and "p" not in q
-    back = S.decode_query(q)
+    back = links.decode_query(q)
     np.testing.assert_array_equal(back["X"], datasets.d2().X)
     assert back["settings"] == S.current_settings(ss)
 
     S.load_dataset(ss, "moons", n=60, noise=0.3, seed=4)
-    q = S.state_query(ss)
+    q = links.state_query(ss)
     assert (q["d"], q["n"], q["noise"], q["seed"]) == ("moons", "60", "0.3", "4")
-    back = S.decode_query(q)
+    back = links.decode_query(q)
     np.testing.assert_array_equal(back["X"], datasets.moons(60, 0.3, 4).X)
 
     X, y, _ = S.current_dataset(ss)
@@ -241,9 +244,9 @@ def test_query_round_trip_for_book_generator_and_edited_points():
     settings_ = {**S.current_settings(ss), "kernel": "polynomial", "degree": 3, "coef0": 0.0,
                  "C": 0.25, "solver": "qp"}  # fmt: skip
     S.set_settings(ss, settings_)
-    q = S.state_query(ss)
+    q = links.state_query(ss)
     assert "p" in q and "d" not in q and q["q"] == "3" and q["C"] == "0.25"
-    back = S.decode_query(q)
+    back = links.decode_query(q)
     np.testing.assert_array_equal(back["X"], X[:-1])
     assert back["settings"] == S.current_settings(ss)
 
@@ -266,13 +269,13 @@ def test_query_round_trip_for_book_generator_and_edited_points():
     ],
 )
 def test_decode_rejects_tampered_links(q, word):
-    with pytest.raises(S.LinkError, match=word):
-        S.decode_query(q)
+    with pytest.raises(links.LinkError, match=word):
+        links.decode_query(q)
 
 
 def test_restore_from_broken_link_gives_message_and_default_state():
     ss = {}
-    msg = S.restore_from_query(ss, {"v": "1", "d": "d1", "C": "abc"})
+    msg = links.restore_from_query(ss, {"v": "1", "d": "d1", "C": "abc"})
     assert msg and "could not be opened" in msg
     X, _, _ = S.current_dataset(ss)
     np.testing.assert_array_equal(X, datasets.d1().X)
@@ -301,21 +304,21 @@ def test_an_extreme_number_in_a_link_gives_a_message_and_the_default(key, base, 
     if (key, value) == ("C", "inf"):
         pytest.skip("C=inf is the hard margin")
     ss = {}
-    msg = S.restore_from_query(ss, {"v": "1", **base, key: value})
+    msg = links.restore_from_query(ss, {"v": "1", **base, key: value})
     assert msg and msg.startswith("This link could not be opened: ") and "Traceback" not in msg
     _assert_default(ss)
 
 
 def test_noise_1e308_is_named_in_the_message():
-    msg = S.restore_from_query({}, {"v": "1", "d": "moons", "noise": "1e308"})
+    msg = links.restore_from_query({}, {"v": "1", "d": "moons", "noise": "1e308"})
     assert "the link's noise=1·10³⁰⁸ is not between 0 and 2" in msg
 
 
 @pytest.mark.parametrize("key, value", [("n", "5"), ("noise", "3"), ("seed", "2000000")])
 def test_generator_numbers_outside_the_sliders_ranges_are_refused(key, value):
     # the Playground's sliders (n from 10, noise up to 2) refuse such a value with an exception
-    with pytest.raises(S.LinkError, match=f"the link's {key}="):
-        S.decode_query({"v": "1", "d": "moons", key: value})
+    with pytest.raises(links.LinkError, match=f"the link's {key}="):
+        links.decode_query({"v": "1", "d": "moons", key: value})
 
 
 @settings(max_examples=200, deadline=None)
@@ -327,38 +330,38 @@ def test_generator_numbers_outside_the_sliders_ranges_are_refused(key, value):
 def test_any_number_in_a_link_loads_within_the_widgets_or_gives_a_message(param, value):
     key, base = param
     ss = {}
-    msg = S.restore_from_query(ss, {"v": "1", **base, key: value})  # never raises
+    msg = links.restore_from_query(ss, {"v": "1", **base, key: value})  # never raises
     if msg is not None:
         _assert_default(ss)
         return
-    X, y = S.validate_points(*S.current_dataset(ss)[:2])  # finite, as the page needs
+    X, y = validate_points(*S.current_dataset(ss)[:2])  # finite, as the page needs
     params = (ss.get(S.K_SOURCE) or {}).get("params", {})
-    assert S.GEN_N_MIN <= params.get("n", S.GEN_N_MIN) <= S.MAX_POINTS
-    assert 0 <= params.get("noise", 0) <= S.GEN_NOISE_MAX
-    assert 0 <= params.get("seed", 0) <= S.GEN_SEED_MAX
-    S.normalize_settings(S.current_settings(ss))  # the settings are in range
+    assert links.GEN_N_MIN <= params.get("n", links.GEN_N_MIN) <= MAX_POINTS
+    assert 0 <= params.get("noise", 0) <= links.GEN_NOISE_MAX
+    assert 0 <= params.get("seed", 0) <= links.GEN_SEED_MAX
+    Settings.parse(S.current_settings(ss))  # the settings are in range
 
 
 def test_restore_from_good_link_loads_it():
     ss = {}
-    q = S.encode_query(
+    q = links.encode_query(
         np.array([[0.0, 0.0], [1.0, 2.0]]), np.array([1, -1]), {"kernel": "gaussian", "sigma": 0.5}
     )
-    assert S.restore_from_query(ss, q) is None
+    assert links.restore_from_query(ss, q) is None
     X, y, title = S.current_dataset(ss)
     np.testing.assert_array_equal(X, [[0, 0], [1, 2]])
     np.testing.assert_array_equal(y, [1, -1])
     assert S.current_settings(ss)["sigma"] == 0.5 and title == "Shared points"
-    assert S.is_link(q) and not S.is_link({"page": "x"})
+    assert links.is_link(q) and not links.is_link({"page": "x"})
 
 
 def test_default_range_contains_every_point():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(30, 2)) * [5, 1]
-    (x0, x1), (y0, y1) = S.default_range(X)
+    (x0, x1), (y0, y1) = default_range(X)
     assert x0 < X[:, 0].min() and x1 > X[:, 0].max()
     assert y0 < X[:, 1].min() and y1 > X[:, 1].max()
-    assert S.default_range(np.zeros((0, 2)))[0][1] > 0
+    assert default_range(np.zeros((0, 2)))[0][1] > 0
 
 
 def test_the_point_source_helpers_read_the_page_widgets_with_its_defaults():
@@ -373,7 +376,7 @@ def test_the_point_source_helpers_read_the_page_widgets_with_its_defaults():
     ss = {"cmp.gen.n": 50, "cmp.gen.noise": 0.3, "cmp.gen.seed": 7}
     assert ctl.generator_params(ss, "cmp.", "blobs", n=100, noise=0.1) == {
         "n": 50, "noise": 0.3, "seed": 7}
-    want = S.settings_from_dataset(datasets.load("d2").settings)
+    want = Settings.from_dataset(datasets.load("d2").settings)
     assert ctl.source_settings(ss, "cmp.", "d2", n=100, noise=0.1) == want
     moons_noise = inspect.signature(datasets.moons).parameters["noise"].default
     assert ctl.generator_default("moons", "noise") == moons_noise

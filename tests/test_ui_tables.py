@@ -5,13 +5,13 @@ import pytest
 
 from svm_engine import datasets
 from ui.shared import fitting, tables
-from ui.shared import state as S
+from ui.shared.settings import Settings
 
 
 @pytest.fixture(scope="module")
 def d2_model():
     d = datasets.d2()
-    return fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    return fitting.fit_points(d.X, d.y, Settings.from_dataset(d.settings)).model
 
 
 def test_point_table_matches_the_book_on_d2(d2_model):
@@ -50,7 +50,7 @@ def test_model_summary_speaks_to_students_not_developers():
 
     d = datasets.d2()
     pts = [[float(a), float(b), int(c)] for (a, b), c in zip(d.X, d.y, strict=True)]
-    body = {"points": pts, "settings": S.settings_from_dataset(d.settings)}
+    body = {"points": pts, "settings": Settings.from_dataset(d.settings)}
     cold = dict(fit_api.refit(body)["panel"])
     assert cold["solver"] == "SMO (Platt, second-order pair choice)"
     assert int(cold["iterations"]) > 0
@@ -63,7 +63,7 @@ def test_model_summary_speaks_to_students_not_developers():
 
 def test_model_summary_for_a_kernel_has_no_w():
     d = datasets.nonlinear()
-    m = fitting.fit_points(d.X, d.y, S.settings_from_dataset(d.settings)).model
+    m = fitting.fit_points(d.X, d.y, Settings.from_dataset(d.settings)).model
     rows = dict(tables.model_summary(m))
     assert "w" not in rows and "hyperplane" not in rows and "margin 1/‖w‖" in rows
 

@@ -18,7 +18,8 @@ from conftest import open_page
 
 from svm_engine import datasets
 from ui.classroom.store import get_store
-from ui.playground import teacher as T
+from ui.playground import teacher_spec as TS
+from ui.playground import teacher_store as TL
 from ui.shared.nav import PAGES, page_title
 
 pytestmark = pytest.mark.browser
@@ -153,10 +154,10 @@ def test_step_through_stepped(page, record):
 
 def test_a_teacher_link(page, record):
     d = datasets.d2()
-    spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Slack",
+    spec = TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Slack",
                        question="Which points need slack?",
                        locked=["points", "kernel", "C", "solver"], hidden=["table"])
-    link = T.put_link(spec, get_store(store_url()))
+    link = TL.put_link(spec, get_store(store_url()))
     page.goto(page.app_url + f"/?t={link}")
     page.get_by_text("Which points need slack?", exact=True).wait_for()
     settle(page)

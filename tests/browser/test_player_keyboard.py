@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from svm_engine import datasets
-from ui.shared.state import settings_from_dataset
+from ui.shared.settings import Settings
 from ui.step_through import state as S
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,7 @@ def wait_announced(page, k: int, T: int) -> str:
 
 def d1_run():
     ds = datasets.d1()  # the Playground's points at start, as the page's default source
-    return S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
+    return S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
 
 
 def tab_into_player(page, limit: int = 80) -> str:

@@ -8,6 +8,8 @@ import pytest
 from canvas_page import CANVAS, open_app, st, to_pixel, wait_refit
 from widgets import choose
 
+from ui.shared.settings import Settings
+
 pytestmark = pytest.mark.browser
 
 
@@ -161,10 +163,9 @@ def d2_model(points):
 
     from svm_engine import datasets
     from ui.shared import fitting
-    from ui.shared import state as S
 
     P = np.asarray(points, dtype=float)
-    settings = S.settings_from_dataset(datasets.d2().settings)
+    settings = Settings.from_dataset(datasets.d2().settings)
     return fitting.fit_points(P[:, :2], P[:, 2].astype(int), settings).model
 
 

@@ -14,7 +14,7 @@ from canvas_page import D2, open_app
 from svm_engine import datasets, export
 from ui.shared import fitting
 from ui.shared import palette as P
-from ui.shared import state as S
+from ui.shared.settings import Settings
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +71,7 @@ def test_the_model_downloads_as_json_and_shows_as_scikit_learn_code(page, tmp_pa
     assert d.value.suggested_filename == "svm_lab_model_book_d2_non_separable_slide_21.json"
     back = export.from_json(path.read_text())
     ds = datasets.d2()
-    model = fitting.fit_points(ds.X, ds.y, S.normalize_settings(
+    model = fitting.fit_points(ds.X, ds.y, Settings.parse(
         {"kernel": "linear", "loss": "hinge", "C": 1.0, "bias": "free", "solver": "smo"})).model
     G = np.random.default_rng(0).uniform(-1, 7, size=(200, 2))
     np.testing.assert_array_equal(back.decision_function(G), model.decision_function(G))

@@ -19,7 +19,7 @@ from svm_engine.finalize import support_threshold
 from ui.shared import figures as FIG
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_num
-from ui.shared.state import DEFAULT_SETTINGS, effective_C, settings_from_dataset
+from ui.shared.settings import DEFAULTS, Settings, effective_C
 from ui.step_through import figures as F
 from ui.step_through import state as S
 from ui.step_through import text as W
@@ -121,7 +121,7 @@ RING_PIXELS = """([x, y]) => {
 
 def d1_run():
     ds = datasets.d1()
-    return ds, S.build_run(ds.X, ds.y, settings_from_dataset(ds.settings), "smo")
+    return ds, S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
 
 
 def d1_at_step(page, k: int):
@@ -216,7 +216,7 @@ def test_slider_jump_keys_and_last(page):
     wait_step(page, T)
     got = check_state(page, run, T)
     # the last step shows the engine's fit
-    s = S.step_settings(settings_from_dataset(ds.settings), "smo")
+    s = S.step_settings(Settings.from_dataset(ds.settings), "smo")
     m = se.fit(ds.X, ds.y, kernel=se.Linear(), C=effective_C(s), wss=s["wss"],
                tol=SMO_TOL, polish=False)  # the Playground's run, before its exact solve
     a = np.array(got["alpha"])
@@ -315,7 +315,7 @@ def test_gaussian_kernel_and_slack_on_200_points(page):
     with Python on the Playground's 200 moons (σ = 1, C = 1)."""
     open_step_through(page, MOONS_QUERY)
     ds = datasets.moons(n=200, noise=0.2, seed=0)
-    s = dict(DEFAULT_SETTINGS, kernel="gaussian", sigma=1.0, C=1.0)
+    s = dict(DEFAULTS, kernel="gaussian", sigma=1.0, C=1.0)
     run = S.build_run(ds.X, ds.y, s, "smo")
     got = player_state(page)
     np.testing.assert_array_equal(np.reshape(got["X"], (-1, 2)), ds.X)
@@ -358,7 +358,7 @@ def test_a_lost_run_is_sent_again_and_a_new_run_resets_the_player(page):
     check_state(page, run, 4)
     # another working-set rule: another run, sent to the player, which starts at step 0
     page.locator(".st-key-stp-wss label", has_text="max violating pair").click()
-    s = dict(settings_from_dataset(ds.settings), wss="max_violating_pair")
+    s = dict(Settings.from_dataset(ds.settings), wss="max_violating_pair")
     run2 = S.build_run(ds.X, ds.y, s, "smo")
     assert run2.n_steps != run.n_steps
     page.wait_for_function(

@@ -10,7 +10,8 @@ from widgets import choose
 
 from svm_engine import datasets
 from ui.classroom.store import get_store
-from ui.playground import teacher as T
+from ui.playground import teacher_spec as TS
+from ui.playground import teacher_store as TL
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +24,10 @@ def d2_link() -> str:
     """A short link to D2 (C = 1) with the points, kernel, C and solver locked, the table
     hidden; loss and bias left to the students."""
     d = datasets.d2()
-    spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title=EVIL,
+    spec = TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title=EVIL,
                        question="Which points need slack? Predict first.",
                        locked=["points", "kernel", "C", "solver"], hidden=["table"])  # fmt: skip
-    return T.put_link(spec, get_store(store_url()))  # the test server's store (appserver.py)
+    return TL.put_link(spec, get_store(store_url()))  # the test server's store (appserver.py)
 
 
 def open_link(page, query: str) -> None:
@@ -142,8 +143,8 @@ def test_the_teacher_form_keeps_what_the_teacher_types_in_a_fresh_session(page):
     page.get_by_role("button", name="Make the teacher link").click()
     code = page.locator("[data-testid=stCode]").filter(has_text="?t=").first
     code.wait_for()
-    link_id = code.inner_text().strip().rsplit("?t=", 1)[1][:T.ID_LEN]
-    spec = T.get_link(link_id, get_store(store_url()))
+    link_id = code.inner_text().strip().rsplit("?t=", 1)[1][:TS.ID_LEN]
+    spec = TL.get_link(link_id, get_store(store_url()))
     assert spec is not None and spec.title == "My own title"
     assert "C" in spec.locked and "points" in spec.locked
     assert spec.hidden == {"sv", "table"}
@@ -179,9 +180,9 @@ def test_hidden_numbers_never_reach_the_browser_and_clicks_still_refit(page):
     """Issue 32 item 11 / 33 item 12: with the numbers hidden (the table not), the table
     still showed α and "margin SV" for every point, drawn from answers that carried them."""
     d = datasets.d2()
-    spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
+    spec = TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
                        locked=[], hidden=["numbers"])  # fmt: skip
-    open_link(page, f"?t={T.put_link(spec, get_store(store_url()))}")
+    open_link(page, f"?t={TL.put_link(spec, get_store(store_url()))}")
     canvas = page.locator(CANVAS)
     n0 = int(canvas.get_attribute("data-n-points"))
     box = page.locator(f"{CANVAS} .nsewdrag").bounding_box()
@@ -207,12 +208,12 @@ def test_the_teacher_s_reveal_reaches_an_open_student_page(page):
     """Issue 26: "predict first" could never be revealed. The student's page polls the link's
     reveal flag (ui/shared/reveal.py) and shows the numbers once the teacher reveals."""
     d = datasets.d2()
-    spec = T.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
+    spec = TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
                        locked=[], hidden=["numbers"], nonce="5eed5eed")  # fmt: skip
-    open_link(page, f"?t={T.put_link(spec, get_store(store_url()), key='the-key-1234')}")
+    open_link(page, f"?t={TL.put_link(spec, get_store(store_url()), key='the-key-1234')}")
     numbers = page.locator(f"{CANVAS} .svmlab-numbers")
     assert "Hidden by your teacher" in numbers.inner_text()
-    T.reveal_link(spec.id, "the-key-1234", get_store(store_url()))
+    TL.reveal_link(spec.id, "the-key-1234", get_store(store_url()))
     expect(numbers).not_to_contain_text("Hidden by your teacher", timeout=15_000)
     expect(numbers).to_contain_text("margin")
     assert not page.js_errors

@@ -20,9 +20,10 @@ import numpy as np  # noqa: E402
 
 from svm_engine import datasets  # noqa: E402
 from ui.serving import fit_api  # noqa: E402
-from ui.shared import fitting, state  # noqa: E402
+from ui.shared import fitting  # noqa: E402
 from ui.shared.describe import describe_model, describe_points  # noqa: E402
 from ui.shared.labels import KERNEL_LABELS  # noqa: E402
+from ui.shared.settings import DEFAULTS  # noqa: E402
 
 OUT = Path(__file__).with_name("describe_cases.json")
 #: what describe.js reads of an answer
@@ -49,7 +50,7 @@ def render() -> str:
     rows = []
     for name, ds, extra in _cases():
         X, y = np.asarray(ds.X, float), np.asarray(ds.y)
-        settings = {**state.DEFAULT_SETTINGS, **extra}
+        settings = {**DEFAULTS, **extra}
         lo, hi = X.min(axis=0) - 1, X.max(axis=0) + 1
         view = ((float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1])))
         ans = fit_api.answer(X, y, settings, view)

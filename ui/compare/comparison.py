@@ -36,7 +36,7 @@ from ui.shared import fit_words
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL
 from ui.shared.labels import SOLVER_NAMES
 from ui.shared.numbers import fmt_num, fmt_setting
-from ui.shared.state import effective_C, settings_to_kernel
+from ui.shared.settings import effective_C, settings_to_kernel
 
 log = logging.getLogger(__name__)
 

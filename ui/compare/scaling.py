@@ -36,7 +36,7 @@ from svm_engine import datasets
 from ui.compare import comparison as cmp
 from ui.serving.costs import BUDGET_S
 from ui.shared.numbers import fmt_fixed, fmt_setting
-from ui.shared.state import settings_to_kernel
+from ui.shared.settings import settings_to_kernel
 
 N_MIN, N_MAX = 50, 2000
 DEFAULT_COUNT = 6

@@ -23,6 +23,7 @@ import streamlit as st
 
 from ui.data import io as pio
 from ui.shared import history, state
+from ui.shared.points import MAX_POINTS, validate_points
 
 P = state.WIDGET_PREFIX
 K_PENDING = P + "import.pending"   # (file name, Table, default Choice, serial)
@@ -54,7 +55,7 @@ def _error(ss, name: str, exc: Exception) -> None:
 
 
 def _import(ss, name: str, table: pio.Table, choice: pio.Choice) -> None:
-    X, y = state.validate_points(*pio.points_from(table, choice))
+    X, y = validate_points(*pio.points_from(table, choice))
     history.remember(ss)  # the plot's Undo brings back what the import replaced
     state.set_points(ss, X, y, title=f"Imported: {name}", reset_view=True)
     ss.pop(K_PENDING, None)
@@ -157,7 +158,7 @@ def uploader(ss, lock: Callable[..., dict] = _unlocked) -> None:
         args=(key,),
         **lock(help=(
             f"Columns found by their names (x1, x2, y / label / class); wider files let you "
-            f"pick them. At most {state.MAX_POINTS} points, "
+            f"pick them. At most {MAX_POINTS} points, "
             f"{pio.MAX_UPLOAD_BYTES // 1000} kB.")),
     )
 

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ui.data.io_table import INDEX_NAMES, PointsFileError, Table
-from ui.shared.state import MAX_POINTS
+from ui.shared.points import MAX_POINTS
 
 MAX_UPLOAD_BYTES = 1_000_000  # 1 MB: far more than 2,000 points need
 MAX_COLUMNS = 100             # CSV columns kept as numbers (2,000 × 100 floats: 1.6 MB)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ui.shared.state import MAX_POINTS
+from ui.shared.points import MAX_POINTS
 
 MAX_CLASSES = 50  # a label column has a few classes; more is a coordinate picked by mistake
 

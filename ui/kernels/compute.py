@@ -22,7 +22,7 @@ from ui.shared import fit_words
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.labels import kernel_formula
 from ui.shared.numbers import fmt_setting
-from ui.shared.state import default_range
+from ui.shared.points import default_range
 
 #: The most points this page takes: a Gram matrix of n² cells drawn as a heatmap, and SMO run
 #: six times on it by the readable solver (≲ 0.3 s at 300 points; bench_model_selection.py).

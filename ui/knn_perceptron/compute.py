@@ -20,7 +20,7 @@ from svm_engine import knn
 from svm_engine.kernel_perceptron import KernelPerceptronResult, kernel_perceptron
 from ui.shared.describe import describe_model, describe_points
 from ui.shared.numbers import fmt_num
-from ui.shared.state import settings_to_kernel
+from ui.shared.settings import settings_to_kernel
 
 #: n × epochs visits the page allows: ~1 µs a visit (as the Losses page's perceptron,
 #: ui/losses/compute.py) …

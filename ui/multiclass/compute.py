@@ -22,7 +22,7 @@ from svm_engine.multiclass import STRATEGY_NAMES, grid, regions
 from ui.data import io as pio
 from ui.shared import fit_words
 from ui.shared.labels import LOSS_LABELS, SOLVER_NAMES
-from ui.shared.state import check_numbers
+from ui.shared.settings import check_numbers
 
 MAX_POINTS = 400          # OvO fits k(k−1)/2 machines, OvR k machines on all the points
 #: The QP (cvxopt, which cannot be stopped) is refused when Σ over the machines of (its

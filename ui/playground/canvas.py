@@ -32,6 +32,7 @@ from ui.shared.browser_data import (
 )
 from ui.shared.labels import KERNEL_LABELS, SOLVER_NAMES
 from ui.shared.plotly_config import no_cloud
+from ui.shared.points import MAX_POINTS
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
 COMPONENT_NAME = "svmlab_canvas"
@@ -196,7 +197,7 @@ def apply_canvas_points(ss, value: Any) -> bool:
             value,
             epoch=int(ss.get(state.K_EPOCH, 0)),
             last_seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
-            max_points=state.MAX_POINTS,
+            max_points=MAX_POINTS,
         )
     except CanvasError as exc:
         state.push_flash(ss, "error", f"The last edit in the plot was not applied: {exc}.")

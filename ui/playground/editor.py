@@ -16,6 +16,7 @@ from collections.abc import MutableMapping
 import numpy as np
 
 from ui.shared import state, tables
+from ui.shared.points import MAX_POINTS, validate_points
 
 K_EDITOR = "svmlab.editor"  # {"gen": n, "X": the base's x1, x2, "y": its labels}; not a widget
 KEY_PREFIX = state.WIDGET_PREFIX + "editor."
@@ -26,8 +27,8 @@ def _key(gen: int) -> str:
 
 
 def _applied(rec, changes) -> tuple[np.ndarray, np.ndarray]:
-    return state.validate_points(
-        *tables.apply_editor_changes(rec["X"], rec["y"], changes, state.MAX_POINTS))
+    return validate_points(
+        *tables.apply_editor_changes(rec["X"], rec["y"], changes, MAX_POINTS))
 
 
 def editor_base(ss: MutableMapping, X, y) -> tuple[str, np.ndarray, np.ndarray]:
@@ -51,7 +52,7 @@ def editor_base(ss: MutableMapping, X, y) -> tuple[str, np.ndarray, np.ndarray]:
 
 def edited_points(ss: MutableMapping, key: str) -> tuple[np.ndarray, np.ndarray]:
     """The points the table's edits (``ss[key]``) make of its base; ValueError (from
-    ``tables.apply_editor_changes`` or ``state.validate_points``) names a refused edit."""
+    ``tables.apply_editor_changes`` or ``validate_points``) names a refused edit."""
     rec = ss.get(K_EDITOR)
     if rec is None or _key(rec["gen"]) != key:
         raise ValueError("the table was replaced meanwhile; edit it again")

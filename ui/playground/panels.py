@@ -23,8 +23,10 @@ from ui.data import io as pio
 from ui.data.import_panel import column_picker, uploader
 from ui.playground import canvas, editor, keyboard, takeaway_panel, teacher, teacher_panel
 from ui.serving import budget, fit_api
-from ui.shared import history, page_style, state
+from ui.shared import history, links, page_style, state
 from ui.shared.figures import PLOTLY_CONFIG
+from ui.shared.points import MAX_POINTS
+from ui.shared.settings import settings_key
 from ui.shared.sv_labels import LABEL_LEGEND
 
 P = state.WIDGET_PREFIX
@@ -44,8 +46,8 @@ def init_session(ss) -> str | None:
     message = None
     if teacher.has_link_params(q):  # a teacher link (t=, ts=) or present mode
         message = teacher.open_link(ss, q)
-    elif state.is_link(q):
-        message = state.restore_from_query(ss, q)
+    elif links.is_link(q):
+        message = links.restore_from_query(ss, q)
     state.ensure_state(ss)
     return pio.markdown_safe(message) if message else None
 
@@ -121,7 +123,7 @@ def reused_time(ans: dict) -> dict:
 def _answer_args(ss) -> tuple:
     """``cached_answer``'s arguments for the session's points, settings and view."""
     X, y, _ = state.current_dataset(ss)
-    skey = state.settings_key(state.current_settings(ss))
+    skey = settings_key(state.current_settings(ss))
     style = tuple(sorted(teacher.figure_options(ss).items()))
     home = tuple(tuple(r) for r in ss[state.K_RANGE])
     view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
@@ -198,7 +200,7 @@ def draw_canvas(ss) -> None:
         epoch=int(ss.get(state.K_EPOCH, 0)),
         seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
         view_rev=int(ss.get(state.K_VIEW_REV, 0)),
-        max_points=state.MAX_POINTS,
+        max_points=MAX_POINTS,
         config=PLOTLY_CONFIG,
         url_query=urlencode(teacher.page_query(ss)),
         settings=state.current_settings(ss),

@@ -28,6 +28,7 @@ from ui.shared.controls import (
     seed_widget,
 )
 from ui.shared.labels import BIAS_LABELS, DATASET_LABELS, WSS_LABELS, solver_text
+from ui.shared.settings import BIASES
 
 P = state.WIDGET_PREFIX
 
@@ -105,9 +106,7 @@ def sidebar_data(ss) -> None:
 
 def _set_solver_cb(solver: str) -> None:
     ss = st.session_state
-    s = state.current_settings(ss)
-    s["solver"] = solver
-    state.set_settings(ss, s)
+    state.set_settings(ss, state.current_settings(ss).replace(solver=solver))
 
 
 def sidebar_model(ss) -> dict:
@@ -119,7 +118,7 @@ def sidebar_model(ss) -> dict:
     for k in (*MODEL_KEYS, "bias", "wss"):
         seed_widget(ss, P + k, s[k])
     new = model_sidebar(ss, P, s, lock=functools.partial(teacher.lock_kwargs, ss))
-    new["bias"] = sb.radio("Bias", state.BIASES, key=P + "bias", format_func=BIAS_LABELS.get,
+    new["bias"] = sb.radio("Bias", BIASES, key=P + "bias", format_func=BIAS_LABELS.get,
                            **teacher.lock_kwargs(ss, "bias"))
 
     # solver: one button per solver; those that cannot solve this problem (or not within the

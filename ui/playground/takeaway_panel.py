@@ -11,6 +11,7 @@ import streamlit as st
 from ui.playground import takeaway, teacher
 from ui.serving import budget
 from ui.shared import state
+from ui.shared.settings import settings_key
 
 ESTIMATOR_WORDS = {
     "SVC": "scikit-learn's `SVC` solves the same problem",
@@ -42,7 +43,7 @@ def model_export(ss) -> None:
         st.info(HIDDEN_TEXT)
         return
     X, y, title = state.current_dataset(ss)
-    skey = state.settings_key(state.current_settings(ss))
+    skey = settings_key(state.current_settings(ss))
     try:
         t = cached_takeaway(np.ascontiguousarray(X, dtype=np.float64).tobytes(),
                             np.ascontiguousarray(y, dtype=np.int64).tobytes(), skey, str(title))

@@ -13,6 +13,9 @@ from urllib.parse import urlsplit, urlunsplit
 import streamlit as st
 
 from ui.playground import teacher as T
+from ui.playground import teacher_presets as presets
+from ui.playground import teacher_spec as TS
+from ui.playground import teacher_store as TL
 from ui.shared import class_address as CA
 from ui.shared import present, qr, state
 from ui.shared.markdown import markdown_safe
@@ -91,7 +94,7 @@ def header(ss) -> None:
         if spec.question:
             with st.container(key="svmlab-teacher-question"):
                 st.text(spec.question)
-        locked = [T.LOCKS[n] for n in T.LOCKS if n in spec.locked]
+        locked = [TS.LOCKS[n] for n in TS.LOCKS if n in spec.locked]
         if locked:
             st.caption("Locked by your teacher: " + ", ".join(locked) + ".")
     with right:
@@ -116,11 +119,11 @@ def _present_cb() -> None:
 def _load_preset_cb() -> None:
     ss = st.session_state
     key = ss.get(TP + "preset")
-    if key not in T.PRESETS_BY_KEY:
+    if key not in presets.PRESETS_BY_KEY:
         return
-    p = T.PRESETS_BY_KEY[key]
+    p = presets.PRESETS_BY_KEY[key]
     try:
-        spec = T.preset_spec(key)
+        spec = presets.preset_spec(key)
     except ValueError as exc:
         state.push_flash(ss, "error", f"Could not load the preset: {exc}")
         return
@@ -133,7 +136,7 @@ def _load_preset_cb() -> None:
     ss[K_RERUN] = True
 
 
-def _current_spec(ss) -> T.TeacherSpec:
+def _current_spec(ss) -> TS.TeacherSpec:
     return T.make_current_spec(
         ss, title=ss.get(TP + "title") or "", question=ss.get(TP + "question") or "",
         locked=ss.get(TP + "locked") or [], hidden=ss.get(TP + "hidden") or [],
@@ -152,15 +155,15 @@ def _make_cb() -> None:
     where = CA.class_base(base_url(), ss.get(TP + "class_url") or "",
                           st.get_option("server.address"), CA.network_addresses())
     key = ss.setdefault(K_REVEAL_KEY, secrets.token_urlsafe(24)) if spec.hidden else None
-    ss[K_MADE] = {"spec": spec, "where": where, **T.links(spec, where.url, key=key)}
+    ss[K_MADE] = {"spec": spec, "where": where, **TL.links(spec, where.url, key=key)}
 
 
 def _reveal_cb() -> None:
     ss = st.session_state
     made = ss.get(K_MADE) or {}
     try:
-        T.reveal_link(made.get("id"), ss.get(K_REVEAL_KEY) or "")
-    except T.TeacherLinkError as exc:
+        TL.reveal_link(made.get("id"), ss.get(K_REVEAL_KEY) or "")
+    except TS.TeacherLinkError as exc:
         state.push_flash(ss, "error", f"Not revealed: {exc}.")
     except T.StoreUnavailable:
         state.push_flash(ss, "error", "Not revealed: the link store cannot be written on this "
@@ -182,22 +185,22 @@ def teacher_tab(ss) -> None:
     form, out = st.columns([1, 1], gap="medium")
     with form:
         c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
-        c1.selectbox("Start from a worked example", [""] + [p.key for p in T.PRESETS],
+        c1.selectbox("Start from a worked example", [""] + [p.key for p in presets.PRESETS],
                      key=TP + "preset",
-                     format_func=lambda k: T.PRESETS_BY_KEY[k].label if k else "—")
+                     format_func=lambda k: presets.PRESETS_BY_KEY[k].label if k else "—")
         c2.button("Load it", key=TP + "load", on_click=_load_preset_cb, width="stretch",
                   disabled=not ss.get(TP + "preset"),
                   help="Loads the example's points and settings, and a suggested title, "
                   "question, locks and hidden parts.")  # fmt: skip
-        st.text_input("Title", key=TP + "title", max_chars=T.TITLE_MAX,
+        st.text_input("Title", key=TP + "title", max_chars=TS.TITLE_MAX,
                       placeholder="e.g. D1: the widest street")
         st.text_area("Question for the students", key=TP + "question", height=90,
-                     max_chars=T.QUESTION_MAX,
+                     max_chars=TS.QUESTION_MAX,
                      placeholder="e.g. Which points are support vectors? Predict first.")
-        st.pills("Locked for students", list(T.LOCKS), key=TP + "locked",
-                 selection_mode="multi", format_func=T.LOCKS.get)
-        st.pills("Hidden from students", list(T.HIDES), key=TP + "hidden",
-                 selection_mode="multi", format_func=T.HIDES.get)
+        st.pills("Locked for students", list(TS.LOCKS), key=TP + "locked",
+                 selection_mode="multi", format_func=TS.LOCKS.get)
+        st.pills("Hidden from students", list(TS.HIDES), key=TP + "hidden",
+                 selection_mode="multi", format_func=TS.HIDES.get)
         st.text_input("Class address (optional)", key=TP + "class_url",
                       max_chars=CA.CLASS_URL_MAX, placeholder="e.g. http://192.168.1.20:8501",
                       help="The address students open (this computer's network address, or "

@@ -18,7 +18,7 @@ from svm_engine.datasets_regression import FUNCTIONS, curve
 from ui.serving.costs import BUDGET_S
 from ui.shared.labels import SOLVER_NAMES
 from ui.shared.numbers import fmt_num, fmt_setting
-from ui.shared.state import check_numbers
+from ui.shared.settings import check_numbers
 
 #: the page's cap: SMO keeps the n × n kernel matrix; cvxopt's 2n-variable QP (which cannot be
 #: stopped) takes ~0.2 s at 300 points (benchmarks/bench_svr.py)

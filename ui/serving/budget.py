@@ -39,6 +39,7 @@ from typing import Any
 from ui.serving import costs, fit_pool
 from ui.serving.st_interrupt import RunInterrupt
 from ui.shared.numbers import fmt_setting
+from ui.shared.settings import Settings
 
 BUDGET_S = costs.BUDGET_S
 #: How long a task may wait for a free worker of its lane before "the server is busy".
@@ -217,12 +218,11 @@ def fit_outcome(X, y, settings: Mapping[str, Any], alpha0=None):
 def _peek(raw: bytes) -> tuple[int, dict, Any] | None:
     """(n, settings, seq) of a refit request, to pick the lane (None if unreadable: the
     worker answers such a request with its 400)."""
-    from ui.shared import state
 
     try:
         body = json.loads(raw)
         points = body.get("points")
-        settings = state.normalize_settings(body.get("settings") or {})
+        settings = Settings.parse(body.get("settings") or {})
         return (len(points) if isinstance(points, list) else 0), settings, body.get("seq")
     except (ValueError, TypeError, AttributeError, RecursionError):
         return None

@@ -27,13 +27,15 @@ uses them all):
   Every chart has an accessible name and description (``name=``, ``description=``,
   ``table=``; default: ``describe.describe_figure``); ``describe`` writes a model's picture
   in words (``describe_model``) from the numbers the numbers panel prints.
-- ``state`` (session state, the settings and their validation, URL links), ``fitting`` (the
-  cached engine call), ``fit_words`` (a fit's verdict in a student's words: "not converged:
-  what failed — try …", from the engine's typed diagnostics), ``tables`` (the points table,
-  the numbers panel), ``figures`` (the Playground's picture, pure; ``slack_drawing`` its ξ
-  segments and labels, placed clear of the markers by ``label_placement``), ``palette``
-  (every plot's colours, once: Okabe–Ito darkened to 3:1 on the shading; ui/browser/palette.js
-  is generated from it), ``history`` (undo),
+- ``state`` (the Playground's session state), ``settings`` (``Settings``: its settings,
+  frozen and validated once by ``Settings.parse``), ``points`` (their check and axis ranges),
+  ``links`` (the one URL codec: the Playground's query and the frame teacher links use too),
+  ``fitting`` (the cached engine call), ``fit_words`` (a fit's verdict in a student's words:
+  "not converged: what failed — try …", from the engine's typed diagnostics), ``tables`` (the
+  points table, the numbers panel), ``figures`` (the Playground's picture, pure;
+  ``slack_drawing`` its ξ segments and labels, placed clear of the markers by
+  ``label_placement``), ``palette`` (every plot's colours, once: Okabe–Ito darkened to 3:1 on
+  the shading; ui/browser/palette.js is generated from it), ``history`` (undo),
   ``book_setups`` (the book's datasets with the settings of its worked examples),
   ``quick_controls`` (kernel, σ, loss and C beside the plot: the sidebar's settings, one
   state), ``drawer`` (a phone's sidebar drawer closes after

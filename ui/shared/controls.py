@@ -18,9 +18,11 @@ import streamlit as st
 from svm_engine import datasets
 from ui.data.import_panel import Upload, sidebar_upload
 from ui.serving import costs
-from ui.shared import fitting, nav, state, student, tables
+from ui.shared import fitting, links, nav, state, student, tables
 from ui.shared.labels import COEF0_LABELS, KERNEL_LABELS, LOSS_LABELS, sigma_gamma
 from ui.shared.numbers import fmt_setting
+from ui.shared.points import MAX_POINTS
+from ui.shared.settings import DEGREE_MAX, DEGREE_MIN, KERNELS, LOSSES, Settings
 
 C_GRID = tables.log_grid(-3, 4)
 SIGMA_GRID = tables.log_grid(-2, 2)
@@ -79,10 +81,10 @@ def model_sidebar(ss, prefix: str, settings: Mapping[str, Any], *, lock: Callabl
     is hinge."""
     sb = st.sidebar
     s = dict(settings)
-    s["kernel"] = sb.radio("Kernel", state.KERNELS, key=prefix + "kernel", horizontal=True,
+    s["kernel"] = sb.radio("Kernel", KERNELS, key=prefix + "kernel", horizontal=True,
                            format_func=KERNEL_LABELS.get, **lock("kernel"))
     if s["kernel"] == "polynomial":
-        s["degree"] = sb.slider("degree q", state.DEGREE_MIN, state.DEGREE_MAX,
+        s["degree"] = sb.slider("degree q", DEGREE_MIN, DEGREE_MAX,
                                 key=prefix + "degree", **lock("kernel"))
         s["coef0"] = sb.radio(
             "K(x, z) = (c + xᵀz)^q", sorted({0.0, 1.0, float(ss.get(prefix + "coef0", 1.0))}),
@@ -97,7 +99,7 @@ def model_sidebar(ss, prefix: str, settings: Mapping[str, Any], *, lock: Callabl
         s["loss"] = fixed_loss[0]
         sb.caption(fixed_loss[1])
     elif loss:
-        s["loss"] = sb.radio("Loss", state.LOSSES, key=prefix + "loss", horizontal=True,
+        s["loss"] = sb.radio("Loss", LOSSES, key=prefix + "loss", horizontal=True,
                              format_func=LOSS_LABELS.get, **lock("loss"))
     if hard_margin and loss:
         no_hard = s["loss"] != "hinge"
@@ -134,9 +136,9 @@ class Sliders:
     for k classes; the widgets' keys after the page's prefix, their labels and ranges."""
 
     # min (k when k is drawn), max, step; a link's values are checked against the defaults
-    n: tuple[int, int, int] = (state.GEN_N_MIN, state.MAX_POINTS, 10)
-    noise: tuple[float, float, float] = (0.0, state.GEN_NOISE_MAX, 0.05)  # min, max, step
-    seed_max: int = state.GEN_SEED_MAX
+    n: tuple[int, int, int] = (links.GEN_N_MIN, MAX_POINTS, 10)
+    noise: tuple[float, float, float] = (0.0, links.GEN_NOISE_MAX, 0.05)  # min, max, step
+    seed_max: int = links.GEN_SEED_MAX
     n_label: str = "n (points)"
     noise_label: str = "noise"
     k_max: int | None = None  # a "k classes" slider from 2 to k_max, before n
@@ -235,7 +237,7 @@ def source_settings(ss, prefix: str, name: str, n: int, noise: float) -> dict:
     if name == "playground":
         return state.current_settings(ss)
     params = generator_params(ss, prefix, name, n, noise)
-    return state.settings_from_dataset(datasets.load(name, **params).settings)
+    return Settings.from_dataset(datasets.load(name, **params).settings)
 
 
 def points_sidebar(ss, prefix: str, *, n: int, noise: float, labels: dict,

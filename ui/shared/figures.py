@@ -28,8 +28,8 @@ from ui.shared import palette as P
 from ui.shared.fitting import decision_grid
 from ui.shared.numbers import MINUS
 from ui.shared.plotly_config import PLOTLY_CONFIG  # noqa: F401  (the pages' import)
+from ui.shared.points import default_range as padded_range
 from ui.shared.slack_drawing import slack_traces
-from ui.shared.state import default_range as padded_range
 from ui.shared.sv_labels import ON_MARGIN_ZERO, point_labels
 
 POS_COLOR = P.BLUE  # class +1

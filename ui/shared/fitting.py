@@ -24,7 +24,7 @@ from svm_engine.solvers.smo import interactive_max_iter
 from ui.serving import costs
 from ui.shared import fit_words, tables
 from ui.shared.labels import SOLVER_NAMES
-from ui.shared.state import effective_C, settings_to_kernel
+from ui.shared.settings import effective_C, settings_to_kernel
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ what was there before (points, settings, title, source, axis ranges), so that th
 Undo, once its own edits are undone, brings all of it back (its own undo stack starts anew
 with every replacement: ui/browser/canvas.js).
 
-Plain session state, capped: at most ``DEPTH`` snapshots of at most ``state.MAX_POINTS``
+Plain session state, capped: at most ``DEPTH`` snapshots of at most ``points.MAX_POINTS``
 points each.
 """
 

@@ -16,6 +16,7 @@ from ui.shared import state, tables
 from ui.shared.controls import C_GRID, C_HELP, SIGMA_GRID, SIGMA_HELP
 from ui.shared.labels import KERNEL_LABELS, LOSS_LABELS
 from ui.shared.numbers import fmt_setting
+from ui.shared.settings import KERNELS, LOSSES
 
 QUICK = "quick."  # widget keys of the quick row (the sidebar's are the page's prefix)
 NAMES = ("kernel", "sigma", "loss", "C")
@@ -23,13 +24,12 @@ NAMES = ("kernel", "sigma", "loss", "C")
 
 def _changed_cb(prefix: str, name: str) -> None:
     ss = st.session_state
-    s = state.current_settings(ss)
-    s[name] = ss[QUICK + name]
-    if name == "loss" and s["loss"] != "hinge":
-        s["hard_margin"] = False
+    change = {name: ss[QUICK + name]}
+    if name == "loss" and change["loss"] != "hinge":
+        change["hard_margin"] = False
         ss[prefix + "hard_margin"] = False
     try:
-        state.set_settings(ss, s)
+        s = state.set_settings(ss, state.current_settings(ss).replace(**change))
     except ValueError as exc:  # cannot happen through the widgets
         state.push_flash(ss, "error", f"Invalid setting: {exc}")
         return
@@ -45,7 +45,7 @@ def quick_controls(ss, prefix: str, lock: Callable) -> None:
     cols = st.columns([1.4, 1, 1, 1.2] if s["kernel"] == "gaussian" else [1.4, 1, 1.2],
                       vertical_alignment="bottom")
     it = iter(cols)
-    next(it).selectbox("Kernel", state.KERNELS, key=QUICK + "kernel",
+    next(it).selectbox("Kernel", KERNELS, key=QUICK + "kernel",
                        format_func=KERNEL_LABELS.get, on_change=_changed_cb,
                        args=(prefix, "kernel"), **lock("kernel"))
     if s["kernel"] == "gaussian":
@@ -53,7 +53,7 @@ def quick_controls(ss, prefix: str, lock: Callable) -> None:
                                key=QUICK + "sigma", format_func=fmt_setting,
                                on_change=_changed_cb, args=(prefix, "sigma"),
                                **lock("kernel", help=SIGMA_HELP))
-    next(it).selectbox("Loss", state.LOSSES, key=QUICK + "loss", format_func=LOSS_LABELS.get,
+    next(it).selectbox("Loss", LOSSES, key=QUICK + "loss", format_func=LOSS_LABELS.get,
                        on_change=_changed_cb, args=(prefix, "loss"), **lock("loss"))
     hard = bool(s.get("hard_margin"))
     next(it).select_slider(

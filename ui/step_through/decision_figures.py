@@ -11,7 +11,7 @@ import numpy as np
 
 from ui.shared import palette as P
 from ui.shared.figures import Overlay, decision_figure_dict, marker_trace
-from ui.shared.state import default_range
+from ui.shared.points import default_range
 from ui.step_through.figure_style import BEFORE_COLOR, VIOLATOR_COLOR
 
 

@@ -23,7 +23,7 @@ from svm_engine.solvers import smo as _smo
 from svm_engine.tape import AlphaTape
 from ui.shared.fitting import PAGE_TIME_BUDGET, SMO_TOL, smo_max_iter
 from ui.shared.labels import SOLVER_NAMES, SOLVER_STEPS
-from ui.shared.state import effective_C, fit_settings, settings_to_kernel
+from ui.shared.settings import effective_C, fit_settings, settings_to_kernel
 from ui.step_through.pack import pack_newton, pack_sga, pack_smo
 
 #: The engine keeps the first TRACE_CAP SMO steps (and SGA sweeps) of a run.

@@ -13,7 +13,7 @@ from svm_engine import datasets
 from ui.shared import palette as P
 from ui.shared.describe import describe_model, with_description
 from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
-from ui.shared.state import settings_from_dataset
+from ui.shared.settings import Settings
 from ui.step_through import figures as step_figures
 from ui.step_through import state as step_state
 from ui.worked_examples.result import Result
@@ -101,7 +101,7 @@ def figures(key: str, r: Result) -> list[Plot]:
         ]
     if key == "two_point":
         d = datasets.two_point()
-        run = step_state.build_run(d.X, d.y, settings_from_dataset(d.settings), "smo")
+        run = step_state.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
         return [Plot("The cvxopt primal QP's hyperplane x1 + x2 − 3 = 0; both points are "
                      "support vectors. The note's line dotted.",
                      _figure(m["qp"], [_book("the KKT note", r.extra["book_line"])],

@@ -20,7 +20,7 @@ import numpy as np
 from svm_engine import datasets
 from ui.classroom.model import Feedback, Task
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_pct, fmt_setting
-from ui.shared.state import normalize_settings
+from ui.shared.settings import Settings
 
 from . import fits
 from .common import clean_text, flag, one_of, only_keys, right, rng_for, slide, wrong
@@ -74,7 +74,7 @@ def _picture(params: dict, seed: int):
     name = params["dataset"]
     if name in SYNTHETIC:
         d = datasets.load(name, n=N_SYNTH, seed=int(seed))
-        s = normalize_settings(params.get("settings") or {})
+        s = Settings.parse(params.get("settings") or {}).as_dict()
         return (d.X[:N_TRAIN], d.y[:N_TRAIN], d.X[N_TRAIN:], d.y[N_TRAIN:], s)
     X, y, s = fits.picture(params)
     if params.get("seeded") and seed:
@@ -113,7 +113,7 @@ def _make(params: dict, seed: int) -> Task:
     data = {"target": target, "value": float(v), "X_test": Xt.tolist(),
             "y_test": [int(t) for t in yt], "draw_fit": False}
     return Task("control", "control", prompt, _SLIDE[ctrl], tuple(map(tuple, X.tolist())),
-                tuple(int(t) for t in y), normalize_settings(s), control=ctrl,
+                tuple(int(t) for t in y), Settings.parse(s).as_dict(), control=ctrl,
                 bounds=(lo, hi), data=data)
 
 

@@ -24,7 +24,7 @@ from ui.shared import fit_words
 from ui.shared.fitting import SMO_TOL, combination_error, smo_max_iter
 from ui.shared.markdown import kernel_text
 from ui.shared.numbers import fmt_setting
-from ui.shared.state import effective_C, normalize_settings, settings_to_kernel
+from ui.shared.settings import Settings, effective_C, settings_to_kernel
 
 from .common import flag
 
@@ -45,8 +45,7 @@ ON_MARGIN = 1e-4
 def book(dataset: str) -> tuple[np.ndarray, np.ndarray, dict]:
     """(X, y, Playground settings) of a book dataset: D1, D2 or two_point."""
     d = datasets.load(DATASETS[dataset])
-    s = {k: v for k, v in d.settings.items() if k in normalize_settings({})}
-    return d.X.astype(float), d.y.astype(int), normalize_settings(s)
+    return d.X.astype(float), d.y.astype(int), Settings.from_dataset(d.settings).as_dict()
 
 
 def custom(X: Any, y: Any, settings: Any) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -67,16 +66,16 @@ def custom(X: Any, y: Any, settings: Any) -> tuple[np.ndarray, np.ndarray, dict]
         raise ValueError("y must hold one label, +1 or −1, per point of X")
     if len(np.unique(y)) < 2:
         raise ValueError("the picture needs points of both classes (+1 and −1)")
-    return X, y.astype(int), normalize_settings(settings or {})
+    return X, y.astype(int), Settings.parse(settings or {}).as_dict()
 
 
 def fit(X: np.ndarray, y: np.ndarray, settings: Mapping[str, Any]):
     """The engine's model of the points with the Playground's settings (what
     ``ui.shared.fitting.fit_points`` runs, within ``FIT_BUDGET``). Raises ValueError (the
     engine's message: e.g. not separable under the hard margin)."""
-    s = normalize_settings(settings)
+    s = Settings.parse(settings)
     key = (np.ascontiguousarray(X, float).tobytes(), np.asarray(y, int).tobytes(),
-           json.dumps(s, sort_keys=True))
+           json.dumps(s.as_dict(), sort_keys=True))
     return _fit(key, len(X))
 
 
@@ -185,8 +184,8 @@ def _picture(params: Mapping[str, Any], default: str) -> tuple[np.ndarray, np.nd
     if not isinstance(over, Mapping):
         raise ValueError("settings must be a mapping of Playground settings")
     if over:  # the book's settings with the teacher's changes (C = inf: hard margin)
-        s = normalize_settings({**s, **({"hard_margin": False} if "C" in over else {}),
-                                **over})
+        s = Settings.parse({**s, **({"hard_margin": False} if "C" in over else {}), **over})
+        s = s.as_dict()
     return X, y, s
 
 

@@ -17,7 +17,7 @@ from svm_engine.solvers.sga import coordinate_step
 from svm_engine.solvers.smo import replay
 from ui.shared.fitting import SMO_TOL, smo_max_iter
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
-from ui.shared.state import effective_C, normalize_settings, settings_to_kernel
+from ui.shared.settings import Settings, effective_C, settings_to_kernel
 
 from . import fits
 from .common import coords, label, name, note, point_text, slide
@@ -165,8 +165,8 @@ def kernel_value(params, X, y, s, rng, seeded) -> dict:
     kind = params.get("kernel", "polynomial")
     if kind not in ("polynomial", "gaussian"):
         raise ValueError(f"kernel must be polynomial or gaussian; got {kind!r}")
-    ks = normalize_settings({"kernel": kind, **{k: params[k] for k in ("degree", "coef0",
-                                                                        "sigma") if k in params}})
+    ks = Settings.parse({"kernel": kind, **{k: params[k] for k in ("degree", "coef0", "sigma")
+                                            if k in params}})
     x, z = X[0], X[1]
     if "x" in params or "z" in params:
         try:
