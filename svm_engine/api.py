@@ -113,7 +113,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             alpha0 = None if state is None else state.alpha0
         else:
             done = _warm.refit(problem, warm_start, tol=tol, max_iter=max_iter, wss=wss,
-                                   **clock)
+                               refine_tol=REFINE_TOL if polish else None, **clock)
             if done is not None:
                 run, sol = done
     if run is None:
