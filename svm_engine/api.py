@@ -124,6 +124,8 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         else:
             sol = {"alpha": without_residues(run["alpha"])}
     extra = {k: run[k] for k in ("w_primal", "b_primal") if k in run}
+    if run.get("refined_iter"):   # a warm refit's steps past tol (`warmstart.refit`)
+        extra["refined_iter"] = run["refined_iter"]
     if solver == "psvm":
         cert = certify_proximal(problem, sol)
     else:

@@ -29,6 +29,7 @@ import scipy.linalg.lapack as _lapack
 
 from .certify import EPS, EQ_RTOL, TOL, Columns, Expansion, expansion, rounding
 from .finalize import support_threshold
+from .kernel_values import GAUSSIAN
 
 STEPS = 40              # working-set changes (one index each) before giving up
 MAX_FREE = 800          # larger active sets: SMO goes on instead (`api.fit`)
@@ -84,6 +85,7 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
     stale = bool((rounding(problem, a, mag, bb) > STRICT).any())
     last_off, work = math.inf, 0.0
     max_free = MAX_FREE_QUADRATIC if problem.loss == "quadratic" else MAX_FREE
+    gaussian = problem.spec.code == GAUSSIAN
     for _ in range(STEPS):
         F = np.flatnonzero(~at0 & ~atC)
         work += (len(F) + 1.0) ** 3
@@ -138,11 +140,7 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
             a_new[F] = np.clip(a_new[F], 0.0, C)
             a_new[a_new <= support_threshold(a_new)] = 0.0    # as `finalize` reports it
         delta = a_new - a
-        moved = np.flatnonzero(delta)
-        if len(moved):
-            cols = columns.get(moved)
-            g = g + cols @ (delta[moved] * y[moved])
-            mag = mag + columns.get_abs(moved) @ np.abs(delta[moved])   # a rounding bound
+        g, mag = _moved(g, mag, delta, F, KF, y, columns, gaussian)
         a, bb = a_new, bb + t * db
         if block >= 0:
             continue
@@ -185,6 +183,29 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
             return Polished(a, bb if eq else s, Expansion(g, mag))
         at0[i] = atC[i] = False
     return None
+
+
+def _moved(g, mag, delta, F, KF, y, columns, gaussian):
+    """(g, mag) after α moved by delta: the round's columns KF (n × |F|) serve F, and only
+    the other αᵢ that moved (a W index off its bound) are fetched. Gathering the moved
+    columns again (and their absolute values: a second n × |F| copy) was half of a polish
+    round (moons, Gaussian, C = 1, n = 1,000, a point added: cProfile, issue 31). mag is a
+    rounding bound: for the Gaussian kernel (k > 0) its columns are k + 0.4
+    (`certify._abs_columns`), so KF serves it too."""
+    dF = delta[F]
+    g = g + KF @ (dF * y[F])
+    adF = np.abs(dF)
+    if gaussian:
+        mag = mag + (KF @ adF + 0.4 * float(adF.sum()))
+    else:
+        mag = mag + columns.get_abs(F) @ adF
+    off = delta.copy()
+    off[F] = 0.0
+    rest = np.flatnonzero(off)
+    if len(rest):
+        g = g + columns.get(rest) @ (off[rest] * y[rest])
+        mag = mag + columns.get_abs(rest) @ np.abs(off[rest])
+    return g, mag
 
 
 def _ray(problem, a, bb, r, F, null, columns):

@@ -197,7 +197,8 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
 
     refine_tol: once the run meets tol, it goes on to refine_tol for at most REFINE_STEPS
     more steps (from a copy: when it does not get there, the run at tol is kept, and so are
-    its n_iter and columns). At refine_tol the α passes the certificate as it is, and the
+    its n_iter and columns; when it does, n_iter counts them and run["refined_iter"] says
+    how many). At refine_tol the α passes the certificate as it is, and the
     polish (`polish.py`), which a warm refit's α at tol 1e-3 needed after most edits, is not
     run (`fit` passes api.REFINE_TOL when it would polish)."""
     state = warm_state(problem, model, max_changes)
@@ -209,12 +210,13 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     previous = columns if use_cache and columns is not None else kc.NO_COLUMNS
     max_iter = default_max_iter(n) if max_iter is None else max_iter
     n_slots = kc.column_slots(n, use_cache, warm=True)
-    it, converged, gap, cache, derived = _solve_and_derive(
+    it, refined, converged, gap, cache, derived = _solve_and_derive(
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
         problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),
         wss == "max_violating_pair", n_slots, *newton_period(n), float(deadline),
         -1.0 if refine_tol is None else float(refine_tol), REFINE_STEPS)
-    run = {"n_iter": int(it), "converged": bool(converged), "trace": None,
+    run = {"n_iter": int(it), "refined_iter": int(refined), "converged": bool(converged),
+           "trace": None,
            "trace_truncated": False,
            "status": status_text(converged, max_iter, gap, it, time_budget),
            "columns": kc.kept_columns(cache, use_cache), "alpha0": alpha0}
@@ -234,6 +236,7 @@ def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous,
     it, converged, gap, G, cache = smo_loop(
         X, XT, y, alpha, G0, np.zeros(0), QD, kp, C_box, tol, max_iter, mvp,
         False, n_slots, True, previous, newton_base, newton_first, deadline)
+    refined = 0
     if converged and refine_tol > 0.0 and gap > refine_tol and it < max_iter:
         more = alpha.copy()
         own = PreviousColumns(cache.rows, cache.col_slot, cache.slot_full,
@@ -243,6 +246,6 @@ def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous,
             min(refine_steps, max_iter - it), mvp, False, n_slots, True, own, newton_base,
             newton_first, deadline)
         if done:
-            alpha, G, cache, it, gap = more, G2, cache2, it + it2, gap2
-    return it, converged, gap, cache, derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
+            alpha, G, cache, it, gap, refined = more, G2, cache2, it + it2, gap2, it2
+    return it, refined, converged, gap, cache, derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
                                                            equality, k)
