@@ -247,5 +247,5 @@ def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous,
             newton_first, deadline)
         if done:
             alpha, G, cache, it, gap, refined = more, G2, cache2, it + it2, gap2, it2
-    return it, refined, converged, gap, cache, derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
-                                                           equality, k)
+    derived = derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box, equality, k)
+    return it, refined, converged, gap, cache, derived
