@@ -200,7 +200,10 @@ class _Block:
     def positions(self, idx: np.ndarray) -> np.ndarray:
         """The slots of idx (their columns gathered first when new)."""
         new = idx[self.pos[idx] < 0]
-        if len(new):
+        if len(new) and not self.used:           # the first: `Columns.get`'s own copy
+            self.data, self.used = self.columns.get(new), len(new)
+            self.pos[new] = np.arange(len(new))
+        elif len(new):
             end = self.used + len(new)
             if end > self.data.shape[1]:          # room for twice as many
                 grown = np.empty((self.data.shape[0], 2 * end))
