@@ -119,7 +119,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             alpha0 = None if state is None else state.alpha0
         else:
             done = _warm.refit(problem, warm_start, tol=tol, max_iter=max_iter, wss=wss,
-                                   **clock)
+                               refine_tol=REFINE_TOL if polish else None, **clock)
             if done is not None:
                 run, sol = done
     if run is None:
@@ -130,6 +130,8 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         else:
             sol = {"alpha": without_residues(run.alpha)}
     diag = {"w_primal": run.w_primal, "b_primal": run.b_primal}
+    if run.refined_iter:   # a warm refit's steps past tol (`warmstart.refit`)
+        diag["refined_iter"] = run.refined_iter
     if solver == "psvm":
         cert = certify_proximal(problem, sol)
     else:

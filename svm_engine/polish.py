@@ -30,6 +30,7 @@ import scipy.linalg.lapack as _lapack
 from .bounds import at_C_mask
 from .certify import EPS, EQ_RTOL, TOL, Columns, Expansion, expansion, rounding
 from .finalize import support_threshold
+from .kernel_values import GAUSSIAN
 
 STEPS = 40              # working-set changes (one index each) before giving up
 MAX_FREE = 800          # larger active sets: SMO goes on instead (`api.fit`)
@@ -85,6 +86,8 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
     stale = bool((rounding(problem, a, mag, bb) > STRICT).any())
     last_off, work = math.inf, 0.0
     max_free = MAX_FREE_QUADRATIC if problem.loss == "quadratic" else MAX_FREE
+    gaussian = problem.spec.code == GAUSSIAN
+    held = _Block(columns, n)
     for _ in range(STEPS):
         F = np.flatnonzero(~at0 & ~atC)
         work += (len(F) + 1.0) ** 3
@@ -103,8 +106,8 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
             kc = known[K_idx] * y[K_idx]
             kF = columns.get(K_idx)[F] @ kc + (kc.sum() if aug else 0.0)
             rhs -= y[F] * kF
-        KF = columns.get(F)
-        M = (y[F, None] * y[None, F]) * (KF[F] + (1.0 if aug else 0.0))
+        pF = held.positions(F)
+        M = (y[F, None] * y[None, F]) * (held.data[np.ix_(F, pF)] + (1.0 if aug else 0.0))
         M.flat[::len(F) + 1] += diag
         step = _solve(M, rhs, y[F], -(s + float(known @ y)) if eq else None)
         if step is None:
@@ -139,11 +142,7 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
             a_new[F] = np.clip(a_new[F], 0.0, C)
             a_new[a_new <= support_threshold(a_new)] = 0.0    # as `finalize` reports it
         delta = a_new - a
-        moved = np.flatnonzero(delta)
-        if len(moved):
-            cols = columns.get(moved)
-            g = g + cols @ (delta[moved] * y[moved])
-            mag = mag + columns.get_abs(moved) @ np.abs(delta[moved])   # a rounding bound
+        g, mag = _moved(g, mag, delta, F, pF, held, y, columns, gaussian)
         a, bb = a_new, bb + t * db
         if block >= 0:
             continue
@@ -186,6 +185,63 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
             return Polished(a, bb if eq else s, Expansion(g, mag))
         at0[i] = atC[i] = False
     return None
+
+
+class _Block:
+    """The columns of the free sets of one `_rounds`, n × slots: an index's column is
+    gathered from `Columns` once, when it first joins F (the sets of two rounds differ by
+    one index). Gathering F's n × |F| columns afresh each round was a third of the polish
+    (moons, Gaussian, C = 100, n = 5,000, 26 rounds: cProfile, issue 31)."""
+
+    def __init__(self, columns, n: int):
+        self.columns, self.used = columns, 0
+        self.data = np.empty((n, 0))
+        self.pos = np.full(n, -1, dtype=np.int64)
+
+    def positions(self, idx: np.ndarray) -> np.ndarray:
+        """The slots of idx (their columns gathered first when new)."""
+        new = idx[self.pos[idx] < 0]
+        if len(new) and not self.used:           # the first: `Columns.get`'s own copy
+            self.data, self.used = self.columns.get(new), len(new)
+            self.pos[new] = np.arange(len(new))
+        elif len(new):
+            end = self.used + len(new)
+            if end > self.data.shape[1]:          # room for twice as many
+                grown = np.empty((self.data.shape[0], 2 * end))
+                grown[:, :self.used] = self.data[:, :self.used]
+                self.data = grown
+            self.data[:, self.used:end] = self.columns.get(new)
+            self.pos[new] = np.arange(self.used, end)
+            self.used = end
+        return self.pos[idx]
+
+    def times(self, pos: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Σ columns[pos]·v, as one product over the slots in use (no gathered copy)."""
+        w = np.zeros(self.used)
+        w[pos] = v
+        return self.data[:, :self.used] @ w
+
+
+def _moved(g, mag, delta, F, pF, held, y, columns, gaussian):
+    """(g, mag) after α moved by delta: F's columns from the round's `_Block`; only the
+    other αᵢ that moved (a W index off its bound) are gathered. mag is a rounding bound: for
+    the Gaussian kernel (k > 0) its columns are k + 0.4 (`certify._abs_columns`), so the
+    held block serves it too (a second gather and an |K| copy were half of a warm refit's
+    polish round: moons, Gaussian, C = 1, n = 1,000, a point added; cProfile, issue 31)."""
+    dF = delta[F]
+    g = g + held.times(pF, dF * y[F])
+    adF = np.abs(dF)
+    if gaussian:
+        mag = mag + (held.times(pF, adF) + 0.4 * float(adF.sum()))
+    else:
+        mag = mag + columns.get_abs(F) @ adF
+    off = delta.copy()
+    off[F] = 0.0
+    rest = np.flatnonzero(off)
+    if len(rest):
+        g = g + columns.get(rest) @ (off[rest] * y[rest])
+        mag = mag + columns.get_abs(rest) @ np.abs(off[rest])
+    return g, mag
 
 
 def _ray(problem, a, bb, r, F, null, columns):

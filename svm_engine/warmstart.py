@@ -39,12 +39,19 @@ import numpy as np
 from . import kernel_cache as kc
 from .finalize import derive_from_gradient, loss_power, solution
 from .jit import njit
+from .kernel_cache import PreviousColumns
 from .kernel_values import kernel_axpy, kernel_column, kernel_diag
 from .solvers.smo import default_max_iter, feasible_start, smo_result
 from .solvers.smo_fast import newton_period, smo_loop
 
 #: More changed rows than this and a cold start is as good (the update's cost grows with them).
 MAX_CHANGES = 8
+#: `refit`: steps past tol towards refine_tol before the polish is left to do it. A polish
+#: of one round cost about as much as 250 pair steps in a warm refit at n = 1,000 (both
+#: O(n) a step: ~1 ms against ~4 µs); the linear kernel got there in 7–25 more steps, the
+#: Gaussian (C = 1) in 100–1,000, (C = 100) in 2,000–20,000 (cProfile and process time, 40
+#: edits of bench_speed's problems, issue 31).
+REFINE_STEPS = 256
 
 
 @njit(cache=True, nogil=True)
@@ -181,12 +188,19 @@ def _warm_start(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes
 
 def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
           max_changes: int = MAX_CHANGES, deadline: float = np.inf,
-          time_budget: float | None = None):
+          time_budget: float | None = None, refine_tol: float | None = None):
     """(run, sol) for `problem` from `model`, or None when more than max_changes rows changed
     (then a cold start). sol is what `finalize` returns after `smo_fast.solve(problem,
     alpha0=α₀, G0=G₀, columns=columns)` from `warm_state` (the same compiled steps, the same
     numbers); run holds the run's fields of the model (n_iter, converged, status, columns,
-    alpha0 = α₀). deadline, time_budget: as `smo_fast.solve`'s."""
+    alpha0 = α₀). deadline, time_budget: as `smo_fast.solve`'s.
+
+    refine_tol: once the run meets tol, it goes on to refine_tol for at most REFINE_STEPS
+    more steps (from a copy: when it does not get there, the run at tol is kept, and so are
+    its n_iter and columns; when it does, n_iter counts them and run.refined_iter says
+    how many). At refine_tol the α passes the certificate as it is, and the
+    polish (`polish.py`), which a warm refit's α at tol 1e-3 needed after most edits, is not
+    run (`fit` passes api.REFINE_TOL when it would polish)."""
     state = warm_state(problem, model, max_changes)
     if state is None:
         return None
@@ -196,25 +210,41 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     previous = columns if use_cache and columns is not None else kc.NO_COLUMNS
     max_iter = default_max_iter(n) if max_iter is None else max_iter
     n_slots = kc.column_slots(n, use_cache, warm=True)
-    it, converged, gap, cache, derived = _solve_and_derive(
+    it, refined, converged, gap, cache, derived = _solve_and_derive(
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
         problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),
-        wss == "max_violating_pair", n_slots, *newton_period(n), float(deadline))
+        wss == "max_violating_pair", n_slots, *newton_period(n), float(deadline),
+        -1.0 if refine_tol is None else float(refine_tol), REFINE_STEPS)
     sol = solution(*derived)
     run = smo_result(sol["alpha"], it, converged, gap, max_iter, time_budget,
-                     columns=kc.kept_columns(cache, use_cache), alpha0=alpha0)
+                     columns=kc.kept_columns(cache, use_cache), alpha0=alpha0,
+                     refined_iter=int(refined))
     return run, sol
 
 
 @njit(cache=True, nogil=True)
 def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous, tol,
-                      max_iter, mvp, n_slots, newton_base, newton_first, deadline):
+                      max_iter, mvp, n_slots, newton_base, newton_first, deadline,
+                      refine_tol, refine_steps):
     """`smo_fast.solve`'s warm run (no shrinking: see there; Newton steps on the free set
-    as a cold fit's, `smo_fast.newton_period`) from (α₀, G₀), then `finalize`'s
-    `derive_from_gradient`, in one call. G0 is overwritten."""
+    as a cold fit's, `smo_fast.newton_period`) from (α₀, G₀), then (refine_tol > 0) on to
+    refine_tol from a copy, kept if it gets there within refine_steps (`refit`), then
+    `finalize`'s `derive_from_gradient`, in one call. G0 is overwritten."""
     alpha = alpha0.copy()
+    QD = kernel_diag(kp, X)
     it, converged, gap, G, cache = smo_loop(
-        X, XT, y, alpha, G0, np.zeros(0), kernel_diag(kp, X), kp, C_box, tol, max_iter, mvp,
+        X, XT, y, alpha, G0, np.zeros(0), QD, kp, C_box, tol, max_iter, mvp,
         False, n_slots, True, previous, newton_base, newton_first, deadline)
-    return it, converged, gap, cache, derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box,
-                                                           equality, k)
+    refined = 0
+    if converged and refine_tol > 0.0 and gap > refine_tol and it < max_iter:
+        more = alpha.copy()
+        own = PreviousColumns(cache.rows, cache.col_slot, cache.slot_full,
+                              np.array([X.shape[0], 0], dtype=np.int64))
+        it2, done, gap2, G2, cache2 = smo_loop(
+            X, XT, y, more, G.copy(), np.zeros(0), QD, kp, C_box, refine_tol,
+            min(refine_steps, max_iter - it), mvp, False, n_slots, True, own, newton_base,
+            newton_first, deadline)
+        if done:
+            alpha, G, cache, it, gap, refined = more, G2, cache2, it + it2, gap2, it2
+    derived = derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box, equality, k)
+    return it, refined, converged, gap, cache, derived

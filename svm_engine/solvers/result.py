@@ -45,6 +45,7 @@ class SolverResult:
     columns: tuple | None = None          # SMO's kernel column cache, for the next warm start
     w_primal: np.ndarray | None = None    # the primal solvers' own w and b (qp primal, newton,
     b_primal: float | None = None         # psvm linear), beside the w that α gives
+    refined_iter: int = 0                 # a warm refit's steps past tol (`warmstart.refit`)
 
     @property
     def converged(self) -> bool:
