@@ -120,7 +120,7 @@ def test_warm_refits_take_fewer_steps_over_a_series_of_edits(kernel):
     for k in range(20):
         X, y = edit(X, y, model.alpha, EDITS[k % len(EDITS)], rng)
         model = se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5, warm_start=model)
-        warm_steps += model.n_iter - model.extra.get("refined_iter", 0)   # steps to tol
+        warm_steps += model.n_iter - (model.diagnostics.refined_iter or 0)   # steps to tol
         cold_steps += se.fit(X, y, kernel=kernel, C=1.0, tol=1e-5).n_iter
     assert warm_steps < 0.5 * cold_steps, (warm_steps, cold_steps)
 
