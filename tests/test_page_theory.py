@@ -183,4 +183,4 @@ def test_playground_numbers_panel_in_the_student_view_has_no_solver_internals():
     body = {"points": pts, "settings": {"C": 1.0}, "view": view, "style": {"student": True}}
     assert "time" not in dict(fit_api.refit(body)["panel"])
     with pytest.raises(fit_api.BadRequest):
-        fit_api.parse_style({"student": "yes"})
+        fit_schema.parse_style({"student": "yes"})
