@@ -42,7 +42,7 @@ def test_payload_carries_what_the_fit_endpoint_needs():
     )  # fmt: skip
     back = json.loads(json.dumps(p, allow_nan=False))
     assert back["settings"] == settings and back["fit_url"] == "/api/refit"
-    assert back["answer"]["ok"] and back["answer"]["n"] == 18
+    assert back["answer"]["ok"] and len(back["answer"]["alpha"]) == 18
     assert json.loads(back["answer"]["figure"])["data"][0]["meta"]["z_from"] == "grid"
     # what the component receives: one JSON text, the figure spliced in (not quoted again)
     text = canvas.payload_text(p)

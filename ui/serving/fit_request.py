@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ui.serving import fit_schema
-from ui.serving.fit_answer import RECENT
+from ui.serving import fit_answer, fit_schema
 from ui.serving.fit_schema import BadRequest
 from ui.serving.warmstart import map_alpha
 from ui.shared import fitting, state
@@ -40,14 +39,14 @@ def parse_request(body: Any) -> dict:
 
 def _warm(warm: fit_schema.Warm | None, X: np.ndarray, y: np.ndarray, settings: dict):
     """(α to start from, the model of the previous points); None, None: a cold start.
-    smo: if the server still holds the model of the warm points (``RECENT``), the refit
-    starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
+    smo: if the server still holds the model of the warm points (``fit_answer.RECENT``), the
+    refit starts from it, α and gradient (``svm_engine.warmstart``); else (and for sga)
     ``map_alpha`` carries α over when at most one point changed."""
     if warm is None or settings["solver"] not in fitting.WARM_START_SOLVERS:
         return None, None
     wX, wy = warm.points
     return (map_alpha(wX, wy, np.asarray(warm.alpha, dtype=float), X, y),
-            RECENT.get(fitting.fit_key(wX, wy, settings)))
+            fit_answer.RECENT.get(fitting.fit_key(wX, wy, settings)))
 
 
 # ---------------------------------------------------------------------------- the body
