@@ -36,7 +36,7 @@ _.converged_
 # -- signatures fixed by a caller ------------------------------------------------------------
 _.typingctx              # numba's @intrinsic passes it (kernel_values.bits_as_float)
 _.max_workers            # Streamlit calls scan_component_manifests(max_workers=…) (st_private)
-_._launch                # multiprocessing's Popen hook (ui/serving/fit_pool.py overrides it)
+_._launch                # multiprocessing's Popen hook (ui/serving/fit_process.py overrides it)
 _.finalizer              # multiprocessing's Popen attribute, set as its own _launch does
 
 # -- the Streamlit fence's contract (tests/test_st_private.py, tests/conftest.py) -------------
@@ -64,3 +64,16 @@ _._on_begin              # the sqlite3 connection attribute they set
 _.isolation_level
 
 _.browser_rules          # svm_engine/bounds.py: for the step player payload (being wired in)
+
+# -- the fit endpoint's schema (ui/serving/fit_schema.py): pydantic reads these -------------
+_.model_config           # pydantic: a model's configuration
+_._one_alpha_per_point   # pydantic: Warm's model validator
+_.colorscale             # FitAnswer's fields: the JSON Schema names them (fit_schema.json),
+_.zmin                   # the browser reads them (tests/test_fit_schema.py)
+_.boundary
+_.misclassified
+_.misclassified_mark
+_.server_ms
+_.slack_idx
+_.solver_ms
+_.warm_gradient
