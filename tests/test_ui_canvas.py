@@ -119,8 +119,9 @@ def test_browser_files_exist_and_keep_the_contract():
     assert js["canvas.js"].count("export default function") == 1
     assert "export function drawRefit" in js["canvas_layer.js"]
     assert 'import { isolines } from "./contours.js"' in js["canvas_layer.js"]
-    endpoint = js["canvas_endpoint.js"]  # the fit endpoint, with its fallback to the session
-    assert "fetch(st.fitUrl" in endpoint and "status === 404" in endpoint
+    endpoint = js["canvas_endpoint.js"]  # the fit endpoint; a failure is a no-model answer,
+    assert "fetch(st.fitUrl" in endpoint and "function failed" in endpoint  # not a fallback
+    assert "want_answer" not in js["canvas_sync.js"]  # to the session (one path for an answer)
     assert "doubleClick: false" in js["canvas.js"]  # clicks < 300 ms apart: no double-click
     assert 'setStateValue("points"' in js["canvas_sync.js"]
     assert "window.__svmlabPerf" in js["canvas_status.js"]
