@@ -15,7 +15,7 @@ of ``ui/browser/canvas*.js``; keep it in step when they change:
   answer becomes the next request's warm start ``{points: the request's points, alpha}``. The
   browser then draws everything from the answer: no Streamlit rerun.
 - ``scheduleSync`` / ``sendPoints``: ``SYNC_IDLE_MS`` after the last click (the timer restarts
-  with every click), ``setStateValue("points", {epoch, seq, points, want_answer: false})`` →
+  with every click), ``setStateValue("points", {epoch, seq, points})`` →
   a ``rerun_script`` BackMsg whose ``widget_states`` hold the canvas widget (``id`` = the
   element's id, ``json_value`` = ``{"points": {...}}``) and whose ``fragment_id`` is the
   canvas fragment's (the element's ``delta.fragment_id``); the page stores the points and
@@ -227,8 +227,8 @@ class CanvasClient:
         st.server_ms.append(float(ans.get("server_ms", math.nan)))
         if not ans.get("ok"):
             st.error("ok false", f"{ans.get('kind')}: {ans.get('message')}")
-        elif ans.get("n") != len(points):
-            st.error("wrong answer", f"n = {ans.get('n')} for {len(points)} points")
+        elif len(ans.get("alpha") or ()) != len(points):
+            st.error("wrong answer", f"{len(ans.get('alpha') or ())} α for {len(points)} points")
         else:
             self.warm = {"points": points, "alpha": ans["alpha"], "epoch": epoch}
         for s in [s for s in self.pending if s <= seq]:
@@ -280,7 +280,7 @@ class CanvasClient:
     async def _send_points(self) -> None:
         while self.seq > self.sent_seq:
             seq = self.seq
-            pts = {"epoch": self.epoch, "seq": seq, "points": self.points, "want_answer": False}
+            pts = {"epoch": self.epoch, "seq": seq, "points": self.points}
             n_sent = len(self.points)  # the list grows with clicks during the rerun
             self._canvas_value = json.dumps({"points": pts}, separators=(",", ":"))
             frag = self._component(CANVAS).fragment_id

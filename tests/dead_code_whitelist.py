@@ -41,7 +41,7 @@ _.shape_fit_
 # -- signatures fixed by a caller ------------------------------------------------------------
 _.typingctx              # numba's @intrinsic passes it (kernel_values.bits_as_float)
 _.max_workers            # Streamlit calls scan_component_manifests(max_workers=…) (st_private)
-_._launch                # multiprocessing's Popen hook (ui/serving/fit_pool.py overrides it)
+_._launch                # multiprocessing's Popen hook (ui/serving/fit_process.py overrides it)
 _.finalizer              # multiprocessing's Popen attribute, set as its own _launch does
 
 # -- the Streamlit fence's contract (tests/test_st_private.py, tests/conftest.py) -------------
@@ -74,3 +74,15 @@ _.browser_rules          # svm_engine/bounds.py: for the step player payload (be
 _.json_schema            # written to tests/js/step_cases.json for the node tests of the decoder
 _.Ei                     # StepArrays' fields: encoded by name (dataclasses.fields in encode)
 _.Ej
+# -- the fit endpoint's schema (ui/serving/fit_schema.py): pydantic reads these -------------
+_.model_config           # pydantic: a model's configuration
+_._one_alpha_per_point   # pydantic: Warm's model validator
+_.colorscale             # FitAnswer's fields: the JSON Schema names them (fit_schema.json),
+_.zmin                   # the browser reads them (tests/test_fit_schema.py)
+_.boundary
+_.misclassified
+_.misclassified_mark
+_.server_ms
+_.slack_idx
+_.solver_ms
+_.warm_gradient

@@ -162,7 +162,7 @@ def test_the_endpoint_answers_no_model_with_the_message_at_the_budget(table, mon
     status, ans, took = _respond(_slow_body(60.0))
     assert status == 200 and took < 5.0
     assert ans["ok"] is False and ans["kind"] == "over_budget" and ans["seq"] == 7
-    assert ans["n"] == 50 and "QP (cvxopt) on 50 points did not finish" in ans["message"]
+    assert "QP (cvxopt) on 50 points did not finish" in ans["message"]
     # the same inputs go to the heavy lane now (they overran: fit_pool's memory), whose
     # killed worker is being replaced: on a loaded machine that can take over the 1 s queue,
     # and the new worker's first fit over the 0.5 s budget (CI, 2026-11-29)

@@ -13,7 +13,7 @@ import pytest
 
 from svm_engine import datasets
 from svm_engine.bounds import at_C_mask, free_mask, outside_masks, support_mask
-from ui.serving import fit_api
+from ui.serving import fit_answer, fit_api, fit_request
 from ui.shared import browser_data, figures, fitting, numbers, slack_drawing
 from ui.shared.points import MAX_POINTS, default_range
 from ui.shared.settings import Settings, settings_to_kernel
@@ -59,9 +59,10 @@ def test_answer_is_the_model_fit_points_gives():
     view = {"x": [-1.0, 9.0], "y": [0.0, 6.0]}
     ans = _answer(_d2_body(view=view, seq=7))
     m = fitting.fit_points(d.X, d.y, settings).model
-    assert ans["ok"] and ans["kind"] == "ok" and ans["seq"] == 7 and ans["n"] == len(d.y)
+    assert ans["ok"] and ans["kind"] == "ok" and ans["seq"] == 7 and len(ans["alpha"]) == len(d.y)
     np.testing.assert_array_equal(ans["alpha"], m.alpha)
-    assert ans["b"] == m.b
+    np.testing.assert_array_equal(ans["h"], m.h_train)
+    assert "b" not in ans and "n" not in ans  # read by no browser code (fit_schema.FitAnswer)
     assert ans["free"] == m.free_support.tolist() and ans["bound"] == m.bound_support.tolist()
     assert ans["misclassified"] == np.flatnonzero(m.category == "misclassified").tolist()
     assert ans["slack_idx"] == np.flatnonzero(m.xi > slack_drawing.MIN_SLACK).tolist()
@@ -102,10 +103,12 @@ def test_draw_data_is_the_figures_rings_slack_and_styles():
     assert ans["misclassified"] and ans["misclassified_mark"]["size"] == 22
 
 
-def _assert_kkt_hinge(X, y, alpha, b, settings, tol=2e-3):
-    """KKT of the hinge-loss dual from α and b alone (box 0 ≤ α ≤ C, Σαᵢyᵢ = 0)."""
+def _assert_kkt_hinge(X, y, alpha, h, settings, tol=2e-3):
+    """KKT of the hinge-loss dual from α and h(xᵢ) (box 0 ≤ α ≤ C, Σαᵢyᵢ = 0); h must be
+    Σ αⱼyⱼK(xⱼ, xᵢ) + one b."""
     K = settings_to_kernel(settings)(X, X)
-    yh = y * (K @ (alpha * y) + b)
+    assert np.ptp(h - K @ (alpha * y)) < 1e-6  # one b for every point
+    yh = y * h
     C = settings["C"]
     below, above = outside_masks(alpha, C)
     assert abs(float(alpha @ y)) < 1e-8 and not (below.any() or above.any())
@@ -123,10 +126,10 @@ def test_warm_start_reaches_the_cold_optimum():
     cold = _answer({"points": _pts(X2, y2), "settings": settings})
     assert hot["fit"]["warm"] is True and cold["fit"]["warm"] is False
     assert hot["fit"]["n_iter"] < cold["fit"]["n_iter"]
-    _assert_kkt_hinge(X2, y2, np.array(hot["alpha"]), hot["b"], settings)
-    _assert_kkt_hinge(X2, y2, np.array(cold["alpha"]), cold["b"], settings)
+    _assert_kkt_hinge(X2, y2, np.array(hot["alpha"]), np.array(hot["h"]), settings)
+    _assert_kkt_hinge(X2, y2, np.array(cold["alpha"]), np.array(cold["h"]), settings)
     np.testing.assert_allclose(hot["alpha"], cold["alpha"], atol=2e-3)
-    assert hot["b"] == pytest.approx(cold["b"], abs=2e-3)
+    np.testing.assert_allclose(hot["h"], cold["h"], atol=5e-3)
     np.testing.assert_allclose(_grid(hot), _grid(cold), atol=5e-3)
 
 
@@ -172,7 +175,7 @@ BAD = [
     (b"not json", "not valid JSON"),
     (b"[1, 2]", "JSON object"),
     (b'{"points": [[0, NaN, 1]], "settings": {}}', "NaN"),
-    ({"points": D2["points"], "settings": {}, "color": 1}, "unknown field(s): color"),
+    ({"points": D2["points"], "settings": {}, "color": 1}, "unknown field: color (expected"),
     ({"settings": {}}, "points is missing"),
     ({"points": "0,0,1"}, "points: "),
     ({"points": [[0, "1", 1]]}, "points: point 1 is not two finite numbers"),
@@ -180,18 +183,23 @@ BAD = [
     ({"points": [[0, 0, 1], [0, 0, 2]]}, "points: point 2 has label 2"),
     ({"points": [[0, 0, True]]}, "points: point 1 has label True"),
     ({"points": [[0, 0, 1]] * (MAX_POINTS + 1)}, "too many points: 2001 (at most 2000)"),
-    ({"points": [[0, 0, 1]], "settings": [1]}, "settings must be an object"),
+    ({"points": [[0, 0, 1]], "settings": [1]}, "settings: must be an object"),
     ({"points": [[0, 0, 1]], "settings": {"kernel": "cubic"}}, "settings: kernel must be one of"),
     ({"points": [[0, 0, 1]], "settings": {"C": 0}}, "settings: C must be a number between"),
     ({"points": [[0, 0, 1]], "settings": {"foo": 1}}, "settings: unknown setting(s): foo"),
-    ({"points": [[0, 0, 1]], "view": [0, 1]}, "view must be"),
-    ({"points": [[0, 0, 1]], "view": {"x": [1, 1], "y": [0, 1]}}, "view must be"),
-    ({"points": [[0, 0, 1]], "view": {"x": [0, "a"], "y": [0, 1]}}, "view must be"),
-    ({"points": [[0, 0, 1]], "seq": -1}, "seq must be a whole number"),
-    ({"points": [[0, 0, 1]], "seq": 1.5}, "seq must be a whole number"),
-    ({"points": [[0, 0, 1]], "warm": [1]}, "warm must be"),
-    ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 1]], "alpha": []}}, "warm.alpha must"),
-    ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 1]], "alpha": ["x"]}}, "warm.alpha[0]"),
+    ({"points": [[0, 0, 1]], "view": [0, 1]}, "view: must be"),
+    ({"points": [[0, 0, 1]], "view": {"x": [1, 1], "y": [0, 1]}}, "view: must be"),
+    ({"points": [[0, 0, 1]], "view": {"x": [0, "a"], "y": [0, 1]}}, "view: must be"),
+    ({"points": [[0, 0, 1]], "seq": -1}, "seq: Input should be greater than or equal to 0"),
+    ({"points": [[0, 0, 1]], "seq": 1.5}, "seq: Input should be a valid integer"),
+    ({"points": [[0, 0, 1]], "seq": True}, "seq: Input should be a valid integer"),
+    ({"points": [[0, 0, 1]], "style": {"scale": 3}}, "style.scale: Input should be less"),
+    ({"points": [[0, 0, 1]], "style": {"hide": ["sv"]}}, "style.hide.0: Input should be"),
+    ({"points": [[0, 0, 1]], "style": {"show_sv": 1}}, "style.show_sv: Input should be a valid"),
+    ({"points": [[0, 0, 1]], "style": {"font": 1}}, "unknown field: style.font (expected"),
+    ({"points": [[0, 0, 1]], "warm": [1]}, "warm: Input should be a valid dictionary"),
+    ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 1]], "alpha": []}}, "warm: alpha must"),
+    ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 1]], "alpha": ["x"]}}, "warm.alpha.0: "),
     ({"points": [[0, 0, 1]], "warm": {"points": [[0, 0, 7]], "alpha": [1]}}, "warm.points: "),
     ({"points": [[0, 0, 1]], "warm": {"alpha": []}}, "warm.points is missing"),
 ]
@@ -227,8 +235,8 @@ def test_bad_requests_get_400_with_a_message_naming_the_problem(body, words):
 
 def test_the_deepest_request_is_within_max_depth():
     body = _d2_body(warm={"points": [[0, 0, 1]], "alpha": [0.0]}, view={"x": [0, 1], "y": [0, 1]})
-    assert fit_api._depth(body) == 4 <= fit_api.MAX_DEPTH
-    assert fit_api.parse_body(json.dumps(body).encode()) == body
+    assert fit_request.depth(body) == 4 <= fit_request.MAX_DEPTH
+    assert fit_request.parse_body(json.dumps(body).encode()) == body
 
 
 def test_a_dict_with_a_huge_integer_is_a_bad_request_too():
@@ -238,13 +246,13 @@ def test_a_dict_with_a_huge_integer_is_a_bad_request_too():
 
 
 def test_size_caps():
-    status, text = fit_api.respond(b" " * (fit_api.MAX_BODY_BYTES + 1))
+    status, text = fit_api.respond(b" " * (fit_request.MAX_BODY_BYTES + 1))
     assert status == 400 and "too large" in json.loads(text)["error"]
     # the largest allowed point list passes the checks (2,000 points, a warm start for all)
     pts = [[float(i), float(i % 7), 1 if i % 2 else -1] for i in range(MAX_POINTS)]
     body = {"points": pts, "settings": {}, "warm": {"points": pts, "alpha": [0.5] * len(pts)}}
-    assert len(json.dumps(body)) < fit_api.MAX_BODY_BYTES
-    req = fit_api.parse_request(body)
+    assert len(json.dumps(body)) < fit_request.MAX_BODY_BYTES
+    req = fit_request.parse_request(body)
     assert req["X"].shape == (MAX_POINTS, 2)
     np.testing.assert_array_equal(req["alpha0"], 0.5)
 
@@ -253,7 +261,7 @@ def test_an_engine_bug_is_a_500_without_a_traceback(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("internal detail")
 
-    monkeypatch.setattr(fit_api, "draw_data", boom)
+    monkeypatch.setattr(fit_answer, "draw_data", boom)
     status, text = fit_api.respond(json.dumps(_d2_body()).encode())
     assert status == 500 and json.loads(text) == {"error": "the refit failed (RuntimeError)"}
 
@@ -338,7 +346,7 @@ def test_route_answers_json_through_starlette():
     assert json.loads(text)["seq"] == 3 and json.loads(text)["ok"] is True
     status, _, text = _call(app, "POST", "/lab/api/refit", b"{")
     assert status == 400 and "not valid JSON" in json.loads(text)["error"]
-    status, _, text = _call(app, "POST", "/lab/api/refit", b" " * (fit_api.MAX_BODY_BYTES + 10))
+    status, _, text = _call(app, "POST", "/lab/api/refit", b" " * (fit_request.MAX_BODY_BYTES + 10))
     assert status == 400 and "too large" in json.loads(text)["error"]
     # GET names the server process (a browser that sees another one reloads: a restart)
     status, headers, text = _call(app, "GET", "/lab/api/refit")
@@ -487,18 +495,18 @@ def test_a_refit_after_one_edit_starts_from_the_previous_model(monkeypatch):
     """The server keeps recent models (pure results keyed by points + settings): the answer
     to an edit starts from the model before it, α and gradient, and ends where a cold fit
     does."""
-    monkeypatch.setattr(fit_api, "RECENT", fitting.RecentModels())
+    monkeypatch.setattr(fit_answer, "RECENT", fitting.RecentModels())
     body = _d2_body()
     first = fit_api.refit(body)
-    assert first["ok"] and not first["fit"]["warm"] and len(fit_api.RECENT) == 1
+    assert first["ok"] and not first["fit"]["warm"] and len(fit_answer.RECENT) == 1
     moved = [list(p) for p in body["points"]] + [[3.0, 3.5, 1]]
     second = fit_api.refit({**body, "points": moved,
                             "warm": {"points": body["points"], "alpha": first["alpha"]}})
     assert second["fit"]["warm"] and second["fit"]["warm_gradient"]
     X = np.array([p[:2] for p in moved], dtype=float)
     y = np.array([p[2] for p in moved])
-    cold = fitting.fit_points(X, y, fit_api.parse_request(body)["settings"]).model
-    warm = fit_api.RECENT.get(fitting.fit_key(X, y, fit_api.parse_request(body)["settings"]))
+    cold = fitting.fit_points(X, y, fit_request.parse_request(body)["settings"]).model
+    warm = fit_answer.RECENT.get(fitting.fit_key(X, y, fit_request.parse_request(body)["settings"]))
     assert warm is not None and warm.alpha0 is not None
     assert warm.dual_objective == pytest.approx(cold.dual_objective, rel=1e-6)
     np.testing.assert_allclose(second["alpha"], warm.alpha)

@@ -23,7 +23,7 @@ import psutil
 import pytest
 from processes import children_cpu_seconds, gone
 
-from ui.serving import fit_pool, fit_worker
+from ui.serving import fit_pool, fit_process, fit_worker
 
 ROOT = Path(__file__).resolve().parents[1]
 LANES = (fit_pool.Lane("light", 1, 0), fit_pool.Lane("heavy", 2, 15))
@@ -287,9 +287,9 @@ def test_a_killed_fork_server_comes_back_with_the_workers_environment_at_once():
             time.sleep(0.05)
         assert p.stats()["idle"] == {"light": 1, "heavy": 2}, "not refilled without a task"
         assert not set(p.pids()) & old
-        names = [*fit_pool.THREAD_ENV, "PYTHONPATH"]
+        names = [*fit_process.THREAD_ENV, "PYTHONPATH"]
         env = p.run(fit_worker.environ, (names,))
-        assert {k: env[k] for k in fit_pool.THREAD_ENV} == fit_pool.THREAD_ENV
+        assert {k: env[k] for k in fit_process.THREAD_ENV} == fit_process.THREAD_ENV
         assert str(ROOT) in env["PYTHONPATH"].split(os.pathsep)
         assert forkserver._forkserver._forkserver_pid != server
     finally:

@@ -185,10 +185,10 @@ def test_the_pages_recognise_not_separable_by_type(monkeypatch):
     """fit_points reads the exception's type: another ValueError naming the same words is a
     plain failure."""
     from ui.shared import fitting
-    from ui.shared import state as S
+    from ui.shared.settings import Settings
 
     d = ds.d2()
-    hard = S.normalize_settings({"hard_margin": True})
+    hard = Settings.parse({"hard_margin": True})
     assert fitting.fit_points(d.X, d.y, hard).kind == "not_separable"
 
     def refuse(*a, **k):
@@ -230,11 +230,11 @@ def _assert_logged(records, name):
 
 def test_fit_points_logs_an_engine_bug_and_shows_its_message(monkeypatch, logged):
     from ui.shared import fitting
-    from ui.shared import state as S
+    from ui.shared.settings import Settings
 
     d = ds.d1()
     monkeypatch.setattr(se, "fit", _boom)
-    out = fitting.fit_points(d.X, d.y, S.normalize_settings({}))
+    out = fitting.fit_points(d.X, d.y, Settings.parse({}))
     assert out.model is None and out.kind == "failed"
     assert out.error == "The solver failed (ZeroDivisionError: an engine bug)."
     _assert_logged(logged, "ui.shared.fitting")

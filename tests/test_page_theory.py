@@ -175,7 +175,7 @@ def test_playground_numbers_panel_in_the_student_view_has_no_solver_internals():
     assert {k: full[k] for k in ("w", "b", "margin 1/‖w‖", "support vectors")} == \
         {k: shown[k] for k in ("w", "b", "margin 1/‖w‖", "support vectors")}
     # the endpoint answers the browser's later edits in the same view (style.student)
-    from ui.serving import fit_api
+    from ui.serving import fit_api, fit_schema
 
     d = datasets.d2()
     pts = [[*x, int(t)] for x, t in zip(d.X.tolist(), d.y.tolist(), strict=True)]
@@ -183,4 +183,4 @@ def test_playground_numbers_panel_in_the_student_view_has_no_solver_internals():
     body = {"points": pts, "settings": {"C": 1.0}, "view": view, "style": {"student": True}}
     assert "time" not in dict(fit_api.refit(body)["panel"])
     with pytest.raises(fit_api.BadRequest):
-        fit_api.parse_style({"student": "yes"})
+        fit_schema.parse_style({"student": "yes"})

@@ -47,7 +47,7 @@ def test_payload_carries_what_the_fit_endpoint_needs():
     )  # fmt: skip
     back = json.loads(json.dumps(p, allow_nan=False))
     assert back["settings"] == settings and back["fit_url"] == "/api/refit"
-    assert back["answer"]["ok"] and back["answer"]["n"] == 18
+    assert back["answer"]["ok"] and len(back["answer"]["alpha"]) == 18
     assert json.loads(back["answer"]["figure"])["data"][0]["meta"]["z_from"] == "grid"
     # what the component receives: one JSON text, the figure spliced in (not quoted again)
     text = canvas.payload_text(p)
@@ -124,8 +124,9 @@ def test_browser_files_exist_and_keep_the_contract():
     assert js["canvas.js"].count("export default function") == 1
     assert "export function drawRefit" in js["canvas_layer.js"]
     assert 'import { isolines } from "./contours.js"' in js["canvas_layer.js"]
-    endpoint = js["canvas_endpoint.js"]  # the fit endpoint, with its fallback to the session
-    assert "fetch(st.fitUrl" in endpoint and "status === 404" in endpoint
+    endpoint = js["canvas_endpoint.js"]  # the fit endpoint; a failure is a no-model answer,
+    assert "fetch(st.fitUrl" in endpoint and "function failed" in endpoint  # not a fallback
+    assert "want_answer" not in js["canvas_sync.js"]  # to the session (one path for an answer)
     assert "doubleClick: false" in js["canvas.js"]  # clicks < 300 ms apart: no double-click
     assert 'setStateValue("points"' in js["canvas_sync.js"]
     assert "window.__svmlabPerf" in js["canvas_status.js"]

@@ -45,7 +45,7 @@ Beside them: ``ui/browser/`` (the browser's code as ES modules: the click canvas
 player, the click plot; ``serving.browser_modules`` serves them, ``tests/js`` unit-tests them)
 and styles; ``ui/assets/`` (the tab icon, served locally: nothing leaves the server);
 ``ui/fit_worker_boot.py`` (the fit workers' preload: it imports the pages' compute modules, so
-it sits above the layers, named by ``serving.fit_pool.BOOT_MODULE``).
+it sits above the layers, named by ``serving.fit_process.BOOT_MODULE``).
 
 Imports (tests/test_ui_layers.py): ``shared``, ``data``, ``serving`` and ``classroom`` import
 no page's package; a page's package imports those and the engine, not another page's, except:

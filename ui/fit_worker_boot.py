@@ -19,6 +19,7 @@ from ui.kmeans_pca import compute as kmeans_pca  # noqa: F401
 from ui.knn_perceptron import compute as knn_perceptron  # noqa: F401
 from ui.multiclass import compute as multiclass  # noqa: F401
 from ui.regression import compute as regression
+from ui.serving import fit_api  # noqa: F401  (the endpoint's request schema: pydantic, ~0.2 s)
 
 precompile.main()
 regression.warm()  # ε-SVR's SMO (svm_engine/svr.py): compiled, or loaded from numba's cache

@@ -140,7 +140,7 @@ class Session:
         resp = info.value
         assert resp.status == 200, resp.text()
         answer = resp.json()
-        assert answer["ok"] is True and answer["n"] == n0 + 1 and answer["seq"] == seq
+        assert answer["ok"] is True and len(answer["alpha"]) == n0 + 1 and answer["seq"] == seq
         pg.wait_for_function(  # the refit is drawn
             f"(() => {{ const r = document.querySelector('{CANVAS}');"
             f" return Number(r.dataset.fullSeq) >= {seq} && !r.__state.overlayOn; }})()"

@@ -25,8 +25,7 @@
 //    (ui/playground/panels.py page_answer).
 // After a change made in Python (dataset, settings, import, table edit, link) the payload
 // carries the page's own answer for the new state; without one the canvas asks the endpoint.
-// Without an endpoint (404: an older server) the canvas asks the session for the answer
-// instead (want_answer in its sync).
+// An answer comes from one of these two, and is one of ui/serving/fit_schema.py's FitAnswer.
 //
 // Protocol (data from Python): points [[x1, x2, ±1]...], epoch (bumped when Python replaced
 // the points), seq (the last canvas edit the session has), view_rev (bumped when the zoom
@@ -53,7 +52,7 @@ import { hideLayer, showHighlight, toggleRow } from "./canvas_overlay.js";
 import { describePlot, renderNumbers, shownTitle } from "./canvas_panels.js";
 import { setStatus, updateAttrs } from "./canvas_status.js";
 import {
-  adoptedBy, flushSync, holdPageSwitch, keepPoints, mirrorUrl, reportView, sendPoints, useEndpoint,
+  adoptedBy, flushSync, holdPageSwitch, keepPoints, mirrorUrl, reportView, useEndpoint,
 } from "./canvas_sync.js";
 import { mountState } from "./plotly_loader.js";
 
@@ -112,8 +111,7 @@ function createState(root, parentElement) {
     fullAgain: false,
     // the fit endpoint (ui/serving/fit_api.py)
     fitUrl: "",
-    endpoint: null, // null: not asked yet, true: answers, false: unavailable (ask the page)
-    failures: 0,
+    endpoint: null, // null: not asked yet; did the last request get an answer (data-endpoint)
     settings: {},
     settingsKey: "",
     inFlight: false,
@@ -122,7 +120,6 @@ function createState(root, parentElement) {
     syncedSeq: 0, // the edit the last sync carried
     holding: false, // a page link waits for the sync (holdPageSwitch)
     releasing: false,
-    wantAnswer: false, // the endpoint failed: the session's rerun must send the answer
     holdFull: false, // tests freeze the layer (no full redraw) to inspect it
     syncs: 0,
     warm: null, // {points, alpha, key, epoch} of the last answer: the next request's warm start
@@ -295,8 +292,6 @@ function update(st, data) {
     onAnswer(st, ans, req, "page");
   } else if ((settingsChanged || !st.refit) && useEndpoint(st)) {
     requestRefit(st); // new settings for the browser's own points, or no answer yet
-  } else if ((settingsChanged || !st.refit) && st.endpoint === false && !current) {
-    sendPoints(st); // no endpoint: the session answers the browser's points
   }
   if (!st.refit) describePlot(st); // the points until an answer comes (renderNumbers)
   updateAttrs(st);

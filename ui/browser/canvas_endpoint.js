@@ -1,7 +1,8 @@
-// SVM Lab click canvas: the fit endpoint (ui/serving/fit_api.py). Each edit is POSTed (one
-// request in flight, the latest edit wins, a slow one aborted); each answer, or the page's
-// own in the payload, is painted at once (layer, overlay, numbers, table) and its full figure
-// scheduled.
+// SVM Lab click canvas: the fit endpoint (ui/serving/fit_api.py; its request and answer are
+// ui/serving/fit_schema.py's, tests/test_fit_schema.py checks what is read here). Each edit
+// is POSTed (one request in flight, the latest edit wins, a slow one aborted); each answer,
+// or the page's own in the payload, is painted at once (layer, overlay, numbers, table) and
+// its full figure scheduled. A failed request is answered here, without a model.
 
 import { decodeGrid, figureOf, pointsOnly } from "./canvas_answer.js";
 import { scheduleFull } from "./canvas_full.js";
@@ -11,7 +12,7 @@ import { showOverlay } from "./canvas_overlay.js";
 import { renderNumbers, renderTable } from "./canvas_panels.js";
 import { editSentence } from "./canvas_say.js";
 import { nextFrame, PERF, say, setStatus, updateAttrs } from "./canvas_status.js";
-import { BOOT_HEADER, restarted, sendPoints, useEndpoint } from "./canvas_sync.js";
+import { BOOT_HEADER, restarted, useEndpoint } from "./canvas_sync.js";
 
 const ABORT_AFTER_MS = 300; // a newer edit aborts a refit running longer (its worker is killed)
 
@@ -57,9 +58,8 @@ export function requestRefit(st) {
     .then(([status, text, boot]) => {
       PERF.endpointMs.push(performance.now() - t);
       if (restarted(st, boot)) return;
+      st.endpoint = status === 200;
       if (status === 200) {
-        st.endpoint = true;
-        st.failures = 0;
         onAnswer(st, JSON.parse(text), req, "endpoint");
         return;
       }
@@ -69,36 +69,32 @@ export function requestRefit(st) {
       } catch (e) {
         /* not JSON: keep the text */
       }
-      if (status === 404 || status === 405) {
-        st.endpoint = false; // no endpoint on this server: the session answers
-      } else {
-        st.failures += 1;
-      }
-      st.wantAnswer = true;
-      console.warn("SVM Lab refit endpoint:", status, msg);
+      failed(st, req, `HTTP ${status}`, msg);
     })
     .catch((err) => {
-      if (err.name !== "AbortError") {
-        st.failures += 1;
-        st.wantAnswer = true;
-        console.warn("SVM Lab refit endpoint:", err);
-      }
+      if (err.name === "AbortError") return; // a newer edit's request follows
+      st.endpoint = false;
+      failed(st, req, "no connection", err);
     })
     .finally(() => {
       st.inFlight = false;
-      if (st.failures >= 3) st.endpoint = false;
       updateAttrs(st);
-      if (st.again && useEndpoint(st)) {
-        requestRefit(st);
-      } else {
-        st.again = false;
-        if (st.wantAnswer) sendPoints(st, true); // the session answers this edit
-      }
+      if (st.again && useEndpoint(st)) requestRefit(st);
+      st.again = false;
     });
 }
 
+function failed(st, req, why, detail) {
+  // no answer from the server (it failed, or is gone): the edit's answer is "no model", said
+  // as such; the next edit asks again
+  console.warn("SVM Lab refit endpoint:", why, detail);
+  const message = `The server did not answer (${why}). Edit again to retry.`;
+  onAnswer(st, { ok: false, kind: "failed", message, server_ms: 0 }, req, "endpoint");
+}
+
 export function onAnswer(st, ans, req, source) {
-  // an answer (the endpoint's, or the page's in the payload) for the points req.points
+  // an answer (the endpoint's, or the page's in the payload: ui/serving/fit_schema.py
+  // FitAnswer) for the points req.points
   if (req.epoch !== st.epoch) return; // Python replaced the points meanwhile
   PERF.serverMs.push(ans.server_ms);
   if (ans.ok) {

@@ -69,19 +69,19 @@ export function drawRefit(st) {
   ctx.clip();
   ctx.fillStyle = "#FFFFFF"; // plot_bgcolor: the stale figure must not show through
   ctx.fillRect(x0, y0, w, h);
-  const a = R.ans;
-  const info = { seq: R.seq, n: R.points.length, ok: a.ok, rings: 0, boundary: 0, margins: 0,
-    slack: 0, labels: 0, misclassified: a.ok ? a.misclassified.length : 0,
+  const ans = R.ans;
+  const info = { seq: R.seq, n: R.points.length, ok: ans.ok, rings: 0, boundary: 0, margins: 0,
+    slack: 0, labels: 0, misclassified: ans.ok ? ans.misclassified.length : 0,
     xr: area.xr.slice(), yr: area.yr.slice() }; // prettier-ignore
-  if (a.ok) {
+  if (ans.ok) {
     shade(st, ctx, R, px, py);
     const margins = isolines(R.h, R.xs, R.ys, -1).concat(isolines(R.h, R.xs, R.ys, 1));
     const boundary = isolines(R.h, R.xs, R.ys, 0);
-    strokeLines(ctx, margins, a.margins, px, py);
-    strokeLines(ctx, boundary, a.boundary, px, py);
+    strokeLines(ctx, margins, ans.margins, px, py);
+    strokeLines(ctx, boundary, ans.boundary, px, py);
     info.margins = margins.length;
     info.boundary = boundary.length;
-    const sl = a.slack;
+    const sl = ans.slack;
     if (sl.style && sl.lines.length) {
       const segs = sl.lines.map(([p, q, r, s]) => [[p, q], [r, s]]);
       strokeLines(ctx, segs, sl.style, px, py);
@@ -95,7 +95,7 @@ export function drawRefit(st) {
       for (const [x, y, text] of sl.labels) ctx.fillText(text, px(x) + 3, py(y));
       info.labels = sl.labels.length;
     }
-    for (const g of a.rings) {
+    for (const g of ans.rings) {
       for (let k = 0; k < g.x.length; k++) {
         ring(ctx, px(g.x[k]), py(g.y[k]), g.size[k], g.color, g.width);
       }

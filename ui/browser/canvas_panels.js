@@ -31,20 +31,19 @@ export function numbersHtml({ hidden, title, points, ans }) {
     `<div class="svmlab-count">${points.length} points (${npos} of class +1, ` +
       `${points.length - npos} of class −1)</div>`,
   ];
-  const a = ans;
   // no role="alert" on its messages: the panel is redrawn after every edit, and an alert
   // would be said again each time; the live region's sentence names them (canvas_say.js)
-  if (a && !a.ok) {
-    const cls = a.kind === "need_two_classes" ? "info" : "error";
-    const lead = a.kind === "not_separable" ? "Not separable: " : "";
-    parts.push(`<div class="svmlab-msg ${cls}">${escapeHtml(lead + a.message)}</div>`);
-  } else if (a) {
-    if (a.message) {
+  if (ans && !ans.ok) {
+    const cls = ans.kind === "need_two_classes" ? "info" : "error";
+    const lead = ans.kind === "not_separable" ? "Not separable: " : "";
+    parts.push(`<div class="svmlab-msg ${cls}">${escapeHtml(lead + ans.message)}</div>`);
+  } else if (ans) {
+    if (ans.message) {
       parts.push(
-        `<div class="svmlab-msg warning">${escapeHtml(sentence(a.message))}</div>`
+        `<div class="svmlab-msg warning">${escapeHtml(sentence(ans.message))}</div>`
       );
     }
-    const rows = a.panel.map(
+    const rows = ans.panel.map(
       ([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`
     );
     parts.push(`<table class="svmlab-summary"><tbody>${rows.join("")}</tbody></table>`);
@@ -62,17 +61,17 @@ export function tableHtml(points, ans, highlight) {
   // the rows in `highlight` (0-based) selected
   // (an answer without α: the teacher hid the numbers or the table, and the server left
   // the model columns out)
-  const a = ans && ans.alpha ? ans : null;
+  const cols = !!(ans && ans.alpha);
   const sel = new Set(highlight);
   const head =
     "<thead><tr><th>i</th><th>x1</th><th>x2</th><th>y</th><th>α</th><th>h(x)</th>" +
     "<th>y·h(x)</th><th>δ = y·h(x)/‖w‖</th><th>ξ</th><th>category</th></tr></thead>";
   const rows = points.map((p, i) => {
-    const model = a
-      ? `<td>${fixed(a.alpha[i], 4)}</td><td>${fixed(a.h[i], 3)}</td>` +
-        `<td>${fixed(p[2] * a.h[i], 3)}</td><td>${delta(p[2] * a.h[i], a.w_norm)}</td>` +
-        `<td>${fixed(a.xi[i], 3)}</td>` +
-        `<td>${escapeHtml(a.category[i])}</td>`
+    const model = cols
+      ? `<td>${fixed(ans.alpha[i], 4)}</td><td>${fixed(ans.h[i], 3)}</td>` +
+        `<td>${fixed(p[2] * ans.h[i], 3)}</td><td>${delta(p[2] * ans.h[i], ans.w_norm)}</td>` +
+        `<td>${fixed(ans.xi[i], 3)}</td>` +
+        `<td>${escapeHtml(ans.category[i])}</td>`
       : "<td></td><td></td><td></td><td></td><td></td><td></td>";
     const on = sel.has(i) ? ' class="selected" aria-selected="true"' : "";
     return (

@@ -14,7 +14,7 @@ const SYNC_IDLE_MS = 4000;
 const RESEND_MS = 3000; // a sync the session did not confirm by then is sent again
 
 export function useEndpoint(st) {
-  return !!st.fitUrl && st.endpoint !== false;
+  return !!st.fitUrl;
 }
 
 export function sendPoints(st, force, flags) {
@@ -24,11 +24,8 @@ export function sendPoints(st, force, flags) {
   if (!st.setStateValue || (st.fitSeq >= st.seq && !force)) return;
   st.syncs += 1;
   st.syncedSeq = st.seq;
-  // without the endpoint's answer the session's rerun must send one (ui/playground/panels.py)
   const value = { epoch: st.epoch, seq: st.seq, points: st.points };
-  value.want_answer = !useEndpoint(st) || st.wantAnswer;
   st.setStateValue("points", Object.assign(value, flags || {}));
-  st.wantAnswer = false;
   clearTimeout(st.resendTimer);
   st.resendTimer = setTimeout(() => {
     if (st.fitSeq >= st.seq) return;

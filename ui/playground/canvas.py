@@ -92,7 +92,7 @@ def canvas_payload(
     own edits are all undone; ``session`` the session's id: a canvas that meets a new one (the
     server restarted) with points of its own hands them to it; ``boot`` the server process's id
     (``fit_api.BOOT``); ``hide`` "numbers" and/or "table" are not shown; ``style`` ({"scale",
-    "show_sv"}, ``fit_api.parse_style``) goes with each request to the endpoint; ``a11y``
+    "show_sv"}, ``fit_schema.Style``) goes with each request to the endpoint; ``a11y``
     (``a11y_words``) names and describes the plot for a screen reader."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)

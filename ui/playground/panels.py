@@ -86,7 +86,6 @@ def show_flash(ss) -> None:
 # points (``_on_canvas_change``) reruns this fragment without fitting or drawing anything.
 
 K_ANSWERED = "svmlab.answered"  # (epoch, settings, view_rev) whose answer the canvas was sent
-K_WANT_ANSWER = "svmlab.want_answer"  # the browser asked for the answer (no endpoint)
 K_SESSION = "svmlab.session"  # this session's id for the canvas: a new one = a restart
 RESTORED_TEXT = ("A new session started (the page was reloaded or the server restarted): your {n} "
                  "points came back from this browser, with the settings in the address bar. "
@@ -144,14 +143,14 @@ def page_answer(ss) -> dict | None:
     X, y, _ = state.current_dataset(ss)
     xb, yb, skey, view, home, style = _answer_args(ss)
     shown = (int(ss.get(state.K_EPOCH, 0)), skey, int(ss.get(state.K_VIEW_REV, 0)), style)
-    if ss.get(K_ANSWERED) == shown and not ss.pop(K_WANT_ANSWER, False):
+    if ss.get(K_ANSWERED) == shown:
         return None
     ss[K_ANSWERED] = shown
     try:
         ans = reused_time(cached_answer(xb, yb, skey, view, home, style))
         return {k: v for k, v in ans.items() if k != "theory"}  # the page's panel shows it
     except budget.Stopped as exc:  # the points stay; the canvas shows why there is no model
-        return {"seq": None, "n": len(X), "ok": False, "kind": "over_budget",
+        return {"seq": None, "ok": False, "kind": "over_budget",
                 "message": str(exc), "figure": fit_api.points_figure(X, y, home)}
 
 
@@ -160,8 +159,7 @@ def page_answer(ss) -> dict | None:
 
 def adopt_canvas_state(ss) -> None:
     """Take the canvas's latest points and zoom into the session (a newer edit only, so
-    running it twice changes nothing); its sync asks for the answer when the browser has
-    no endpoint."""
+    running it twice changes nothing)."""
     value = ss.get(CANVAS_KEY) or {}
     points = value.get("points")
     if isinstance(points, dict) and points.get("undo") is True:
@@ -176,8 +174,6 @@ def adopt_canvas_state(ss) -> None:
     if canvas.apply_canvas_points(ss, points):
         if ss.get(state.K_TITLE) != title:  # the first edit's "(edited)": the sidebar's
             ss[K_RERUN_APP] = True  # "Shown:" is outside this fragment (once per load)
-        if points.get("want_answer") is True:
-            ss[K_WANT_ANSWER] = True
         if points.get("restored") is True:  # a new session met a browser with its points
             state.push_flash(ss, "info", RESTORED_TEXT.format(n=len(points["points"])))
     canvas.apply_canvas_view(ss, value.get("view"))

@@ -79,7 +79,7 @@ def lock_kwargs(ss: Mapping, name: str, *, disabled: bool = False,
 
 
 def figure_options(ss: Mapping) -> dict:
-    """The Playground answer's style (``fit_api.parse_style``): scale (present mode), show_sv
+    """The Playground answer's style (``fit_schema.Style``): scale (present mode), show_sv
     and, when the teacher hid any, ``hide``: the parts the server leaves out of every answer
     (the canvas's payload and the endpoint's), so hidden answers never reach the browser."""
     out: dict[str, Any] = {"scale": PRESENT_SCALE if is_present(ss) else 1.0,

@@ -229,9 +229,9 @@ def _peek(raw: bytes) -> tuple[int, dict, Any] | None:
 
 
 def _no_model(peek, kind: str, message: str, t0: float) -> str:
-    n, _, seq = peek if peek is not None else (0, None, None)
+    seq = peek[2] if peek is not None else None
     seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
-    return json.dumps({"seq": seq, "n": n, "ok": False, "kind": kind, "message": message,
+    return json.dumps({"seq": seq, "ok": False, "kind": kind, "message": message,
                        "server_ms": round(1000 * (time.perf_counter() - t0), 2)},
                       ensure_ascii=False)
 

@@ -36,7 +36,7 @@ from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting
 BUDGET_S = 2.0
 #: Fits predicted above this run in the heavy lane (lower priority, see ui.serving.fit_pool).
 LIGHT_S = 0.1
-#: The most points any page accepts (ui.shared.state.MAX_POINTS).
+#: The most points any page accepts (ui.shared.points.MAX_POINTS).
 MAX_N = 2000
 
 TASKS = ("fit", "step", "compare")

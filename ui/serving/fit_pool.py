@@ -5,9 +5,8 @@ cvxopt hold it until they return), and while it holds the GIL the server answers
 ignores SIGTERM. A worker process can be killed (SIGKILL) the moment its budget is spent or
 its caller is gone, and the CPU is free again at once.
 
-- Workers are forked by multiprocessing's *fork server* (the Streamlit server has threads,
-  so no plain fork), which imported ``ui.fit_worker_boot`` once: numpy, the engine, numba's
-  compiled code, cvxopt. A new worker costs a fork (a few ms), not an import (seconds).
+- The worker processes (forked by a fork server that imported the engine once, one BLAS
+  thread each, dying with the server) are ``ui.serving.fit_process``'s.
 - ``run(fn, args, lane=..., budget_s=..., should_stop=...)`` sends a module-level function
   and its arguments to an idle worker of the lane (starting one if the lane is not full,
   else waiting up to ``queue_s``) and waits for the answer. After ``budget_s`` the worker is
@@ -29,65 +28,31 @@ its caller is gone, and the CPU is free again at once.
   (the prediction is known wrong), and so do those of the key still queued for a light
   worker. A task's ``owner`` (a session) holds at most one light worker at a time; its
   other tasks meanwhile go to the heavy lane.
-- Each worker uses one BLAS thread, so a fit takes at most one core.
-- Workers die with the server: ``atexit`` kills them, and ``ui.serving.fit_worker.die_with_parent``
-  covers a SIGKILLed server (the fork server exits, the kernel kills its children).
+- Workers die with the server: ``atexit`` kills them (a SIGKILLed server: fit_process).
 
 No streamlit here; ``ui.serving.budget`` is the layer the pages and the endpoint call.
+Hand-written rather than pebble's ProcessPool: the measured reasons are beside
+``fit_process._Popen``.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import io
 import multiprocessing as mp
 import os
-import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from multiprocessing import context as mp_context
-from multiprocessing import forkserver, popen_forkserver, spawn
-from multiprocessing import util as mp_util
 from multiprocessing.connection import wait as mp_wait
-from pathlib import Path
 from typing import Any
 
-from ui.shared.numbers import fmt_fixed, fmt_setting
+from ui.serving.fit_errors import BudgetExceeded, Cancelled, PoolBusy, PoolError, WorkerDied
+from ui.serving.fit_process import BOOT_MODULE, Worker, WorkerProcess, ensure_fork_server
 
-BOOT_MODULE = "ui.fit_worker_boot"
-ROOT = Path(__file__).resolve().parents[2]  # so that the fork server finds ``ui``
-#: One BLAS / OpenMP / numba thread per worker: a fit takes at most one core.
-THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-              "NUMBA_NUM_THREADS": "1"}
-
-
-class PoolError(RuntimeError):
-    """The pool could not run the task (the subclasses say why)."""
-
-
-class BudgetExceeded(PoolError):
-    """The task ran out of its wall-time budget; its worker was killed."""
-
-    def __init__(self, budget_s: float, elapsed_s: float):
-        super().__init__(f"stopped after {fmt_fixed(elapsed_s, 1)} s (budget "
-                         f"{fmt_setting(budget_s)} s)")
-        self.budget_s = budget_s
-        self.elapsed_s = elapsed_s
-
-
-class Cancelled(PoolError):
-    """The caller stopped waiting (``should_stop()``); the worker was killed if it ran."""
-
-
-class PoolBusy(PoolError):
-    """Every worker of the lane stayed busy for the whole queue wait."""
-
-
-class WorkerDied(PoolError):
-    """The worker process ended without an answer (killed from outside, out of memory)."""
+__all__ = ["BudgetExceeded", "Cancelled", "FitPool", "Lane", "PoolBusy", "PoolError",
+           "WorkerDied", "get_pool", "shutdown_pool"]
 
 
 @dataclass(frozen=True)
@@ -101,40 +66,6 @@ class Lane:
 DEFAULT_LANES = (Lane("light", 2, 0), Lane("heavy", 2, 15))
 
 
-class _Popen(popen_forkserver.Popen):
-    """popen_forkserver.Popen whose child does not run the parent's ``__main__`` again.
-
-    multiprocessing re-imports the parent's main module in every child (spawn semantics); in
-    a Streamlit server that module is the app script (Streamlit installs each run's script as
-    ``sys.modules["__main__"]``), which a worker must not run. ``_launch`` is Python 3.11's
-    popen_forkserver.Popen._launch minus the two ``init_main_*`` keys
-    (tests/test_fit_pool.py checks that a worker does not see the parent's main)."""
-
-    def _launch(self, process_obj):
-        prep_data = spawn.get_preparation_data(process_obj._name)
-        prep_data.pop("init_main_from_path", None)
-        prep_data.pop("init_main_from_name", None)
-        buf = io.BytesIO()
-        mp_context.set_spawning_popen(self)
-        try:
-            mp_context.reduction.dump(prep_data, buf)
-            mp_context.reduction.dump(process_obj, buf)
-        finally:
-            mp_context.set_spawning_popen(None)
-        self.sentinel, w = forkserver.connect_to_new_process(self._fds)
-        _parent_w = os.dup(w)
-        self.finalizer = mp_util.Finalize(self, mp_util.close_fds, (_parent_w, self.sentinel))
-        with open(w, "wb", closefd=True) as f:
-            f.write(buf.getbuffer())
-        self.pid = forkserver.read_signed(self.sentinel)
-
-
-class _WorkerProcess(mp_context.ForkServerProcess):
-    @staticmethod
-    def _Popen(process_obj):
-        return _Popen(process_obj)
-
-
 class _Move(Exception):
     """Internal: run the task in the heavy lane instead, with ``ran_s`` less budget (it
     overran and no more workers may be demoted, or its key overran while it queued)."""
@@ -142,59 +73,6 @@ class _Move(Exception):
     def __init__(self, ran_s: float = 0.0):
         super().__init__("moved to the heavy lane")
         self.ran_s = ran_s
-
-
-class _Worker:
-    __slots__ = ("proc", "conn", "lane", "demoted")
-
-    def __init__(self, proc, conn, lane: str):
-        self.proc, self.conn, self.lane, self.demoted = proc, conn, lane, False
-
-    @property
-    def pid(self) -> int:
-        return int(self.proc.pid)
-
-    def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError, TypeError):
-            os.kill(self.pid, signal.SIGKILL)
-        with contextlib.suppress(Exception):
-            self.proc.join(timeout=2.0)
-        with contextlib.suppress(Exception):
-            self.conn.close()
-        with contextlib.suppress(Exception):
-            self.proc.close()
-
-
-@contextlib.contextmanager
-def _environ(extra: dict[str, str]) -> Iterator[None]:
-    """os.environ with ``extra`` for the duration (the fork server inherits it)."""
-    old = {k: os.environ.get(k) for k in extra}
-    os.environ.update(extra)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-#: One fork server per process, whatever the pools: its check and restart are one step for
-#: all of them (two pools restarting it at once could leave it with the bare environment)
-_SERVER_LOCK = threading.Lock()
-
-
-def _fork_server_alive() -> bool:
-    """Is multiprocessing's fork server running? (Asked without reaping it, which would
-    leave ``forkserver.ensure_running`` unaware.)"""
-    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
-    if pid is None:
-        return False
-    try:
-        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
-    except ChildProcessError:
-        return False
 
 
 class FitPool:
@@ -215,38 +93,28 @@ class FitPool:
         self._cond = threading.Condition()
         self._boot_lock = threading.Lock()
         self._booted = False
-        self._idle: dict[str, list[_Worker]] = {n: [] for n in self.lanes}
+        self._idle: dict[str, list[Worker]] = {n: [] for n in self.lanes}
         self._live = dict.fromkeys(self.lanes, 0)  # workers counted in the lane (busy or idle)
         self._demoted = 0
         self._starting = dict.fromkeys(self.lanes, 0)  # being forked (counted in _live)
-        self._workers: set[_Worker] = set()
+        self._workers: set[Worker] = set()
         self._closed = False
         self._heavy_nice = max((lane.nice for lane in lanes), default=0)
         self._heavy_lane = max(lanes, key=lambda lane: lane.nice).name if lanes else None
         use_server = self._ctx.get_start_method() == "forkserver"
-        self._process_class = _WorkerProcess if use_server else self._ctx.Process
+        self._process_class = WorkerProcess if use_server else self._ctx.Process
 
     # -------------------------------------------------------------------- life cycle
 
     def _ensure_server(self) -> None:
-        """Start the fork server, with the preload, one BLAS thread and ``ui`` on the path
-        (Python 3.11's fork server ignores the parent's sys.path); again, with the same
-        environment, when it died (multiprocessing would restart it with the bare one)."""
+        """Start the refill thread, and the fork server (``fit_process.ensure_fork_server``)."""
         with self._boot_lock:
             if not self._booted:
                 self._booted = True
                 threading.Thread(target=self._refill, name="svmlab-fit-refill",
                                  daemon=True).start()
-        if self._ctx.get_start_method() != "forkserver":
-            return
-        with _SERVER_LOCK:
-            if _fork_server_alive():
-                return
-            if self._boot_module:
-                self._ctx.set_forkserver_preload([self._boot_module])
-            path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-            with _environ({**THREAD_ENV, "PYTHONPATH": path}):
-                forkserver.ensure_running()
+        if self._ctx.get_start_method() == "forkserver":
+            ensure_fork_server(self._ctx, self._boot_module)
 
     def _refill(self, poll_s: float = 0.2) -> None:
         """Replace an idle worker that died (killed from outside, or with its fork server)
@@ -269,7 +137,7 @@ class FitPool:
                     self._idle[w.lane].remove(w)
                 self._discard(w)
 
-    def _start_worker(self, lane: str) -> _Worker:
+    def _start_worker(self, lane: str) -> Worker:
         self._ensure_server()
         from ui.serving import fit_worker
 
@@ -280,7 +148,7 @@ class FitPool:
             proc.start()
         finally:
             child.close()
-        w = _Worker(proc, parent, lane)
+        w = Worker(proc, parent, lane)
         with self._cond:
             self._workers.add(w)
             closed = self._closed
@@ -443,7 +311,7 @@ class FitPool:
             if not finished:
                 self._discard(w)
 
-    def _lost(self, w: _Worker) -> PoolError:
+    def _lost(self, w: Worker) -> PoolError:
         """Why the worker ended without an answer: the pool shut down, or it died."""
         if self._closed:
             return PoolError("the fit pool is shut down (the server is stopping)")
@@ -452,7 +320,7 @@ class FitPool:
         return WorkerDied(f"the fit's worker process ended without an answer ({how})")
 
     def _acquire(self, lane: str, deadline: float, should_stop, poll_s: float,
-                 key=None) -> _Worker:
+                 key=None) -> Worker:
         self._ensure_server()
         while True:
             with self._cond:
@@ -490,7 +358,7 @@ class FitPool:
                 return w
             self._discard(w, replace=False)  # died while idle: count it out, try again
 
-    def _release(self, w: _Worker) -> None:
+    def _release(self, w: Worker) -> None:
         if w.demoted:  # its priority stays low: retire it, its lane has a new one
             self._discard(w, replace=False)
             return
@@ -504,7 +372,7 @@ class FitPool:
         if retire:
             w.kill()
 
-    def _discard(self, w: _Worker, replace: bool = True) -> None:
+    def _discard(self, w: Worker, replace: bool = True) -> None:
         """Kill the worker and count it out; start a replacement in the background."""
         w.kill()
         with self._cond:
@@ -524,7 +392,7 @@ class FitPool:
         if replace:
             self._spawn_idle(w.lane)
 
-    def _demote(self, w: _Worker) -> bool:
+    def _demote(self, w: Worker) -> bool:
         """A light task ran long: lower its priority and let its lane start another worker
         (False: ``max_demoted`` reached, nothing done)."""
         with self._cond:

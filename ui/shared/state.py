@@ -83,11 +83,6 @@ def set_settings(ss: MutableMapping, settings: Mapping[str, Any]) -> Settings:
     return s
 
 
-#: The settings of a request or a worker's task as ``Settings.parse`` reads them; the name
-#: ui/serving/fit_api.py calls (kept until its rewrite on the serving branch is merged).
-normalize_settings = Settings.parse
-
-
 def set_points(
     ss: MutableMapping,
     X: Any,
