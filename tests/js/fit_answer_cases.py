@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from svm_engine import datasets  # noqa: E402
 from ui.serving import budget, fit_api  # noqa: E402
-from ui.shared import state  # noqa: E402
+from ui.shared.settings import Settings  # noqa: E402
 
 OUT = Path(__file__).with_name("fit_answer_cases.json")
 
@@ -30,7 +30,7 @@ def _body(points, settings, **extra) -> dict:
 def cases() -> list[dict]:
     d = datasets.d2()
     pts = [[float(a), float(b), int(c)] for (a, b), c in zip(d.X, d.y, strict=True)]
-    soft = dict(state.settings_from_dataset(d.settings), C=0.5)  # slack, a mistake
+    soft = dict(Settings.from_dataset(d.settings), C=0.5)  # slack, a mistake
     bodies = {
         "d2 soft margin": _body(pts, soft),
         "numbers hidden": _body(pts, soft, style={"hide": ["numbers"]}),

@@ -64,7 +64,7 @@ class StepRun:
     """
 
     solver: str
-    settings: dict  # the fit settings (ui.shared.state.fit_settings form, bias set for the solver)
+    settings: dict  # the fit settings (settings.fit_settings form, bias set for the solver)
     X: np.ndarray
     y: np.ndarray  # ±1 floats
     kernel: Any
