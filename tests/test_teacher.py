@@ -424,12 +424,12 @@ def test_the_endpoint_draws_in_the_requested_style():
 @pytest.mark.parametrize(
     ("style", "words"),
     [
-        ({"scale": 5}, "scale must be a number from 1 to 2"),
-        ({"scale": "big"}, "scale must be"),
-        ({"scale": float("nan")}, "scale must be"),
-        ({"show_sv": "no"}, "show_sv must be true or false"),
-        ({"colour": 1}, "style must be"),
-        ([1], "style must be"),
+        ({"scale": 5}, "style.scale: Input should be less than or equal to 2; got 5"),
+        ({"scale": "big"}, "style.scale: Input should be a valid number"),
+        ({"scale": float("nan")}, "style.scale: Input should be a finite number"),
+        ({"show_sv": "no"}, "style.show_sv: Input should be a valid boolean"),
+        ({"colour": 1}, r"unknown field: style.colour \(expected scale, show_sv, hide, student\)"),
+        ([1], "style: Input should be a valid dictionary"),
     ],
 )
 def test_the_endpoint_refuses_a_bad_style(style, words):

@@ -21,7 +21,7 @@ from ui.serving import fit_api
 from ui.shared import state as S
 
 #: The answer's fields that carry α or the numbers panel.
-NUMBERS = ("alpha", "b", "h", "xi", "category", "panel", "fit")
+NUMBERS = ("alpha", "h", "xi", "category", "panel", "fit")
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +62,8 @@ def test_a_hidden_table_leaves_out_the_table_s_model_columns_only():
 
 
 def test_the_endpoint_refuses_an_unknown_hidden_part():
-    with pytest.raises(fit_api.BadRequest, match="style.hide must be"):
+    with pytest.raises(fit_api.BadRequest,
+                       match="style.hide.0: Input should be .numbers. or .table.; got .points."):
         fit_api.refit(d2_body(hide=["points"]))
 
 

@@ -14,6 +14,7 @@ SV = support vector (α > 0).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -57,7 +58,7 @@ def _points(value: Any) -> tuple:
 
 
 def _settings(value: Any) -> dict:
-    if not isinstance(value, dict):
+    if not isinstance(value, Mapping):     # a dict from JSON, a Settings from a page
         raise ValueError('must be an object such as {"kernel": "linear", ...}')
     return PlaygroundSettings.parse(value)
 
