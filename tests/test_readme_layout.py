@@ -1,4 +1,4 @@
-"""The "Layout" section of docs/development.md (the README points to it), ui/__init__.py and
+"""The "Layout" section of docs/architecture.md (the README points to it), ui/__init__.py and
 ui/shared/__init__.py match the tree, so that a newcomer who reads them finds every module,
 and a move cannot leave them stale:
 
@@ -25,7 +25,7 @@ NOT_IN_GIT = {"plotly.min.js", "static/"}
 
 
 def layout() -> list[str]:
-    text = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     section = text.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
     block = section.split("```\n", 2)[1]
     return block.splitlines()
