@@ -122,38 +122,6 @@ def _fork_server_alive() -> bool:
         return False
 
 
-@contextlib.contextmanager
-def _environ(extra: dict[str, str]) -> Iterator[None]:
-    """os.environ with ``extra`` for the duration (the fork server inherits it)."""
-    old = {k: os.environ.get(k) for k in extra}
-    os.environ.update(extra)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-#: One fork server per process, whatever the pools: its check and restart are one step for
-#: all of them (two pools restarting it at once could leave it with the bare environment)
-_SERVER_LOCK = threading.Lock()
-
-
-def _fork_server_alive() -> bool:
-    """Is multiprocessing's fork server running? (Asked without reaping it, which would
-    leave ``forkserver.ensure_running`` unaware.)"""
-    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
-    if pid is None:
-        return False
-    try:
-        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
-    except ChildProcessError:
-        return False
-
-
 def ensure_fork_server(ctx: mp.context.BaseContext, boot_module: str | None) -> None:
     """Start the fork server, with the preload, one BLAS thread and ``ui`` on the path
     (Python 3.11's fork server ignores the parent's sys.path); again, with the same
