@@ -7,6 +7,8 @@ results keyed by the example). "Open in Playground" loads an example into the Pl
 session state in a callback and switches page on the next run.
 """
 
+import logging
+
 import pandas as pd
 import streamlit as st
 
@@ -129,6 +131,7 @@ for e in E.EXAMPLES:
     try:
         results[e.key] = result(e.key)
     except Exception as exc:  # an engine bug must not become a traceback on the page
+        logging.getLogger("ui.worked_examples").exception("worked example %s failed", e.key)
         failures[e.key] = f"{type(exc).__name__}: {exc}"
 n_ok = sum(row.match for r in results.values() for row in r.rows)
 n_all = sum(len(r.rows) for r in results.values()) + len(failures)

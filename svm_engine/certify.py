@@ -173,7 +173,7 @@ def _compiled_expansion(kp, kp_abs, use_abs, XT, X, absXT, absX, alpha, y, keep)
     support vectors' columns. (Compiled, with the solvers' kernel values: 2.0× faster than
     cdist + np.exp + BLAS on the same columns, Gaussian, n = 200 and 2,000: 44 against 88 µs,
     1.8 against 3.5 ms; numpy's polynomial kernel is 7.8–9.7× slower than the compiled one
-    (--only matrix); benchmarks/bench_numerics.py --only expansion, 2026-11-28, under load.)"""
+    (--only matrix); benchmarks/bench_numerics.py --only expansion, under load.)"""
     n = XT.shape[1]
     g, mag, col, col_abs = np.zeros(n), np.zeros(n), np.empty(n), np.empty(n)
     n_keep = 0
@@ -435,7 +435,7 @@ def _sums(y, alpha, g, mag, b, C_box, diag, quad, equality, unit_base):
     numpy take 8× as long at n = 200 (60 against 7.5 µs; 4× at 2,000), and with them a click's
     engine time grew 13–22 % (bench_click_engine.py against a copy with numpy sums: 867 against
     770 µs Gaussian, 812 against 668 µs linear, medians of 4 × 600 clicks); bench_numerics.py
-    --only sums, 2026-11-28, under load.)"""
+    --only sums, under load.)"""
     n = len(y)
     asum = s = w2 = a2 = 0.0
     n_sv, mag_sv, bad, above = 0, 0.0, False, False

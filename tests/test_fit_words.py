@@ -240,6 +240,17 @@ def test_fit_points_logs_an_engine_bug_and_shows_its_message(monkeypatch, logged
     _assert_logged(logged, "ui.shared.fitting")
 
 
+def test_a_step_through_run_logs_an_engine_bug_and_shows_its_message(monkeypatch, logged):
+    from ui.shared.settings import Settings
+    from ui.step_through import record
+
+    d = ds.d1()
+    monkeypatch.setattr(record, "build_run", _boom)
+    run, message = record.run_or_message(d.X, d.y, Settings.parse({}), "smo")
+    assert run is None and message == "The solver failed (ZeroDivisionError: an engine bug)."
+    _assert_logged(logged, "ui.step_through.record")
+
+
 def test_a_compare_row_logs_an_engine_bug_and_shows_its_message(monkeypatch, logged):
     from ui.compare import comparison as cmp
 

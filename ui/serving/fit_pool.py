@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import multiprocessing as mp
 import os
 import threading
@@ -50,6 +51,8 @@ from typing import Any
 
 from ui.serving.fit_errors import BudgetExceeded, Cancelled, PoolBusy, PoolError, WorkerDied
 from ui.serving.fit_process import BOOT_MODULE, Worker, WorkerProcess, ensure_fork_server
+
+log = logging.getLogger(__name__)
 
 __all__ = ["BudgetExceeded", "Cancelled", "FitPool", "Lane", "PoolBusy", "PoolError",
            "WorkerDied", "get_pool", "shutdown_pool"]
@@ -180,7 +183,8 @@ class FitPool:
         def go():
             try:
                 w = self._start_worker(lane)
-            except Exception:
+            except Exception:  # the lane goes on with one worker fewer; said in the log
+                log.exception("fit pool: a %s worker did not start", lane)
                 w = None
             with self._cond:  # an RLock: _release takes it again
                 self._starting[lane] -= 1

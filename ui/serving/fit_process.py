@@ -34,7 +34,7 @@ class _Popen(popen_forkserver.Popen):
     popen_forkserver.Popen._launch minus the two ``init_main_*`` keys
     (tests/test_fit_pool.py checks that a worker does not see the parent's main).
 
-    Why hand-written, measured (issue 30, 2026-11-29): pebble 5.2.3's ProcessPool (per-task
+    Why hand-written, measured (issue 30): pebble 5.2.3's ProcessPool (per-task
     timeout, future.cancel()) starts its workers through multiprocessing.Process too, so with
     the fork server its worker ran a fake ``__main__`` script (the check above fails); its
     manager polls every 0.1 s and stops a worker with SIGTERM, then SIGKILL after 3 s: a

@@ -10,6 +10,7 @@ Symbols as on the slides and in the KKT/SMO note: α, C, η, L, H, Eₜ = h(xₜ
 
 from __future__ import annotations
 
+import logging
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -28,6 +29,8 @@ from ui.step_through.pack import pack_newton, pack_sga, pack_smo
 
 #: The engine keeps the first TRACE_CAP SMO steps (and SGA sweeps) of a run.
 TRACE_CAP = _smo.TRACE_CAP
+log = logging.getLogger(__name__)
+
 #: Solvers the page can step through, and the bias each of them solves for.
 STEP_SOLVERS = ("smo", "sga", "newton")
 SOLVER_BIAS = {k: registry.BY_KEY[k].biases[0] for k in STEP_SOLVERS}
@@ -218,6 +221,7 @@ def run_or_message(X, y, settings: Mapping[str, Any], solver: str | None = None)
     except ValueError as exc:
         return None, str(exc)
     except Exception as exc:  # an engine bug must not become a traceback on the page
+        log.exception("step-through: build_run failed")
         return None, f"The solver failed ({type(exc).__name__}: {exc})."
 
 
