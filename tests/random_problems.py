@@ -39,7 +39,11 @@ class RandomProblem:
     seed: int
 
     def fit(self, **kw):
+        """se.fit on this problem. max_iter bounds these fits, not the pages' time budget:
+        without numba (make test-nojit) one SGA draw needs 62,261 sweeps, about 5 s, so a
+        verdict would hang on the machine's load."""
         kw.setdefault("C", self.C)
+        kw.setdefault("time_budget", None)
         return se.fit(self.X, self.y, kernel=self.kernel, **kw)
 
 
