@@ -19,6 +19,7 @@ from ui.shared.book_setups import playground_target
 from ui.shared.chart import show_chart
 from ui.shared.nav import run_through_app
 from ui.shared.sv_labels import LABEL_LEGEND
+from ui.step_through.box_chart import show_box
 from ui.worked_examples import examples as E
 from ui.worked_examples import figures as EF
 from ui.worked_examples import why
@@ -76,8 +77,12 @@ def section(ex: E.Example, r: Result | None, failure: str | None) -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         for k, p in enumerate(plots(ex.key)):
-            show_chart(p.figure, key=f"we.plot.{ex.key}.{k}", title=f"{ex.number}. {ex.title}",
-                       settings=(d.title, f"n = {d.n}", ex.settings_text))
+            words = {"key": f"we.plot.{ex.key}.{k}", "title": f"{ex.number}. {ex.title}",
+                     "settings": (d.title, f"n = {d.n}", ex.settings_text)}
+            if p.box is not None:  # SMO's step in its box, drawn as the step player draws it
+                show_box(p.box, **words)
+            else:
+                show_chart(p.figure, **words)
             st.caption(p.caption)
     with right:
         st.markdown(f"**Data:** {d.title}: {d.n} points. *{d.source}.*")

@@ -7,9 +7,9 @@ import { test } from "node:test";
 
 const DIR = new URL("../../ui/browser/", import.meta.url);
 // the modules the elements mount (ui/playground/canvas.py, ui/step_through/player.py, plot.py,
-// ui/shared/click_plot.py, ui/shared/chart.py, ui/shared/drawer.py)
+// ui/shared/click_plot.py, ui/shared/chart.py, ui/shared/drawer.py, ui/step_through/box_chart.py)
 const ENTRIES = ["canvas.js", "step_player.js", "step_plot.js", "step_sync.js", "click_plot.js",
-  "chart.js", "drawer.js"]; // prettier-ignore
+  "chart.js", "drawer.js", "box_chart.js"]; // prettier-ignore
 
 const files = Object.fromEntries(
   readdirSync(DIR)

@@ -1,5 +1,5 @@
-// step_box.js: the step player's (αᵢ, αⱼ) box as SVG text (ui/step_through/figures.py
-// box_view and box_figure, ported).
+// step_box.js: the (αᵢ, αⱼ) box as SVG text, the one drawing of it (the step player's, and
+// the Worked examples' through box_chart.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -99,4 +99,15 @@ test("boxGeometry: the new point's end of [L, H], the off-chart arrow, the line 
   const g = boxGeometry(record());
   for (const [x, y] of [...g.line, ...g.segment]) assert.ok(Math.abs(x - y - (0.2 - 0.3)) < 1e-12);
   assert.ok(g.same && g.moved && g.new_end === null);
+});
+
+test("boxSVG: the SVG carries its own halo style and a tooltip on each mark", () => {
+  const [svg] = boxSVG(record(), 600, 520, "t");
+  assert.equal(svg.match(/<style>\.sp-halo\{/g).length, 1); // a saved image looks the same
+  assert.ok(svg.includes("<title>old: (0.2, 0.3)</title></circle>"));
+  assert.ok(svg.includes("<title>new: (0.5, 0.6)</title></polygon>"));
+  assert.ok(svg.includes("<title>unclipped: (0.5, 0.6)</title></path>"));
+  assert.ok(svg.includes("α₆ ∈ [L, H] = [0, 0.9]</title></line>"));
+  const [open] = boxSVG(record({ C: Infinity, H: Infinity }), 600, 520, "o");
+  assert.ok(open.includes("α₆ ∈ [L, H] = [0, ∞]</title>"));
 });

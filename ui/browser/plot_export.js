@@ -9,6 +9,8 @@
 // or a function that returns them), else the Playground's: its dataset's title and settingsLine(st.settings, n, st.solverNames). A plot with
 // canvas layers drawn over or under it (the step player's shading and lines) names them with
 // st.exportLayers(gd) -> [{canvas, above}]: they go into the image as pictures, in place.
+// A picture drawn as SVG text, not by Plotly (the (αᵢ, αⱼ) box, box_chart.js), is saved with
+// the same band on top (savePicture).
 
 const EXPORT_KERNELS = { linear: "linear kernel", polynomial: "polynomial kernel",
   gaussian: "Gaussian kernel" }; // prettier-ignore
@@ -150,6 +152,11 @@ function saveBlob(blob, filename) {
 
 async function layeredImage(st, gd, fig, layers, { format, name, scale, size, band }) {
   const svg = await layeredSVG(st, gd, fig, layers, size, band);
+  return saveSVGText(svg, { format, name, scale, size });
+}
+
+// an SVG's text saved as .svg, or drawn into a PNG `scale` times its size
+async function saveSVGText(svg, { format, name, scale, size }) {
   const svgBlob = new Blob([svg], { type: "image/svg+xml" });
   if (format === "svg") return saveBlob(svgBlob, name + ".svg");
   const url = URL.createObjectURL(svgBlob);
@@ -166,6 +173,35 @@ async function layeredImage(st, gd, fig, layers, { format, name, scale, size, ba
   } finally {
     URL.revokeObjectURL(url);
   }
+}
+
+// ------------------------------------------------ a picture drawn as SVG text
+
+// [the SVG `svg` (width × height) under a band with the words {title, line} (exportText), its
+// height]: the same band as a Plotly chart's image
+export function framedSVG(svg, width, height, words) {
+  const title = wrapWords(words.title, Math.max(12, Math.floor((width - 20) / TITLE_CHAR_PX)));
+  const line = wrapWords(words.line, Math.max(20, Math.floor((width - 20) / SETTINGS_CHAR_PX)));
+  const band = EXPORT_TITLE_PX + (title.length - 1) * TITLE_LINE_PX + (line.length - 1) * SETTINGS_LINE_PX;
+  const text = (t, y, size, weight) =>
+    `<text x="${Math.round(0.01 * width)}" y="${y}" font-size="${size}" font-weight="${weight}" fill="#000000">${exportEscape(t)}</text>`; // prettier-ignore
+  const rows = title.map((t, q) => text(t, 28 + q * TITLE_LINE_PX, 18, "bold"));
+  const top = 28 + (title.length - 1) * TITLE_LINE_PX + 22;
+  line.forEach((t, q) => rows.push(text(t, top + q * SETTINGS_LINE_PX, 14, "normal")));
+  const H = height + band;
+  return [`<svg xmlns="${SVG_NS}" width="${width}" height="${H}" font-family="Arial, sans-serif">` +
+    `<rect width="${width}" height="${H}" fill="#FFFFFF"/>${rows.join("")}` +
+    `<g transform="translate(0 ${band})">${svg}</g></svg>`, H]; // prettier-ignore
+}
+
+// save the picture `svg` (width × height) as `format` ("png" or "svg") with the words of
+// exportText(st); st.config.toImageButtonOptions names the file, as on a Plotly chart
+export function savePicture(st, svg, width, height, format) {
+  const opts = (st.config && st.config.toImageButtonOptions) || {};
+  const [framed, H] = framedSVG(svg, width, height, exportText(st));
+  const scale = format === "png" ? opts.scale || 2 : 1;
+  return saveSVGText(framed, { format, name: opts.filename || "svm_lab", scale,
+    size: { width, height: H } }); // prettier-ignore
 }
 
 // the config Plotly.react gets: Plotly's own PNG button out, ours (PNG and SVG) in. The same

@@ -1,12 +1,16 @@
-// The step player's (αᵢ, αⱼ) box as an SVG string: the square [0, C]², the constraint line,
-// the feasible segment [L, H], the old, unclipped and new points (ui/step_through/figures.py
-// box_figure, ported: no Plotly on the hot path). No DOM.
+// SMO's step in the (αᵢ, αⱼ) plane as an SVG string: the square [0, C]² (open for C = ∞), the
+// constraint line, the feasible segment [L, H], the old, unclipped and new points. The one
+// drawing of it: the step player's box (step_player_draw.js) and the Worked examples' one step
+// (box_chart.js). The SVG carries its own styles (an image saved from it looks the same).
+// No DOM.
 
 import { COL, FONT } from "./step_style.js";
 import { escapeHtml, fmt, MINUS, niceTicks, sub, tickText } from "./format.js";
 
 export function boxView(rec) {
-  // ui.step_through.figures.box_view: the square view of the (αᵢ, αⱼ) plane
+  // [lo, hi, unclippedVisible]: the square view of the (αᵢ, αⱼ) plane. Finite C: the box
+  // with a margin, widened to show the unclipped optimum when it is within 2C of the box.
+  // C = ∞: the quadrant up to 1.3× the largest α involved.
   const C = rec.C;
   const pts = [rec.ai_old, rec.aj_old, rec.ai_new, rec.aj_new];
   const unc = [rec.ai_unclipped, rec.aj_unclipped];
@@ -36,8 +40,10 @@ export function boxView(rec) {
 }
 
 export function boxGeometry(rec) {
-  // ui.step_through.box_figure.box_geometry, ported: where everything of the picture goes
-  // (tests/test_step_box.py runs both on every step of real runs and holds them equal)
+  // where everything of the picture goes, from a step's numbers: the view [lo, hi]², the
+  // constraint line's and the segment's ends, which end of [L, H] the new point is on, the
+  // off-chart arrow's tip, and each label's side ("t"/"b": above/below, "r"/"l": right/left;
+  // tests/test_step_box.py checks it on every step of real runs)
   const [lo, hi, uncVisible] = boxView(rec);
   const span = hi - lo;
   const tol = 1e-9 * Math.max(1, span);
@@ -112,6 +118,7 @@ export function boxSVG(rec, W, Hh, uid) {
   out.push(`<defs><clipPath id="clip${uid}"><rect x="${ox}" y="${oy}" width="${side}" height="${side}"/></clipPath>
     <marker id="arr${uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333333"/></marker>
     <marker id="arru${uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${COL.unc}"/></marker></defs>`); // prettier-ignore
+  out.push(`<style>.sp-halo{paint-order:stroke;stroke:rgba(255,255,255,0.85);stroke-width:4px}</style>`);
   out.push(`<rect width="${W}" height="${Hh}" fill="#FFFFFF"/>`);
   // grid and ticks
   const ticks = niceTicks(lo, hi, 6);
@@ -136,7 +143,8 @@ export function boxSVG(rec, W, Hh, uid) {
   out.push(`<line x1="${X(lx0)}" y1="${Y(ly0)}" x2="${X(lx1)}" y2="${Y(ly1)}" stroke="#777777" stroke-width="2" stroke-dasharray="9 6"/>`); // prettier-ignore
   // the feasible segment αⱼ ∈ [L, H] (C = ∞, yᵢ ≠ yⱼ: a ray, drawn past the view)
   const [[sxL, syL], [sxH, syH]] = g.segment;
-  out.push(`<line x1="${X(sxL)}" y1="${Y(syL)}" x2="${X(sxH)}" y2="${Y(syH)}" stroke="${COL.seg}" stroke-width="7" stroke-linecap="butt"/>`); // prettier-ignore
+  const seg = `α${sub(rec.j + 1)} ∈ [L, H] = [${escapeHtml(fmt(rec.L))}, ${Number.isFinite(rec.H) ? escapeHtml(fmt(rec.H)) : "∞"}]`;
+  out.push(`<line x1="${X(sxL)}" y1="${Y(syL)}" x2="${X(sxH)}" y2="${Y(syH)}" stroke="${COL.seg}" stroke-width="7" stroke-linecap="butt"><title>${seg}</title></line>`); // prettier-ignore
   for (const [sx, sy] of g.segment) {
     out.push(`<line x1="${X(sx)}" y1="${Y(sy) - 7}" x2="${X(sx)}" y2="${Y(sy) + 7}" stroke="${COL.seg}" stroke-width="3"/>`); // prettier-ignore
   }
@@ -160,7 +168,7 @@ export function boxSVG(rec, W, Hh, uid) {
     const x = X(unc[0]);
     const y = Y(unc[1]);
     const r = 14.3; // a Plotly diamond of size 22
-    out.push(`<path d="M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z" fill="none" stroke="${COL.unc}" stroke-width="4"/>`); // prettier-ignore
+    out.push(`<path d="M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z" fill="none" stroke="${COL.unc}" stroke-width="4">${hover("unclipped", unc)}</path>`); // prettier-ignore
     if (!g.same) out.push(label(unc[0], unc[1], g.places.unclipped, "unclipped", 18, COL.uncText, 12));
   } else {
     const [ex, ey] = g.arrow;
@@ -172,9 +180,9 @@ export function boxSVG(rec, W, Hh, uid) {
   if (g.moved) {
     out.push(`<line x1="${X(old[0])}" y1="${Y(old[1])}" x2="${X(nw[0])}" y2="${Y(nw[1])}" stroke="#333333" stroke-width="2.5" marker-end="url(#arr${uid})"/>`); // prettier-ignore
   }
-  out.push(`<circle cx="${X(old[0])}" cy="${Y(old[1])}" r="8" fill="${COL.old}" stroke="#FFFFFF" stroke-width="2"/>`); // prettier-ignore
+  out.push(`<circle cx="${X(old[0])}" cy="${Y(old[1])}" r="8" fill="${COL.old}" stroke="#FFFFFF" stroke-width="2">${hover("old", old)}</circle>`); // prettier-ignore
   out.push(label(old[0], old[1], g.places.old, "old", 18, COL.old, 10));
-  out.push(starPath(X(nw[0]), Y(nw[1]), 15));
+  out.push(starPath(X(nw[0]), Y(nw[1]), 15, hover("new", nw)));
   out.push(label(nw[0], nw[1], g.places.new,
     (rec.clipped ? "new (clipped)" : "new = unclipped") + (newEnd ? ` at ${newEnd}` : ""), 18, COL.pairText, 13)); // prettier-ignore
   // frame, titles
@@ -189,7 +197,12 @@ export function boxSVG(rec, W, Hh, uid) {
   return [out.join(""), view];
 }
 
-function starPath(x, y, R) {
+function hover(what, [a, b]) {
+  // a mark's tooltip: its name and (αᵢ, αⱼ)
+  return `<title>${what}: (${escapeHtml(fmt(a))}, ${escapeHtml(fmt(b))})</title>`;
+}
+
+function starPath(x, y, R, title) {
   const r = R * 0.45;
   const pts = [];
   for (let q = 0; q < 10; q++) {
@@ -197,5 +210,5 @@ function starPath(x, y, R) {
     const rad = q % 2 ? r : R;
     pts.push(`${(x + rad * Math.cos(ang)).toFixed(2)},${(y + rad * Math.sin(ang)).toFixed(2)}`);
   }
-  return `<polygon points="${pts.join(" ")}" fill="${COL.hl}" stroke="${COL.pairEdge}" stroke-width="1.5"/>`;
+  return `<polygon points="${pts.join(" ")}" fill="${COL.hl}" stroke="${COL.pairEdge}" stroke-width="1.5">${title}</polygon>`;
 }

@@ -1,7 +1,7 @@
 """The worked examples' plots: the Playground's drawing (`ui.shared.figures.decision_figure_dict`)
 with the other boundaries of each example as overlays, and for the two-point example SMO's
-step in the box (`ui.step_through.figures.box_figure`, as on the Step-through page). Pure: result →
-figure dicts.
+step in its (αᵢ, αⱼ) box (the step record that `ui.step_through.box_chart` draws with the
+Step-through page's own drawing). Pure: result → figure dicts and step records.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from ui.shared import palette as P
 from ui.shared.describe import describe_model, with_description
 from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
 from ui.shared.settings import Settings
-from ui.step_through import figures as step_figures
 from ui.step_through import state as step_state
 from ui.worked_examples.result import Result
 
@@ -25,8 +24,10 @@ BOOK_DASH = "dot"
 
 @dataclass(frozen=True)
 class Plot:
+    """A Plotly ``figure``, or ``box``: an SMO step record drawn in its (αᵢ, αⱼ) box."""
     caption: str
-    figure: dict
+    figure: dict | None
+    box: dict | None = None
 
 
 def _names(dataset: str) -> tuple[str, str]:
@@ -109,7 +110,7 @@ def figures(key: str, r: Result) -> list[Plot]:
                 Plot("SMO's one step in the (λ₁, λ₂) plane, the seed's box figure: the line "
                      "y₁λ₁ + y₂λ₂ = 0, the segment [U, V] (open: C = ∞), from (0, 0) to "
                      "(1, 1). The Step-through page shows the same picture for every step.",
-                     step_figures.box_figure(step_state.step_record(run, 1), height=420))]
+                     None, box=step_state.step_record(run, 1))]
     if key == "psvm":
         green = OVERLAY_COLORS[0]
         return [Plot("The SVM of slide 22 (shaded, solid, SVs ringed); PSVM (green, solid) with "
