@@ -149,9 +149,11 @@ def test_example7_smo_step_is_the_seeds_formulas():
     rows = {row.quantity: row.match
             for row in ex_two_point.smo_step_rows(datasets.two_point(), replace(smo, trace=[bad]))}
     assert not rows["λ₂ unclipped"] and rows["U ≤ λ₂ ≤ V"]
-    # and its figure is the Step-through page's box for that step
-    box = EF.figures("two_point", r)[1].figure
-    assert box["layout"]["meta"] == {"role": "box", "step": 1, "pair": [1, 2]}
+    # and its picture is that step in its box, drawn as the Step-through page draws it
+    box = EF.figures("two_point", r)[1]
+    assert box.figure is None and box.box["it"] == 1
+    assert (box.box["i"], box.box["j"]) == (0, 1) and not box.box["clipped"]
+    assert [box.box[k] for k in ("ai_old", "aj_old", "ai_new", "aj_new")] == [0, 0, 1, 1]
 
 
 def test_example3_tables_show_the_exact_optimum_and_the_free_bias(results):
@@ -215,7 +217,7 @@ def test_figures_use_the_playground_drawing_with_overlays(results):
         plots = EF.figures(e.key, results[e.key])
         assert plots
         for p in plots:
-            if (p.figure["layout"].get("meta") or {}).get("role") == "box":
+            if p.box is not None:
                 continue  # example 7's SMO step (test_example7_smo_step_is_the_seeds_formulas)
             roles = [t["meta"]["role"] for t in p.figure["data"]]
             assert "boundary" in roles and "points" in roles and "overlay" in roles, e.key

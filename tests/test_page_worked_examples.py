@@ -1,6 +1,7 @@
 """The Worked examples page under AppTest: what the rendered tables say, the drift check,
 and "Open in Playground"."""
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from svm_engine import datasets
 from tests.plotly_json import chart_specs, read_payload
 from ui.serving import budget
 from ui.shared import state as S
+from ui.step_through import box_chart
 from ui.worked_examples import book_values as B
 from ui.worked_examples import examples as E
 from ui.worked_examples import match as M
@@ -44,6 +46,13 @@ def sections(at: AppTest) -> dict[int, list]:
     return out
 
 
+def boxes(at: AppTest) -> list[dict]:
+    """The data of every (αᵢ, αⱼ) box on the page (``ui.step_through.box_chart``: drawn in the
+    browser by the step player's step_box.js from the step's numbers sent here)."""
+    return [json.loads(e.proto.json) for e in at.get("bidi_component")
+            if e.proto.component_name == box_chart.COMPONENT_NAME]
+
+
 def open_tab(at: AppTest, number: int) -> AppTest:
     """Select the example's tab (the tabs are lazy: only the open one is drawn)."""
     at.session_state["we.example"] = E.EXAMPLES[number - 1].tab
@@ -59,12 +68,14 @@ class Page:
         self.at = at
         self.overview = at.table[0].value
         self.tables, self.charts, self.buttons, self.latex = {}, {}, {}, {}
+        self.boxes: dict[int, list[dict]] = {}
         self.axes: dict[int, list[str]] = {}      # every chart's axis titles
         for e in E.EXAMPLES:
             open_tab(at, e.number)
             assert [str(h.value) for h in at.header] == [f"{e.number}. {e.title}"]
             self.tables.update(sections(at))
             self.charts[e.number] = len(chart_specs(at))
+            self.boxes[e.number] = boxes(at)
             self.axes[e.number] = [str(ax.get("title", {}).get("text", ""))
                                    for spec in chart_specs(at)
                                    for k, ax in spec.get("layout", {}).items()
@@ -85,7 +96,8 @@ def page():
 
 def test_page_runs_and_shows_every_example(page):
     assert [t.label for t in page.at.tabs] == [e.tab for e in E.EXAMPLES]
-    assert sum(page.charts.values()) == 11 and all(page.charts.values())
+    assert sum(page.charts.values()) == 10 and all(page.charts.values())
+    assert {n: len(b) for n, b in page.boxes.items() if b} == {7: 1}  # and one SMO step
     for e in E.EXAMPLES:
         assert page.buttons[e.number] == [f"we.open.{e.key}.{k}" for k in range(len(e.setups))]
 
@@ -156,7 +168,14 @@ def test_example7_shows_the_qp_matrices(page):
 
 
 def test_example7_shows_smos_step_beside_the_seeds_formulas(page):
-    assert page.charts[7] == 2  # the QP's hyperplane, and SMO's step in the (λ₁, λ₂) box
+    assert page.charts[7] == 1  # the QP's hyperplane …
+    (box,) = page.boxes[7]      # … and SMO's one step in the (λ₁, λ₂) box: (0, 0) → (1, 1)
+    rec = box["rec"]
+    assert (rec["it"], rec["i"], rec["j"], rec["yi"], rec["yj"]) == (1, 0, 1, 1, -1)
+    assert [rec[k] for k in ("ai_old", "aj_old", "ai_new", "aj_new")] == [0, 0, 1, 1]
+    assert (rec["ai_unclipped"], rec["aj_unclipped"], rec["clipped"]) == (1, 1, False)
+    assert rec["C"] is None and rec["L"] == 0 and rec["H"] is None  # C = ∞: U = 0, V = ∞
+    assert box["export"]["title"] == f"7. {E.EXAMPLES[6].title}"
     main = page.tables[7][0]
     assert main.loc["λ₂ unclipped", "match"] == M.TICK
     assert main.loc["U ≤ λ₂ ≤ V", "app value"] == "L = 0, H = ∞"

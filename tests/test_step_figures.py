@@ -2,7 +2,6 @@
 writes."""
 
 import json
-import math
 
 import numpy as np
 import pytest
@@ -25,64 +24,6 @@ def role(fig, name):
 def d2_run():
     ds = datasets.d2()
     return S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
-
-
-@pytest.fixture(scope="module")
-def d1_hard_run():
-    ds = datasets.d1()  # the book's settings: the hard margin, C = ∞
-    run = S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
-    assert math.isinf(run.C_box)
-    return run
-
-
-# ----------------------------------------------------------------------- the box
-
-
-def test_box_shows_this_steps_subproblem(d2_run):
-    ends = 0
-    for k in range(1, d2_run.n_steps + 1):
-        r = S.step_record(d2_run, k)
-        fig = F.box_figure(r)
-        s = r["yi"] * r["yj"]
-        gamma = r["ai_old"] + s * r["aj_old"]
-        seg = role(fig, "segment")
-        # [L, H] lies on the line yᵢαᵢ + yⱼαⱼ = const (αᵢ = γ − s·αⱼ) inside the box
-        assert seg["y"] == [r["L"], r["H"]]
-        np.testing.assert_allclose(seg["x"], [gamma - s * r["L"], gamma - s * r["H"]])
-        assert all(-1e-12 <= v <= 1.0 + 1e-12 for v in seg["x"] + seg["y"])
-        assert (role(fig, "old")["x"][0], role(fig, "old")["y"][0]) == (r["ai_old"], r["aj_old"])
-        assert (role(fig, "new")["x"][0], role(fig, "new")["y"][0]) == (r["ai_new"], r["aj_new"])
-        unc = role(fig, "unclipped")
-        if not unc["meta"].get("off_chart"):
-            assert unc["y"][0] == r["aj_unclipped"]
-        rect = fig["layout"]["shapes"][0]
-        assert (rect["x0"], rect["y0"], rect["x1"], rect["y1"]) == (0, 0, 1.0, 1.0)
-        assert fig["layout"]["meta"] == {"role": "box", "step": k, "pair": [r["i"] + 1, r["j"] + 1]}
-        # the clipped new point is the end of [L, H] nearest to the unclipped optimum
-        assert r["aj_new"] == min(max(r["aj_unclipped"], r["L"]), r["H"])
-        # ... and its label names that end, which is not labelled a second time on the spot
-        for end, text in zip(("L", "H"), seg["text"], strict=True):
-            if r["aj_new"] == r[end]:
-                assert text == "" and role(fig, "new")["text"][0].endswith(f" at {end}")
-                ends += 1
-    assert ends > 0                  # D2's run has steps that end on L or H
-
-
-def test_box_with_the_hard_margin_is_open_and_sendable(d1_hard_run):
-    rays = 0
-    for k in range(1, d1_hard_run.n_steps + 1):
-        r = S.step_record(d1_hard_run, k)
-        fig = F.box_figure(r)
-        seg = role(fig, "segment")
-        assert all(math.isfinite(v) for v in seg["x"] + seg["y"])
-        if math.isinf(r["H"]):  # yᵢ ≠ yⱼ: the segment is a ray, drawn past the view
-            rays += 1
-            lo, hi = fig["layout"]["yaxis"]["range"]
-            assert seg["y"][1] > hi and seg["text"][1] == ""
-        text = plot_payload(fig)["fig"]
-        assert "Infinity" not in text and "NaN" not in text
-        json.loads(text)
-    assert rays > 0
 
 
 # ------------------------------------------------------------------- scatter plot

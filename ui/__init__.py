@@ -59,6 +59,7 @@ Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,
 ``shared.click_plot``, ``shared.chart``, ``data.import_panel``, ``playground.sidebar``,
 ``playground.panels``, ``playground.canvas``, ``playground.teacher_panel``,
 ``playground.takeaway_panel``, ``step_through.panels``, ``step_through.player``,
-``step_through.box_chart``, ``step_through.plot``, ``serving.browser_modules`` and ``serving.warmup``; Streamlit's
-internals in ``shared.st_private``; the rest is plain Python tested without a server.
+``step_through.box_chart``, ``step_through.plot``, ``serving.browser_modules`` and
+``serving.warmup``; Streamlit's internals in ``shared.st_private``; the rest is plain Python
+tested without a server.
 """
