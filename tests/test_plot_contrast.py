@@ -548,7 +548,7 @@ def test_palette_js_is_generated_from_the_python_palette():
 STEP_COLOURS = {
     "pos": SF.POS_COLOR, "neg": SF.NEG_COLOR, "free": SF.FREE_SV_COLOR,
     "bound": SF.BOUND_SV_COLOR, "hl": SF.HIGHLIGHT_COLOR, "viol": STF.VIOLATOR_COLOR,
-    "old": STF.OLD_COLOR, "unc": STF.UNCLIPPED_COLOR, "seg": STF.SEGMENT_COLOR,
+    "old": STF.OLD_COLOR, "unc": STF.UNCLIPPED_COLOR, "seg": P.GREEN,
     "before": STF.BEFORE_COLOR, "dual": STF.DUAL_COLOR, "primal": STF.PRIMAL_COLOR,
     "kkt": STF.KKT_COLOR, "pairText": P.PAIR_TEXT, "pairEdge": P.PAIR_EDGE,
     "uncText": P.PURPLE_TEXT,

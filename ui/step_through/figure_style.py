@@ -1,5 +1,5 @@
 """What every Step-through figure shares: the colours of its marks, the layout and axes, and
-how an index or a sign is written (pure; plotly figure dicts)."""
+how an index is written (pure; plotly figure dicts)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,11 @@ from typing import Any
 
 from ui.shared import palette as P
 from ui.shared.figures import FONT_SIZE, HIGHLIGHT_COLOR
-from ui.shared.numbers import MINUS
 
 VIOLATOR_COLOR = P.ORANGE
 OLD_COLOR = P.DARK_GREY
 UNCLIPPED_COLOR = P.PURPLE
 NEW_COLOR = HIGHLIGHT_COLOR
-SEGMENT_COLOR = P.GREEN
 BEFORE_COLOR = P.GREY
 DUAL_COLOR = P.BLUE
 PRIMAL_COLOR = P.VERMILLION
@@ -57,7 +55,3 @@ def axis(title: str, **extra) -> dict:
     }
     ax.update(extra)
     return ax
-
-
-def sign(v: float) -> str:
-    return "+1" if v > 0 else f"{MINUS}1"

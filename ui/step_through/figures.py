@@ -27,14 +27,13 @@ from ui.step_through.figure_style import (
     NEW_COLOR,
     OLD_COLOR,
     PRIMAL_COLOR,
-    SEGMENT_COLOR,
     UNCLIPPED_COLOR,
     VIOLATOR_COLOR,
 )
 
 __all__ = [
     "BEFORE_COLOR", "DUAL_COLOR", "KKT_COLOR", "MAX_CURVE_POINTS", "NEW_COLOR", "OLD_COLOR",
-    "PRIMAL_COLOR", "SEGMENT_COLOR", "UNCLIPPED_COLOR", "VIOLATOR_COLOR", "alpha_bars_figure",
+    "PRIMAL_COLOR", "UNCLIPPED_COLOR", "VIOLATOR_COLOR", "alpha_bars_figure",
     "coordinate_figure", "curves_figure", "decision_frame_figure",
     "step_decision_figure",
 ]
