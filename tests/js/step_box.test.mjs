@@ -101,6 +101,26 @@ test("boxGeometry: the new point's end of [L, H], the off-chart arrow, the line 
   assert.ok(g.same && g.moved && g.new_end === null);
 });
 
+test("boxSVG: the title fits the picture's width, smaller when it is narrow", () => {
+  // the title's lines: [y, font size, characters shown] (above the plot, which starts at 62)
+  const title = (svg) => [...svg.matchAll(/<text x="8" y="(\d+)" font-size="(\d+)"[^>]*>(.*?)<\/text>/g)]
+    .map((m) => [Number(m[1]), Number(m[2]), m[3].replace(/<[^>]+>/g, "").length]) // prettier-ignore
+    .filter(([y]) => y < 62);
+  const lines = {};
+  for (const W of [300, 420, 548, 900]) {
+    const [svg] = boxSVG(record({ C: Infinity, H: Infinity }), W, 420, "w");
+    lines[W] = title(svg);
+    for (const [y, size, chars] of lines[W]) {
+      assert.ok(0.5 * size * chars <= W - 8, `${W}: ${size} px × ${chars} characters`);
+      assert.ok(size >= 12 && size <= 20 && y + 0.3 * size < 62);
+    }
+  }
+  assert.equal(lines[300].length, 2); // the pair, then the box
+  assert.equal(lines[900].length, 1);
+  const [wide] = boxSVG(record(), 900, 520, "v");
+  assert.deepEqual(title(wide).map(([, size]) => size), [20]); // full size when there is room
+});
+
 test("boxSVG: the SVG carries its own halo style and a tooltip on each mark", () => {
   const [svg] = boxSVG(record(), 600, 520, "t");
   assert.equal(svg.match(/<style>\.sp-halo\{/g).length, 1); // a saved image looks the same

@@ -187,8 +187,19 @@ export function boxSVG(rec, W, Hh, uid) {
     (rec.clipped ? "new (clipped)" : "new = unclipped") + (newEnd ? ` at ${newEnd}` : ""), 18, COL.pairText, 13)); // prettier-ignore
   // frame, titles
   out.push(`<rect x="${ox}" y="${oy}" width="${side}" height="${side}" fill="none" stroke="#444444"/>`); // prettier-ignore
-  const boxText = finite ? `box [0, ${escapeHtml(fmt(C))}]²` : "no upper bound on α: the box is open";
-  out.push(`<text x="8" y="30" font-size="20" fill="#262730">Step ${rec.it}: the pair (${svgSub("α", rec.i + 1)}, ${svgSub("α", rec.j + 1)}) · ${boxText}</text>`); // prettier-ignore
+  const boxText = finite ? `box [0, ${fmt(C)}]²` : "no upper bound on α: the box is open";
+  // the title within the picture's width (it ran past the right edge): smaller when narrow,
+  // in two lines when one would be under 14 px
+  const pair = `Step ${rec.it}: the pair (${svgSub("α", rec.i + 1)}, ${svgSub("α", rec.j + 1)})`;
+  const fit = (chars) => Math.min(20, Math.floor((W - 16) / (0.56 * chars)));
+  const head = `Step ${rec.it}: the pair (α${rec.i + 1}, α${rec.j + 1})`.length;
+  const one = fit(head + 3 + boxText.length);
+  const title = (y, size, text) => `<text x="8" y="${y}" font-size="${size}" fill="#262730">${text}</text>`;
+  if (one >= 14) out.push(title(30, one, `${pair} · ${escapeHtml(boxText)}`));
+  else {
+    const ts = Math.max(12, fit(Math.max(head, boxText.length)));
+    out.push(title(22, ts, pair), title(26 + ts, ts, escapeHtml(boxText)));
+  }
   const sg = (v) => (v > 0 ? "+1" : MINUS + "1");
   out.push(`<text x="${ox + side / 2}" y="${oy + side + 52}" font-size="18" text-anchor="middle" fill="#262730">${svgSub("α", rec.i + 1)}  (i = ${rec.i + 1}, ${svgSub("y", "i")} = ${sg(rec.yi)})</text>`); // prettier-ignore
   const cy = oy + side / 2;

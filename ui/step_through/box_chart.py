@@ -23,7 +23,8 @@ KEYS = ("it", "i", "j", "yi", "yj", "C", "ai_old", "aj_old", "ai_new", "aj_new",
 _INTS = ("it", "i", "j")
 HEIGHT = 420
 # the buttons keep Plotly's toolbar's ways: shown on hover, out of the Tab order (the page's
-# other charts' buttons are not Tab stops either)
+# other charts' buttons are not Tab stops either); at the bottom right, where the picture has
+# room (its title runs along the top)
 _BUTTON = ('<button type="button" tabindex="-1" data-format="{f}" title="Download the plot as '
            '{F} (with its title and settings)">{F}</button>')
 HTML = ('<div class="svmlab-box"><div class="sb-tools">' + _BUTTON.format(f="png", F="PNG")
@@ -31,7 +32,7 @@ HTML = ('<div class="svmlab-box"><div class="sb-tools">' + _BUTTON.format(f="png
 CSS = """
 .svmlab-box { position: relative; }
 .svmlab-box .sb-pic { width: 100%; }
-.svmlab-box .sb-tools { position: absolute; top: 2px; right: 2px; display: flex; gap: 4px;
+.svmlab-box .sb-tools { position: absolute; bottom: 2px; right: 2px; display: flex; gap: 4px;
   opacity: 0; transition: opacity 0.2s; }
 .svmlab-box:hover .sb-tools, .svmlab-box .sb-tools:focus-within { opacity: 1; }
 .svmlab-box .sb-tools button { font: 12px "Source Sans Pro", Arial, sans-serif;
