@@ -115,7 +115,9 @@ test("boxSVG: the title fits the picture's width, smaller when it is narrow", ()
       assert.ok(size >= 12 && size <= 20 && y + 0.3 * size < 62);
     }
   }
-  assert.equal(lines[300].length, 2); // the pair, then the box
+  assert.equal(lines[548].length, 2); // the pair, then the box, at 20 px
+  assert.deepEqual(lines[548].map(([, size]) => size), [20, 20]);
+  assert.ok(lines[300][0][1] < 20); // smaller only where a line does not fit
   assert.equal(lines[900].length, 1);
   const [wide] = boxSVG(record(), 900, 520, "v");
   assert.deepEqual(title(wide).map(([, size]) => size), [20]); // full size when there is room

@@ -188,14 +188,14 @@ export function boxSVG(rec, W, Hh, uid) {
   // frame, titles
   out.push(`<rect x="${ox}" y="${oy}" width="${side}" height="${side}" fill="none" stroke="#444444"/>`); // prettier-ignore
   const boxText = finite ? `box [0, ${fmt(C)}]²` : "no upper bound on α: the box is open";
-  // the title within the picture's width (it ran past the right edge): smaller when narrow,
-  // in two lines when one would be under 14 px
+  // the title within the picture's width (it ran past the right edge): in two lines when one
+  // does not fit at 20 px, smaller only when a line still does not
   const pair = `Step ${rec.it}: the pair (${svgSub("α", rec.i + 1)}, ${svgSub("α", rec.j + 1)})`;
   const fit = (chars) => Math.min(20, Math.floor((W - 16) / (0.56 * chars)));
   const head = `Step ${rec.it}: the pair (α${rec.i + 1}, α${rec.j + 1})`.length;
   const one = fit(head + 3 + boxText.length);
   const title = (y, size, text) => `<text x="8" y="${y}" font-size="${size}" fill="#262730">${text}</text>`;
-  if (one >= 14) out.push(title(30, one, `${pair} · ${escapeHtml(boxText)}`));
+  if (one >= 20) out.push(title(30, one, `${pair} · ${escapeHtml(boxText)}`));
   else {
     const ts = Math.max(12, fit(Math.max(head, boxText.length)));
     out.push(title(22, ts, pair), title(26 + ts, ts, escapeHtml(boxText)));
