@@ -6,7 +6,9 @@ The rules and their homes:
 * an interior point's residue band (cvxopt's α): svm_engine/solvers/qp.py;
 * SMO's iteration cap on the pages: svm_engine/solvers/smo.py (``interactive_max_iter``);
   the Step-through's cap of its recorded (readable, slower) run: ui/step_through/state.py;
-* a solver's labels and tolerances: svm_engine/solvers/registry.py.
+* a solver's labels and tolerances: svm_engine/solvers/registry.py;
+* the (αᵢ, αⱼ) box's picture (its view, where each mark and label goes): ui/browser/step_box.js,
+  its one renderer (a Python copy, box_figure.box_geometry, drew it by Plotly).
 
 Each pattern matches the shapes the copies had before (``C * (1 - 1e-8)``, ``C_box - eps``,
 ``1e-8 * Math.max(1, amax)``, ``alpha <= 1e-6 * C``, ``100_000 + 100 * n``,
@@ -58,6 +60,9 @@ RULES = (
     ("a solver's tolerance", "svm_engine.solvers.registry (api.DEFAULT_TOL, TIGHT_TOL)",
      ("svm_engine/solvers/registry.py",),
      re.compile(rf"{_SOLVER}\s*:\s*{_NUM}\s*[,}}]")),
+    ("the (αᵢ, αⱼ) box's view", "ui/browser/step_box.js (boxView, boxGeometry)",
+     ("ui/browser/step_box.js",),
+     re.compile(r"(?:-\s*0|\b1)\.12\s*\*\s*R\b")),
 )
 
 
@@ -110,6 +115,7 @@ def test_patterns_find_the_old_copies():
                              'into w)",'],
         "a solver's tolerance": ['DEFAULT_TOL = {"smo": 1e-3, "qp": None, "newton": 1e-8}',
                                  'TIGHT_TOL = {"smo": 1e-8, "qp": 1e-10}'],
+        "the (αᵢ, αⱼ) box's view": ["lo, hi = -0.12 * R, 1.12 * R", "lo = -0.12 * R;"],
     }
     assert set(old) == {what for what, *_ in RULES}
     for what, *_, pattern in RULES:
