@@ -15,7 +15,7 @@ import pytest
 
 from svm_engine import datasets
 from ui.shared.settings import Settings
-from ui.step_through import state as S
+from ui.step_through import record, snapshot
 from ui.step_through.box_figure import box_geometry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,8 +39,8 @@ def _wire(v):
 
 def records(name: str, **over) -> list[dict]:
     ds = datasets.load(name)
-    run = S.build_run(ds.X, ds.y, {**Settings.from_dataset(ds.settings), **over}, "smo")
-    recs = (S.step_record(run, t) for t in range(1, run.n_steps + 1))
+    run = record.build_run(ds.X, ds.y, {**Settings.from_dataset(ds.settings), **over}, "smo")
+    recs = (snapshot.step_record(run, t) for t in range(1, run.n_steps + 1))
     return [{key: rec[key] for key in KEYS} for rec in recs]
 
 

@@ -51,8 +51,8 @@ Imports (tests/test_ui_layers.py): ``shared``, ``data``, ``serving`` and ``class
 no page's package; a page's package imports those and the engine, not another page's, except:
 
 - ``ui.worked_examples`` → ``ui.step_through``: the two-point example shows SMO's first step
-  in its box with the Step-through page's own recorder and figure (``state.build_run``,
-  ``figures.box_figure``), so the two pages draw the same picture, not a copy of it.
+  in its box with the Step-through page's own recorder and figure (``record.build_run``,
+  ``box_figure.box_figure``), so the two pages draw the same picture, not a copy of it.
 
 Widgets and components (streamlit) live in ``shared.controls``, ``shared.nav``,
 ``shared.click_plot``, ``shared.chart``, ``data.import_panel``, ``playground.sidebar``,

@@ -138,7 +138,7 @@ def _labelled_point(xy, label: str, name: str, colour: str, text_colour: str, po
 
 
 def box_figure(rec: dict, *, height: int = 520) -> dict:
-    """SMO step ``rec`` (ui.step_through.state.step_record) in the (αᵢ, αⱼ) plane."""
+    """SMO step ``rec`` (ui.step_through.snapshot.step_record) in the (αᵢ, αⱼ) plane."""
     i, j = int(rec["i"]), int(rec["j"])
     C = float(rec["C"])
     g = box_geometry(rec)

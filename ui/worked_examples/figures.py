@@ -1,6 +1,6 @@
 """The worked examples' plots: the Playground's drawing (`ui.shared.figures.decision_figure_dict`)
 with the other boundaries of each example as overlays, and for the two-point example SMO's
-step in the box (`ui.step_through.figures.box_figure`, as on the Step-through page). Pure: result →
+step in the box (`ui.step_through.box_figure`, as on the Step-through page). Pure: result →
 figure dicts.
 """
 
@@ -14,8 +14,8 @@ from ui.shared import palette as P
 from ui.shared.describe import describe_model, with_description
 from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
 from ui.shared.settings import Settings
-from ui.step_through import figures as step_figures
-from ui.step_through import state as step_state
+from ui.step_through import record, snapshot
+from ui.step_through.box_figure import box_figure
 from ui.worked_examples.result import Result
 
 HEIGHT = 500
@@ -101,7 +101,7 @@ def figures(key: str, r: Result) -> list[Plot]:
         ]
     if key == "two_point":
         d = datasets.two_point()
-        run = step_state.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
+        run = record.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
         return [Plot("The cvxopt primal QP's hyperplane x1 + x2 − 3 = 0; both points are "
                      "support vectors. The note's line dotted.",
                      _figure(m["qp"], [_book("the KKT note", r.book_line)],
@@ -109,7 +109,7 @@ def figures(key: str, r: Result) -> list[Plot]:
                 Plot("SMO's one step in the (λ₁, λ₂) plane, the seed's box figure: the line "
                      "y₁λ₁ + y₂λ₂ = 0, the segment [U, V] (open: C = ∞), from (0, 0) to "
                      "(1, 1). The Step-through page shows the same picture for every step.",
-                     step_figures.box_figure(step_state.step_record(run, 1), height=420))]
+                     box_figure(snapshot.step_record(run, 1), height=420))]
     if key == "psvm":
         green = OVERLAY_COLORS[0]
         return [Plot("The SVM of slide 22 (shaded, solid, SVs ringed); PSVM (green, solid) with "
