@@ -366,7 +366,7 @@ def _kernel_perceptron():
     run = KPC.run_perceptron(d.X, d.y, s, 50, "free")
     k = run.n_updates // 2
     svm = fitting.fit_points(d.X, d.y, Settings.parse(s)).model
-    return KPF.perceptron_figure(d.X, d.y, svm, KPC.StepModel(run, k), k, run.record(k)["i"],
+    return KPF.perceptron_figure(d.X, d.y, svm, KPC.StepModel(run, k), k, run.record(k).i,
                                  run.alpha_after(k), KPC.plot_ranges(d.X))
 
 
