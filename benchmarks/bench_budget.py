@@ -43,7 +43,7 @@ from ui.compare import comparison as compare  # noqa: E402
 from ui.serving import costs, fit_pool, fit_worker  # noqa: E402
 from ui.shared import fitting  # noqa: E402
 from ui.shared.settings import SOLVERS, Settings  # noqa: E402
-from ui.step_through import state as step_state  # noqa: E402
+from ui.step_through import record  # noqa: E402
 
 SIZES = (100, 200, 400, 800, 1400, 2000)
 DATA = (("blobs", 1.0), ("moons", 0.2))
@@ -72,7 +72,7 @@ def keys():
                     s = settings_for(kernel, loss, margin, solver)
                     if fitting.combination_error(s) is None:
                         out.append((costs.cost_key("fit", s), s))
-                for solver in step_state.STEP_SOLVERS:
+                for solver in record.STEP_SOLVERS:
                     if solver == "newton" and (loss != "quadratic" or margin != "soft"):
                         continue
                     s = settings_for(kernel, loss, margin, solver)
@@ -87,7 +87,7 @@ def task_call(key, settings, X, y):
     if task == "fit":
         return fitting.fit_points, (X, y, settings), {"budget": False}
     if task == "step":
-        return step_state.build_run, (X, y, settings, solver), {}
+        return record.build_run, (X, y, settings, solver), {}
     return compare.compare, (X, y, settings), {}
 
 

@@ -179,7 +179,7 @@ ss[P + "step"] = min(int(ss.get(P + "step", total)), total)
 k = ss[P + "step"]
 step_buttons(ss, P, k, total, label="update", empty="No update was made.")
 ranges = C.plot_ranges(X)
-point = run.record(k)["i"] if k else None
+point = run.record(k).i if k else None
 fig = F.perceptron_figure(X, y, model, C.StepModel(run, k), k, point, run.alpha_after(k),
                           ranges)
 cls = st.radio("Class of the next point you click", ("+1", "−1"), key=P + "class",

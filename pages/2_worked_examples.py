@@ -99,19 +99,19 @@ def section(ex: E.Example, r: Result | None, failure: str | None) -> None:
     for title, rows in r.tables.items():
         st.markdown(f"**{title}**")
         st.table(pd.DataFrame(rows).set_index(list(rows[0])[0]))
-    if "matrices" in r.extra:
-        M = r.extra["matrices"]
+    if r.matrices is not None:
+        M = r.matrices
         st.markdown("**The primal QP that cvxopt solves, as SVM Lab builds it "
                     "(`primal_qp_matrices`)**")
         cols = st.columns(4)
         for col, name in zip(cols, ("P", "q", "G", "h"), strict=True):
-            col.latex(f"{name} = {latex_matrix(M[name])}")
-    if "system" in r.extra:
-        S = r.extra["system"]
+            col.latex(f"{name} = {latex_matrix(getattr(M, name))}")
+    if r.system is not None:
+        S = r.system
         st.markdown("**The linear system PSVM solves on D2** (ν = 2, H = [A −e], D = diag(y))")
         c1, c2 = st.columns(2)
-        c1.latex(r"I/\nu + H^\top H = " + latex_matrix(S["M"], 3))
-        c2.latex(r"H^\top D e = " + latex_matrix(S["v"], 3))
+        c1.latex(r"I/\nu + H^\top H = " + latex_matrix(S.M, 3))
+        c2.latex(r"H^\top D e = " + latex_matrix(S.v, 3))
     with st.expander(f"The {d.n} points and the app's per-point values"):
         main = why.main_model(r)
         st.dataframe(tables.with_distance(tables.point_table(main), main), hide_index=True)

@@ -1,9 +1,9 @@
 """Step-through: watch SMO (and the book's SGA and Newton) one step at a time.
 
 Thin page: sidebar widgets → one cached fit with ``trace=True``
-(``ui.step_through.state.build_run``, in a budget worker) → the panels of
-``ui.step_through.panels``: the state after step k (``ui.step_through.state``, ``.view``),
-its figures and words (``.figures``, ``.text``). Stepping never refits: it replays the
+(``ui.step_through.record.build_run``, in a budget worker) → the panels of
+``ui.step_through.panels``: the state after step k (``.snapshot``, ``.view``), its figures
+and words (``.*_figure(s)``, ``.text``). Stepping never refits: it replays the
 recorded run. SMO steps in the browser (the step player); SGA and Newton on the server.
 """
 
@@ -24,9 +24,8 @@ from ui.shared.markdown import points_and_model
 from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
 from ui.shared.points import default_range, validate_points
 from ui.shared.settings import DEFAULTS
-from ui.step_through import panels
+from ui.step_through import panels, record
 from ui.step_through import player as SP
-from ui.step_through import state as S
 from ui.step_through import text as W
 from ui.step_through import view as V
 from ui.step_through.panels import K_CURSOR, K_MSG, K_PLAY, P
@@ -44,7 +43,7 @@ KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "solver", *ctl.MODEL_KEYS, "
 st.title("Step-through")
 st.caption(
     "Watch the solver one step at a time. Stepping replays the recorded run (the first "
-    f"{S.TRACE_CAP:,} steps are kept); it never refits. Indices are 1-based: x₁ … xₙ."
+    f"{record.TRACE_CAP:,} steps are kept); it never refits. Indices are 1-based: x₁ … xₙ."
 )
 
 
@@ -54,7 +53,7 @@ st.caption(
 def seed_model_widgets(settings: dict) -> None:
     for key in (*ctl.MODEL_KEYS, "wss"):
         ss[P + key] = settings[key]
-    ss[P + "solver"] = settings["solver"] if settings["solver"] in S.STEP_SOLVERS else "smo"
+    ss[P + "solver"] = settings["solver"] if settings["solver"] in record.STEP_SOLVERS else "smo"
 
 
 def on_source_change() -> None:
@@ -86,9 +85,9 @@ def sidebar_model() -> dict:
     # widget values are dropped when a widget is not drawn (e.g. σ for a linear kernel)
     for k, v in DEFAULTS.items():
         ss.setdefault(P + k, v)
-    solver = sb.radio("Algorithm", S.STEP_SOLVERS, key=P + "solver",
+    solver = sb.radio("Algorithm", record.STEP_SOLVERS, key=P + "solver",
                       format_func=SOLVER_NAMES.get)
-    sb.caption(S.SOLVER_CAPTIONS[solver])
+    sb.caption(record.SOLVER_CAPTIONS[solver])
     s = ctl.model_sidebar(
         ss, P, {k: ss[P + k] for k in ctl.MODEL_KEYS},
         fixed_loss=("quadratic", "Loss: quadratic (k = 2), as SVM-Primal needs.")
@@ -102,10 +101,10 @@ def sidebar_model() -> dict:
     if solver == "sga":
         sb.radio("One step is", tuple(V.SGA_MODE_LABELS), key=P + "sga_mode",
                  format_func=V.SGA_MODE_LABELS.get)
-    ctl.limits_caption(s, "step", S.STEP_SOLVERS)  # the point limits of the time budget
+    ctl.limits_caption(s, "step", record.STEP_SOLVERS)  # the point limits of the time budget
     sb.header("Plot")
     sb.toggle("Show slack ξ", key=P + "show_slack")
-    return {**s, "bias": S.SOLVER_BIAS[solver], "solver": solver}
+    return {**s, "bias": record.SOLVER_BIAS[solver], "solver": solver}
 
 
 # --------------------------------------------------------------------------- the run
@@ -118,7 +117,7 @@ def cached_run(xb: bytes, yb: bytes, skey: tuple, solver: str):
     X = np.frombuffer(xb, dtype=np.float64).reshape(-1, 2)
     y = np.frombuffer(yb, dtype=np.int64)
     try:
-        return budget.run("step", S.run_or_message, (X, y, dict(skey), solver),
+        return budget.run("step", record.run_or_message, (X, y, dict(skey), solver),
                           settings=dict(skey), n=len(X), solver=solver)
     except budget.Refused as exc:  # predicted over the budget: a pure message
         return None, str(exc)
@@ -160,7 +159,7 @@ reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one 
 
 try:
     Xv, yv = validate_points(X, y)
-    skey = tuple(sorted(S.step_settings(settings, solver).items()))
+    skey = tuple(sorted(record.step_settings(settings, solver).items()))
 except ValueError as exc:
     st.error(str(exc))
     st.stop()

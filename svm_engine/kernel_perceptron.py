@@ -53,6 +53,19 @@ from .perceptron import BIASES
 from .validation import check_integer, check_kernel, check_X, check_y
 
 
+@dataclass(frozen=True)
+class PerceptronUpdate:
+    """One update of the run (`KernelPerceptronResult.record`)."""
+
+    update: int     # its number k (1-based)
+    epoch: int      # its epoch (1-based)
+    visit: int      # its visit, counted over the whole run (1-based)
+    i: int          # the point (0-based)
+    y: int          # its label ±1
+    h: float        # h(xᵢ) just before the update (y·h ≤ 0: the mistake)
+    alpha_i: int    # αᵢ after it
+
+
 @dataclass(eq=False)
 class KernelPerceptronResult:
     alpha: np.ndarray        # αᵢ: the mistakes made on each point (int)
@@ -117,16 +130,15 @@ class KernelPerceptronResult:
     def predict(self, Z) -> np.ndarray:
         return np.where(self.decision_function(Z) > 0, self.classes[1], self.classes[0])
 
-    def record(self, k: int) -> dict:
-        """Update k (1-based) as a dict: update, epoch, visit, i, y, h (before), alpha_i
-        (αᵢ after it)."""
+    def record(self, k: int) -> PerceptronUpdate:
+        """Update k (1-based)."""
         if not 1 <= self._check_k(k):
             raise ValueError("k must be ≥ 1: update 0 is the start")
         i = int(self.trace_i[k - 1])
-        return {"update": k, "epoch": int(self.trace_epoch[k - 1]),
-                "visit": int(self.trace_visit[k - 1]), "i": i, "y": int(self.y[i]),
-                "h": float(self.trace_h[k - 1]),
-                "alpha_i": int((self.trace_i[:k] == i).sum())}
+        return PerceptronUpdate(update=k, epoch=int(self.trace_epoch[k - 1]),
+                                visit=int(self.trace_visit[k - 1]), i=i, y=int(self.y[i]),
+                                h=float(self.trace_h[k - 1]),
+                                alpha_i=int((self.trace_i[:k] == i).sum()))
 
 
 def _check(X, y, max_epochs, bias, seed):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -59,7 +59,7 @@ class MulticlassModel:
     classes: np.ndarray
     machines: list
     time_s: float
-    extra: dict = field(default_factory=dict)
+    pairs: tuple[tuple[int, int], ...] = ()   # OvO: machine m is classes pairs[m] (indices)
 
     @property
     def converged(self) -> bool:
@@ -88,7 +88,7 @@ class MulticlassModel:
         k = len(self.classes)
         V = np.zeros((len(S), k), dtype=int)
         if self.strategy == "ovo":
-            for col, (i, j) in enumerate(self.extra["pairs"]):
+            for col, (i, j) in enumerate(self.pairs):
                 V[:, i] += S[:, col] > 0
                 V[:, j] += S[:, col] <= 0
         else:
@@ -141,7 +141,7 @@ def fit_multiclass(X, y, strategy="ovr", **fit_kw) -> MulticlassModel:
     classes, idx = check_labels(y, len(X))
     k = len(classes)
     t0 = time.perf_counter()
-    machines, extra = [], {}
+    machines, pairs = [], ()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", se.ConvergenceWarning)   # reported once, below
         if strategy == "ovr" and k == 2:
@@ -151,11 +151,11 @@ def fit_multiclass(X, y, strategy="ovr", **fit_kw) -> MulticlassModel:
                 rest = tuple(r for r in range(k) if r != c)
                 machines.append(_machine(X, idx, c, rest, classes, fit_kw))
         else:
-            extra["pairs"] = list(combinations(range(k), 2))
-            for i, j in extra["pairs"]:
+            pairs = tuple(combinations(range(k), 2))
+            for i, j in pairs:
                 machines.append(_machine(X, idx, i, (j,), classes, fit_kw))
     model = MulticlassModel(strategy=strategy, classes=classes, machines=machines,
-                            time_s=time.perf_counter() - t0, extra=extra)
+                            time_s=time.perf_counter() - t0, pairs=pairs)
     if not model.converged:
         warnings.warn(model.status, se.ConvergenceWarning, stacklevel=2)
     return model
@@ -186,12 +186,19 @@ def grid(X, steps: int = 120, pad: float = 0.1):
     return xs, ys, np.column_stack([xx.ravel(), yy.ravel()])
 
 
-def regions(model: MulticlassModel, xs, ys) -> dict:
-    """The class regions on a grid: {"index": (len(ys), len(xs)) predicted class indices,
-    "scores": (n_machines, len(ys), len(xs)) each machine's h}."""
+@dataclass(frozen=True, eq=False)
+class Regions:
+    """The class regions on a grid (`regions`)."""
+
+    index: np.ndarray       # (len(ys), len(xs)) predicted class indices
+    scores: np.ndarray      # (n_machines, len(ys), len(xs)) each machine's h
+
+
+def regions(model: MulticlassModel, xs, ys) -> Regions:
+    """The class regions on the grid xs × ys."""
     xx, yy = np.meshgrid(xs, ys)
     Z = np.column_stack([xx.ravel(), yy.ravel()])
     S = model.scores(Z)
     shape = (len(ys), len(xs))
-    return {"index": model.predict_index(Z, S).reshape(shape),
-            "scores": S.T.reshape((S.shape[1],) + shape)}
+    return Regions(index=model.predict_index(Z, S).reshape(shape),
+                   scores=S.T.reshape((S.shape[1],) + shape))

@@ -50,13 +50,14 @@ from X, t, a, â and b it recomputes y(xᵢ) and checks feasibility, the KKT con
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from .bounds import AT_C_REL, on_bounds, outside_masks
 from .jit import njit
 from .kernels import Gaussian, Linear, Polynomial
+from .solvers.result import SolverResult, StopReason, stop_reason
 from .validation import check_integer, check_kernel_range, check_number
 
 SOLVERS = ("smo", "qp")
@@ -70,6 +71,36 @@ MAX_QP_N = 400        # cvxopt cannot be stopped mid-run: the QP refuses larger 
 MAX_N = 5_000         # both keep the n × n kernel matrix (200 MB at 5,000 points)
 TRACE_CAP = 20_000    # iterations recorded by smo's trace
 CATEGORIES = ("inside", "edge", "outside")   # non-SV in the tube, SV on its edge, SV outside
+
+
+@dataclass(frozen=True, eq=False)
+class SVRCertificate:
+    """`certify`'s checks: y(xᵢ) = f recomputed from X, t, α and b, the slacks, the
+    objectives and whether α passes (module docstring)."""
+
+    f: np.ndarray             # y(xᵢ) on the training points
+    xi: np.ndarray            # ξᵢ: above the upper edge
+    xi_hat: np.ndarray        # ξ̂ᵢ: below the lower edge
+    primal: float
+    dual: float
+    gap: float                # primal − dual
+    gap_allowed: float        # the gap rounding and on_bounds may leave
+    kkt: float                # the largest KKT violation
+    kkt_tol: float            # KKT_TOL · max(1, max|tᵢ|)
+    feasible: bool            # 0 ≤ α ≤ C and Σ(aᵢ − âᵢ) = 0
+    passed: bool
+
+
+@dataclass(frozen=True, eq=False)
+class SVRTrace:
+    """SMO's steps (up to TRACE_CAP): the pair (i, j) of multipliers (index s < n is aₛ,
+    s ≥ n is â_{s−n}), m(α) − M(α) before the step and L̃ after it."""
+
+    i: np.ndarray
+    j: np.ndarray
+    gap: np.ndarray
+    dual: np.ndarray
+    truncated: bool           # the run took more steps than were recorded
 
 
 @dataclass(eq=False)
@@ -98,8 +129,15 @@ class SVRModel:
     solver_converged: bool
     time_s: float
     polished: bool = False
-    trace: dict | None = None
-    extra: dict = field(default_factory=dict)
+    trace: SVRTrace | None = None
+    stop: StopReason = StopReason.CONVERGED     # why the solver stopped
+    solver_status: str = ""                     # the solver's own words
+    certificate: SVRCertificate | None = None
+
+    @property
+    def timed_out(self) -> bool:
+        """smo was stopped by the time budget: the result depends on the machine's load."""
+        return self.stop is StopReason.TIME_BUDGET
 
     @property
     def beta(self) -> np.ndarray:
@@ -205,10 +243,8 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
 
     tol: smo's m(α) − M(α) (default SMO_TOL·max(1, max|t|)); qp: cvxopt's abstol = reltol
     (default 1e-10). max_iter: smo's iterations (default MAX_ITER) or cvxopt's.
-    time_budget: seconds after which smo stops (not converged; ``extra["timed_out"]`` then
-    says so: a result that depends on the machine's load). trace (smo): per iteration the
-    pair (i, j) of multipliers (index s < n is aₛ, s ≥ n is â_{s−n}), m − M before the step and
-    L̃ after it, as arrays (up to TRACE_CAP iterations)."""
+    time_budget: seconds after which smo stops (not converged; ``timed_out`` then says so: a
+    result that depends on the machine's load). trace (smo): the steps as an `SVRTrace`."""
     X, T, kernel, C, eps, solver = check_inputs(X, t, kernel, C, epsilon, solver)
     if tol is not None:
         tol = check_number("tol", tol, 0)
@@ -226,44 +262,43 @@ def fit_svr(X, t, kernel=None, C=1.0, epsilon=0.1, solver="smo", tol=None, max_i
     polished = False
     if solver == "smo":
         tol = SMO_TOL * scale if tol is None else tol
-        run = _smo(K, T, C, eps, tol, max_iter or MAX_ITER, t0 + time_budget, trace)
-        alpha = on_bounds(run["alpha"], C)
+        run, steps = _smo(K, T, C, eps, tol, max_iter or MAX_ITER, t0 + time_budget, trace)
+        alpha = on_bounds(run.alpha, C)
         b = bias(K, T, alpha, C, eps)
     else:
         if n > MAX_QP_N:
             raise ValueError(f"solver 'qp' takes at most {MAX_QP_N} points (cvxopt cannot be "
                              f"stopped within the time budget), got n = {n}; use solver='smo'")
         tol = 1e-10 if tol is None else tol
-        run = _qp(K, T, C, eps, tol, max_iter)
-        alpha, b = on_bounds(run["alpha"], C), run["b"]
-        done = _polish(K, T, C, eps, alpha, run["at_0"], run["at_C"])
-        if done is not None and certify(K, T, done[0], done[1], C, eps)["passed"]:
+        run, at_0, at_C = _qp(K, T, C, eps, tol, max_iter)
+        alpha, b, steps = on_bounds(run.alpha, C), run.b, None
+        done = _polish(K, T, C, eps, alpha, at_0, at_C)
+        if done is not None and certify(K, T, done[0], done[1], C, eps).passed:
             (alpha, b), polished = done, True
     a, a_hat = alpha[:n], alpha[n:]
     cert = certify(K, T, alpha, b, C, eps)
     elapsed = time.perf_counter() - t0
-    converged = bool(run["converged"] and cert["passed"])
+    converged = run.converged and cert.passed
     if converged:       # ξ within the check's tolerance is 0: the point is on the tube's edge
-        for v in (cert["xi"], cert["xi_hat"]):
-            v[v <= cert["kkt_tol"]] = 0.0
+        for v in (cert.xi, cert.xi_hat):
+            v[v <= cert.kkt_tol] = 0.0
     if converged:
-        status = (f"converged: KKT conditions hold within {cert['kkt_tol']:.0e}, duality gap "
-                  f"{cert['gap']:.1e}")
-    elif not run["converged"]:
-        status = f"not converged: {run['status']}"
+        status = (f"converged: KKT conditions hold within {cert.kkt_tol:.0e}, duality gap "
+                  f"{cert.gap:.1e}")
+    elif not run.converged:
+        status = f"not converged: {run.status}"
     else:
-        status = (f"not converged: the solver stopped ({run['status']}) but the check fails "
-                  f"(KKT violation {cert['kkt']:.1e} > {cert['kkt_tol']:.0e} or duality gap "
-                  f"{cert['gap']:.1e} > {cert['gap_allowed']:.1e}) — try solver='qp' or a "
+        status = (f"not converged: the solver stopped ({run.status}) but the check fails "
+                  f"(KKT violation {cert.kkt:.1e} > {cert.kkt_tol:.0e} or duality gap "
+                  f"{cert.gap:.1e} > {cert.gap_allowed:.1e}) — try solver='qp' or a "
                   "smaller tol")
     return SVRModel(
         X=X, t=T, kernel=kernel, C=C, epsilon=eps, solver=solver, tol=tol, a=a, a_hat=a_hat,
-        b=float(b), f_train=cert["f"], xi=cert["xi"], xi_hat=cert["xi_hat"],
-        primal_objective=cert["primal"], dual_objective=cert["dual"], kkt_violation=cert["kkt"],
-        n_iter=run["n_iter"], converged=converged, status=status,
-        solver_converged=bool(run["converged"]), time_s=elapsed, polished=polished,
-        trace=run.get("trace"), extra={"certificate": cert, "solver_status": run["status"],
-                                       "timed_out": bool(run.get("timed_out", False))})
+        b=float(b), f_train=cert.f, xi=cert.xi, xi_hat=cert.xi_hat,
+        primal_objective=cert.primal, dual_objective=cert.dual, kkt_violation=cert.kkt,
+        n_iter=run.n_iter, converged=converged, status=status,
+        solver_converged=run.converged, time_s=elapsed, polished=polished,
+        trace=steps, stop=run.stop, solver_status=run.status, certificate=cert)
 
 
 def gradient(K, t, alpha, eps) -> np.ndarray:
@@ -296,9 +331,8 @@ def bias(K, t, alpha, C, eps) -> float:
 
 # -- the certificate ------------------------------------------------------------------------------
 
-def certify(K, t, alpha, b, C, eps) -> dict:
-    """Check α = (a, â) and b from K, t alone (module docstring). Returns a dict with f, xi,
-    xi_hat, primal, dual, gap, gap_allowed, kkt, kkt_tol, feasible, passed."""
+def certify(K, t, alpha, b, C, eps) -> SVRCertificate:
+    """Check α = (a, â) and b from K, t alone (module docstring)."""
     n = len(t)
     a, ah = alpha[:n], alpha[n:]
     beta = a - ah
@@ -327,17 +361,18 @@ def certify(K, t, alpha, b, C, eps) -> dict:
     gap_allowed = (GAP_RTOL * max(abs(primal), abs(dual))
                    + AT_C_REL * C * float(np.abs(t).sum() + n * eps) + n * rounding * C)
     passed = ok_box and ok_sum and kkt <= kkt_tol + rounding and abs(gap) <= gap_allowed
-    return {"f": f, "xi": xi, "xi_hat": xi_hat, "primal": primal, "dual": dual, "gap": gap,
-            "gap_allowed": gap_allowed, "kkt": kkt, "kkt_tol": kkt_tol,
-            "feasible": ok_box and ok_sum, "passed": bool(passed)}
+    return SVRCertificate(f=f, xi=xi, xi_hat=xi_hat, primal=primal, dual=dual, gap=gap,
+                          gap_allowed=gap_allowed, kkt=kkt, kkt_tol=kkt_tol,
+                          feasible=ok_box and ok_sum, passed=bool(passed))
 
 
 # -- SMO ---------------------------------------------------------------------------------------
 
-def _smo(K, t, C, eps, tol, max_iter, deadline, trace):
+def _smo(K, t, C, eps, tol, max_iter, deadline, trace) -> tuple[SolverResult, SVRTrace | None]:
     """LIBSVM's SMO with WSS 2 on the 2n-variable problem, from α = 0 (module docstring): the
     compiled steps (`_smo_steps`) run in chunks of ~10 ms; between chunks the time budget is
-    checked, so a run stops within a chunk of it."""
+    checked, so a run stops within a chunk of it. Returns the run and, with `trace`, its
+    steps."""
     n = len(t)
     alpha, u = np.zeros(2 * n), np.zeros(n)
     cap = min(TRACE_CAP, max_iter) if trace else 0
@@ -359,21 +394,21 @@ def _smo(K, t, C, eps, tol, max_iter, deadline, trace):
     z = np.concatenate([np.ones(n), -np.ones(n)])
     _, up, low = _up_low(alpha, C)
     gap = float(np.max(-z[up] * G[up]) - np.min(-z[low] * G[low]))
+    # a stop before max_iter that is not converged is the clock's (the deadline is always set)
+    stop = stop_reason(converged, it, max_iter, time_budget=deadline)
     if converged:
         status = f"m(α) − M(α) ≤ tol = {tol:.0e}"
-    elif it >= max_iter:
+    elif stop is StopReason.MAX_ITER:
         status = (f"stopped at max_iter = {max_iter} iterations with m(α) − M(α) = {gap:.1e}"
                   f" > tol = {tol:.0e} — try a smaller C, a larger ε or the QP solver")
     else:
         status = (f"stopped at the time budget after {it:,} iterations with m(α) − M(α) = "
                   f"{gap:.1e} — try a smaller C, a larger ε, fewer points or the QP solver")
-    out = {"alpha": alpha, "n_iter": it, "converged": converged, "status": status,
-           "timed_out": not converged and it < max_iter}
-    if trace:
-        k = min(it, cap)
-        out["trace"] = {"i": tr_i[:k], "j": tr_j[:k], "gap": tr_gap[:k], "dual": tr_dual[:k],
-                        "truncated": it > cap}
-    return out
+    run = SolverResult(alpha=alpha, n_iter=it, max_iter=max_iter, stop=stop, status=status)
+    if not trace:
+        return run, None
+    k = min(it, cap)
+    return run, SVRTrace(tr_i[:k], tr_j[:k], tr_gap[:k], tr_dual[:k], truncated=it > cap)
 
 
 @njit(cache=True, nogil=True)
@@ -485,7 +520,10 @@ def qp_matrices(K, t, C, eps):
     return P, q, G, h, A, np.zeros((1, 1))
 
 
-def _qp(K, t, C, eps, tol, max_iter):
+def _qp(K, t, C, eps, tol, max_iter) -> tuple[SolverResult, np.ndarray, np.ndarray]:
+    """cvxopt on the 2n-variable QP: the run (with cvxopt's multiplier b) and the active set
+    its interior point suggests (at_0, at_C: the multipliers complementarity puts on 0 or
+    C, for `_polish`)."""
     from cvxopt import matrix, solvers  # imported here: cvxopt is slow to import
 
     n = len(t)
@@ -502,10 +540,12 @@ def _qp(K, t, C, eps, tol, max_iter):
     alpha = np.array(sol["x"]).ravel()
     s, zmul = np.array(sol["s"]).ravel(), np.array(sol["z"]).ravel()
     active = s < zmul                                   # complementarity decides the bounds
-    return {"alpha": alpha, "b": float(np.array(sol["y"]).ravel()[0]),
-            "at_0": active[:2 * n], "at_C": active[2 * n:] & ~active[:2 * n],
-            "n_iter": int(sol["iterations"]), "converged": sol["status"] == "optimal",
-            "status": f"cvxopt status: {sol['status']}"}
+    optimal = sol["status"] == "optimal"
+    run = SolverResult(alpha=alpha, b=float(np.array(sol["y"]).ravel()[0]),
+                       n_iter=int(sol["iterations"]), max_iter=int(max_iter or 200),
+                       stop=StopReason.CONVERGED if optimal else StopReason.NOT_OPTIMAL,
+                       status=f"cvxopt status: {sol['status']}")
+    return run, active[:2 * n], active[2 * n:] & ~active[:2 * n]
 
 
 def _polish(K, t, C, eps, alpha, at_0, at_C, rounds=10):

@@ -42,7 +42,7 @@ from .jit import njit
 from .kernel_cache import PreviousColumns
 from .kernel_values import kernel_axpy, kernel_column, kernel_diag
 from .solvers.smo import default_max_iter, feasible_start, smo_result
-from .solvers.smo_fast import newton_period, smo_loop
+from .solvers.smo_fast import LoopProblem, LoopSettings, LoopState, newton_period, smo_loop
 
 #: More changed rows than this and a cold start is as good (the update's cost grows with them).
 MAX_CHANGES = 8
@@ -210,10 +210,11 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     previous = columns if use_cache and columns is not None else kc.NO_COLUMNS
     max_iter = default_max_iter(n) if max_iter is None else max_iter
     n_slots = kc.column_slots(n, use_cache, warm=True)
+    settings = LoopSettings(float(tol), int(max_iter), wss == "max_violating_pair", False,
+                            int(n_slots), *newton_period(n), float(deadline))
     it, refined, converged, gap, cache, derived = _solve_and_derive(
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
-        problem.equality, loss_power(problem), alpha0, G0, previous, float(tol), int(max_iter),
-        wss == "max_violating_pair", n_slots, *newton_period(n), float(deadline),
+        problem.equality, loss_power(problem), alpha0, G0, previous, settings,
         -1.0 if refine_tol is None else float(refine_tol), REFINE_STEPS)
     sol = solution(*derived)
     run = smo_result(sol["alpha"], it, converged, gap, max_iter, time_budget,
@@ -223,28 +224,28 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
 
 
 @njit(cache=True, nogil=True)
-def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous, tol,
-                      max_iter, mvp, n_slots, newton_base, newton_first, deadline,
+def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous, settings,
                       refine_tol, refine_steps):
-    """`smo_fast.solve`'s warm run (no shrinking: see there; Newton steps on the free set
-    as a cold fit's, `smo_fast.newton_period`) from (α₀, G₀), then (refine_tol > 0) on to
-    refine_tol from a copy, kept if it gets there within refine_steps (`refit`), then
-    `finalize`'s `derive_from_gradient`, in one call. G0 is overwritten."""
+    """`smo_fast.solve`'s warm run as `settings` say (`smo_fast.LoopSettings`; no shrinking:
+    see there; Newton steps on the free set as a cold fit's, `smo_fast.newton_period`) from
+    (α₀, G₀), then (refine_tol > 0) on to refine_tol from a copy, kept if it gets there
+    within refine_steps (`refit`), then `finalize`'s `derive_from_gradient`, in one call. G0
+    is overwritten."""
     alpha = alpha0.copy()
-    QD = kernel_diag(kp, X)
-    it, converged, gap, G, cache = smo_loop(
-        X, XT, y, alpha, G0, np.zeros(0), QD, kp, C_box, tol, max_iter, mvp,
-        False, n_slots, True, previous, newton_base, newton_first, deadline)
+    problem = LoopProblem(X, XT, y, kernel_diag(kp, X), kp, C_box)
+    run = smo_loop(problem, settings, LoopState(alpha, G0, np.zeros(0), True, previous))
+    it, gap, G, cache = run.n_iter, run.gap, run.G, run.columns
     refined = 0
-    if converged and refine_tol > 0.0 and gap > refine_tol and it < max_iter:
+    s = settings
+    if run.converged and refine_tol > 0.0 and gap > refine_tol and it < s.max_iter:
         more = alpha.copy()
         own = PreviousColumns(cache.rows, cache.col_slot, cache.slot_full,
                               np.array([X.shape[0], 0], dtype=np.int64))
-        it2, done, gap2, G2, cache2 = smo_loop(
-            X, XT, y, more, G.copy(), np.zeros(0), QD, kp, C_box, refine_tol,
-            min(refine_steps, max_iter - it), mvp, False, n_slots, True, own, newton_base,
-            newton_first, deadline)
-        if done:
-            alpha, G, cache, it, gap, refined = more, G2, cache2, it + it2, gap2, it2
+        further = LoopSettings(refine_tol, min(refine_steps, s.max_iter - it), s.mvp,
+                               s.shrinking, s.n_slots, s.base, s.first, s.deadline)
+        run2 = smo_loop(problem, further, LoopState(more, G.copy(), np.zeros(0), True, own))
+        if run2.converged:
+            alpha, G, cache, gap = more, run2.G, run2.columns, run2.gap
+            it, refined = it + run2.n_iter, run2.n_iter
     derived = derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box, equality, k)
-    return it, refined, converged, gap, cache, derived
+    return it, refined, run.converged, gap, cache, derived

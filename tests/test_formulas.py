@@ -23,8 +23,9 @@ from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared import formulas as FM
 from ui.shared.numbers import fmt_num, fmt_tex
 from ui.shared.settings import Settings
-from ui.step_through import state as S
+from ui.step_through import record, snapshot
 from ui.step_through import text as W
+from ui.step_through.coordinate import coordinate_state
 
 KERNELS = {"linear": se.Linear(), "polynomial": se.Polynomial(degree=2, coef0=1.0),
            "gaussian": se.Gaussian(sigma=1.0)}
@@ -134,7 +135,7 @@ def step_run(solver, loss, kname):
     ds = datasets.d2()
     s = Settings.from_dataset(ds.settings).replace(loss=loss, kernel=kname, degree=2, coef0=1.0,
                                                    sigma=1.0)
-    return S.build_run(ds.X, ds.y, s, solver)
+    return record.build_run(ds.X, ds.y, s, solver)
 
 
 @pytest.mark.parametrize("solver,loss,kname", STEP_CASES)
@@ -149,14 +150,14 @@ def test_the_step_through_states_the_engines_bound_and_kernel(solver, loss, knam
             assert "H = I + 2CS" in text and "β" not in text
         else:  # slide 41's kernel form, in β
             assert "v = Σ yᵢKᵢ" in text and "H = K + 2CS" in text and "H = I" not in text
-            rows = dict(W.newton_lines(S.step_record(run, 1), run, 1))
+            rows = dict(W.newton_lines(snapshot.step_record(run, 1), run, 1))
             assert "‖βₜ − βₜ₋₁‖ (slide 41)" in rows
             assert not any("wₜ" in r or "(w)" in r for r in rows)
         assert ("+ 1" in text or "x′ = (x, 1)" in text) == t["plus_one"]
         assert "purple" not in W.decision_key("newton", open_box=open_box)
         return
     if solver == "smo":
-        rec = S.step_record(run, 1)
+        rec = snapshot.step_record(run, 1)
         lines = W.smo_formulas(rec)
         i, j = rec["i"], rec["j"]
         eta = (problem.K_eff[i, i] + problem.K_eff[j, j] - 2 * problem.K_eff[i, j])
@@ -164,7 +165,7 @@ def test_the_step_through_states_the_engines_bound_and_kernel(solver, loss, knam
         assert eta_line.endswith(f"= {fmt_tex(eta)}") and rec["eta"] == pytest.approx(eta)
         assert f"{fmt_tex(problem.K_eff[i, i])} + " in eta_line  # the K̃ values themselves
     else:
-        state, rec = S.coordinate_state(run, 1)
+        state, rec = coordinate_state(run, 1)
         lines = W.sga_coordinate_formulas(rec)
         eta_line = next(x for x in lines if x.startswith(r"\eta_{1}"))
         assert eta_line.endswith(f"= {fmt_tex(1.0 / problem.K_eff[0, 0])}")

@@ -101,11 +101,11 @@ def test_the_trace_rebuilds_every_step():
     assert r.b_after(0) == 0.0
     for step in range(1, r.n_updates + 1):
         rec = r.record(step)
-        i = rec["i"]
+        i = rec.i
         before = r.decision_after(d.X[i], step - 1)[0]
-        assert rec["h"] == pytest.approx(before, abs=1e-9)
-        assert rec["y"] * before <= 1e-9                       # it was a mistake
-        assert r.alpha_after(step)[i] == rec["alpha_i"] == r.alpha_after(step - 1)[i] + 1
+        assert rec.h == pytest.approx(before, abs=1e-9)
+        assert rec.y * before <= 1e-9                       # it was a mistake
+        assert r.alpha_after(step)[i] == rec.alpha_i == r.alpha_after(step - 1)[i] + 1
         assert r.alpha_after(step).sum() == step
     np.testing.assert_array_equal(r.alpha_after(), r.alpha)
     # h with the kernel's Gram matrix, by hand

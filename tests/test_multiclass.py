@@ -116,7 +116,7 @@ def test_machines_votes_and_scores_fit_together():
     d = blobs_k(k=4, n=60, noise=0.8, seed=11)
     ovo = se.fit_multiclass(d.X, d.y, "ovo", kernel=se.Gaussian(sigma=1.0), C=1.0)
     assert ovo.n_machines == 6 and ovo.converged
-    for mach, (i, j) in zip(ovo.machines, ovo.extra["pairs"]):
+    for mach, (i, j) in zip(ovo.machines, ovo.pairs):
         assert set(d.y[mach.rows]) == {ovo.classes[i], ovo.classes[j]}
         # h > 0 means the machine's positive (first) class on its own training points
         h = mach.model.decision_function(d.X[mach.rows])
@@ -173,11 +173,11 @@ def test_regions_are_the_predictions_on_the_grid():
     m = se.fit_multiclass(d.X, d.y, "ovo", kernel=se.Gaussian(sigma=1.0), C=1.0)
     xs, ys, Z = grid(d.X, steps=30)
     reg = regions(m, xs, ys)
-    assert reg["index"].shape == (30, 30) and reg["scores"].shape == (3, 30, 30)
-    np.testing.assert_array_equal(reg["index"].ravel(), m.predict_index(Z))
-    np.testing.assert_allclose(reg["scores"][1].ravel(), m.machines[1].model.decision_function(Z))
+    assert reg.index.shape == (30, 30) and reg.scores.shape == (3, 30, 30)
+    np.testing.assert_array_equal(reg.index.ravel(), m.predict_index(Z))
+    np.testing.assert_allclose(reg.scores[1].ravel(), m.machines[1].model.decision_function(Z))
     assert xs[0] < d.X[:, 0].min() and xs[-1] > d.X[:, 0].max()
-    assert set(np.unique(reg["index"])) == {0, 1, 2}
+    assert set(np.unique(reg.index)) == {0, 1, 2}
 
 
 @pytest.mark.parametrize("args, kw, msg", [

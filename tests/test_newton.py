@@ -240,7 +240,7 @@ def test_kernel_direction_is_slide_41s_newton_step(seed, n, log_C, log_sigma, lo
 
 
 def test_kernel_newton_keeps_the_step_through_records():
-    """The Step-through (ui/step_through/state.py _pack_newton) reads w = β of each record and
+    """The Step-through (ui/step_through/pack.py pack_newton) reads w = β of each record and
     computes h = K′β from it: the records' keys, and the last record's h is the model's."""
     X, y = moons_problem(120)
     m = se.fit(X, y, kernel=se.Gaussian(sigma=0.5), C=10.0, loss="quadratic",

@@ -5,7 +5,7 @@ The rules and their homes:
 * when αᵢ counts as 0, as C, as free or as outside the box: svm_engine/bounds.py;
 * an interior point's residue band (cvxopt's α): svm_engine/solvers/qp.py;
 * SMO's iteration cap on the pages: svm_engine/solvers/smo.py (``interactive_max_iter``);
-  the Step-through's cap of its recorded (readable, slower) run: ui/step_through/state.py;
+  the Step-through's cap of its recorded (readable, slower) run: ui/step_through/record.py;
 * a solver's labels and tolerances: svm_engine/solvers/registry.py;
 * the (αᵢ, αⱼ) box's picture (its view, where each mark and label goes): ui/browser/step_box.js,
   its one renderer (a Python copy, box_figure.box_geometry, drew it by Plotly).

@@ -20,7 +20,7 @@ from tests.plotly_json import start_page
 from tests.test_page_step_through import click, set_step, start, table, tex_lines
 from ui.shared.numbers import fmt_tex
 from ui.shared.settings import Settings, settings_to_kernel
-from ui.step_through import state as S
+from ui.step_through import record, snapshot
 
 COMPARE = str(Path(__file__).resolve().parents[1] / "pages" / "4_compare_solvers.py")
 
@@ -52,7 +52,7 @@ def _d2_quadratic(solver):
     ds = datasets.d2()
     s = dict(Settings.from_dataset(ds.settings))
     s["loss"] = "quadratic"
-    run = S.build_run(ds.X, ds.y, s, solver)
+    run = record.build_run(ds.X, ds.y, s, solver)
     return run, build_problem(ds.X, run.y, settings_to_kernel(s), run.C, "quadratic", run.bias)
 
 
@@ -60,7 +60,7 @@ def test_item2_smo_step_shows_the_ktilde_values_and_no_C_box():
     at = start("d2", loss="quadratic")
     set_step(at, 3)
     run, problem = _d2_quadratic("smo")
-    rec = S.step_record(run, 3)
+    rec = snapshot.step_record(run, 3)
     i, j = rec["i"], rec["j"]
     Kt = problem.K_eff
     tex = tex_lines(at)
@@ -123,7 +123,7 @@ def test_item4_newton_with_a_kernel_shows_slide_41():
     rows = table(at)
     assert "‖βₜ − βₜ₋₁‖ (slide 41)" in rows and "‖∇J(β)‖ before the step" in rows
     assert not any("wₜ" in r or "J(w)" in r for r in rows)
-    run = S.build_run(*_d2_data(), _gauss(), "newton")
+    run = record.build_run(*_d2_data(), _gauss(), "newton")
     dbeta = np.linalg.norm(run.newton_w[1] - run.newton_w[0])
     assert float(rows["‖βₜ − βₜ₋₁‖ (slide 41)"].replace("−", "-")) == pytest.approx(dbeta,
                                                                                     rel=1e-3)

@@ -91,7 +91,7 @@ def test_next_changes_the_count_of_mistakes_shown():
         assert shown == (step, want)
         seen.append(want)
         rec = run.record(step)
-        assert f"**Update {step}** (epoch {rec['epoch']})" in text(at)
+        assert f"**Update {step}** (epoch {rec.epoch})" in text(at)
     assert len({14, *seen}) > 1                          # Next changed the count
     press(at, "kpk.last")
     assert mistakes_shown(at) == (run.n_updates, 0)

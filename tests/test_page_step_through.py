@@ -27,8 +27,8 @@ from tests.step_payload import replay_alpha
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_num
 from ui.shared.settings import Settings, effective_C, settings_to_kernel
+from ui.step_through import cursor, record, snapshot
 from ui.step_through import player as SP
-from ui.step_through import state as S
 from ui.step_through import text as W
 
 #: The solver's own steps (polish=False, as the Step-through replays them): the independent
@@ -173,7 +173,7 @@ def zeroed(a):
 
 
 def engine_fit(ds, **kw):
-    kw.setdefault("max_iter", S.trace_max_iter(len(ds.X)))
+    kw.setdefault("max_iter", record.trace_max_iter(len(ds.X)))
     kw.setdefault("polish", False)  # the step-through replays the solver's own steps
     kw.setdefault("tol", SMO_TOL)  # ... of the Playground's run (one tolerance)
     return se.fit(ds.X, ds.y, **kw)
@@ -255,7 +255,7 @@ def test_next_and_last_on_smo(source, extra):
     kT, T2 = counter(at)
     assert kT == T == T2
     ds = datasets.load(source, **({"n": 200, "noise": 0.1} if source == "moons" else {}))
-    s = S.step_settings(_suggested(ds), "smo")
+    s = record.step_settings(_suggested(ds), "smo")
     m = engine_fit(ds, kernel=settings_to_kernel(s), C=effective_C(s), loss=s["loss"], wss=s["wss"])
     assert m.n_iter == T
     np.testing.assert_array_equal(zeroed(shown_alpha(at)), m.alpha)
@@ -267,8 +267,8 @@ def test_one_step_shows_the_formulas_and_sends_the_box_numbers():
     at = start("d2")
     set_step(at, 2)
     ds = datasets.d2()
-    run = S.build_run(ds.X, ds.y, _suggested(ds), "smo")
-    r = S.step_record(run, 2)
+    run = record.build_run(ds.X, ds.y, _suggested(ds), "smo")
+    r = snapshot.step_record(run, 2)
     # the formulas with this step's numbers: η, E_i, E_j, L, H
     tex = tex_lines(at)
     assert tex_value(next(t for t in tex if "\\eta =" in t)) == pytest.approx(r["eta"], rel=1e-3)
@@ -351,21 +351,21 @@ def test_bound_jump_stops_where_an_alpha_hits_a_bound():
     at = start("d2")
     set_step(at, 5)
     ds = datasets.d2()
-    run = S.build_run(ds.X, ds.y, _suggested(ds), "smo")
-    expected = S.next_event(S.event_steps(run), 5)
+    run = record.build_run(ds.X, ds.y, _suggested(ds), "smo")
+    expected = cursor.next_event(cursor.event_steps(run), 5)
     # the steps the player's "Next bound change" stops at
     events = SP.event_steps(player_payload(at))
-    assert events.tolist() == S.event_steps(run).tolist()
+    assert events.tolist() == cursor.event_steps(run).tolist()
     assert int(events[np.searchsorted(events, 5, side="right")]) == expected
     set_step(at, expected)
     assert counter(at)[0] == expected
     a = shown_alpha(at)
-    r = S.step_record(run, expected)
+    r = snapshot.step_record(run, expected)
     assert a[r["i"]] == r["ai_new"] and a[r["j"]] == r["aj_new"]
     assert any(v in (0.0, 1.0) for v in (r["ai_new"], r["aj_new"]))
     # every step before it (from 5) left both α of its pair strictly inside (0, C)
     for k in range(6, expected):
-        rk = S.step_record(run, k)
+        rk = snapshot.step_record(run, k)
         assert all(0.0 < rk[v] < 1.0 for v in ("ai_new", "aj_new"))
 
 
@@ -414,19 +414,19 @@ def test_trace_cap_is_stated_on_the_page():
     # 9,000; since issue 16 the Newton steps after the first 5,000 finish the run)
     at = start("moons", **{"gen.n": 200, "kernel": "linear", "C": 1000.0})
     _, T = counter(at)
-    assert T == S.TRACE_CAP == 5000
+    assert T == record.TRACE_CAP == 5000
     ds = datasets.moons(n=200, noise=0.1, seed=0)
     full = engine_fit(ds, kernel=se.Linear(), C=1000.0)
-    assert full.n_iter > S.TRACE_CAP
+    assert full.n_iter > record.TRACE_CAP
     # the page's run (the readable solver, no shrinking) and the compiled one with shrinking
     # agree on the first 5,000 steps, not necessarily on the number after them
     took = [re.search(r"took ([\d,]+) steps; the trace keeps the first 5,000", w.value)
             for w in at.warning]
-    assert any(m and int(m.group(1).replace(",", "")) > S.TRACE_CAP for m in took)
+    assert any(m and int(m.group(1).replace(",", "")) > record.TRACE_CAP for m in took)
     set_step(at, 10**6)  # beyond the end: clamped to the last recorded step
     assert counter(at) == (5000, 5000)
     with pytest.warns(se.ConvergenceWarning):
-        first = engine_fit(ds, kernel=se.Linear(), C=1000.0, max_iter=S.TRACE_CAP)
+        first = engine_fit(ds, kernel=se.Linear(), C=1000.0, max_iter=record.TRACE_CAP)
     np.testing.assert_array_equal(zeroed(shown_alpha(at)), first.alpha)
 
 
@@ -468,7 +468,7 @@ def test_sga_sweeps_and_coordinates():
         C=1.0,
         bias="augmented",
         solver="sga",
-        max_iter=S.sga_max_sweeps(len(ds.X)),
+        max_iter=record.sga_max_sweeps(len(ds.X)),
         polish=False,  # the step-through replays the solver's own sweeps
     )
     assert T == m.n_iter

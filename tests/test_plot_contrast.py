@@ -38,8 +38,20 @@ from ui.shared import figures as SF
 from ui.shared import fitting
 from ui.shared import palette as P
 from ui.shared.settings import DEFAULTS, Settings
-from ui.step_through import figures as STF
-from ui.step_through import state as SS
+from ui.step_through import record, snapshot
+from ui.step_through.bars_figure import alpha_bars_figure
+from ui.step_through.coordinate_figure import coordinate_figure
+from ui.step_through.curves_figure import curves_figure
+from ui.step_through.decision_figures import step_decision_figure
+from ui.step_through.figure_style import (
+    BEFORE_COLOR,
+    DUAL_COLOR,
+    KKT_COLOR,
+    OLD_COLOR,
+    PRIMAL_COLOR,
+    UNCLIPPED_COLOR,
+    VIOLATOR_COLOR,
+)
 from ui.step_through.view import step_view
 from ui.worked_examples import examples as WE
 from ui.worked_examples import figures as WF
@@ -253,27 +265,27 @@ def _nonlinear():
 @functools.cache
 def _d2_run():
     d = datasets.d2()
-    return SS.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
+    return record.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
 
 
 def _step_decision():
     run, k = _d2_run(), 3
-    st = SS.state_at(run, k)
-    return STF.step_decision_figure(st, SS.prev_model(run, k), pair=[st.record["i"],
+    st = snapshot.state_at(run, k)
+    return step_decision_figure(st, snapshot.prev_model(run, k), pair=[st.record["i"],
                                                                      st.record["j"]],
                                     resolution=50)
 
 
 def _step_bars():
     run, k = _d2_run(), 3
-    st = SS.state_at(run, k)
-    return STF.alpha_bars_figure(st.alpha, run.y, [st.record["i"], st.record["j"]],
+    st = snapshot.state_at(run, k)
+    return alpha_bars_figure(st.alpha, run.y, [st.record["i"], st.record["j"]],
                                  alpha_before=st.alpha_before, C=run.C_box, step=k)
 
 
 def _step_curves():
     t = np.arange(60)
-    return STF.curves_figure(np.log1p(t), 5 - np.log1p(t), np.exp(-t / 9), 20, tol=1e-3,
+    return curves_figure(np.log1p(t), 5 - np.log1p(t), np.exp(-t / 9), 20, tol=1e-3,
                              extra=np.exp(-t / 5), extra_name="projected gradient")
 
 
@@ -352,7 +364,7 @@ def _kernel_perceptron():
     run = KPC.run_perceptron(d.X, d.y, s, 50, "free")
     k = run.n_updates // 2
     svm = fitting.fit_points(d.X, d.y, Settings.parse(s)).model
-    return KPF.perceptron_figure(d.X, d.y, svm, KPC.StepModel(run, k), k, run.record(k)["i"],
+    return KPF.perceptron_figure(d.X, d.y, svm, KPC.StepModel(run, k), k, run.record(k).i,
                                  run.alpha_after(k), KPC.plot_ranges(d.X))
 
 
@@ -384,8 +396,8 @@ FIGURES = {
     "Playground (D2, five overlays)": _playground,
     "Playground (quadratic kernel)": _nonlinear,
     "Step-through: decision": _step_decision,
-    "Step-through: one coordinate (SGA)": lambda: STF.coordinate_figure(
-        step_view(SS.build_run(datasets.d2().X, datasets.d2().y,
+    "Step-through: one coordinate (SGA)": lambda: coordinate_figure(
+        step_view(record.build_run(datasets.d2().X, datasets.d2().y,
                                Settings.from_dataset(datasets.d2().settings), "sga"),
                   3, coordinate=True).coord),
     "Step-through: α bars": _step_bars,
@@ -547,10 +559,10 @@ def test_palette_js_is_generated_from_the_python_palette():
 #: the step player's names (ui/browser/step_style.js) and the figures' constants they mirror
 STEP_COLOURS = {
     "pos": SF.POS_COLOR, "neg": SF.NEG_COLOR, "free": SF.FREE_SV_COLOR,
-    "bound": SF.BOUND_SV_COLOR, "hl": SF.HIGHLIGHT_COLOR, "viol": STF.VIOLATOR_COLOR,
-    "old": STF.OLD_COLOR, "unc": STF.UNCLIPPED_COLOR, "seg": P.GREEN,
-    "before": STF.BEFORE_COLOR, "dual": STF.DUAL_COLOR, "primal": STF.PRIMAL_COLOR,
-    "kkt": STF.KKT_COLOR, "pairText": P.PAIR_TEXT, "pairEdge": P.PAIR_EDGE,
+    "bound": SF.BOUND_SV_COLOR, "hl": SF.HIGHLIGHT_COLOR, "viol": VIOLATOR_COLOR,
+    "old": OLD_COLOR, "unc": UNCLIPPED_COLOR, "seg": P.GREEN,
+    "before": BEFORE_COLOR, "dual": DUAL_COLOR, "primal": PRIMAL_COLOR,
+    "kkt": KKT_COLOR, "pairText": P.PAIR_TEXT, "pairEdge": P.PAIR_EDGE,
     "uncText": P.PURPLE_TEXT,
 }
 

@@ -37,7 +37,7 @@ from svm_engine.solvers.result import StopReason
 from tests.random_problems import make_problem, make_separable
 from ui.shared import fit_words, fitting
 from ui.shared.settings import Settings
-from ui.step_through.state import trace_max_iter
+from ui.step_through.record import trace_max_iter
 
 FACTOR = int(os.environ.get("SVMLAB_EXAMPLES_FACTOR", "1"))   # as in test_engine_random.py
 QP_TOL = 1e-10

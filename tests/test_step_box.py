@@ -20,7 +20,7 @@ from tests.contrast import ratio
 from ui.shared import palette as P
 from ui.shared.settings import Settings
 from ui.step_through import box_chart as B
-from ui.step_through import state as S
+from ui.step_through import record, snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_node = pytest.mark.skipif(shutil.which("node") is None,
@@ -41,8 +41,8 @@ RUNS = [("d1", {}), ("d2", {}), ("d2", {"C": 100.0}), ("d1", {"hard_margin": Tru
 def records(name: str, **over) -> list[dict]:
     """Every step of the run, as the Worked examples page sends a step (box_chart.box_data)."""
     ds = datasets.load(name)
-    run = S.build_run(ds.X, ds.y, {**Settings.from_dataset(ds.settings), **over}, "smo")
-    return [B.box_data(S.step_record(run, t), key="k", title=None, settings="")["rec"]
+    run = record.build_run(ds.X, ds.y, {**Settings.from_dataset(ds.settings), **over}, "smo")
+    return [B.box_data(snapshot.step_record(run, t), key="k", title=None, settings="")["rec"]
             for t in range(1, run.n_steps + 1)]
 
 
@@ -177,8 +177,8 @@ def test_the_box_has_wcags_contrast_on_its_paper_and_its_fill():
 
 def test_box_data_sends_the_steps_numbers_with_infinity_as_null():
     d = datasets.two_point()
-    run = S.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
-    rec = S.step_record(run, 1)
+    run = record.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
+    rec = snapshot.step_record(run, 1)
     data = B.box_data(rec, key="we.plot.two_point.1", title="7. Two points",
                       settings=("Two points", "n = 2", ""))
     sent = data["rec"]

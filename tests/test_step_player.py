@@ -3,7 +3,7 @@ back.
 
 The browser's replay (step_player_state.js alphaAt, run in node by tests/step_payload.py
 ``replay_alpha``) must give
-``ui.step_through.state``'s α at every step (its tape, which ``state_at`` reads), bit for
+``ui.step_through.snapshot``'s α at every step (its tape, which ``state_at`` reads), bit for
 bit, and the per-step numbers must be the run's. What the browser draws from them is tested
 in tests/browser/test_step_through.py.
 """
@@ -20,15 +20,15 @@ from tests.step_payload import payload_step_bytes, replay_alpha
 from ui.shared import figures as FIG
 from ui.shared.points import default_range
 from ui.shared.settings import DEFAULTS, Settings
-from ui.step_through import figures as F
+from ui.step_through import cursor, record, snapshot
 from ui.step_through import player as SP
-from ui.step_through import state as S
+from ui.step_through.curves_figure import curves_figure
 
 
 def book(name, **over):
     ds = datasets.load(name)
     s = Settings.from_dataset(ds.settings).replace(**over)
-    return ds, S.build_run(ds.X, ds.y, s, "smo")
+    return ds, record.build_run(ds.X, ds.y, s, "smo")
 
 
 def payload_of(ds, run, rid="run-1"):
@@ -40,7 +40,7 @@ def payload_of(ds, run, rid="run-1"):
 def moons200():
     ds = datasets.moons(n=200, noise=0.2, seed=0)
     s = dict(DEFAULTS, kernel="gaussian", sigma=1.0, C=1.0)
-    return ds, S.build_run(ds.X, ds.y, s, "smo")
+    return ds, record.build_run(ds.X, ds.y, s, "smo")
 
 
 RUNS = {
@@ -61,9 +61,9 @@ def test_replaying_the_payload_gives_step_states_alpha_at_every_step(name):
     assert len(alphas) == run.n_steps + 1
     for k, a in enumerate(alphas):  # the tape: state_at's α, without its model and KKT
         np.testing.assert_array_equal(a, run.tape.alpha_at(k), err_msg=f"step {k}")
-    np.testing.assert_array_equal(alphas[-1], S.state_at(run, run.n_steps).alpha)
+    np.testing.assert_array_equal(alphas[-1], snapshot.state_at(run, run.n_steps).alpha)
     if name == "nonlinear polynomial":  # 5,600 steps: the trace keeps the first 5,000
-        assert run.truncated and p["T"] == S.TRACE_CAP
+        assert run.truncated and p["T"] == record.TRACE_CAP
         return
     # the last step is the engine's fit (residues below the support threshold aside)
     assert not run.truncated
@@ -87,7 +87,7 @@ def test_the_payloads_step_records_are_the_runs(name):
     st, cv = p["steps"], p["curve"]
     dec = {key: SP.decode(spec) for key, spec in {**st, **cv}.items()}
     for k in range(1, run.n_steps + 1):
-        r = S.step_record(run, k)
+        r = snapshot.step_record(run, k)
         t = k - 1
         assert (dec["i"][t], dec["j"][t]) == (r["i"], r["j"])
         assert (dec["a_new"][2 * t], dec["a_new"][2 * t + 1]) == (r["ai_new"], r["aj_new"])
@@ -100,7 +100,7 @@ def test_the_payloads_step_records_are_the_runs(name):
     np.testing.assert_allclose(dec["dual"], run.dual, rtol=1e-6)
     np.testing.assert_allclose(dec["kkt"], run.kkt, rtol=1e-6)
     np.testing.assert_allclose(dec["primal"], run.primal, rtol=1e-6)  # NaN where ∞
-    assert SP.event_steps(p).tolist() == S.event_steps(run).tolist()
+    assert SP.event_steps(p).tolist() == cursor.event_steps(run).tolist()
     C = run.C_box
     assert p["C_box"] == (None if math.isinf(C) else C)
     np.testing.assert_array_equal(SP.decode(p["X"]).reshape(-1, 2), ds.X)
@@ -111,8 +111,8 @@ def test_the_payload_is_json_and_compact():
     # a run at the trace cap: 200 moons, linear kernel, C = 1000, 5,000 recorded steps
     ds = datasets.moons(n=200, noise=0.1, seed=0)
     s = dict(DEFAULTS, kernel="linear", C=1000.0, wss="max_violating_pair")
-    run = S.build_run(ds.X, ds.y, s, "smo")
-    assert run.n_steps == S.TRACE_CAP
+    run = record.build_run(ds.X, ds.y, s, "smo")
+    assert run.n_steps == record.TRACE_CAP
     p = payload_of(ds, run)
     text = json.dumps(p, allow_nan=False)  # no NaN/∞ in the JSON itself
     per_step = payload_step_bytes(p) / run.n_steps
@@ -151,8 +151,8 @@ def test_the_payload_carries_static_figures_without_the_moving_parts():
 
 def test_curves_without_marker_is_the_same_figure_otherwise():
     ds, run = book("d2")
-    full = F.curves_figure(run.dual, run.primal, run.kkt, 3)
-    bare = F.curves_figure(run.dual, run.primal, run.kkt, 3, marker=False)
+    full = curves_figure(run.dual, run.primal, run.kkt, 3)
+    bare = curves_figure(run.dual, run.primal, run.kkt, 3, marker=False)
     keep = [t for t in full["data"] if t["meta"]["role"] not in ("marker", "marker_kkt")]
     assert json.dumps(bare["data"], default=str) == json.dumps(keep, default=str)
     assert full["layout"]["shapes"] and not bare["layout"]["shapes"]
@@ -160,7 +160,7 @@ def test_curves_without_marker_is_the_same_figure_otherwise():
 
 def test_only_smo_runs_are_played_in_the_browser():
     ds = datasets.d2()
-    run = S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "sga")
+    run = record.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "sga")
     with pytest.raises(ValueError, match="SMO"):
         payload_of(ds, run)
 

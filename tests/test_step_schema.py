@@ -11,7 +11,7 @@ from svm_engine import datasets
 from svm_engine.bounds import browser_rules
 from ui.shared.settings import Settings
 from ui.step_through import player as SP
-from ui.step_through import state as S
+from ui.step_through import record
 from ui.step_through.step_schema import json_schema
 
 JS = Path(__file__).resolve().parent / "js"
@@ -28,7 +28,7 @@ def test_the_checked_in_cases_are_what_python_writes_now():
 @pytest.mark.parametrize("name", ["d1", "d2"])
 def test_a_payload_holds_the_schemas_fields_and_dtypes_and_the_rules(name):
     ds = datasets.load(name)
-    run = S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
+    run = record.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
     p = SP.player_payload(run, "r", x_range=(-1, 1), y_range=(-1, 1))
     schema = json_schema()
     for key, rec in schema["properties"].items():

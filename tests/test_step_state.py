@@ -1,4 +1,5 @@
-"""ui.step_through.state: replaying a recorded run (SMO, SGA, Newton) step by step."""
+"""ui.step_through.record, snapshot, cursor and coordinate: replaying a recorded run (SMO, SGA,
+Newton) step by step."""
 
 import math
 import pickle
@@ -9,10 +10,11 @@ import pytest
 import svm_engine as se
 from svm_engine import datasets
 from svm_engine.finalize import support_threshold
+from svm_engine.tape import make_tape
 from ui.shared.fitting import SMO_TOL, smo_max_iter
 from ui.shared.settings import DEFAULTS, Settings, effective_C
-from ui.step_through import record
-from ui.step_through import state as S
+from ui.step_through import cursor, record, snapshot
+from ui.step_through.coordinate import coordinate_count, coordinate_position, coordinate_state
 
 #: The solver's own steps (polish=False, as the Step-through replays them): the independent
 #: check may find the last α short of the optimum and warn; what is compared here is the steps.
@@ -32,7 +34,7 @@ def settings_for(name, **over):
 @pytest.fixture(scope="module")
 def d2_smo():
     ds = datasets.d2()
-    return ds, S.build_run(ds.X, ds.y, settings_for("d2"), "smo")
+    return ds, record.build_run(ds.X, ds.y, settings_for("d2"), "smo")
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +65,7 @@ def test_tape_replays_changes_in_order_and_checkpoints():
             a[i] = v
         changes.append((idx, val))
         expect.append(a.copy())
-    tape = S.make_tape(a0, changes, every=16)
+    tape = make_tape(a0, changes, every=16)
     assert tape.n_steps == T
     for k in (0, 1, 15, 16, 17, 150, 299, 300):
         np.testing.assert_array_equal(tape.alpha_at(k), expect[k])
@@ -82,9 +84,9 @@ def test_tape_replays_changes_in_order_and_checkpoints():
 def test_smo_last_step_is_the_engines_fit(name, wss):
     ds = datasets.load(name)
     s = settings_for(name, wss=wss)
-    run = S.build_run(ds.X, ds.y, s, "smo")
+    run = record.build_run(ds.X, ds.y, s, "smo")
     assert not run.truncated and run.n_steps == run.n_iter
-    last = S.state_at(run, run.n_steps)
+    last = snapshot.state_at(run, run.n_steps)
     np.testing.assert_array_equal(zeroed(last.alpha), run.model.alpha)
     # and the engine's own replay agrees
     ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=effective_C(s), wss=wss, trace=True,
@@ -101,8 +103,8 @@ def test_smo_last_step_is_the_engines_fit(name, wss):
 
 def test_smo_rbf_200_points_last_step(moons200):
     s = dict(DEFAULTS, kernel="gaussian", sigma=1.0, C=1.0)
-    run = S.build_run(moons200.X, moons200.y, s, "smo")
-    last = S.state_at(run, run.n_steps)
+    run = record.build_run(moons200.X, moons200.y, s, "smo")
+    last = snapshot.state_at(run, run.n_steps)
     np.testing.assert_array_equal(zeroed(last.alpha), run.model.alpha)
     np.testing.assert_allclose(last.model.decision_function(moons200.X), run.model.h_train,
                                atol=1e-9)  # fmt: skip
@@ -114,7 +116,7 @@ def test_step_state_matches_an_independent_replay(d2_smo):
     ds, run = d2_smo
     ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=1.0, trace=True, tol=SMO_TOL, polish=False)
     for k in range(run.n_steps + 1):
-        st = S.state_at(run, k)
+        st = snapshot.state_at(run, k)
         np.testing.assert_array_equal(st.alpha, se.solvers.smo.replay(ref.trace[:k], len(ds.y)))
         if k:
             rec = ref.trace[k - 1]
@@ -129,8 +131,8 @@ def test_back_and_forth_gives_identical_numbers(d2_smo):
     seen = {}
     path = ["next"] * 12 + ["prev"] * 5 + ["next"] * 3 + ["last", "first", "next", "next"]
     for action in path:
-        k = S.move(k, action, run.n_steps)
-        st = S.state_at(run, k)
+        k = cursor.move(k, action, run.n_steps)
+        st = snapshot.state_at(run, k)
         snap = (
             st.alpha.tobytes(),
             st.b,
@@ -148,16 +150,16 @@ def test_back_and_forth_gives_identical_numbers(d2_smo):
 
 def test_kkt_violators_and_gradient(d2_smo):
     ds, run = d2_smo
-    st0 = S.state_at(run, 0)
+    st0 = snapshot.state_at(run, 0)
     # α = 0: every point has yᵢh(xᵢ) − 1 = yᵢb − 1; with b = 0 from the midpoint rule all
     # points violate αᵢ = 0 ⇒ yᵢh(xᵢ) ≥ 1
     assert len(st0.violators) == run.n
     k = 5
-    st = S.state_at(run, k)
+    st = snapshot.state_at(run, k)
     a = st.alpha
     K = ds.X @ ds.X.T
     G = run.y * (K @ (a * run.y)) - 1
-    np.testing.assert_allclose(S.gradient(run, a), G, atol=1e-12)
+    np.testing.assert_allclose(snapshot.gradient(run, a), G, atol=1e-12)
     # the violation is recomputed from scratch: αᵢ = 0 ⇒ yh ≥ 1 etc.
     h = K @ (a * run.y) + st.b
     r = run.y * h - 1
@@ -165,13 +167,13 @@ def test_kkt_violators_and_gradient(d2_smo):
     atC = a >= 1.0
     expect = np.where(at0, np.maximum(0, -r), np.where(atC, np.maximum(0, r), np.abs(r)))
     np.testing.assert_allclose(st.violation, expect, atol=1e-12)
-    np.testing.assert_array_equal(st.violators, np.flatnonzero(expect > S.KKT_TOL))
+    np.testing.assert_array_equal(st.violators, np.flatnonzero(expect > snapshot.KKT_TOL))
 
 
 def test_smo_record_numbers_follow_platt(d2_smo):
     _, run = d2_smo
     for k in range(1, run.n_steps + 1):
-        r = S.state_at(run, k).record
+        r = snapshot.state_at(run, k).record
         C = r["C"]
         if r["yi"] != r["yj"]:
             L = max(0.0, r["aj_old"] - r["ai_old"])
@@ -190,7 +192,7 @@ def test_smo_record_numbers_follow_platt(d2_smo):
         assert r["yi"] * r["ai_unclipped"] + r["yj"] * r["aj_unclipped"] == pytest.approx(
             r["yi"] * r["ai_old"] + r["yj"] * r["aj_old"], abs=1e-12
         )
-        sel = S.selection_numbers(run, k)
+        sel = snapshot.selection_numbers(run, k)
         assert sel["i"] == r["i"] and sel["j"] == r["j"]
         assert sel["gap"] == pytest.approx(r["gap_before"], rel=1e-9)
         assert sel["minus_yG_i"] == pytest.approx(sel["m"])
@@ -207,7 +209,7 @@ def test_bound_change_jump_finds_the_right_step(d2_smo):
 
     expected = []
     for k in range(1, run.n_steps + 1):
-        r = S.step_record(run, k)
+        r = snapshot.step_record(run, k)
         hit = any(
             at_bound(r[new]) and not (at_bound(r[old]) and r[old] == r[new])
             for old, new in (("ai_old", "ai_new"), ("aj_old", "aj_new"))
@@ -215,19 +217,19 @@ def test_bound_change_jump_finds_the_right_step(d2_smo):
         if hit:
             expected.append(k)
     assert expected, "D2 with C = 1 has α hitting C"
-    ev = S.event_steps(run)
+    ev = cursor.event_steps(run)
     assert ev.tolist() == expected
     k, found = 0, []
-    while (nxt := S.next_event(ev, k)) is not None:
+    while (nxt := cursor.next_event(ev, k)) is not None:
         assert nxt > k
         found.append(nxt)
         k = nxt
     assert found == expected
-    assert S.next_event(ev, run.n_steps) is None
+    assert cursor.next_event(ev, run.n_steps) is None
     # from between two events: the next one
     if len(expected) >= 2:
-        assert S.next_event(ev, expected[0]) == expected[1]
-        assert S.next_event(ev, expected[1] - 1) == expected[1]
+        assert cursor.next_event(ev, expected[0]) == expected[1]
+        assert cursor.next_event(ev, expected[1] - 1) == expected[1]
 
 
 @pytest.fixture(scope="module")
@@ -236,20 +238,20 @@ def capped_run():
     than 5,000 steps there: the page's cap of 5,000 + 20n = 9,000 steps is reached)."""
     ds = datasets.moons(n=200, noise=0.1, seed=0)
     s = dict(DEFAULTS, kernel="linear", C=1000.0, wss="max_violating_pair")
-    return ds, S.build_run(ds.X, ds.y, s, "smo")
+    return ds, record.build_run(ds.X, ds.y, s, "smo")
 
 
 def test_trace_is_bounded_and_the_run_says_so(capped_run):
     ds, run = capped_run
-    assert S.TRACE_CAP == 5000
-    assert run.n_iter > S.TRACE_CAP and run.truncated
-    assert run.n_steps == S.TRACE_CAP and len(run.dual) == S.TRACE_CAP + 1
-    st = S.state_at(run, 10**9)
-    assert st.k == S.TRACE_CAP
+    assert record.TRACE_CAP == 5000
+    assert run.n_iter > record.TRACE_CAP and run.truncated
+    assert run.n_steps == record.TRACE_CAP and len(run.dual) == record.TRACE_CAP + 1
+    st = snapshot.state_at(run, 10**9)
+    assert st.k == record.TRACE_CAP
     # step 5,000 is the engine's 5,000th step: the readable solver replayed that far
     with pytest.warns(se.ConvergenceWarning):
         ref = se.fit(ds.X, ds.y, kernel=se.Linear(), C=1000.0, wss="max_violating_pair",
-                     max_iter=S.TRACE_CAP)  # fmt: skip
+                     max_iter=record.TRACE_CAP)  # fmt: skip
     np.testing.assert_array_equal(zeroed(st.alpha), ref.alpha)
     # memory: the whole record of 5,000 steps on 200 points stays small when pickled
     assert len(pickle.dumps(run)) < 2_000_000
@@ -257,7 +259,7 @@ def test_trace_is_bounded_and_the_run_says_so(capped_run):
 
 def test_cached_run_is_small_and_picklable(moons200):
     s = dict(DEFAULTS, kernel="gaussian", sigma=1.0, C=1.0)
-    run = S.build_run(moons200.X, moons200.y, s, "smo")
+    run = record.build_run(moons200.X, moons200.y, s, "smo")
     blob = pickle.dumps(run)
     assert len(blob) < 200_000
     back = pickle.loads(blob)
@@ -267,11 +269,12 @@ def test_cached_run_is_small_and_picklable(moons200):
 
 def test_bad_input_raises_value_error():
     with pytest.raises(ValueError, match="each class"):
-        S.build_run(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1, 1]), DEFAULTS, "smo")
+        record.build_run(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1, 1]), DEFAULTS, "smo")
     with pytest.raises(ValueError, match="solver"):
-        S.build_run(datasets.d1().X, datasets.d1().y, DEFAULTS, "qp")
+        record.build_run(datasets.d1().X, datasets.d1().y, DEFAULTS, "qp")
     with pytest.raises(ValueError, match="not linearly separable"):
-        S.build_run(datasets.d2().X, datasets.d2().y, settings_for("d2", hard_margin=True), "smo")
+        record.build_run(datasets.d2().X, datasets.d2().y, settings_for("d2", hard_margin=True),
+                         "smo")
 
 
 # ------------------------------------------------------------------------- SGA, Newton
@@ -279,9 +282,9 @@ def test_bad_input_raises_value_error():
 
 def test_sga_sweeps_replay_to_the_engines_alpha():
     ds = datasets.d2()
-    run = S.build_run(ds.X, ds.y, settings_for("d2"), "sga")
+    run = record.build_run(ds.X, ds.y, settings_for("d2"), "sga")
     assert run.bias == "augmented"
-    last = S.state_at(run, run.n_steps)
+    last = snapshot.state_at(run, run.n_steps)
     np.testing.assert_array_equal(zeroed(last.alpha), run.model.alpha)
     assert last.b == pytest.approx(run.model.b, abs=1e-12)  # b = Σαᵢyᵢ
     assert run.dual[-1] == pytest.approx(run.model.dual_objective, rel=1e-12)
@@ -291,35 +294,35 @@ def test_sga_sweeps_replay_to_the_engines_alpha():
 
 def test_sga_coordinate_steps_end_on_the_recorded_sweep():
     ds = datasets.d2()
-    run = S.build_run(ds.X, ds.y, settings_for("d2"), "sga")
+    run = record.build_run(ds.X, ds.y, settings_for("d2"), "sga")
     n = run.n
-    assert S.coordinate_count(run) == run.n_steps * n
+    assert coordinate_count(run) == run.n_steps * n
     for t in (1, 2, run.n_steps):
-        st, rec = S.coordinate_state(run, t * n)
+        st, rec = coordinate_state(run, t * n)
         np.testing.assert_allclose(st.alpha, run.tape.alpha_at(t), atol=1e-12)
         assert rec["k"] == n - 1 and rec["sweep"] == t
     # one coordinate: slide 33 line 12–14 with η_k = 1/K(x_k, x_k)
-    st, rec = S.coordinate_state(run, 3)
-    assert S.coordinate_position(run, 3) == (1, 2)
+    st, rec = coordinate_state(run, 3)
+    assert coordinate_position(run, 3) == (1, 2)
     assert rec["a_new"] == min(max(rec["a_unclipped"], 0.0), run.C_box)
     assert rec["a_unclipped"] == pytest.approx(rec["a_old"] + rec["eta"] * rec["grad"])
     x = ds.X[2]
     assert rec["eta"] == pytest.approx(1.0 / (x @ x + 1.0))  # augmented kernel K + 1
-    again, _ = S.coordinate_state(run, 3)
+    again, _ = coordinate_state(run, 3)
     np.testing.assert_array_equal(again.alpha, st.alpha)
     # coordinate-level bound hits are real hits
-    for s in S.event_steps(run, coordinate=True)[:10]:
-        before, _ = S.coordinate_state(run, s - 1)
-        after, r = S.coordinate_state(run, s)
+    for s in cursor.event_steps(run, coordinate=True)[:10]:
+        before, _ = coordinate_state(run, s - 1)
+        after, r = coordinate_state(run, s)
         k = r["k"]
         assert after.alpha[k] in (0.0, run.C_box) and after.alpha[k] != before.alpha[k]
 
 
 def test_newton_iterations():
     ds = datasets.d2()
-    run = S.build_run(ds.X, ds.y, settings_for("d2"), "newton")
+    run = record.build_run(ds.X, ds.y, settings_for("d2"), "newton")
     assert run.loss == "quadratic" and run.bias == "augmented"
-    last = S.state_at(run, run.n_steps)
+    last = snapshot.state_at(run, run.n_steps)
     np.testing.assert_allclose(last.alpha, run.model.alpha, atol=1e-12)
     np.testing.assert_allclose(last.model.decision_function(ds.X), run.model.h_train, atol=1e-9)
     # J(w) recomputed here equals the engine's record
@@ -336,27 +339,27 @@ def test_newton_iterations():
 
 
 def test_cursor_moves_and_clamps():
-    assert S.move(0, "prev", 10) == 0
-    assert S.move(0, "next", 10) == 1
-    assert S.move(10, "next", 10) == 10
-    assert S.move(4, "first", 10) == 0
-    assert S.move(4, "last", 10) == 10
-    assert S.move(4, "next", 10, stride=5) == 9
-    assert S.move(4, "prev", 10, stride=5) == 0
-    assert S.move(99, "prev", 10) == 9  # an out-of-range cursor is clamped first
-    assert S.clamp("junk", 5) == 0 and S.clamp(-3, 5) == 0 and S.clamp(7.9, 5) == 5
+    assert cursor.move(0, "prev", 10) == 0
+    assert cursor.move(0, "next", 10) == 1
+    assert cursor.move(10, "next", 10) == 10
+    assert cursor.move(4, "first", 10) == 0
+    assert cursor.move(4, "last", 10) == 10
+    assert cursor.move(4, "next", 10, stride=5) == 9
+    assert cursor.move(4, "prev", 10, stride=5) == 0
+    assert cursor.move(99, "prev", 10) == 9  # an out-of-range cursor is clamped first
+    assert cursor.clamp("junk", 5) == 0 and cursor.clamp(-3, 5) == 0 and cursor.clamp(7.9, 5) == 5
     with pytest.raises(ValueError):
-        S.move(0, "sideways", 3)
-    assert S.move(0, "next", 0) == 0  # a run with no steps
+        cursor.move(0, "sideways", 3)
+    assert cursor.move(0, "next", 0) == 0  # a run with no steps
 
 
 def test_play_tick_stops_at_the_end():
     k, playing, ticks = 0, True, 0
     while playing:
-        k, playing = S.play_tick(k, 7, stride=3)
+        k, playing = cursor.play_tick(k, 7, stride=3)
         ticks += 1
     assert (k, ticks) == (7, 3)
-    assert S.play_tick(7, 7) == (7, False)
+    assert cursor.play_tick(7, 7) == (7, False)
 
 
 def test_a_run_cut_short_by_the_trace_cap_ends_on_the_playgrounds_model(monkeypatch):
@@ -365,7 +368,7 @@ def test_a_run_cut_short_by_the_trace_cap_ends_on_the_playgrounds_model(monkeypa
     ds = datasets.nonlinear()
     settings = settings_for("nonlinear")
     monkeypatch.setattr(record, "trace_max_iter", lambda n: 3)
-    run = S.build_run(ds.X, ds.y, settings, "smo")
+    run = record.build_run(ds.X, ds.y, settings, "smo")
     assert run.n_iter == 3 and run.final is not None
     assert run.final.converged and run.warning is None
     playground = se.fit(ds.X, ds.y, kernel=se.Polynomial(2, 1.0), C=4.0, tol=SMO_TOL,

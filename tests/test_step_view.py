@@ -9,15 +9,16 @@ import pytest
 from svm_engine import datasets
 from ui.shared.numbers import fmt_num, hyperplane_equation
 from ui.shared.settings import Settings
-from ui.step_through import state as S
+from ui.step_through import record, snapshot
 from ui.step_through import text as W
 from ui.step_through import view as V
+from ui.step_through.coordinate import coordinate_count, coordinate_state
 
 
 def _run(solver, **over):
     ds = datasets.d2()
     s = {**Settings.from_dataset(ds.settings), **over}
-    return S.build_run(ds.X, ds.y, s, solver)
+    return record.build_run(ds.X, ds.y, s, solver)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,7 @@ def test_units_and_step_counts(smo, sga):
     assert V.unit_name("sga", coordinate=True) == "coordinate step"
     assert V.total_steps(smo) == smo.n_steps
     assert V.total_steps(sga) == sga.n_steps
-    assert V.total_steps(sga, coordinate=True) == sga.n_steps * sga.n == S.coordinate_count(sga)
+    assert V.total_steps(sga, coordinate=True) == sga.n_steps * sga.n == coordinate_count(sga)
 
 
 def test_run_key_names_every_part_of_the_run():
@@ -54,8 +55,8 @@ def test_run_key_names_every_part_of_the_run():
 def test_a_sweep_or_step_shows_the_recorded_state(smo, sga):
     for run, k in ((smo, 3), (sga, 2)):
         v = V.step_view(run, k)
-        np.testing.assert_array_equal(v.state.alpha, S.state_at(run, k).alpha)
-        np.testing.assert_array_equal(v.prev.alpha, S.state_at(run, k - 1).alpha)
+        np.testing.assert_array_equal(v.state.alpha, snapshot.state_at(run, k).alpha)
+        np.testing.assert_array_equal(v.prev.alpha, snapshot.state_at(run, k - 1).alpha)
         assert (v.k, v.xpos, v.pair, v.coord) == (k, float(k), [], None)
     assert V.step_view(smo, 0).prev is None
 
@@ -66,7 +67,7 @@ def test_a_coordinate_step_rings_its_point_between_two_sweeps(sga):
     assert (v.sweep, v.index, v.pair, v.pair_labels) == (2, 1, [1], ("k",))
     assert v.xpos == pytest.approx(1 + 2 / n)
     assert v.state.alpha[1] == v.coord["a_new"]
-    np.testing.assert_array_equal(v.prev.alpha, S.coordinate_state(sga, n + 1)[0].alpha)
+    np.testing.assert_array_equal(v.prev.alpha, coordinate_state(sga, n + 1)[0].alpha)
     start = V.step_view(sga, 0, coordinate=True)
     assert start.prev is None and start.xpos == 0.0 and start.pair == []
     assert W.headline(start, "coordinate step").startswith("the start: α = 0")
@@ -75,7 +76,7 @@ def test_a_coordinate_step_rings_its_point_between_two_sweeps(sga):
 
 
 def test_the_alpha_table_and_the_curves(smo, sga, newton):
-    stt = S.state_at(smo, 4)
+    stt = snapshot.state_at(smo, 4)
     df = V.alpha_frame(smo, stt)
     assert list(df.index) == list(range(1, smo.n + 1))
     np.testing.assert_array_equal(df["α"], stt.alpha)
@@ -101,15 +102,15 @@ def test_the_play_timer():
 
 
 def test_the_numbers_panel(smo, newton):
-    stt = S.state_at(smo, 5)
+    stt = snapshot.state_at(smo, 5)
     rows = dict(W.numbers_rows(smo, stt))
     assert rows["b"] == fmt_num(smo.b[5], 6)
     assert rows["hyperplane"] == hyperplane_equation(stt.w, stt.b)  # as on the Playground
     assert rows["w"] == f"({fmt_num(stt.w[0])}, {fmt_num(stt.w[1])})"
     assert rows["dual objective"] == fmt_num(smo.dual[5], 8)
-    assert int(rows[f"points violating KKT (> {fmt_num(S.KKT_TOL)})"]) == len(stt.violators)
+    assert int(rows[f"points violating KKT (> {fmt_num(snapshot.KKT_TOL)})"]) == len(stt.violators)
     assert int(rows["support vectors (α > 0)"]) == np.count_nonzero(stt.alpha)
-    rows = dict(W.numbers_rows(newton, S.state_at(newton, 1)))
+    rows = dict(W.numbers_rows(newton, snapshot.state_at(newton, 1)))
     assert "‖∇J(w)‖" in rows and "violators yᵢh(xᵢ) < 1" in rows
     assert "max KKT violation" not in rows
 
@@ -118,7 +119,7 @@ def test_the_run_summary_and_the_truncation_warning(smo):
     text = W.run_summary(smo)
     assert text.startswith(f"The run took **{smo.n_iter:,}** steps (working-set rule: ")
     assert text.endswith(": converged." if smo.model.converged else ".")
-    assert f"first {S.TRACE_CAP:,}" in W.truncation_text(smo)
+    assert f"first {record.TRACE_CAP:,}" in W.truncation_text(smo)
 
 
 def test_jump_button_texts():
@@ -140,8 +141,8 @@ def test_the_alpha_table_labels_points_by_the_tables_one_rule():
     from ui.shared.sv_labels import MARGIN_DIGITS, ON_MARGIN_ZERO
 
     ds = datasets.d1()
-    run = S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
-    stt = S.state_at(run, run.n_steps)
+    run = record.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
+    stt = snapshot.state_at(run, run.n_steps)
     df = V.alpha_frame(run, stt)
     yh = np.where(run.y > 0, 1.0, -1.0) * np.asarray(stt.model.h_train)
     idle = (np.abs(yh - 1) <= MARGIN_DIGITS) & (np.asarray(stt.alpha) == 0)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import svm_engine as se
 from svm_engine import svr
 from svm_engine.datasets_regression import FUNCTIONS, curve
+from svm_engine.solvers.result import StopReason
 from tests.sklearn_params import sk_params
 
 QUICK = settings(max_examples=40, deadline=None, derandomize=True, database=None)
@@ -169,11 +170,11 @@ def test_trace_records_every_step_and_ends_at_the_answer():
     d = curve("sinc", n=30, noise=0.1, seed=2)
     m = se.fit_svr(d.x, d.t, se.Gaussian(sigma=0.5), C=5.0, epsilon=0.05, trace=True)
     tr = m.trace
-    assert m.converged and len(tr["i"]) == m.n_iter and not tr["truncated"]
-    assert (np.diff(tr["dual"]) >= -1e-12).all()          # each pair step raises L̃
-    assert tr["dual"][-1] == pytest.approx(m.dual_objective, rel=1e-9)
-    assert (tr["gap"] > m.tol).all()                        # it stopped at the first gap ≤ tol
-    assert ((tr["i"] >= 0) & (tr["i"] < 60) & (tr["j"] >= 0) & (tr["j"] < 60)).all()
+    assert m.converged and len(tr.i) == m.n_iter and not tr.truncated
+    assert (np.diff(tr.dual) >= -1e-12).all()          # each pair step raises L̃
+    assert tr.dual[-1] == pytest.approx(m.dual_objective, rel=1e-9)
+    assert (tr.gap > m.tol).all()                        # it stopped at the first gap ≤ tol
+    assert ((tr.i >= 0) & (tr.i < 60) & (tr.j >= 0) & (tr.j < 60)).all()
 
 
 def test_the_budget_stops_smo_and_says_so():
@@ -182,13 +183,13 @@ def test_the_budget_stops_smo_and_says_so():
     m = se.fit_svr(d.x, d.t, kernel, C=100.0, epsilon=0.01, time_budget=0.05)
     assert not m.converged and not m.solver_converged
     assert "time budget" in m.status and "smaller C" in m.status
-    assert m.extra["timed_out"]                          # cut by the clock: load-dependent
+    assert m.timed_out and m.stop is StopReason.TIME_BUDGET   # cut by the clock: load-dependent
     m = se.fit_svr(d.x, d.t, kernel, C=100.0, epsilon=0.01, max_iter=50)
     assert not m.converged and m.n_iter == 50 and "max_iter = 50" in m.status
-    assert not m.extra["timed_out"]                      # cut by a count: deterministic
+    assert not m.timed_out and m.stop is StopReason.MAX_ITER  # cut by a count: deterministic
     m = se.fit_svr(d.x, d.t, se.Gaussian(), C=1.0, epsilon=0.1)
-    assert m.converged and not m.extra["timed_out"]
-    assert not se.fit_svr(d.x, d.t, kernel, C=100.0, solver="qp").extra["timed_out"]
+    assert m.converged and not m.timed_out and m.stop is StopReason.CONVERGED
+    assert not se.fit_svr(d.x, d.t, kernel, C=100.0, solver="qp").timed_out
 
 
 def test_the_certificate_fails_on_a_wrong_answer():
@@ -196,11 +197,11 @@ def test_the_certificate_fails_on_a_wrong_answer():
     m = se.fit_svr(d.x, d.t, se.Gaussian(sigma=1.0), C=1.0, epsilon=0.1)
     K = m.kernel(m.X, m.X)
     alpha = np.concatenate([m.a, m.a_hat])
-    assert svr.certify(K, m.t, alpha, m.b, m.C, m.epsilon)["passed"]
-    assert not svr.certify(K, m.t, alpha, m.b + 1e-3, m.C, m.epsilon)["passed"]
+    assert svr.certify(K, m.t, alpha, m.b, m.C, m.epsilon).passed
+    assert not svr.certify(K, m.t, alpha, m.b + 1e-3, m.C, m.epsilon).passed
     worse = alpha.copy()
     worse[np.flatnonzero((alpha > 0) & (alpha < m.C))[0]] *= 0.99
-    assert not svr.certify(K, m.t, worse, m.b, m.C, m.epsilon)["passed"]
+    assert not svr.certify(K, m.t, worse, m.b, m.C, m.epsilon).passed
 
 
 @pytest.mark.parametrize("kw, name", [

@@ -52,7 +52,7 @@ def test_update_words_and_mistakes_after():
     assert "Start:" in C.update_words(run, 0) and C.mistakes_after(run, 0) == 14
     rec = run.record(1)
     w = C.update_words(run, 1)
-    assert w.startswith(f"**Update 1** (epoch {rec['epoch']})") and "b ← b + y" in w
+    assert w.startswith(f"**Update 1** (epoch {rec.epoch})") and "b ← b + y" in w
     assert C.mistakes_after(run, run.n_updates) == 0
     none = C.run_perceptron(d.X, d.y, LINEAR, 100, "none")
     assert "b stays 0" in C.update_words(none, 1)
@@ -102,7 +102,7 @@ def test_figures_name_their_layers():
     d = datasets.d1()
     run = kernel_perceptron(d.X, d.y, se.Linear())
     k = run.n_updates
-    fig = F.perceptron_figure(d.X, d.y, None, C.StepModel(run, k), k, run.record(k)["i"],
+    fig = F.perceptron_figure(d.X, d.y, None, C.StepModel(run, k), k, run.record(k).i,
                               run.alpha_after(k), C.plot_ranges(d.X))
     roles = [(t.get("meta") or {}).get("role") for t in fig["data"]]
     assert "overlay" in roles and "alpha" in roles and "highlight" in roles

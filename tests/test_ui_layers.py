@@ -23,7 +23,7 @@ PAGES = sorted(p.parent.name for p in UI.glob("*/__init__.py") if p.parent.name 
 #: page package → page package imports that are meant, each with its reason in ui/__init__.py
 ALLOWED = {
     # the two-point worked example shows SMO's first step in its box with the Step-through
-    # page's own recorder and drawing (step_through.state.build_run, box_chart): the
+    # page's own recorder and drawing (step_through.record.build_run, box_chart): the
     # same picture on both pages, not a copy
     ("worked_examples", "step_through"),
 }

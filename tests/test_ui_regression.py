@@ -97,15 +97,15 @@ def test_a_point_beyond_the_pages_range_is_named():
 def test_progress_figure_is_smos_trace(answer):
     _, _, a = answer
     fig = F.progress_figure(a.model)
-    n = len(a.model.trace["gap"])
-    assert n <= F.MAX_CURVE and fig["data"][0]["y"].tolist() == a.model.trace["gap"].tolist()
+    n = len(a.model.trace.gap)
+    assert n <= F.MAX_CURVE and fig["data"][0]["y"].tolist() == a.model.trace.gap.tolist()
     x, t = R.generated("sine", 100, 0.3, 2)             # a longer run: thinned, the last kept
     long = R.run(x, t, {"C": 1000.0, "sigma": 0.3, "epsilon": 0.01}).model
     fig = F.progress_figure(long)
     gap, it = fig["data"][0]["y"], fig["data"][0]["x"]
-    assert len(long.trace["gap"]) > F.MAX_CURVE and len(gap) == F.MAX_CURVE
-    assert it[-1] == len(long.trace["gap"]) and gap[-1] == long.trace["gap"][-1]
-    np.testing.assert_array_equal(gap, long.trace["gap"][it - 1])
+    assert len(long.trace.gap) > F.MAX_CURVE and len(gap) == F.MAX_CURVE
+    assert it[-1] == len(long.trace.gap) and gap[-1] == long.trace.gap[-1]
+    np.testing.assert_array_equal(gap, long.trace.gap[it - 1])
     qp = R.run(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 0.0]), {"solver": "qp"})
     assert F.progress_figure(qp.model) is None and qp.model.converged
 

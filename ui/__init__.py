@@ -51,7 +51,7 @@ Imports (tests/test_ui_layers.py): ``shared``, ``data``, ``serving`` and ``class
 no page's package; a page's package imports those and the engine, not another page's, except:
 
 - ``ui.worked_examples`` → ``ui.step_through``: the two-point example shows SMO's first step
-  in its box with the Step-through page's own recorder and drawing (``state.build_run``,
+  in its box with the Step-through page's own recorder and drawing (``record.build_run``,
   ``box_chart``: the step player's step_box.js), so the two pages draw the same picture, not
   a copy of it.
 

@@ -31,6 +31,8 @@ Implementation notes (why it is fast, and still exact):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..jit import njit
@@ -38,6 +40,7 @@ from ..kernel_cache import (
     DEFAULT_CACHE_MB,
     NO_COLUMNS,
     Layout,
+    PreviousColumns,
     SavedColumns,
     caches_columns,
     column_slots,
@@ -48,12 +51,59 @@ from ..kernel_cache import (
     lru_unlink,
     new_cache,
 )
-from ..kernel_values import kernel_column, kernel_diag, kernel_eff_column
+from ..kernel_values import KernelNumbers, kernel_column, kernel_diag, kernel_eff_column
 from . import face as _face
 from .clock import past
 from .smo import TAU, clip_pair, default_max_iter, smo_result
 
 UP, LOW = 1, 2                           # status bits: t ∈ I_up, t ∈ I_low
+
+
+# -- what `smo_loop` takes and returns (named tuples: numba passes and builds them as one) --
+
+
+class LoopProblem(NamedTuple):
+    """The dual `smo_loop` solves: min ½αᵀQα − Σα, 0 ≤ α ≤ C, yᵀα = 0, Q = (yyᵀ)∘K_eff."""
+
+    X: np.ndarray           # n × d points (contiguous)
+    XT: np.ndarray          # their features × points (contiguous columns of K_eff)
+    y: np.ndarray           # labels ±1, as floats
+    QD: np.ndarray          # diag Q = K_eff(xᵢ, xᵢ) (`kernel_diag`)
+    kp: KernelNumbers       # the kernel
+    C: float                # the box (the problem's C_box)
+
+
+class LoopSettings(NamedTuple):
+    """How `smo_loop` runs."""
+
+    tol: float              # stop when m(α) − M(α) ≤ tol
+    max_iter: int           # or after this many steps
+    mvp: bool               # j by the maximal violating pair (else WSS 2)
+    shrinking: bool         # LIBSVM's shrinking (needs Fbar)
+    n_slots: int            # kernel columns the cache holds (0: no cache)
+    base: int               # iterations between two Newton steps (`face.period`; 0: none)
+    first: int              # the first Newton step's (`face.first`)
+    deadline: float         # a time.perf_counter() value to stop at (inf: none)
+
+
+class LoopState(NamedTuple):
+    """Where `smo_loop` starts; alpha, F and Fbar are updated in place."""
+
+    alpha: np.ndarray       # α
+    F: np.ndarray           # F = −y∘G (or G = Qα − 1 itself when given_G)
+    Fbar: np.ndarray        # F̄ = −Σ_{αⱼ=C} C yⱼK_eff[:, j] (empty without shrinking)
+    given_G: bool           # F holds G at alpha (a warm start's; shrinking must be off)
+    previous: PreviousColumns   # the column cache of the fit before an edit (or NO_COLUMNS)
+
+
+class LoopResult(NamedTuple):
+    """What `smo_loop` returns."""
+
+    n_iter: int             # steps taken
+    converged: bool         # m(α) − M(α) ≤ tol on all points
+    gap: float              # the last m(α) − M(α)
+    G: np.ndarray           # G = Qα − 1 = −y∘F at the end
+    columns: SavedColumns   # the column cache, for the next warm start
 
 
 # -- the two passes of an iteration ------------------------------------------------------
@@ -297,16 +347,16 @@ def _newton(Fa, sta, ya, alpha, C, tol, every, lay, kp, X, XT, cache, use_cache,
 
 
 @njit(cache=True, nogil=True)
-def smo_loop(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking, n_slots,
-             given_G, previous, base, first, deadline=np.inf):
-    """The SMO loop. alpha, F (= −y∘G) and Fbar (empty without shrinking) are updated in
-    place; given_G: F holds G = Qα − 1 at alpha on entry (a warm start's updated gradient;
-    then shrinking must be off); previous: the column cache of the fit before an edit
-    (`kernel_cache.PreviousColumns`); base, first: iterations between two Newton steps on the free
-    set (`face.period`; 0: none; doubled after one that did less than the pair steps
-    before it, `face.next_period`), and the first one's (`face.first`), as in smo.py.
-    Returns (iterations, converged, final m − M, G = −y∘F at the end, the column cache as
-    `kernel_cache.SavedColumns`)."""
+def smo_loop(problem, settings, state):
+    """The SMO loop on `problem` (`LoopProblem`), run as `settings` say (`LoopSettings`), from
+    `state` (`LoopState`: alpha, F and Fbar are updated in place; with given_G, F holds
+    G = Qα − 1 on entry, a warm start's updated gradient; previous: the column cache of the
+    fit before an edit, `kernel_cache.PreviousColumns`). Newton steps on the free set every
+    `base` iterations (0: none; doubled after one that did less than the pair steps before
+    it, `face.next_period`), the first after `first`, as in smo.py. Returns a `LoopResult`."""
+    X, XT, y, QD, kp, C = problem
+    tol, max_iter, mvp, shrinking, n_slots, base, first, deadline = settings
+    alpha, F, Fbar, given_G, previous = state
     n, d = X.shape
     use_cache = n_slots > 0
     cache = new_cache(n, n_slots, previous)
@@ -475,7 +525,8 @@ def smo_loop(X, XT, y, alpha, F, Fbar, QD, kp, C, tol, max_iter, mvp, shrinking,
         F[act[p]] = Fa[p]
     if na < n:
         _reconstruct(F, Fbar, y, alpha, C, lay, kp, X, XT, cache, use_cache, epoch, bufF)
-    return it, converged, gap, -y * F, SavedColumns(cache.rows, cache.col_slot, cache.slot_full)
+    return LoopResult(it, converged, gap, -y * F,
+                      SavedColumns(cache.rows, cache.col_slot, cache.slot_full))
 
 
 
@@ -523,18 +574,20 @@ def solve(problem, *, tol=1e-3, max_iter=None, wss="second_order", alpha0=None, 
     warm = G0 is not None and use_cache and columns is not None
     previous = columns if warm else NO_COLUMNS
     Fbar = np.zeros(n if shrinking else 0)    # F̄ is kept only with shrinking
-    it, converged, gap, G, saved = smo_loop(
-        X, XT, y, alpha, F, Fbar, kernel_diag(kp, X), kp, C, float(tol), int(max_iter),
-        wss == "max_violating_pair", bool(shrinking), int(n_slots), G0 is not None, previous,
-        *newton_period(n, newton_steps), float(deadline))
-    return smo_result(alpha, it, converged, gap, max_iter, time_budget, G=G,
-                      columns=kept_columns(saved, use_cache))
+    settings = LoopSettings(float(tol), int(max_iter), wss == "max_violating_pair",
+                            bool(shrinking), int(n_slots), *newton_period(n, newton_steps),
+                            float(deadline))
+    r = smo_loop(LoopProblem(X, XT, y, kernel_diag(kp, X), kp, C), settings,
+                 LoopState(alpha, F, Fbar, G0 is not None, previous))
+    return smo_result(alpha, r.n_iter, r.converged, r.gap, max_iter, time_budget, G=r.G,
+                      columns=kept_columns(r.columns, use_cache))
 
 
 def newton_period(n: int, newton_steps: bool = True) -> tuple[int, int]:
-    """`smo_loop`'s (base, first): iterations between two Newton steps on the free set (0:
+    """`LoopSettings`' (base, first): iterations between two Newton steps on the free set (0:
     none), and the first one's."""
     return (_face.period(n) if newton_steps else 0), _face.first(n)
 
 
-__all__ = ["newton_period", "smo_loop", "solve"]
+__all__ = ["LoopProblem", "LoopResult", "LoopSettings", "LoopState", "newton_period",
+           "smo_loop", "solve"]

@@ -3,7 +3,7 @@
 Tab reaches the player's buttons; its keys (→ ← Home End P J) act only while focus is
 inside it, so a `p` with focus on a sidebar link starts nothing; each step taken by a key
 announces one sentence in the player's polite live region, with the numbers of
-``ui.step_through.state`` (Python); focus stays in the player, also when the step disables
+``ui.step_through.snapshot`` (Python); focus stays in the player, also when the step disables
 the focused button (End); the pictures' names and descriptions follow the step.
 """
 
@@ -13,7 +13,7 @@ import pytest
 
 from svm_engine import datasets
 from ui.shared.settings import Settings
-from ui.step_through import state as S
+from ui.step_through import record, snapshot
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def wait_announced(page, k: int, T: int) -> str:
 
 def d1_run():
     ds = datasets.d1()  # the Playground's points at start, as the page's default source
-    return S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
+    return record.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
 
 
 def tab_into_player(page, limit: int = 80) -> str:
@@ -68,8 +68,8 @@ def test_tab_into_the_player_and_step_by_key(page):
     for k in (1, 2):
         page.keyboard.press("ArrowRight")
         said = wait_announced(page, k, T)
-        stt = S.state_at(run, k)
-        rec = S.step_record(run, k)
+        stt = snapshot.state_at(run, k)
+        rec = snapshot.step_record(run, k)
         n_sv = len(stt.model.free_support) + len(stt.model.bound_support)
         assert f"α{rec['i'] + 1} and α{rec['j'] + 1}" in said, said
         assert f"; {n_sv} support vector{'' if n_sv == 1 else 's'}; KKT gap " in said, said
@@ -100,7 +100,7 @@ def test_pictures_are_named_and_described_for_the_step(page):
     tab_into_player(page)
     page.keyboard.press("ArrowRight")
     wait_announced(page, 1, T)
-    rec = S.step_record(run, 1)
+    rec = snapshot.step_record(run, 1)
     names = page.evaluate("""() => [...document.querySelectorAll(
         '.svmlab-player canvas, .svmlab-player .sp-box')].map((el) => ({
           role: el.getAttribute('role'), name: el.getAttribute('aria-label'),

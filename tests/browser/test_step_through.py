@@ -5,7 +5,7 @@ Each of the player's panels [data-panel] carries ``data-step`` once it shows tha
 the player keeps what it drew in ``root.__state.view`` and its state (α, h on the grid) in
 ``root.__state``. The tests wait on that visible state, never on sleeps, except for the one
 check that needs time to pass (pause: the step stays put). Every number is checked against
-``ui.step_through.state`` (Python), which the AppTests check against the engine.
+``ui.step_through.snapshot`` (Python), which the AppTests check against the engine.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ui.shared import figures as FIG
 from ui.shared.fitting import SMO_TOL
 from ui.shared.numbers import fmt_num
 from ui.shared.settings import DEFAULTS, Settings, effective_C
-from ui.step_through import state as S
+from ui.step_through import cursor, record, snapshot
 from ui.step_through import text as W
 
 pytestmark = pytest.mark.browser
@@ -84,13 +84,13 @@ def grid_h(run, k, xs, ys) -> np.ndarray:
     """h(x) on the player's grid after step k, from Python (rows = ys)."""
     gx, gy = np.meshgrid(xs, ys)
     Z = np.column_stack([gx.ravel(), gy.ravel()])
-    return S.state_at(run, k).model.decision_function(Z)
+    return snapshot.state_at(run, k).model.decision_function(Z)
 
 
 def check_state(page, run, k):
-    """What the player holds and drew for step k is ui.step_through.state's step k."""
+    """What the player holds and drew for step k is ui.step_through.snapshot's step k."""
     got = player_state(page)
-    stt = S.state_at(run, k)
+    stt = snapshot.state_at(run, k)
     assert got["k"] == k and got["view"]["step"] == k
     np.testing.assert_array_equal(got["alpha"], stt.alpha)  # the recorded numbers, exactly
     np.testing.assert_allclose(got["h"], grid_h(run, k, got["xs"], got["ys"]), rtol=1e-9, atol=1e-9)
@@ -122,7 +122,7 @@ RING_PIXELS = """([x, y]) => {
 
 def d1_run():
     ds = datasets.d1()
-    return ds, S.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
+    return ds, record.build_run(ds.X, ds.y, Settings.from_dataset(ds.settings), "smo")
 
 
 def d1_at_step(page, k: int):
@@ -150,7 +150,7 @@ def test_next_five_times_moves_the_pair_and_the_box(page):
         wait_step(page, k)
         got = check_state(page, run, k)
         view = got["view"]
-        r = S.step_record(run, k)
+        r = snapshot.step_record(run, k)
         pair = [r["i"] + 1, r["j"] + 1]
         # the highlighted pair on the scatter plot is this step's (i, j), painted …
         assert view["decision"]["pair"] == pair
@@ -184,7 +184,7 @@ def test_next_five_times_moves_the_pair_and_the_box(page):
 
 def test_the_server_panels_follow_the_player(page):
     _, run, heading = d1_at_step(page, 3)
-    assert W.smo_summary(S.step_record(run, 3)) in heading.inner_text()
+    assert W.smo_summary(snapshot.step_record(run, 3)) in heading.inner_text()
     # the numbers table of step 3 (server) and the player agree on the step
     b_row = page.locator('[data-testid="stTable"] tr', has_text="b").first
     assert fmt_num(run.b[3], 6) in b_row.inner_text()
@@ -210,7 +210,7 @@ def test_slider_jump_keys_and_last(page):
     wait_step(page, 7)
     button(page, "first").click()
     wait_step(page, 0)
-    nxt = S.next_event(S.event_steps(run), 0)
+    nxt = cursor.next_event(cursor.event_steps(run), 0)
     if nxt is None:
         assert button(page, "jump").is_disabled()
     else:
@@ -221,7 +221,7 @@ def test_slider_jump_keys_and_last(page):
     wait_step(page, T)
     got = check_state(page, run, T)
     # the last step shows the engine's fit
-    s = S.step_settings(Settings.from_dataset(ds.settings), "smo")
+    s = record.step_settings(Settings.from_dataset(ds.settings), "smo")
     m = se.fit(ds.X, ds.y, kernel=se.Linear(), C=effective_C(s), wss=s["wss"],
                tol=SMO_TOL, polish=False)  # the Playground's run, before its exact solve
     a = np.array(got["alpha"])
@@ -321,7 +321,7 @@ def test_gaussian_kernel_and_slack_on_200_points(page):
     open_step_through(page, MOONS_QUERY)
     ds = datasets.moons(n=200, noise=0.2, seed=0)
     s = dict(DEFAULTS, kernel="gaussian", sigma=1.0, C=1.0)
-    run = S.build_run(ds.X, ds.y, s, "smo")
+    run = record.build_run(ds.X, ds.y, s, "smo")
     got = player_state(page)
     np.testing.assert_array_equal(np.reshape(got["X"], (-1, 2)), ds.X)
     assert got["T"] == run.n_steps
@@ -343,7 +343,7 @@ def test_gaussian_kernel_and_slack_on_200_points(page):
     page.wait_for_function(
         "document.querySelector('.svmlab-player').__state.view.decision.slack.length > 0"
     )
-    xi = S.state_at(run, k).model.xi
+    xi = snapshot.state_at(run, k).model.xi
     assert (
         player_state(page)["view"]["decision"]["slack"] == (np.flatnonzero(xi > 0.005) + 1).tolist()
     )
@@ -364,7 +364,7 @@ def test_a_lost_run_is_sent_again_and_a_new_run_resets_the_player(page):
     # another working-set rule: another run, sent to the player, which starts at step 0
     page.locator(".st-key-stp-wss label", has_text="max violating pair").click()
     s = dict(Settings.from_dataset(ds.settings), wss="max_violating_pair")
-    run2 = S.build_run(ds.X, ds.y, s, "smo")
+    run2 = record.build_run(ds.X, ds.y, s, "smo")
     assert run2.n_steps != run.n_steps
     page.wait_for_function(
         f"document.querySelector('{COUNTER}').textContent.trim() === '0 / {run2.n_steps}'"

@@ -15,7 +15,7 @@ from axe import run_axe, serious
 from svm_engine import datasets
 from ui.shared.numbers import fmt_num
 from ui.shared.settings import Settings
-from ui.step_through import state as S
+from ui.step_through import record, snapshot
 from ui.worked_examples import examples as E
 
 pytestmark = pytest.mark.browser
@@ -36,8 +36,8 @@ WORDS = """(pic) => {
 
 def the_step() -> dict:
     d = datasets.two_point()
-    run = S.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
-    return S.step_record(run, 1)
+    run = record.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
+    return snapshot.step_record(run, 1)
 
 
 def open_box(page, seen: list[str]):

@@ -197,7 +197,7 @@ test("gridBefore gives g before the step shown and leaves the state alone", () =
   }
 });
 
-test("stepRecord names step k's numbers as ui/step_through/state.py step_record does", () => {
+test("stepRecord names step k's numbers as ui/step_through/snapshot.py step_record does", () => {
   const m = makeRun();
   const R = prepareRun(m.payload);
   const k = 42;

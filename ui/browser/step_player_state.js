@@ -171,7 +171,7 @@ export function alphaAt(R, k) {
 }
 
 export function stepRecord(R, k) {
-  // the numbers of step k (k ≥ 1), as ui.step_through.state.step_record names them
+  // the numbers of step k (k ≥ 1), as ui.step_through.snapshot.step_record names them
   const t = k - 1;
   const i = R.I[t];
   const j = R.J[t];

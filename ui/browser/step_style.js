@@ -1,5 +1,5 @@
 // The step player's colours and font: ui/shared/palette.py's (through palette.js), under the
-// names of ui/shared/figures.py and ui/step_through/figures.py (the page's Plotly figures),
+// names of ui/shared/figures.py and ui/step_through/figure_style.py (the page's Plotly figures),
 // for what it draws itself.
 import { PALETTE } from "./palette.js";
 

@@ -72,12 +72,12 @@ def update_words(run: KernelPerceptronResult, k: int) -> str:
         return ("**Start:** every αᵢ = 0 and b = 0, so h(x) = 0 everywhere: the first point "
                 "visited is a mistake (y·h(x) = 0 ≤ 0).")
     r = run.record(k)
-    sign = "+" if r["y"] > 0 else "−"
+    sign = "+" if r.y > 0 else "−"
     b = (f", b ← b + y = {fmt_num(run.b_after(k))}" if run.bias == "free"
          else " (b stays 0: no bias)")
-    return (f"**Update {k}** (epoch {r['epoch']}): x{_sub(r['i'] + 1)} with y = {sign}1 has "
-            f"y·h(x) = {fmt_num(r['y'] * r['h'])} ≤ 0, a mistake. So α{_sub(r['i'] + 1)} ← "
-            f"{r['alpha_i']}{b}: h(x) gains {sign}K(x{_sub(r['i'] + 1)}, x)"
+    return (f"**Update {k}** (epoch {r.epoch}): x{_sub(r.i + 1)} with y = {sign}1 has "
+            f"y·h(x) = {fmt_num(r.y * r.h)} ≤ 0, a mistake. So α{_sub(r.i + 1)} ← "
+            f"{r.alpha_i}{b}: h(x) gains {sign}K(x{_sub(r.i + 1)}, x)"
             f"{f' {sign} 1' if run.bias == 'free' else ''}.")
 
 

@@ -122,8 +122,8 @@ def run(X: np.ndarray, labels: np.ndarray, settings: dict) -> Answer:
         "status": fit_words.status_text(m.model)} for m in model.machines)
     return Answer(strategy=s["strategy"], classes=tuple(str(c) for c in model.classes),
                   machines=machines, scores=S, votes=model.votes(X, S),
-                  predicted=model.predict_index(X, S), xs=xs, ys=ys, region=reg["index"],
-                  machine_grid=reg["scores"].astype(np.float32), converged=model.converged,
+                  predicted=model.predict_index(X, S), xs=xs, ys=ys, region=reg.index,
+                  machine_grid=reg.scores.astype(np.float32), converged=model.converged,
                   status=multiclass_status(model), time_s=model.time_s)
 
 

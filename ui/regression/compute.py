@@ -46,7 +46,7 @@ class Answer:
     @property
     def time_cut(self) -> bool:
         """SMO stopped by its time limit: the answer depends on the load (never cached)."""
-        return bool(self.model.extra.get("timed_out", False))
+        return self.model.timed_out
 
 
 def check_settings(s: dict) -> dict:

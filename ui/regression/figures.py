@@ -138,15 +138,15 @@ def progress_figure(model) -> dict | None:
     """SMO's gap m(α) − M(α) before each step (log scale) and L̃ after it, at up to MAX_CURVE
     evenly spaced iterations; None for the QP."""
     tr = model.trace
-    if not tr or not len(tr["gap"]):
+    if tr is None or not len(tr.gap):
         return None
-    n = len(tr["gap"])
+    n = len(tr.gap)
     keep = np.unique(np.linspace(0, n - 1, min(n, MAX_CURVE)).astype(int))  # first and last kept
     it = keep + 1
     return {"data": [
-        {"type": "scatter", "mode": "lines", "x": it, "y": tr["gap"][keep],
+        {"type": "scatter", "mode": "lines", "x": it, "y": tr.gap[keep],
          "name": "m(α) − M(α)", "line": {"color": NEG_COLOR, "dash": "solid"}},
-        {"type": "scatter", "mode": "lines", "x": it, "y": tr["dual"][keep],
+        {"type": "scatter", "mode": "lines", "x": it, "y": tr.dual[keep],
          "name": "L̃(a, â)", "yaxis": "y2",  # dashed: not told apart by colour alone
          "line": {"color": POS_COLOR, "dash": "dash"}}],
         "layout": {"xaxis": {"title": {"text": "SMO iteration"}},

@@ -203,7 +203,7 @@ def alternatives(task: str, settings: Mapping[str, Any], n: int, solver: str | N
         return []
     solver = solver or settings.get("solver", "smo")
     if solvers is None and task == "step":
-        solvers = ("smo", "sga", "newton")  # ui.step_through.state.STEP_SOLVERS
+        solvers = ("smo", "sga", "newton")  # ui.step_through.record.STEP_SOLVERS
     if solvers is None:
         from ui.shared.fitting import solver_availability
 

@@ -32,7 +32,7 @@ from pydantic import (
 
 from ui.shared import browser_data
 from ui.shared.points import MAX_POINTS
-from ui.shared.settings import Settings as PlaygroundSettings
+from ui.shared.settings import Settings
 
 SCHEMA_FILE = Path(__file__).with_name("fit_schema.json")
 MAX_SEQ = 2**53  # integers a browser's JSON numbers hold exactly
@@ -57,10 +57,10 @@ def _points(value: Any) -> tuple:
         raise ValueError(str(exc)) from None
 
 
-def _settings(value: Any) -> dict:
+def _settings(value: Any) -> Settings:
     if not isinstance(value, Mapping):     # a dict from JSON, a Settings from a page
         raise ValueError('must be an object such as {"kernel": "linear", ...}')
-    return PlaygroundSettings.parse(value)
+    return Settings.parse(value)
 
 
 def _ranges(value: Any) -> tuple:
@@ -84,7 +84,8 @@ _RANGE = {"type": "array", "items": _NUMBER, "minItems": 2, "maxItems": 2}
 _RANGES_SCHEMA = {"type": "object", "properties": {"x": _RANGE, "y": _RANGE},
                   "required": ["x", "y"], "additionalProperties": False}
 Points = Annotated[tuple, PlainValidator(_points), WithJsonSchema(_POINTS_SCHEMA)]
-Settings = Annotated[dict, PlainValidator(_settings), WithJsonSchema({
+#: the request's "settings": a JSON object, parsed into ui.shared.settings.Settings
+SettingsJSON = Annotated[dict, PlainValidator(_settings), WithJsonSchema({
     "type": "object", "description": "the Playground's settings (ui.shared.settings."
     "Settings.parse; missing keys: defaults)"})]
 Ranges = Annotated[tuple, PlainValidator(_ranges), WithJsonSchema(_RANGES_SCHEMA)]
@@ -126,7 +127,7 @@ class FitRequest(BaseModel):
 
     model_config = _STRICT
     points: Points
-    settings: Settings = Field(default_factory=dict, validate_default=True)
+    settings: SettingsJSON = Field(default_factory=dict, validate_default=True)
     view: Ranges | None = None
     home: Ranges | None = None
     warm: Warm | None = None

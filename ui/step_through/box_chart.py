@@ -17,7 +17,7 @@ from ui.serving import browser_modules
 from ui.shared.chart import export_text, image_config
 
 COMPONENT_NAME = "svmlab_box"
-#: the numbers step_box.js draws (ui.step_through.state.step_record's names)
+#: the numbers step_box.js draws (ui.step_through.snapshot.step_record's names)
 KEYS = ("it", "i", "j", "yi", "yj", "C", "ai_old", "aj_old", "ai_new", "aj_new", "ai_unclipped",
         "aj_unclipped", "L", "H", "clipped")
 _INTS = ("it", "i", "j")
@@ -52,7 +52,7 @@ def _value(key: str, v: Any) -> Any:
 
 def box_data(rec: Mapping[str, Any], *, key: str, title: str | None,
              settings: str | Sequence[str], height: int = HEIGHT) -> dict:
-    """The element's data for step record ``rec`` (``ui.step_through.state.step_record`` of an
+    """The element's data for step record ``rec`` (``ui.step_through.snapshot.step_record`` of an
     SMO run, k ≥ 1): its numbers, the picture's height, the words of its saved image
     (``export_text``) and the file name (``image_config``)."""
     return {"rec": {k: _value(k, rec[k]) for k in KEYS}, "height": int(height),

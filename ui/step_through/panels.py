@@ -5,7 +5,7 @@ SMO steps in the browser: ``smo_player`` mounts the step player (``ui.step_throu
 which keeps the controls and redraws a step itself; ``smo_panels`` (a fragment) shows the
 numbers, why this pair, the formulas and the α table of the step it reports. SGA and Newton
 step on the server: ``server_stepper`` (a fragment that ticks while playing) draws the
-controls and the charts (``ui.step_through.figures`` through ``ui.step_through.plot``).
+controls and the charts (the ``*_figure(s)`` modules through ``ui.step_through.plot``).
 What to show is decided in ``ui.step_through.view`` and ``.text`` (pure, tested); the page's
 AppTests (tests/test_page_step_through.py) read what these panels show.
 """
@@ -22,11 +22,14 @@ import streamlit as st
 from ui.shared.chart import CHART_CONFIG
 from ui.shared.cite import cite
 from ui.shared.labels import SOLVER_NAMES
-from ui.step_through import figures as F
+from ui.step_through import cursor, snapshot
 from ui.step_through import player as SP
-from ui.step_through import state as S
 from ui.step_through import text as W
 from ui.step_through import view as V
+from ui.step_through.bars_figure import alpha_bars_figure
+from ui.step_through.coordinate_figure import coordinate_figure
+from ui.step_through.curves_figure import curves_figure
+from ui.step_through.decision_figures import step_decision_figure
 from ui.step_through.plot import step_plot
 
 P = "stp."  # widget keys of the page
@@ -61,7 +64,7 @@ def alpha_table(run, stt) -> None:
 
 def _on_nav(action: str, total: int) -> None:
     ss = st.session_state
-    ss[K_CURSOR] = S.move(ss.get(K_CURSOR, 0), action, total)
+    ss[K_CURSOR] = cursor.move(ss.get(K_CURSOR, 0), action, total)
     ss[K_PLAY] = False
 
 
@@ -70,7 +73,7 @@ def _on_play(total: int) -> None:
     if ss.get(K_PLAY):
         ss[K_PLAY] = False
         return
-    if S.clamp(ss.get(K_CURSOR, 0), total) >= total:
+    if cursor.clamp(ss.get(K_CURSOR, 0), total) >= total:
         ss[K_CURSOR] = 0
     ss[K_PLAY] = True
     ss[K_TICK] = None  # the clock starts on the first run: the press itself takes no step
@@ -78,7 +81,7 @@ def _on_play(total: int) -> None:
 
 def _on_jump(events: np.ndarray, what: str) -> None:
     ss = st.session_state
-    nxt = S.next_event(events, ss.get(K_CURSOR, 0))
+    nxt = cursor.next_event(events, ss.get(K_CURSOR, 0))
     ss[K_PLAY] = False
     if nxt is None:
         ss[K_MSG] = f"No further {what} in the recorded run."
@@ -92,7 +95,7 @@ NAV_BUTTONS = (("first", "first_page", None), ("prev", "navigate_before", "Left"
 
 def controls(run, total: int, coordinate: bool, unit: str) -> None:
     ss = st.session_state
-    events = S.event_steps(run, coordinate)
+    events = cursor.event_steps(run, coordinate)
     jump, jump_help, what = W.jump_texts(run.solver, unit, not np.isfinite(run.C_box))
     playing = bool(ss.get(K_PLAY))
     cols = st.columns([1, 1, 1, 1, 1.1, 1.4, 2.2], vertical_alignment="bottom")
@@ -107,12 +110,12 @@ def controls(run, total: int, coordinate: bool, unit: str) -> None:
     cols[5].selectbox("Speed", list(V.SPEEDS), key=P + "speed")
     cols[6].button(jump, key=P + "jump", icon=":material/redo:", on_click=_on_jump,
                    args=(events, what), width="stretch", help=jump_help,
-                   disabled=S.next_event(events, ss.get(K_CURSOR, 0)) is None)
+                   disabled=cursor.next_event(events, ss.get(K_CURSOR, 0)) is None)
     if total > 0:
         # No key, value = the cursor: the widget is a new one whenever the cursor moved, so a
         # value the browser sends for an older position (a play tick or a quick click racing
         # the redraw) is dropped instead of pulling the cursor back.
-        k = S.clamp(ss.get(K_CURSOR, 0), total)
+        k = cursor.clamp(ss.get(K_CURSOR, 0), total)
         picked = st.slider(f"{unit} k", 0, total, value=k)
         if picked != k:
             ss[K_CURSOR] = picked
@@ -131,7 +134,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
     top[1].markdown(f"## {W.headline(v, unit)}")  # h2: under the h1
     left, right = st.columns([1.15, 1.0], gap="medium")
     with left:
-        chart(F.step_decision_figure(
+        chart(step_decision_figure(
             stt, v.prev, pair=v.pair, pair_labels=v.pair_labels, x_range=ranges[0],
             y_range=ranges[1], show_slack=bool(st.session_state.get(P + "show_slack")),
             height=560, uirevision=uirev, step=k, resolution=V.DECISION_GRID, legend=False,
@@ -140,7 +143,7 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
         st.caption(W.decision_key(run.solver, coordinate, open_box=not np.isfinite(run.C_box)))
     with right:
         if coordinate and k > 0:
-            chart(F.coordinate_figure(v.coord, height=260), P + "fig.coord", words,
+            chart(coordinate_figure(v.coord, height=260), P + "fig.coord", words,
                   "SGA: one coordinate αₖ, clipped to [0, C]" if np.isfinite(run.C_box)
                   else "SGA: one coordinate αₖ, clipped at 0 (no upper bound)")
         elif coordinate:
@@ -163,10 +166,10 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
             st.caption(note)
     title = f"α after this {unit}" + (
         " (changed entries in green, old value marked)" if len(stt.changed) else "")
-    chart(F.alpha_bars_figure(stt.alpha, run.y, stt.changed, alpha_before=stt.alpha_before,
+    chart(alpha_bars_figure(stt.alpha, run.y, stt.changed, alpha_before=stt.alpha_before,
                               C=run.C_box, title=title, height=320, step=k), P + "fig.alpha",
           words)
-    chart(F.curves_figure(run.dual, run.primal, run.kkt, v.xpos, step_name=run.step_name,
+    chart(curves_figure(run.dual, run.primal, run.kkt, v.xpos, step_name=run.step_name,
                           current=(stt.dual, stt.primal, stt.kkt) if coordinate else None,
                           height=440, **V.curves_names(run)), P + "fig.curves", words,
           f"{SOLVER_NAMES[run.solver]}: convergence, {run.step_name} by {run.step_name}")
@@ -199,7 +202,7 @@ def server_stepper(run, coordinate: bool, unit: str, ranges, rid: str, about: st
         if msg:
             st.toast(msg)
         controls(run, total, coordinate, unit)
-        k = S.clamp(ss.get(K_CURSOR, 0), total)
+        k = cursor.clamp(ss.get(K_CURSOR, 0), total)
         ss[K_CURSOR] = k
         draw(run, k, coordinate, unit, ranges, rid, about)
 
@@ -217,7 +220,7 @@ def smo_player(run, rid: str, payload: Callable[[], dict], about: str = "") -> N
     need = (ss.get(P + "player") or {}).get("need")
     send, ss[K_NEED] = SP.must_send(ss.get(K_SENT), rid, need, int(ss.get(K_NEED, 0)))
     data = SP.player_data(rid, payload() if send else None,
-                          start=S.clamp(ss.get(K_CURSOR, 0), run.n_steps),
+                          start=cursor.clamp(ss.get(K_CURSOR, 0), run.n_steps),
                           show_slack=bool(ss.get(P + "show_slack")), need_seen=int(ss[K_NEED]),
                           settings=about)
     SP.step_player(data, key=P + "player")
@@ -232,10 +235,10 @@ def smo_panels(run, rid: str) -> None:
     T = run.n_steps
     k = SP.parse_step((ss.get(P + "sync") or {}).get("step"), rid, T)
     if k is None:  # no report for this run yet
-        k = S.clamp(ss.get(K_CURSOR, 0), T)
+        k = cursor.clamp(ss.get(K_CURSOR, 0), T)
     ss[K_CURSOR] = k
     SP.step_listener(key=P + "sync", run_id=rid, k=k)
-    stt = S.state_at(run, k)
+    stt = snapshot.state_at(run, k)
     head = W.smo_summary(stt.record) if k > 0 else "the start, α = 0"
     st.markdown(f"## Numbers of step {k:,} / {T:,}: {head}")  # h2: under the h1
     st.caption("These panels follow the player a moment after each step (while it plays fast, "
@@ -253,7 +256,7 @@ def smo_panels(run, rid: str) -> None:
             numbers_panel(run, stt)
         with why:
             st.subheader("Why this pair")
-            st.markdown(W.smo_why(S.selection_numbers(run, k), stt.record, run.model.tol))
+            st.markdown(W.smo_why(snapshot.selection_numbers(run, k), stt.record, run.model.tol))
             cands = W.candidates_rows(stt.record)
             if cands:
                 st.caption("Second-order gains of the best candidates j (LIBSVM's WSS 2):")

@@ -25,7 +25,7 @@ browser's reading of it, in Python; the tests replay α from it as step_player.j
 tests/step_payload.py), ``parse_step`` (what comes back, validated: the browser is not
 trusted). Mounting: ``step_player`` and ``step_listener``.
 
-Symbols as in ``ui.step_through.state``: α, C, η, L, H, Eₜ = h(xₜ) − yₜ (before the step), b.
+Symbols as in ``ui.step_through.snapshot``: α, C, η, L, H, Eₜ = h(xₜ) − yₜ (before the step), b.
 Indices 0-based here; the browser shows them 1-based.
 """
 
@@ -46,9 +46,10 @@ from ui.shared.browser_data import PLOTLY_URL, canvas_figure_json
 from ui.shared.chart import export_text, image_config
 from ui.shared.figures import alpha_scale, region_scale
 from ui.shared.fitting import grid_axes
-from ui.step_through import figures as F
-from ui.step_through import state as S
+from ui.step_through import cursor, record, snapshot
 from ui.step_through import text as W
+from ui.step_through.curves_figure import curves_figure
+from ui.step_through.decision_figures import decision_frame_figure
 from ui.step_through.step_schema import CurveArrays, StepArrays, encode
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
@@ -166,7 +167,7 @@ def kernel_spec(kernel) -> dict:
 
 
 def player_payload(
-    run: S.StepRun,
+    run: record.StepRun,
     run_id: str,
     *,
     x_range,
@@ -196,7 +197,7 @@ def player_payload(
     flags = np.where(det["clipped"][1:], FLAG_CLIPPED, 0) | np.where(run.events[1:], FLAG_EVENT, 0)
     xs, ys = grid_axes(x_range, y_range, resolution)
     C_box = run.C_box
-    curves = F.curves_figure(
+    curves = curves_figure(
         run.dual,
         run.primal,
         run.kkt,
@@ -211,7 +212,7 @@ def player_payload(
         if tr["meta"]["role"] in ("dual", "primal", "kkt", "extra"):
             tr["x"] = np.asarray(tr["x"], dtype=np.int32)
             tr["y"] = np.array([np.nan if v is None else v for v in tr["y"]], dtype=np.float32)
-    frame = F.decision_frame_figure(run.X, run.y, x_range, y_range, height=decision_height)
+    frame = decision_frame_figure(run.X, run.y, x_range, y_range, height=decision_height)
     return {
         "v": PROTOCOL,
         "run": str(run_id),
@@ -226,7 +227,7 @@ def player_payload(
             alpha_scale(run.model) if run.loss == "hinge" and math.isfinite(run.C) else None
         ),
         "quad_C": float(run.C) if run.loss == "quadratic" else None,
-        "kkt_tol": S.KKT_TOL,
+        "kkt_tol": snapshot.KKT_TOL,
         "rules": browser_rules(),  # when α counts as 0 or C: the browser has no copy of its own
         "kernel": kernel_spec(run.kernel),
         "X": typed(run.X, "f8"),
@@ -275,7 +276,7 @@ def parse_step(value: Any, run_id: str, n_steps: int) -> int | None:
     k = value.get("k")
     if isinstance(k, bool) or not isinstance(k, int):
         return None
-    return S.clamp(k, n_steps)
+    return cursor.clamp(k, n_steps)
 
 
 def must_send(sent_run: Any, run_id: str, need: Any, need_seen: int) -> tuple[bool, int]:

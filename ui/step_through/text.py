@@ -17,7 +17,8 @@ import numpy as np
 from ui.shared import formulas as FM
 from ui.shared.labels import WSS_LABELS
 from ui.shared.numbers import fmt_num, fmt_tex, fmt_tex_factor, hyperplane_equation
-from ui.step_through.state import KKT_TOL, TRACE_CAP
+from ui.step_through.record import TRACE_CAP
+from ui.step_through.snapshot import KKT_TOL
 
 #: separates the lines of ``latex_block`` (a line break with a little space)
 LATEX_LINE_SEP = r" \\[6pt] "

@@ -21,7 +21,8 @@ import pandas as pd
 
 from ui.shared.labels import SOLVER_STEPS
 from ui.shared.sv_labels import point_labels
-from ui.step_through import state as S
+from ui.step_through import cursor, snapshot
+from ui.step_through.coordinate import coordinate_count, coordinate_position, coordinate_state
 
 SGA_MODE_LABELS = {"sweep": "one sweep (all k)", "coordinate": "one coordinate αₖ"}
 #: speed label → (seconds between frames, steps per frame)
@@ -45,7 +46,7 @@ def unit_name(solver: str, coordinate: bool = False) -> str:
 
 def total_steps(run, coordinate: bool = False) -> int:
     """The last step the cursor can reach."""
-    return S.coordinate_count(run) if coordinate else run.n_steps
+    return coordinate_count(run) if coordinate else run.n_steps
 
 
 def run_key(xb: bytes, yb: bytes, skey: tuple, solver: str, mode: str) -> str:
@@ -61,7 +62,7 @@ class StepView:
     """Step k as the page draws it."""
 
     k: int
-    state: Any  # S.StepState after step k
+    state: Any  # snapshot.StepState after step k
     prev: Any  # the model before the step (its boundary drawn faint); None at the start
     pair: list[int]  # points ringed as this step's (SGA's coordinate k)
     pair_labels: tuple[str, ...]
@@ -74,12 +75,12 @@ class StepView:
 def step_view(run, k: int, coordinate: bool = False) -> StepView:
     """The state after step k of ``run`` (SGA and Newton: drawn on the server)."""
     if not coordinate:
-        return StepView(k, S.state_at(run, k), S.prev_model(run, k), [], (), float(k))
-    stt, rec = S.coordinate_state(run, k)
+        return StepView(k, snapshot.state_at(run, k), snapshot.prev_model(run, k), [], (), float(k))
+    stt, rec = coordinate_state(run, k)
     if k == 0:
         return StepView(0, stt, None, [], ("k",), 0.0, rec)
-    t, kk = S.coordinate_position(run, k)
-    prev = S.coordinate_state(run, k - 1)[0].model
+    t, kk = coordinate_position(run, k)
+    prev = coordinate_state(run, k - 1)[0].model
     return StepView(k, stt, prev, [kk], ("k",), (t - 1) + (kk + 1) / run.n, rec, t, kk)
 
 
@@ -126,8 +127,8 @@ def timer_tick(k: int, last: float | None, now: float, interval: float, n_steps:
     the time of the last tick, keep playing). The first run after Play only starts the
     clock (the press itself takes no step); a run sooner than half an interval after the
     last tick (a rerun for another reason) takes no step either; play stops at the end."""
-    k = S.clamp(k, n_steps)
+    k = cursor.clamp(k, n_steps)
     if last is None or now - last < 0.5 * interval:
         return k, (now if last is None else last), True
-    k, keep = S.play_tick(k, n_steps, stride)
+    k, keep = cursor.play_tick(k, n_steps, stride)
     return k, now, keep

@@ -49,4 +49,4 @@ def compute() -> Result:
     ]
     return Result(rows, {"smo": smo, "qp": qp},
                   {"α is not unique: the book's, SMO's and the QP's side by side": table},
-                  notes, log, {"book_line": book_line(B)})
+                  notes, log, book_line=book_line(B))

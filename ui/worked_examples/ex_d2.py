@@ -61,5 +61,4 @@ def compute() -> Result:
     ]
     tables = {"The slack table of slide 23": slack,
               "α is not unique: the book's, SMO's and the QP's side by side": alphas}
-    return Result(rows, {"smo": smo, "qp": qp}, tables, notes, log,
-                  {"book_line": book_line(B)})
+    return Result(rows, {"smo": smo, "qp": qp}, tables, notes, log, book_line=book_line(B))

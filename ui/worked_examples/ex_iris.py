@@ -81,4 +81,4 @@ def compute() -> Result:
     tables = {"SGA stopped at ε = 1e-4 against the exact optimum of the same problem": versus,
               "Free bias against the book's folded bias (C = 10)": bias_rows}
     lines = {C: ((b[0].value, b[1].value), b[2].value) for C, b in BOOK_IRIS.items()}
-    return Result(rows, models, tables, notes, log, {"book_lines": lines})
+    return Result(rows, models, tables, notes, log, book_lines=lines)

@@ -10,7 +10,7 @@ from svm_engine.solvers.psvm import proximal_system
 from ui.shared.cite import cite
 from ui.shared.numbers import fmt_fixed as fixed
 from ui.shared.numbers import fmt_num, fmt_pct
-from ui.worked_examples.result import TIGHT, Result, coef_text, fit
+from ui.worked_examples.result import TIGHT, LinearSystem, Result, coef_text, fit
 from ui.worked_examples.rows import claim_row
 
 
@@ -66,4 +66,4 @@ def compute() -> Result:
     ]
     return Result(rows, {"svm": svm, "psvm": prox, "newton": newton},
                   {"SVM, PSVM and SVM-Primal on D2": table}, notes, log,
-                  {"system": {"M": M, "v": v}})
+                  system=LinearSystem(M, v))

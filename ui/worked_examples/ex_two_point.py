@@ -9,7 +9,7 @@ from svm_engine import datasets
 from svm_engine.solvers.qp import primal_qp_matrices
 from ui.shared.numbers import fmt_fixed as fixed
 from ui.worked_examples.book_values import BOOK_TWO_POINT, SEED004, book_line
-from ui.worked_examples.result import TIGHT, Result, fit
+from ui.worked_examples.result import TIGHT, QPMatrices, Result, fit
 from ui.worked_examples.rows import Row, claim_row, matrix_row, number_row
 
 
@@ -42,8 +42,7 @@ def compute() -> Result:
              f"calls the width between h(x) = +1 and h(x) = −1 the margin: 2/‖w‖ = "
              f"{fixed(2 / math.hypot(*w), 4)}."]
     return Result(rows, {"qp": m, "smo": smo}, {}, notes, log,
-                  {"matrices": {"P": P, "q": q, "G": G, "h": h},
-                   "book_line": book_line(B)})
+                  matrices=QPMatrices(P, q, G, h), book_line=book_line(B))
 
 
 def smo_step_rows(d, smo) -> list[Row]:

@@ -14,7 +14,7 @@ from ui.shared import palette as P
 from ui.shared.describe import describe_model, with_description
 from ui.shared.figures import OVERLAY_COLORS, Overlay, decision_figure_dict
 from ui.shared.settings import Settings
-from ui.step_through import state as step_state
+from ui.step_through import record, snapshot
 from ui.worked_examples.result import Result
 
 HEIGHT = 500
@@ -57,16 +57,16 @@ def figures(key: str, r: Result) -> list[Plot]:
     if key == "d1":
         return [Plot("SMO's hyperplane (solid), margins (dashed), support vectors ringed; the "
                      "book's line from slide 16 dotted.",
-                     _figure(m["smo"], [_book("book (slide 16)", r.extra["book_line"])],
+                     _figure(m["smo"], [_book("book (slide 16)", r.book_line)],
                              _names("d1")))]
     if key == "d2":
         return [Plot("ξ drawn from each point with slack to its margin; x16 and x18 crossed "
                      "(misclassified); bound SVs (α = C) ringed thicker, in purple; the book's "
                      "line from slide 22 dotted.",
-                     _figure(m["smo"], [_book("book (slide 22)", r.extra["book_line"])],
+                     _figure(m["smo"], [_book("book (slide 22)", r.book_line)],
                              _names("d2")))]
     if key == "iris":
-        lines = r.extra["book_lines"]
+        lines = r.book_lines
         names = _names("iris_setosa")
         return [
             Plot("h10 (shaded, solid) and h1000 (green, long dashes) from the book's SVM-Dual with "
@@ -102,15 +102,15 @@ def figures(key: str, r: Result) -> list[Plot]:
         ]
     if key == "two_point":
         d = datasets.two_point()
-        run = step_state.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
+        run = record.build_run(d.X, d.y, Settings.from_dataset(d.settings), "smo")
         return [Plot("The cvxopt primal QP's hyperplane x1 + x2 − 3 = 0; both points are "
                      "support vectors. The note's line dotted.",
-                     _figure(m["qp"], [_book("the KKT note", r.extra["book_line"])],
+                     _figure(m["qp"], [_book("the KKT note", r.book_line)],
                              _names("two_point"), ranges=((-0.5, 4.0), (0.0, 3.0)))),
                 Plot("SMO's one step in the (λ₁, λ₂) plane, the seed's box figure: the line "
                      "y₁λ₁ + y₂λ₂ = 0, the segment [U, V] (open: C = ∞), from (0, 0) to "
                      "(1, 1). The Step-through page shows the same picture for every step.",
-                     None, box=step_state.step_record(run, 1))]
+                     None, box=snapshot.step_record(run, 1))]
     if key == "psvm":
         green = OVERLAY_COLORS[0]
         return [Plot("The SVM of slide 22 (shaded, solid, SVs ringed); PSVM (green, solid) with "

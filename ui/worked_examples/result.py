@@ -24,17 +24,44 @@ TIGHT = {s.key: s.book_tol for s in registry.SOLVERS if s.book_tol is not None}
 ON_MARGIN_TOL = TOL
 
 
+#: a hyperplane the book prints, ((w₁, w₂), b), for drawing it
+BookLine = tuple[tuple[float, float], float]
+
+
+@dataclass(frozen=True, eq=False)
+class QPMatrices:
+    """The primal QP cvxopt solves, min ½xᵀPx + qᵀx s.t. Gx ≤ h (`primal_qp_matrices`)."""
+
+    P: np.ndarray
+    q: np.ndarray
+    G: np.ndarray
+    h: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class LinearSystem:
+    """PSVM's linear system M·(w, γ) = v (`proximal_system`)."""
+
+    M: np.ndarray
+    v: np.ndarray
+
+
 @dataclass
 class Result:
     """What one example computed: the match rows, the fitted models (for the plots), extra
-    tables {title: rows}, sentences computed from the numbers, and solver warnings."""
+    tables {title: rows}, sentences computed from the numbers, solver warnings, and what
+    some examples show besides: the book's printed hyperplane (or one per C), the QP's
+    matrices, PSVM's linear system."""
 
     rows: list[Row]
     models: dict[str, Any]
     tables: dict[str, list[dict]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    book_line: BookLine | None = None
+    book_lines: dict[int, BookLine] = field(default_factory=dict)
+    matrices: QPMatrices | None = None
+    system: LinearSystem | None = None
 
 
 def fit(d, log: list[str], **kw):
