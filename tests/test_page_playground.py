@@ -420,18 +420,18 @@ def test_quick_controls_and_sidebar_share_one_state():
     """Issue 32 item 13: kernel, loss and C beside the plot are the sidebar's settings: a
     change in one shows in the other and refits (the canvas's payload carries the new C)."""
     at = new_app()
-    at.toggle(key=S.WIDGET_PREFIX + "hard_margin").set_value(False).run()  # D1 starts hard
+    at.toggle(key=S.Playground.widget_key("hard_margin")).set_value(False).run()  # D1 starts hard
     quick_c = at.select_slider(key="quick.C")
     quick_c.set_value(10.0).run()
     no_traceback(at)
     assert S.current_settings(at.session_state)["C"] == 10.0
-    assert at.select_slider(key=S.WIDGET_PREFIX + "C").value == 10.0
-    at.select_slider(key=S.WIDGET_PREFIX + "C").set_value(0.1).run()
+    assert at.select_slider(key=S.Playground.widget_key("C")).value == 10.0
+    at.select_slider(key=S.Playground.widget_key("C")).set_value(0.1).run()
     assert at.select_slider(key="quick.C").value == 0.1
     at.selectbox(key="quick.kernel").set_value("gaussian").run()
     no_traceback(at)
-    assert at.radio(key=S.WIDGET_PREFIX + "kernel").value == "gaussian"
+    assert at.radio(key=S.Playground.widget_key("kernel")).value == "gaussian"
     assert at.select_slider(key="quick.sigma").label.startswith("σ")
     at.selectbox(key="quick.loss").set_value("quadratic").run()
-    assert at.radio(key=S.WIDGET_PREFIX + "loss").value == "quadratic"
+    assert at.radio(key=S.Playground.widget_key("loss")).value == "quadratic"
     assert S.current_settings(at.session_state)["loss"] == "quadratic"

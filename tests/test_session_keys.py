@@ -97,6 +97,11 @@ def test_every_page_state_has_its_own_key_and_widget_prefix():
     prefixes = [c.PREFIX for c in classes if c is not Shared]
     assert all(a == b or not b.startswith(a) for a in prefixes for b in prefixes), prefixes
     assert not any(k.startswith(p) for k in keys for p in prefixes)  # a load's clear keeps them
+    ss: dict = {}
+    shared(ss).epoch = 5
+    ss[Shared.widget_key("student.toggle")] = True
+    Shared.clear_widgets(ss)  # a widget goes, the objects stay
+    assert list(ss) == [Shared.KEY] and shared(ss).epoch == 5
 
 
 def _subclasses(cls):

@@ -78,8 +78,10 @@ class PageState:
 
     @classmethod
     def clear_widgets(cls, ss: MutableMapping) -> None:
-        """Drop the page's widget values so its widgets re-seed from its state."""
-        for k in [k for k in list(ss.keys()) if isinstance(k, str) and k.startswith(cls.PREFIX)]:
+        """Drop the page's widget values so its widgets re-seed from its state (never a page's
+        object: ``Shared.PREFIX`` starts every ``KEY``)."""
+        for k in [k for k in list(ss.keys()) if isinstance(k, str) and k.startswith(cls.PREFIX)
+                  and not isinstance(ss[k], PageState)]:
             del ss[k]
 
 

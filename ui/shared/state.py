@@ -28,7 +28,6 @@ from ui.shared.settings import Settings
 DEFAULT_DATASET = "d1"
 
 
-
 @dataclass
 class Playground(PageState):
     """The Playground's own state (its points and settings are ``Shared``: other pages read
@@ -63,10 +62,6 @@ class Playground(PageState):
     def teacher_key(cls, name: str) -> str:
         """The key of the teacher panel's widget ``name``."""
         return cls.TEACHER_PREFIX + name
-
-
-#: Widget keys start with this; ``load_into_playground`` drops them so widgets re-seed.
-WIDGET_PREFIX = Playground.PREFIX
 
 
 def push_flash(ss: MutableMapping, level: str, text: str) -> None:
