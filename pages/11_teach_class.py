@@ -13,6 +13,7 @@ from ui.shared import present
 from ui.shared.nav import run_through_app
 from ui.shared.store_page import store_or_stop
 from ui.teach import builder, views
+from ui.teach.page_state import Teach
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
@@ -34,7 +35,7 @@ try:
     if not store.is_teacher(code, key):
         raise NotTeacher(code)
 except (ClassNotFound, NotTeacher):
-    ss.pop(views.K_CLASS, None)
+    Teach.of(ss).taught = None
     st.warning(f"The class {code} has ended (or this key is not its teacher's).")
     st.stop()
 views.header(ss, code, key)

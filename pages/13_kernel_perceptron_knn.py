@@ -20,6 +20,7 @@ import streamlit as st
 from svm_engine.datasets_multiclass import blobs_k, iris_species
 from ui.knn_perceptron import compute as C
 from ui.knn_perceptron import figures as F
+from ui.knn_perceptron.page_state import KernelPerceptronKnn
 from ui.serving import budget
 from ui.shared import click_plot, reveal
 from ui.shared import controls as ctl
@@ -29,7 +30,7 @@ from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.fitting import FitOutcome
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import kernel_text, markdown_safe
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.numbers import fmt_pct
 from ui.shared.points import MAX_POINTS
 from ui.shared.settings import settings_key
@@ -38,9 +39,8 @@ from ui.shared.stepper import step_buttons
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
-P = "kpk."                                   # widget keys of this page
-K_ADDED, K_KADDED, K_QUERY = "kpk.added", "kpk.knn_added", "kpk.query"
-K_RUN, K_PLOT, K_KPLOT = "kpk.run_key", "kpk.plot", "kpk.knn_plot"
+page = KernelPerceptronKnn.of(ss)
+P, K = KernelPerceptronKnn.PREFIX, KernelPerceptronKnn.widget_key  # the widget keys of this page
 SOURCE_LABELS = {"playground": "The Playground's points and settings", **DATASET_LABELS}
 GEN = {"n": 60, "noise": 0.1}
 MODEL_KEYS = ("kernel", "degree", "coef0", "sigma", "loss", "hard_margin", "C")
@@ -60,10 +60,9 @@ st.caption(
 
 
 def on_source_change() -> None:
-    ss[K_ADDED] = []
-    ss.pop(K_RUN, None)
+    page.added, page.run_key = [], None
     for k in MODEL_KEYS:                     # the new source's suggested settings
-        ss.pop(P + k, None)
+        ss.pop(K(k), None)
 
 
 def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
@@ -71,17 +70,17 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
                                      on_change=on_source_change,
                                      help="The Playground's current points (default), a book "
                                           "dataset or a generator.")
-    base = ctl.source_settings(ss, P, ss[P + "source"], **GEN)
+    base = ctl.source_settings(ss, P, ss[K("source")], **GEN)
     ctl.default_widgets(ss, P, {k: base[k] for k in MODEL_KEYS})
     st.sidebar.header("Kernel and SVM")
     s = ctl.model_sidebar(ss, P, base, c_help="The SVM's C (the perceptron has none).")
     s.update(solver="smo", bias="free")
     sb = st.sidebar
     sb.header("Kernel perceptron")
-    sb.select_slider("epoch cap", C.EPOCH_CHOICES, key=P + "epochs",
+    sb.select_slider("epoch cap", C.EPOCH_CHOICES, key=K("epochs"),
                      help="Passes over the points in data order; the run stops earlier after "
                           "an epoch without mistakes.")
-    sb.radio("bias", tuple(BIAS), key=P + "bias", format_func=BIAS.get)
+    sb.radio("bias", tuple(BIAS), key=K("bias"), format_func=BIAS.get)
     return X, y, str(title), s
 
 
@@ -111,34 +110,38 @@ def cached_knn(xb: bytes, labels: tuple, k: int, skey: tuple | None, query: tupl
 
 
 def on_plot_click(xr, yr, label: int) -> None:
-    xy = click_plot.parse_click(ss.get(K_PLOT), xr, yr)
-    if xy is not None and len(ss.get(K_ADDED, [])) < MAX_POINTS:
-        ss.setdefault(K_ADDED, []).append((*xy, int(label)))
+    xy = click_plot.parse_click(ss.get(K("plot")), xr, yr)
+    if xy is not None and len(page.added) < MAX_POINTS:
+        page.added.append((*xy, int(label)))
+
+
+def clear_knn() -> None:
+    page.knn_added, page.query = [], None
 
 
 def on_knn_click(xr, yr, mode: str, label: str) -> None:
-    xy = click_plot.parse_click(ss.get(K_KPLOT), xr, yr)
+    xy = click_plot.parse_click(ss.get(K("knn_plot")), xr, yr)
     if xy is None:
         return
     if mode == "query":
-        ss[K_QUERY] = xy
-    elif ss[P + "knn_data"] == "same":
-        ss.setdefault(K_ADDED, []).append((*xy, 1 if label == "+1" else -1))
+        page.query = xy
+    elif ss[K("knn_data")] == "same":
+        page.added.append((*xy, 1 if label == "+1" else -1))
     else:
-        ss.setdefault(K_KADDED, []).append((*xy, label))
+        page.knn_added.append((*xy, label))
 
 
 # -------------------------------------------------------------------------------- page
 
-restore_widgets(ss, P)
+page.widgets.restore(ss)
 ctl.default_widgets(ss, P, DEFAULTS)
-keep_widgets(ss, P, ("source", "gen.n", "gen.noise", "gen.seed", *MODEL_KEYS, *DEFAULTS))
+page.widgets.keep(ss, ("source", "gen.n", "gen.noise", "gen.seed", *MODEL_KEYS, *DEFAULTS))
 try:
     X, y, title, settings = sidebar()
 except ValueError as exc:  # a generator's parameters
     st.error(f"Could not make the points: {exc}")
     st.stop()
-added = ss.get(K_ADDED, [])
+added = page.added
 if added:
     X = np.vstack([X, [[p[0], p[1]] for p in added]])
     y = np.concatenate([np.where(np.asarray(y) > 0, 1, -1), [p[2] for p in added]])
@@ -152,7 +155,7 @@ xb = np.ascontiguousarray(X, dtype=np.float64).tobytes()
 yb = np.ascontiguousarray(y, dtype=np.int64).tobytes()
 skey = settings_key(settings)
 try:
-    run = cached_perceptron(xb, yb, skey, int(ss[P + "epochs"]), ss[P + "bias"])
+    run = cached_perceptron(xb, yb, skey, int(ss[K("epochs")]), ss[K("bias")])
 except budget.Stopped as exc:
     st.error(f"{exc} Lower the epoch cap or use fewer points.")
     st.stop()
@@ -172,19 +175,19 @@ st.markdown(
     "**αᵢ ← αᵢ + 1** (and b ← b + yᵢ), where **h(x) = Σⱼ αⱼyⱼK(xⱼ, x) + b**. So αᵢ counts the "
     f"mistakes made on xᵢ ({cite('kernels')}; the perceptron of {cite('perceptron')}).")
 total = run.n_updates
-if ss.get(K_RUN) != (xb, yb, skey, ss[P + "epochs"], ss[P + "bias"]):  # a new run: its end
-    ss[K_RUN] = (xb, yb, skey, ss[P + "epochs"], ss[P + "bias"])
-    ss[P + "step"] = total
-ss[P + "step"] = min(int(ss.get(P + "step", total)), total)
-k = ss[P + "step"]
+if page.run_key != (xb, yb, skey, ss[K("epochs")], ss[K("bias")]):  # a new run: its end
+    page.run_key = (xb, yb, skey, ss[K("epochs")], ss[K("bias")])
+    ss[K("step")] = total
+ss[K("step")] = min(int(ss.get(K("step"), total)), total)
+k = ss[K("step")]
 step_buttons(ss, P, k, total, label="update", empty="No update was made.")
 ranges = C.plot_ranges(X)
 point = run.record(k).i if k else None
 fig = F.perceptron_figure(X, y, model, C.StepModel(run, k), k, point, run.alpha_after(k),
                           ranges)
-cls = st.radio("Class of the next point you click", ("+1", "−1"), key=P + "class",
+cls = st.radio("Class of the next point you click", ("+1", "−1"), key=K("class"),
                horizontal=True)
-click_plot.click_plot(fig, key=K_PLOT, config=CONFIG,
+click_plot.click_plot(fig, key=K("plot"), config=CONFIG,
                       on_click=partial(on_plot_click, *ranges, 1 if cls == "+1" else -1),
                       title="The kernel perceptron beside the SVM",
                       description=C.perceptron_plot_words(X, y, model, run, k),
@@ -197,12 +200,12 @@ st.markdown(C.update_words(run, k))
 st.markdown(f"**Training mistakes after update {k}: {C.mistakes_after(run, k)}** of {len(X)} "
             "points.")
 (st.success if run.converged else st.warning)(
-    C.run_words(run, model, int(ss[P + "epochs"])))
+    C.run_words(run, model, int(ss[K("epochs")])))
 if not svm.ok:
     st.warning(markdown_safe(f"No SVM on these points with these settings: {svm.error}"))
 rows = C.alpha_rows(run, k, model)
 if rows:
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key=P + "alphas")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key=K("alphas"))
 st.caption("The perceptron's αᵢ are counts of mistakes, on every point it ever got wrong; "
            "the SVM's αᵢ are Lagrange multipliers, > 0 only on the support vectors "
            f"({cite('chapter', 16)}).")
@@ -210,10 +213,10 @@ st.caption("The perceptron's αᵢ are counts of mistakes, on every point it eve
 # ---- k-NN
 st.header("k nearest neighbours, and 1-NN's Voronoi cells")
 a, b, d = st.columns([2, 1, 3], vertical_alignment="bottom")
-data = a.selectbox("Points", tuple(KNN_DATA), key=P + "knn_data", format_func=KNN_DATA.get,
-                   on_change=lambda: ss.update({K_KADDED: [], K_QUERY: None}))
-kk = b.slider("k", 1, C.K_MAX, key=P + "k")
-dist = d.radio("distance", ("euclidean", "kernel"), key=P + "distance", horizontal=True,
+data = a.selectbox("Points", tuple(KNN_DATA), key=K("knn_data"), format_func=KNN_DATA.get,
+                   on_change=clear_knn)
+kk = b.slider("k", 1, C.K_MAX, key=K("k"))
+dist = d.radio("distance", ("euclidean", "kernel"), key=K("distance"), horizontal=True,
                format_func=C.distance_labels(kernel_text(settings)).get)
 if data == "same":
     KX, labels = X, np.where(y > 0, "+1", "−1")
@@ -221,17 +224,17 @@ else:
     md = iris_species() if data == "iris" else blobs_k(k=4, n=80, noise=0.8, seed=0)
     KX = np.array(md.X)
     labels = np.array([str(v) if data == "iris" else f"class {v}" for v in md.y])
-    extra = ss.get(K_KADDED, [])
+    extra = page.knn_added
     if extra:
         KX = np.vstack([KX, [[p[0], p[1]] for p in extra]])
         labels = np.concatenate([labels, [p[2] for p in extra]])
 classes = sorted(set(labels.tolist()))
 m1, m2 = st.columns([3, 2], vertical_alignment="bottom")
-mode = m1.radio("A click on this plot will", tuple(CLICK), key=P + "click",
+mode = m1.radio("A click on this plot will", tuple(CLICK), key=K("click"),
                 format_func=CLICK.get, horizontal=True)
-new_class = m2.selectbox("class of an added point", classes, key=P + "knn_class." + data,
+new_class = m2.selectbox("class of an added point", classes, key=K("knn_class." + data),
                          disabled=mode != "add")
-query = ss.get(K_QUERY) or tuple(map(float, KX.mean(axis=0)))
+query = page.query or tuple(map(float, KX.mean(axis=0)))
 kk = min(kk, len(KX))
 try:
     ans = cached_knn(np.ascontiguousarray(KX, dtype=np.float64).tobytes(), tuple(labels), kk,
@@ -242,7 +245,7 @@ except (budget.Stopped, ValueError) as exc:
 kfig = F.knn_figure(ans, KX, labels, ("sepal length (cm)", "sepal width (cm)")
                     if data == "iris" else ("x1", "x2"))
 kr = (kfig["layout"]["xaxis"]["range"], kfig["layout"]["yaxis"]["range"])
-click_plot.click_plot(kfig, key=K_KPLOT, config=CONFIG,
+click_plot.click_plot(kfig, key=K("knn_plot"), config=CONFIG,
                       on_click=partial(on_knn_click, *kr, mode, new_class),
                       title=f"{kk}-NN regions" + (" and Voronoi cells" if kk == 1 else ""),
                       description=C.knn_plot_words(ans, labels),

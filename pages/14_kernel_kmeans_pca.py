@@ -21,6 +21,7 @@ from svm_engine import datasets
 from ui.kernels.text import mercer_verdict
 from ui.kmeans_pca import compute as C
 from ui.kmeans_pca import figures as F
+from ui.kmeans_pca.page_state import KernelKmeansPca
 from ui.serving import budget
 from ui.shared import click_plot, state
 from ui.shared import controls as ctl
@@ -29,15 +30,15 @@ from ui.shared.cite import cite
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.labels import COEF0_LABELS, DATASET_LABELS, sigma_gamma
 from ui.shared.markdown import markdown_safe
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.stepper import step_buttons
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
-P = "kkp."                                   # widget keys of this page
-K_NEW, K_PLOT, K_RUN = "kkp.new", "kkp.plot", "kkp.run_key"
+page = KernelKmeansPca.of(ss)
+P, K = KernelKmeansPca.PREFIX, KernelKmeansPca.widget_key  # the widget keys of this page
 GENERATORS = ("rings", *datasets.GENERATORS)
 SOURCES = {"rings": "Rings: two concentric circles (generated)",
            "playground": "The Playground's points",
@@ -56,8 +57,7 @@ st.caption(
 
 
 def clear_new() -> None:
-    ss[K_NEW] = []
-    ss.pop(K_RUN, None)
+    page.new, page.run_key = [], None
 
 
 def data_sidebar() -> tuple[np.ndarray, np.ndarray, str]:
@@ -74,43 +74,43 @@ def data_sidebar() -> tuple[np.ndarray, np.ndarray, str]:
 def kernel_sidebar() -> dict:
     sb = st.sidebar
     sb.header("Kernel")
-    s = {k: ss.get(P + k, v) for k, v in C.DEFAULTS.items()}
-    s["kernel"] = sb.radio("Kernel", C.KERNELS, key=P + "kernel", format_func=C.KERNEL_NAMES.get)
+    s = {k: ss.get(K(k), v) for k, v in C.DEFAULTS.items()}
+    s["kernel"] = sb.radio("Kernel", C.KERNELS, key=K("kernel"), format_func=C.KERNEL_NAMES.get)
     used = {s["kernel"]}
     if s["kernel"] == "rules":
-        s["rule"] = sb.selectbox("Rule", tuple(C.RULE_NAMES), key=P + "rule",
+        s["rule"] = sb.selectbox("Rule", tuple(C.RULE_NAMES), key=K("rule"),
                                  format_func=C.RULE_NAMES.get,
                                  help="Sums, products, positive multiples and the exponential "
                                       "of kernels are kernels; a difference need not be.")
-        s["k1"] = sb.radio("K₁", C.BASES, key=P + "k1", horizontal=True,
+        s["k1"] = sb.radio("K₁", C.BASES, key=K("k1"), horizontal=True,
                            format_func=C.KERNEL_NAMES.get)
         used = {s["k1"]}
         if s["rule"] in ("sum", "product", "difference"):
-            s["k2"] = sb.radio("K₂", C.BASES, key=P + "k2", horizontal=True,
+            s["k2"] = sb.radio("K₂", C.BASES, key=K("k2"), horizontal=True,
                                format_func=C.KERNEL_NAMES.get)
             used.add(s["k2"])
         if s["rule"] == "scale":
-            s["a"] = sb.select_slider("a (> 0)", A_GRID, key=P + "a", format_func=fmt_setting)
+            s["a"] = sb.select_slider("a (> 0)", A_GRID, key=K("a"), format_func=fmt_setting)
     if "polynomial" in used:
-        s["degree"] = sb.slider("degree q", 1, 5, key=P + "degree")
-        s["coef0"] = sb.radio("K(x, z) = (c + xᵀz)^q", (0.0, 1.0), key=P + "coef0",
+        s["degree"] = sb.slider("degree q", 1, 5, key=K("degree"))
+        s["coef0"] = sb.radio("K(x, z) = (c + xᵀz)^q", (0.0, 1.0), key=K("coef0"),
                               horizontal=True, format_func=COEF0_LABELS.get)
     if "gaussian" in used:
-        s["sigma"] = sb.select_slider("σ (width)", ctl.SIGMA_GRID, key=P + "sigma",
+        s["sigma"] = sb.select_slider("σ (width)", ctl.SIGMA_GRID, key=K("sigma"),
                                       format_func=fmt_setting, help=ctl.SIGMA_HELP)
         sb.caption(sigma_gamma(s["sigma"]))
     sb.header("k-means")
-    s["k"] = sb.slider("k clusters", 2, 6, key=P + "k")
-    s["seed"] = sb.number_input("seed (the starts)", 0, 10_000, step=1, key=P + "seed",
+    s["k"] = sb.slider("k clusters", 2, 6, key=K("k"))
+    s["seed"] = sb.number_input("seed (the starts)", 0, 10_000, step=1, key=K("seed"),
                                 help=f"{C.N_INIT} seeded k-means++ starts (seed, seed + 1, …); "
                                      "the run with the smallest W is shown")
     return s
 
 
 def on_plot_click(xr, yr) -> None:
-    xy = click_plot.parse_click(ss.get(K_PLOT), xr, yr)
-    if xy is not None and len(ss.get(K_NEW, [])) < C.MAX_NEW:
-        ss.setdefault(K_NEW, []).append(xy)
+    xy = click_plot.parse_click(ss.get(K("plot")), xr, yr)
+    if xy is not None and len(page.new) < C.MAX_NEW:
+        page.new.append(xy)
 
 
 @st.cache_data(max_entries=32, show_spinner="Clustering and projecting …")
@@ -125,12 +125,12 @@ def cached_run(xb: bytes, yb: bytes, zb: bytes, skey: tuple) -> C.Answer:
 
 
 def chart(fig: dict, key: str, name: str, *settings: str) -> None:
-    show_chart(fig, key=P + key, title=name, settings=(f"{title}, n = {len(X)}", *settings))
+    show_chart(fig, key=K(key), title=name, settings=(f"{title}, n = {len(X)}", *settings))
 
 
-restore_widgets(ss, P)
+page.widgets.restore(ss)
 ctl.default_widgets(ss, P, DEFAULTS)
-keep_widgets(ss, P, (*DEFAULTS, "gen.n", "gen.noise", "gen.seed"))
+page.widgets.keep(ss, (*DEFAULTS, "gen.n", "gen.noise", "gen.seed"))
 try:
     X, y, title = data_sidebar()
 except ValueError as exc:  # a generator's parameters
@@ -138,14 +138,14 @@ except ValueError as exc:  # a generator's parameters
     st.stop()
 X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=np.int64)
 s = kernel_sidebar()
-Z = np.array(ss.get(K_NEW, []), dtype=float).reshape(-1, 2)
+Z = np.array(page.new, dtype=float).reshape(-1, 2)
 
 st.markdown(f"**{markdown_safe(title)}** — n = {len(X)} points"
             + (f", {len(Z)} new point(s) (yours)" if len(Z) else ""))
 c1, c2 = st.columns(2)
-c1.button("Undo last new point", key=P + "undo", disabled=not len(Z),
-          on_click=lambda: ss[K_NEW].pop(), width="stretch")
-c2.button("Remove my new points", key=P + "clear", disabled=not len(Z), on_click=clear_new,
+c1.button("Undo last new point", key=K("undo"), disabled=not len(Z),
+          on_click=lambda: page.new.pop(), width="stretch")
+c2.button("Remove my new points", key=K("clear"), disabled=not len(Z), on_click=clear_new,
           width="stretch")
 
 why = C.too_many(len(X), len(Z)) or (None if len(X) >= s["k"] else
@@ -167,16 +167,16 @@ if answer is None:        # no run: the points alone, still clickable; the point
     st.error(markdown_safe(why))
     fig = F.points_figure(X, y, Z, "The points (no clustering)")
     xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
-    click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
+    click_plot.click_plot(fig, key=K("plot"), config=CHART_CONFIG,
                           on_click=partial(on_plot_click, xr, yr), settings=(title,))
     st.stop()
 
 total = answer.steps
-if ss.get(K_RUN) != (xb, yb, skey):      # a new run: show where it ended
-    ss[K_RUN] = (xb, yb, skey)
-    ss[P + "step"] = total
-ss[P + "step"] = min(int(ss.get(P + "step", total)), total)
-p = ss[P + "step"]
+if page.run_key != (xb, yb, skey):      # a new run: show where it ended
+    page.run_key = (xb, yb, skey)
+    ss[K("step")] = total
+ss[K("step")] = min(int(ss.get(K("step"), total)), total)
+p = ss[K("step")]
 step_buttons(ss, P, p, total, label="step (assignment, then distances)",
              helps={"first": "the start", "prev": "the previous half-step",
                     "next": "the next half-step", "last": "the last assignment"})
@@ -186,7 +186,7 @@ left, right = st.columns(2)
 with left:
     fig = F.kmeans_figure(X, y, answer, ph, Z, "Kernel k-means: " + C.KERNEL_NAMES[s["kernel"]])
     xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
-    click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
+    click_plot.click_plot(fig, key=K("plot"), config=CHART_CONFIG,
                           on_click=partial(on_plot_click, xr, yr),
                           settings=(title, answer.formula, f"step {p} of {total}"),
                           description=C.phase_words(answer, ph).replace("**", ""))
@@ -205,7 +205,7 @@ if answer.ari:
                "centroid in feature space.")
 rows = C.mover_rows(X, ph)
 if rows:
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key=P + "movers")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key=K("movers"))
 if answer.time_cut:
     st.warning("The clock cut the k-means starts short on a busy server: fewer starts ran.")
 
@@ -226,7 +226,7 @@ with right:
 chart(F.eigen_figure(answer.pca.eigenvalues, answer.pca.explained,
                      "Eigenvalues of the centred Gram matrix K̃"), "fig.eigen",
       "Eigenvalues of K̃", answer.formula)
-st.dataframe(pd.DataFrame(C.eigen_rows(answer)), hide_index=True, key=P + "eigen")
+st.dataframe(pd.DataFrame(C.eigen_rows(answer)), hide_index=True, key=K("eigen"))
 st.caption(f"{answer.pca.n_components} components have λ > 0 (to rounding). λᵢ/N are the "
            "covariance's eigenvalues in feature space; with the linear kernel they are linear "
            "PCA's. Colours: the final kernel k-means clusters; stars: your new points.")

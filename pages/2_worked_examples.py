@@ -24,6 +24,7 @@ from ui.worked_examples import examples as E
 from ui.worked_examples import figures as EF
 from ui.worked_examples import why
 from ui.worked_examples.match import mark
+from ui.worked_examples.page_state import WorkedExamples
 from ui.worked_examples.result import Result
 from ui.worked_examples.rows import latex_matrix, rows_table
 
@@ -32,11 +33,10 @@ run_through_app()  # a deep link on a fresh server must still go through app.py
 ss = st.session_state
 present.page_header(ss)  # a projector: no sidebar, larger text
 reveal.watch(ss)  # the teacher's reveal of a link's hidden points
-K_GOTO = "we.goto_playground"
-K_ERROR = "we.error"
-K_TAB = "we.example"
+page = WorkedExamples.of(ss)
 
-if ss.pop(K_GOTO, False):
+if page.goto_playground:
+    page.goto_playground = False
     st.switch_page("pages/1_playground.py")
 
 
@@ -57,9 +57,9 @@ def open_in_playground(key: str, k: int) -> None:
         X, y, settings, title = playground_target(setup)
         state.load_into_playground(ss, X, y, settings, title)
     except ValueError as exc:
-        ss[K_ERROR] = f"Could not open “{setup.label}” in the Playground: {exc}"
+        page.error = f"Could not open “{setup.label}” in the Playground: {exc}"
         return
-    ss[K_GOTO] = True
+    page.goto_playground = True
 
 
 def section(ex: E.Example, r: Result | None, failure: str | None) -> None:
@@ -127,8 +127,9 @@ st.markdown(
     "matches a printed number when it lies within 1.5 units of its last printed digit "
     "(numbers a seed states exactly must agree to 1e-6)."
 )
-if K_ERROR in ss:
-    st.error(ss.pop(K_ERROR))
+if page.error is not None:
+    st.error(page.error)
+    page.error = None
 
 results: dict[str, Result] = {}
 failures: dict[str, str] = {}
@@ -145,7 +146,8 @@ with st.expander(f"All {len(E.EXAMPLES)} examples at a glance: {n_ok} of {n_all}
     st.table(pd.DataFrame(E.overview_table(results)).set_index("example"))
 
 # Lazy tabs: only the open example is drawn (eleven plots at once are slow in a browser).
-tabs = st.tabs([e.tab for e in E.EXAMPLES], key=K_TAB, on_change="rerun")
+tabs = st.tabs([e.tab for e in E.EXAMPLES], key=WorkedExamples.widget_key("example"),
+               on_change="rerun")
 for tab, example in zip(tabs, E.EXAMPLES, strict=True):
     if tab.open:
         with tab:

@@ -21,20 +21,21 @@ from ui.shared import present, reveal, state, student
 from ui.shared.chart import model_words
 from ui.shared.labels import DATASET_LABELS, SOLVER_NAMES, WSS_LABELS
 from ui.shared.markdown import points_and_model
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.points import default_range, validate_points
 from ui.shared.settings import DEFAULTS
 from ui.step_through import panels, record
 from ui.step_through import player as SP
 from ui.step_through import text as W
 from ui.step_through import view as V
-from ui.step_through.panels import K_CURSOR, K_MSG, K_PLAY, P
+from ui.step_through.page_state import StepThrough
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
 present.page_header(ss)  # a projector: no sidebar, larger text
-K_RUN = "step.run_key"
+page = StepThrough.of(ss)
+P, K = StepThrough.PREFIX, StepThrough.widget_key
 SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
 GEN_DEFAULTS = {"n": 200, "noise": 0.2}  # this page's generator defaults
 KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "solver", *ctl.MODEL_KEYS, "wss", "bias",
@@ -52,31 +53,31 @@ st.caption(
 
 def seed_model_widgets(settings: dict) -> None:
     for key in (*ctl.MODEL_KEYS, "wss"):
-        ss[P + key] = settings[key]
-    ss[P + "solver"] = settings["solver"] if settings["solver"] in record.STEP_SOLVERS else "smo"
+        ss[K(key)] = settings[key]
+    ss[K("solver")] = settings["solver"] if settings["solver"] in record.STEP_SOLVERS else "smo"
 
 
 def on_source_change() -> None:
-    name = ss[P + "source"]
+    name = ss[K("source")]
     if name in datasets.GENERATORS:  # each generator's own default noise
-        ss[P + "gen.noise"] = float(ctl.generator_default(name, "noise"))
+        ss[K("gen.noise")] = float(ctl.generator_default(name, "noise"))
     try:
         seed_model_widgets(ctl.source_settings(ss, P, name, **GEN_DEFAULTS))
     except ValueError as exc:
-        ss[K_MSG] = f"Could not load the dataset: {exc}"
+        page.message = f"Could not load the dataset: {exc}"
 
 
 def init_widgets() -> None:
-    if P + "solver" in ss:
+    if K("solver") in ss:
         return
     try:
-        seed_model_widgets(ctl.source_settings(ss, P, ss.get(P + "source", "playground"),
+        seed_model_widgets(ctl.source_settings(ss, P, ss.get(K("source"), "playground"),
                                                **GEN_DEFAULTS))
     except ValueError:
         seed_model_widgets(dict(DEFAULTS))
     for key, value in (("sga_mode", "sweep"), ("show_slack", False), ("show_alpha", False),
                        ("speed", V.DEFAULT_SPEED)):
-        ss.setdefault(P + key, value)
+        ss.setdefault(K(key), value)
 
 
 def sidebar_model() -> dict:
@@ -84,26 +85,26 @@ def sidebar_model() -> dict:
     sb.header("Solver and model")
     # widget values are dropped when a widget is not drawn (e.g. σ for a linear kernel)
     for k, v in DEFAULTS.items():
-        ss.setdefault(P + k, v)
-    solver = sb.radio("Algorithm", record.STEP_SOLVERS, key=P + "solver",
+        ss.setdefault(K(k), v)
+    solver = sb.radio("Algorithm", record.STEP_SOLVERS, key=K("solver"),
                       format_func=SOLVER_NAMES.get)
     sb.caption(record.SOLVER_CAPTIONS[solver])
     s = ctl.model_sidebar(
-        ss, P, {k: ss[P + k] for k in ctl.MODEL_KEYS},
+        ss, P, {k: ss[K(k)] for k in ctl.MODEL_KEYS},
         fixed_loss=("quadratic", "Loss: quadratic (k = 2), as SVM-Primal needs.")
         if solver == "newton" else None)
-    s["wss"] = ss[P + "wss"]
+    s["wss"] = ss[K("wss")]
     if solver == "smo" and student.full_view(ss):  # a solver internal: not the student view's
         s["wss"] = sb.radio("Working-set rule", ("max_violating_pair", "second_order"),
-                            key=P + "wss", format_func=WSS_LABELS.get,
+                            key=K("wss"), format_func=WSS_LABELS.get,
                             help="Which pair (i, j) SMO optimises next; the iteration counts "
                                  "differ.")
     if solver == "sga":
-        sb.radio("One step is", tuple(V.SGA_MODE_LABELS), key=P + "sga_mode",
+        sb.radio("One step is", tuple(V.SGA_MODE_LABELS), key=K("sga_mode"),
                  format_func=V.SGA_MODE_LABELS.get)
     ctl.limits_caption(s, "step", record.STEP_SOLVERS)  # the point limits of the time budget
     sb.header("Plot")
-    sb.toggle("Show slack ξ", key=P + "show_slack")
+    sb.toggle("Show slack ξ", key=K("show_slack"))
     return {**s, "bias": record.SOLVER_BIAS[solver], "solver": solver}
 
 
@@ -133,8 +134,8 @@ def cached_payload(xb: bytes, yb: bytes, skey: tuple, solver: str, rid: str, ran
 
 # ----------------------------------------------------------------------------- page
 
-restore_widgets(ss, P)
-keep_widgets(ss, P, KEPT)
+page.widgets.restore(ss)
+page.widgets.keep(ss, KEPT)
 init_widgets()
 try:
     X, y, title = ctl.points_sidebar(
@@ -145,7 +146,7 @@ except ValueError as exc:
     st.stop()
 settings = sidebar_model()
 solver = settings["solver"]
-coordinate = solver == "sga" and ss.get(P + "sga_mode") == "coordinate"
+coordinate = solver == "sga" and ss.get(K("sga_mode")) == "coordinate"
 unit = V.unit_name(solver, coordinate)
 
 if st.sidebar.button("Open these points in the Playground", icon=":material/scatter_plot:"):
@@ -175,10 +176,8 @@ if error:
     st.stop()
 
 key = V.run_key(xb, yb, skey, solver, "coordinate" if coordinate else "sweep")
-if ss.get(K_RUN) != key:
-    ss[K_RUN] = key
-    ss[K_CURSOR] = 0
-    ss[K_PLAY] = False
+if page.run_key != key:
+    page.run_key, page.cursor, page.playing = key, 0, False
 
 # the student view's summary names no working-set rule (a solver internal)
 st.markdown(W.run_summary(run if student.full_view(ss) else replace(run, wss=None)))

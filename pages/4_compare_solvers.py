@@ -22,6 +22,7 @@ from ui.compare import comparison as cmp
 from ui.compare import figures as F
 from ui.compare import scaling as sc
 from ui.compare import table as T
+from ui.compare.page_state import Compare
 from ui.compare.solver_docs import anchor, doc_sections, note_problem, solver_doc
 from ui.compare.sv_count import sv_count_note
 from ui.serving import budget, costs
@@ -30,15 +31,15 @@ from ui.shared import reveal, student
 from ui.shared.chart import model_words, show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import points_and_model
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.settings import DEFAULTS, Settings, effective_C, settings_to_kernel
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
-P = "cmp."  # widget keys of this page
-K_SCALE, K_SCALE_REQUEST, K_SCALE_STOP = "cmp.scaling.result", "cmp.scaling.run", "cmp.scaling.stop"
+page = Compare.of(ss)
+P, K = Compare.PREFIX, Compare.widget_key  # the widget keys of this page
 SOURCE_LABELS = {"playground": "The Playground's points and settings", **DATASET_LABELS}
 BIAS_CHOICES = {"both": ("free", "augmented"), "free": ("free",), "augmented": ("augmented",)}
 BIAS_CHOICE_LABELS = {"both": "both forms", "free": "free b only", "augmented": "augmented only"}
@@ -66,32 +67,32 @@ def source_settings(name: str) -> dict:
 
 def seed_model_widgets() -> None:
     try:
-        s = source_settings(ss.get(P + "source", "playground"))
+        s = source_settings(ss.get(K("source"), "playground"))
     except ValueError:
         s = dict(DEFAULTS)
     for k in ctl.MODEL_KEYS:
-        ss[P + k] = s[k]
+        ss[K(k)] = s[k]
 
 
 def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
     sb = st.sidebar
     X, y, title = ctl.points_sidebar(ss, P, **GEN_DEFAULTS, labels=SOURCE_LABELS,
                                           on_change=seed_model_widgets)
-    if P + "kernel" not in ss:
+    if K("kernel") not in ss:
         seed_model_widgets()
     sb.header("Model")
-    s = ctl.model_sidebar(ss, P, {k: ss[P + k] for k in ctl.MODEL_KEYS})
+    s = ctl.model_sidebar(ss, P, {k: ss[K(k)] for k in ctl.MODEL_KEYS})
     sb.header("Comparison")
-    sb.radio("Bias forms", tuple(BIAS_CHOICES), key=P + "biases",
+    sb.radio("Bias forms", tuple(BIAS_CHOICES), key=K("biases"),
              format_func=BIAS_CHOICE_LABELS.get)
     if student.is_student(ss):  # tolerances, caps and budgets are the solvers' internals
         return np.asarray(X, dtype=float), np.asarray(y), str(title), Settings.parse(s)
-    sb.radio("Tolerance", cmp.TOL_MODES, key=P + "tol", format_func=TOL_LABELS.get,
+    sb.radio("Tolerance", cmp.TOL_MODES, key=K("tol"), format_func=TOL_LABELS.get,
              help="The agreement check needs tight tolerances; the other setting runs every "
                   "solver as the other pages do (the same iterations as there), and shows how "
                   "far off each stops as it is usually run.")
     sb.number_input("Max iterations (0 = each solver's own cap)", 0, 10_000_000, step=1,
-                    key=P + "max_iter",
+                    key=K("max_iter"),
                     help="A small number shows what a stopped, non-converged run looks like.")
     sb.caption(f"Within the {fmt_setting(costs.BUDGET_S)} s budget: at most "
                f"{costs.max_points('compare', s):,} points with these settings.")
@@ -137,13 +138,12 @@ def chart(fig: dict, key: str, settings, title: str | None = None) -> None:
 
 
 def on_scaling_run() -> None:
-    ss[K_SCALE_REQUEST] = True
-    ss[K_SCALE_STOP] = False
+    page.scaling_request, page.scaling_stop = True, False
 
 
 def on_scaling_stop() -> None:
-    ss[K_SCALE_STOP] = True
-    res = ss.get(K_SCALE)
+    page.scaling_stop = True
+    res = page.scaling
     if res is not None and res.status == "running":
         res.status = "cancelled"
 
@@ -151,37 +151,38 @@ def on_scaling_stop() -> None:
 def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
     st.header("Scaling: time against n")
     st.caption(sc.SCALING_TEXT)
-    res = ss.get(K_SCALE)
-    if res is not None and res.status == "running" and not ss.get(K_SCALE_REQUEST):
+    res = page.scaling
+    if res is not None and res.status == "running" and not page.scaling_request:
         res.status = "cancelled"  # the run was interrupted (Stop or another widget)
     c = st.columns([2, 1, 1.2, 0.8, 0.8], vertical_alignment="bottom")
     lo, hi = c[0].slider("n range", sc.N_MIN, sc.N_MAX, (sc.N_MIN, sc.N_MAX), step=10,
-                         key=P + "scale.range")
-    count = c[1].slider("sizes", 2, 10, sc.DEFAULT_COUNT, key=P + "scale.count")
+                         key=K("scale.range"))
+    count = c[1].slider("sizes", 2, 10, sc.DEFAULT_COUNT, key=K("scale.count"))
     gens = datasets.GENERATORS
     gen = c[2].selectbox("data", gens, index=gens.index(sc.default_generator(settings)),
-                         key=P + "scale.gen", format_func=lambda g: DATASET_LABELS.get(g, g))
-    c[3].button("Run", key=P + "scale.run", on_click=on_scaling_run, type="primary",
+                         key=K("scale.gen"), format_func=lambda g: DATASET_LABELS.get(g, g))
+    c[3].button("Run", key=K("scale.run"), on_click=on_scaling_run, type="primary",
                 icon=":material/play_arrow:", width="stretch")
-    c[4].button("Stop", key=P + "scale.stop", on_click=on_scaling_stop,
+    c[4].button("Stop", key=K("scale.stop"), on_click=on_scaling_stop,
                 icon=":material/stop:", width="stretch")
-    if ss.pop(K_SCALE_REQUEST, False):
+    if page.scaling_request:
+        page.scaling_request = False
         bar = st.progress(0.0, text="Loading the solvers …")
         sc.run_scaling(
             specs, settings, sc.size_range(lo, hi, count), generator=gen, tol_mode=tol_mode,
             progress=lambda done, total, text: bar.progress(done / total, text=text),
-            should_stop=lambda: bool(ss.get(K_SCALE_STOP)),
-            on_update=lambda r: ss.__setitem__(K_SCALE, r), fit=scaling_fit,
+            should_stop=lambda: page.scaling_stop,
+            on_update=lambda r: setattr(page, "scaling", r), fit=scaling_fit,
         )
         bar.empty()
-        res = ss.get(K_SCALE)
+        res = page.scaling
     if res is None:
         return
     done = sum(m.time_s is not None for m in res.measurements)
     msg = (f"{res.status}: {done} fits timed of {res.planned} planned, sizes "
            f"{', '.join(map(str, res.sizes))}, {fmt_num(res.elapsed_s, 3)} s in all.")
     (st.warning if res.status == "cancelled" else st.caption)(msg)
-    chart(F.scaling_figure(res), key=P + "fig.scaling",
+    chart(F.scaling_figure(res), key=K("fig.scaling"),
           settings=(DATASET_LABELS.get(gen, gen), f"n = {', '.join(map(str, res.sizes))}",
                     model_words(settings, bias=False), f"tolerance {tol_mode}"))
     notes = res.notes()
@@ -195,12 +196,12 @@ def scaling_section(specs: list, settings: dict, tol_mode: str) -> None:
 
 KEPT = ("source", "gen.n", "gen.noise", "gen.seed", *ctl.MODEL_KEYS, "biases", "tol", "max_iter",
         "scale.count", "scale.gen", "scale.range")  # what a visit to another page must not reset
-restore_widgets(ss, P)
-keep_widgets(ss, P, KEPT)
+page.widgets.restore(ss)
+page.widgets.keep(ss, KEPT)
 X, y, title, settings = sidebar()
-biases = BIAS_CHOICES[ss.get(P + "biases", "both")]
-tol_mode = ss.get(P + "tol", "tight")
-max_iter = int(ss.get(P + "max_iter", 0) or 0)
+biases = BIAS_CHOICES[ss.get(K("biases"), "both")]
+tol_mode = ss.get(K("tol"), "tight")
+max_iter = int(ss.get(K("max_iter"), 0) or 0)
 st.markdown(points_and_model(title, len(X), settings))
 reveal.hide_page_if_hidden(ss, X, y)  # a teacher link's hidden points: not one page away
 ctl.stop_unless_two_classes(y)
@@ -225,7 +226,7 @@ if len(errors) == len(comp.rows):
 
 notes = doc_sections(r.spec for r in comp.rows)
 st.dataframe(student.drop_internals(ss, T.shown_frame(comp)), hide_index=True,
-             key=P + "table", column_config={"converged": st.column_config.CheckboxColumn()})
+             key=K("table"), column_config={"converged": st.column_config.CheckboxColumn()})
 st.caption(cmp.AGREEMENT_TEXT + " " + student.unless(ss, T.tolerance_note(tol_mode))
            + " Solver notes: "
            + " · ".join(f"[{t}](#{anchor(t)})" for t in notes))
@@ -237,8 +238,8 @@ if len({r.spec.bias for r in comp.rows}) > 1:
 
 st.header("Boundaries h(x) = 0")
 about = (title, f"n = {len(X)}", model_words(settings, bias=False),
-         BIAS_CHOICE_LABELS[ss.get(P + "biases", "both")], f"tolerance {tol_mode}")
-chart(F.boundaries_figure(comp, X, y), key=P + "fig.boundaries", settings=about,
+         BIAS_CHOICE_LABELS[ss.get(K("biases"), "both")], f"tolerance {tol_mode}")
+chart(F.boundaries_figure(comp, X, y), key=K("fig.boundaries"), settings=about,
       title="Every solver's boundary h(x) = 0")
 
 st.header("Convergence")
@@ -248,9 +249,9 @@ if any(r.curve is not None for r in comp.rows):
                "Newton step; SMO traces keep the first 5,000 steps.")
     left, right = st.columns(2)
     with left:
-        chart(F.convergence_figure(comp), key=P + "fig.convergence", settings=about)
+        chart(F.convergence_figure(comp), key=K("fig.convergence"), settings=about)
     with right:
-        chart(F.kkt_figure(comp), key=P + "fig.kkt", settings=about)
+        chart(F.kkt_figure(comp), key=K("fig.kkt"), settings=about)
     st.caption("KKT violation: m(α) − M(α) with the free b (LIBSVM's stopping quantity); the "
                "largest projected-gradient entry with the augmented b (no Σαᵢyᵢ = 0).")
 else:

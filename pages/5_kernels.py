@@ -17,6 +17,7 @@ from ui.kernels import compute as KC
 from ui.kernels import figures as KF
 from ui.kernels import text as KT
 from ui.kernels import why as KW
+from ui.kernels.page_state import Kernels
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import reveal, student
@@ -25,28 +26,29 @@ from ui.shared.cite import cite
 from ui.shared.controls import C_GRID, SIGMA_GRID
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.numbers import fmt_num, fmt_setting
 from ui.shared.tables import option_values
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
-P = "ker."  # widget keys of this page
+page = Kernels.of(ss)
+P, K = Kernels.PREFIX, Kernels.widget_key  # the widget keys of this page
 SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
 C_VALUES = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0]
 KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "C", "c", "fn", "sigma", "degree", "coef0",
         "neg_c", "kappa", "family", "i", "j")
 STOP_HINT = " Try fewer points or a smaller C."
 
-restore_widgets(ss, P)
-keep_widgets(ss, P, KEPT)
+page.widgets.restore(ss)
+page.widgets.keep(ss, KEPT)
 
 
 def chart(fig: dict, key: str, *settings: str, name: str | None = None) -> None:
     """A chart whose saved image is titled ``name`` (None: the figure's title) and names the
     points, ``settings`` and C (the sidebar's)."""
-    show_chart(fig, key=P + "fig." + key, title=name,
+    show_chart(fig, key=K("fig." + key), title=name,
                settings=(f"{title}, n = {len(X)}", *settings, f"C = {fmt_setting(C)}"))
 
 
@@ -91,9 +93,9 @@ def guarded(call, *args):
 
 X, y, title = ctl.points_sidebar(ss, P, n=100, noise=0.1, labels=SOURCE_LABELS, on_change=None)
 st.sidebar.header("Model")
-ss.setdefault(P + "C", 4.0)
-C = st.sidebar.select_slider("C", option_values(sorted({*C_GRID, *C_VALUES}), ss[P + "C"]),
-                             key=P + "C", format_func=fmt_setting,
+ss.setdefault(K("C"), 4.0)
+C = st.sidebar.select_slider("C", option_values(sorted({*C_GRID, *C_VALUES}), ss[K("C")]),
+                             key=K("C"), format_func=fmt_setting,
                              help="Slide 29 uses C = 4 with (1 + xᵀz)².")
 
 st.title("Kernels you can see")
@@ -116,8 +118,8 @@ st.latex(r"(x^\top z)^2 = \varphi_0(x)^\top\varphi_0(z),\quad "
          r"\varphi_0(x) = (x_1^2,\ \sqrt2\,x_1x_2,\ x_2^2)")
 st.latex(r"(x^\top z + c)^2 = \varphi_c(x)^\top\varphi_c(z),\quad \varphi_c(x) = "
          r"(x_1^2,\ \sqrt2\,x_1x_2,\ x_2^2,\ \sqrt{2c}\,x_1,\ \sqrt{2c}\,x_2,\ c)")
-ss.setdefault(P + "c", 0.0)
-c = st.radio("c", [0.0, 0.5, 1.0, 2.0], key=P + "c", horizontal=True,
+ss.setdefault(K("c"), 0.0)
+c = st.radio("c", [0.0, 0.5, 1.0, 2.0], key=K("c"), horizontal=True,
              format_func=lambda v: "c = 0 (homogeneous, 3-D)" if v == 0
              else f"c = {fmt_setting(v)}")
 fv = guarded(feature_view, xb, yb, float(c), float(C))
@@ -136,22 +138,22 @@ if fv is not None:
                    "(orange diamonds), on the boundary h(x) = 0 the engine draws from the kernel.")
     st.markdown(f"Preimage: **{KT.preimage_equation(fv.plane)}** — w_φ = Σ αᵢyᵢφ(xᵢ) "
                 "(slide 28):")
-    st.dataframe(pd.DataFrame(KT.plane_rows(fv)).set_index("feature").T, key=P + "plane")
+    st.dataframe(pd.DataFrame(KT.plane_rows(fv)).set_index("feature").T, key=K("plane"))
     KW.panel(fv.model)  # the kernel's decision function and b, with this fit's numbers
 
 st.subheader("K(x, z) = φ(x)ᵀφ(z), checked for two points")
 names = [f"x{k + 1} = ({fmt_num(X[k, 0], 3)}, {fmt_num(X[k, 1], 3)})" for k in range(len(X))]
-ss.setdefault(P + "i", 0)
-ss.setdefault(P + "j", min(1, len(X) - 1))
+ss.setdefault(K("i"), 0)
+ss.setdefault(K("j"), min(1, len(X) - 1))
 for key in ("i", "j"):
-    if ss[P + key] >= len(X):
-        ss[P + key] = 0
+    if ss[K(key)] >= len(X):
+        ss[K(key)] = 0
 ci, cj = st.columns(2)
-i = ci.selectbox("x", range(len(X)), key=P + "i", format_func=names.__getitem__)
-j = cj.selectbox("z", range(len(X)), key=P + "j", format_func=names.__getitem__)
+i = ci.selectbox("x", range(len(X)), key=K("i"), format_func=names.__getitem__)
+j = cj.selectbox("z", range(len(X)), key=K("j"), format_func=names.__getitem__)
 chk = fm.identity(X[i], X[j], float(c))
 st.markdown(KT.identity_sentence(chk, i + 1, j + 1))
-st.dataframe(pd.DataFrame(KT.identity_rows(chk)), hide_index=True, key=P + "identity")
+st.dataframe(pd.DataFrame(KT.identity_rows(chk)), hide_index=True, key=K("identity"))
 
 # ------------------------------------------------------------------ 2. the Gram matrix
 
@@ -161,31 +163,31 @@ st.markdown("K is a kernel if and only if, for every finite set of points, the m
             "These points "
             "can prove that a function is *not* a kernel (one negative eigenvalue), never that "
             "it is.")
-ss.setdefault(P + "fn", "gaussian")
-fn = st.selectbox("Function", KC.FUNCTIONS, key=P + "fn", format_func=KC.FUNCTION_LABELS.get)
+ss.setdefault(K("fn"), "gaussian")
+fn = st.selectbox("Function", KC.FUNCTIONS, key=K("fn"), format_func=KC.FUNCTION_LABELS.get)
 cols = st.columns(3)
 if fn == "gaussian":
-    ss.setdefault(P + "sigma", 1.0)
-    params = {"sigma": cols[0].select_slider("σ", option_values(SIGMA_GRID, ss[P + "sigma"]),
-                                             key=P + "sigma", format_func=fmt_setting)}
+    ss.setdefault(K("sigma"), 1.0)
+    params = {"sigma": cols[0].select_slider("σ", option_values(SIGMA_GRID, ss[K("sigma")]),
+                                             key=K("sigma"), format_func=fmt_setting)}
 elif fn in ("polynomial", "negative_c"):
-    ss.setdefault(P + "degree", 2)
-    params = {"degree": cols[0].slider("degree q", 1, 6, key=P + "degree")}
+    ss.setdefault(K("degree"), 2)
+    params = {"degree": cols[0].slider("degree q", 1, 6, key=K("degree"))}
     if fn == "polynomial":
-        ss.setdefault(P + "coef0", 1.0)
-        params["coef0"] = cols[1].select_slider("c", [0.0, 0.5, 1.0, 2.0], key=P + "coef0",
+        ss.setdefault(K("coef0"), 1.0)
+        params["coef0"] = cols[1].select_slider("c", [0.0, 0.5, 1.0, 2.0], key=K("coef0"),
                                                 format_func=fmt_setting)
     else:
-        ss.setdefault(P + "neg_c", -1.0)
+        ss.setdefault(K("neg_c"), -1.0)
         params["coef0"] = cols[1].select_slider("c", [-4.0, -2.0, -1.0, -0.5, -0.1],
-                                                key=P + "neg_c", format_func=fmt_setting)
+                                                key=K("neg_c"), format_func=fmt_setting)
 else:
-    ss.setdefault(P + "kappa", 1.0)
-    ss.setdefault(P + "neg_c", -1.0)
-    params = {"kappa": cols[0].select_slider("κ", [0.1, 0.5, 1.0, 2.0], key=P + "kappa",
+    ss.setdefault(K("kappa"), 1.0)
+    ss.setdefault(K("neg_c"), -1.0)
+    params = {"kappa": cols[0].select_slider("κ", [0.1, 0.5, 1.0, 2.0], key=K("kappa"),
                                              format_func=fmt_setting),
               "coef0": cols[1].select_slider("c", [-4.0, -2.0, -1.0, -0.5, -0.1],
-                                             key=P + "neg_c", format_func=fmt_setting)}
+                                             key=K("neg_c"), format_func=fmt_setting)}
 study = guarded(gram_study, xb, yb, fn, tuple(sorted(params.items())), float(C))
 if study is not None:
     st.markdown(f"**{study.label}** on the {len(X)} points")
@@ -205,14 +207,14 @@ if study is not None:
     (st.success if chk_m.psd else st.warning)(f"Mercer check: {KT.mercer_verdict(chk_m)}.")
     st.markdown(KT.curvature_sentence(study))
     st.subheader("What the solvers do with it (hinge loss, free b, C as in the sidebar)")
-    st.dataframe(pd.DataFrame(KT.solver_rows(study)), hide_index=True, key=P + "solvers")
+    st.dataframe(pd.DataFrame(KT.solver_rows(study)), hide_index=True, key=K("solvers"))
     st.markdown(KT.solver_sentence(study))
 
 # ----------------------------------------------------------------- 3. σ and the degree
 
 st.header("3. What σ and the degree do")
-ss.setdefault(P + "family", "gaussian")
-family = st.radio("Kernel", ("gaussian", "polynomial"), key=P + "family", horizontal=True,
+ss.setdefault(K("family"), "gaussian")
+family = st.radio("Kernel", ("gaussian", "polynomial"), key=K("family"), horizontal=True,
                   format_func={"gaussian": "Gaussian, σ = "
                                            + ", ".join(map(fmt_setting, KC.SIGMAS)),
                                "polynomial": "polynomial (xᵀz + 1)^q, q = "

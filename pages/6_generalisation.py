@@ -15,32 +15,34 @@ import streamlit as st
 from ui.generalisation import compute as GC
 from ui.generalisation import figures as GF
 from ui.generalisation import text as GT
+from ui.generalisation.page_state import Generalisation
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import reveal
 from ui.shared.chart import show_chart
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.numbers import fmt_pct, fmt_setting
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
-P = "gnl."  # widget keys of this page
+page = Generalisation.of(ss)
+P, K = Generalisation.PREFIX, Generalisation.widget_key  # the widget keys of this page
 SOURCE_LABELS = {"playground": "The Playground's points", **DATASET_LABELS}
 KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "family", "C", "sigma", "degree", "test",
         "seed", "Cs", "sigmas", "degrees", "k")
 FAMILY_LABELS = {"gaussian": "Gaussian (σ)", "polynomial": "polynomial (xᵀz + 1)^q"}
 
-restore_widgets(ss, P)
-keep_widgets(ss, P, KEPT)
+page.widgets.restore(ss)
+page.widgets.keep(ss, KEPT)
 
 
 def chart(fig: dict, key: str, *settings: str, name: str | None = None) -> None:
     """A chart whose saved image is titled ``name`` (None: the figure's title) and names the
     points and ``settings``."""
-    show_chart(fig, key=P + "fig." + key, title=name,
+    show_chart(fig, key=K("fig." + key), title=name,
                settings=(f"{title}, n = {len(X)}", *settings))
 
 
@@ -78,16 +80,16 @@ def guarded(call, *args):
 
 # ----------------------------------------------------------------------------- sidebar
 
-ss.setdefault(P + "source", "moons")
+ss.setdefault(K("source"), "moons")
 X, y, title = ctl.points_sidebar(ss, P, n=200, noise=0.3, labels=SOURCE_LABELS, on_change=None)
 sb = st.sidebar
 sb.header("Kernel")
-ss.setdefault(P + "family", "gaussian")
-family = sb.radio("Kernel", tuple(FAMILY_LABELS), key=P + "family",
+ss.setdefault(K("family"), "gaussian")
+family = sb.radio("Kernel", tuple(FAMILY_LABELS), key=K("family"),
                   format_func=FAMILY_LABELS.get, label_visibility="collapsed")
 sb.header("Split and folds")
-ss.setdefault(P + "seed", 0)
-seed = int(sb.number_input("seed (split and folds)", 0, 1_000_000, step=1, key=P + "seed"))
+ss.setdefault(K("seed"), 0)
+seed = int(sb.number_input("seed (split and folds)", 0, 1_000_000, step=1, key=K("seed")))
 
 st.title("Generalisation")
 st.caption("A model is trained to fit its points; what matters is how it does on points it has "
@@ -103,17 +105,17 @@ xb, yb = np.ascontiguousarray(X, dtype=np.float64).tobytes(), y.tobytes()
 
 st.header("1. Training and test accuracy")
 cols = st.columns(3)
-ss.setdefault(P + "C", 1000.0)
-C = cols[0].select_slider("C", GC.C_OPTIONS, key=P + "C", format_func=fmt_setting)
+ss.setdefault(K("C"), 1000.0)
+C = cols[0].select_slider("C", GC.C_OPTIONS, key=K("C"), format_func=fmt_setting)
 if family == "gaussian":
-    ss.setdefault(P + "sigma", 0.05)
-    value = cols[1].select_slider("σ", GC.SIGMA_OPTIONS, key=P + "sigma",
+    ss.setdefault(K("sigma"), 0.05)
+    value = cols[1].select_slider("σ", GC.SIGMA_OPTIONS, key=K("sigma"),
                                   format_func=fmt_setting)
 else:
-    ss.setdefault(P + "degree", 6)
-    value = cols[1].select_slider("degree q", GC.DEGREE_OPTIONS, key=P + "degree")
-ss.setdefault(P + "test", 0.3)
-test = cols[2].slider("test share", 0.1, 0.5, step=0.05, key=P + "test")
+    ss.setdefault(K("degree"), 6)
+    value = cols[1].select_slider("degree q", GC.DEGREE_OPTIONS, key=K("degree"))
+ss.setdefault(K("test"), 0.3)
+test = cols[2].slider("test share", 0.1, 0.5, step=0.05, key=K("test"))
 split = guarded(split_run, xb, yb, family, value, C, test, seed)
 if split is not None:
     r = split.result
@@ -139,17 +141,17 @@ st.markdown("Every point is held out once: the points are dealt into k folds (ea
             "spread evenly); each cell of the grid is fitted k times, on k − 1 folds, and "
             "scored on the fold it did not see.")
 cols = st.columns([3, 3, 1])
-ss.setdefault(P + "Cs", list(GC.DEFAULT_CS))
-Cs = cols[0].multiselect("C values", GC.C_OPTIONS, key=P + "Cs", format_func=fmt_setting)
+ss.setdefault(K("Cs"), list(GC.DEFAULT_CS))
+Cs = cols[0].multiselect("C values", GC.C_OPTIONS, key=K("Cs"), format_func=fmt_setting)
 if family == "gaussian":
-    ss.setdefault(P + "sigmas", list(GC.DEFAULT_SIGMAS))
-    values = cols[1].multiselect("σ values", GC.SIGMA_OPTIONS, key=P + "sigmas",
+    ss.setdefault(K("sigmas"), list(GC.DEFAULT_SIGMAS))
+    values = cols[1].multiselect("σ values", GC.SIGMA_OPTIONS, key=K("sigmas"),
                                  format_func=fmt_setting)
 else:
-    ss.setdefault(P + "degrees", list(GC.DEFAULT_DEGREES))
-    values = cols[1].multiselect("degrees", GC.DEGREE_OPTIONS, key=P + "degrees")
-ss.setdefault(P + "k", GC.DEFAULT_K)
-k = cols[2].number_input("folds k", 2, 10, step=1, key=P + "k")
+    ss.setdefault(K("degrees"), list(GC.DEFAULT_DEGREES))
+    values = cols[1].multiselect("degrees", GC.DEGREE_OPTIONS, key=K("degrees"))
+ss.setdefault(K("k"), GC.DEFAULT_K)
+k = cols[2].number_input("folds k", 2, 10, step=1, key=K("k"))
 if not Cs or not values:
     st.error("Choose at least one C value and one " + ("σ." if family == "gaussian" else
                                                        "degree."))

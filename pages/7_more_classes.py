@@ -25,19 +25,20 @@ from ui.data import io as pio
 from ui.data.import_panel import Upload
 from ui.multiclass import compute as M
 from ui.multiclass import figures as F
+from ui.multiclass.page_state import MoreClasses
 from ui.serving import budget
 from ui.shared import click_plot
 from ui.shared import controls as ctl
 from ui.shared.chart import model_words
 from ui.shared.figures import PLOTLY_CONFIG
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.numbers import fmt_fixed, fmt_pct, fmt_setting
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
-P = "mc."                       # widget keys of this page
-K_ADDED, K_PLOT = "mc.added", "mc.plot"     # the points added by clicks; the plot's key
+page = MoreClasses.of(ss)
+P, K = MoreClasses.PREFIX, MoreClasses.widget_key  # the widget keys of this page
 NEW = "+ a new class"          # plain text: no emoji font on a bare Debian Chromium
 SOURCES = {"iris": "Iris: 3 species (two features)", "blobs": "k blobs (generated)",
            "file": "A file with k classes"}
@@ -59,13 +60,13 @@ st.caption("An SVM separates two classes. For k classes, train several binary ma
 
 
 def clear_added() -> None:
-    ss[K_ADDED] = []
+    page.added = []
 
 
 def iris_features() -> tuple[str, str]:
     sb = st.sidebar
-    f1 = sb.selectbox("x1", IRIS_FEATURES, key=P + "f1", on_change=clear_added)
-    f2 = sb.selectbox("x2", IRIS_FEATURES, key=P + "f2", on_change=clear_added)
+    f1 = sb.selectbox("x1", IRIS_FEATURES, key=K("f1"), on_change=clear_added)
+    f2 = sb.selectbox("x2", IRIS_FEATURES, key=K("f2"), on_change=clear_added)
     if f1 == f2:
         sb.error("Choose two different features.")
         st.stop()
@@ -98,23 +99,23 @@ def data_sidebar() -> tuple[np.ndarray, np.ndarray, tuple, str]:
 def model_sidebar() -> dict:
     sb = st.sidebar
     sb.header("Model")
-    s = {"strategy": sb.radio("Strategy", tuple(STRATEGY_NAMES), key=P + "strategy",
+    s = {"strategy": sb.radio("Strategy", tuple(STRATEGY_NAMES), key=K("strategy"),
                               format_func=STRATEGY_NAMES.get, horizontal=True)}
-    s.update(ctl.model_sidebar(ss, P, {k: ss[P + k] for k in MODEL_KEYS}, hard_margin=False,
+    s.update(ctl.model_sidebar(ss, P, {k: ss[K(k)] for k in MODEL_KEYS}, hard_margin=False,
                                c_help="The same C for every binary machine."))
-    s["solver"] = sb.radio("Solver", tuple(M.SOLVERS), key=P + "solver",
+    s["solver"] = sb.radio("Solver", tuple(M.SOLVERS), key=K("solver"),
                            format_func=M.SOLVERS.get, horizontal=True)
     return s
 
 
 def add_point(x1: float, x2: float, label: str) -> None:
-    ss.setdefault(K_ADDED, []).append((float(x1), float(x2), str(label)))
-    if ss.get(P + "click_class") == NEW:    # the class just made: the next clicks add to it
-        ss[P + "click_class"] = str(label)
+    page.added.append((float(x1), float(x2), str(label)))
+    if ss.get(K("click_class")) == NEW:    # the class just made: the next clicks add to it
+        ss[K("click_class")] = str(label)
 
 
 def on_plot_click(xr, yr, n: int, label: str) -> None:
-    xy = click_plot.parse_click(ss.get(K_PLOT), xr, yr)
+    xy = click_plot.parse_click(ss.get(K("plot")), xr, yr)
     if xy is not None and n < M.MAX_POINTS:
         add_point(*xy, label)
 
@@ -126,12 +127,12 @@ def cached_fit(xb: bytes, labels: tuple, skey: tuple) -> M.Answer:
                       n=len(X), lane="light" if len(X) <= 150 else "heavy")
 
 
-restore_widgets(ss, P)
+page.widgets.restore(ss)
 ctl.default_widgets(ss, P, DEFAULTS)
-keep_widgets(ss, P, DEFAULTS)
+page.widgets.keep(ss, DEFAULTS)
 X, labels, names, title = data_sidebar()
 s = M.check_settings(model_sidebar())
-added = ss.get(K_ADDED, [])
+added = page.added
 if added:
     X = np.vstack([X, [[p[0], p[1]] for p in added]])
     labels = np.concatenate([labels.astype(str), [p[2] for p in added]])
@@ -155,13 +156,13 @@ c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
 new_label = next(f"class {j}" for j in range(len(classes) + 1, 99)
                  if f"class {j}" not in classes)
 options = classes + ([NEW] if len(classes) < M.MAX_CLASSES else [])
-if ss.get(P + "click_class") not in options:     # its class undone or another data source
-    ss.pop(P + "click_class", None)
-choice = c1.selectbox("Class of the next point you click", options, key=P + "click_class")
+if ss.get(K("click_class")) not in options:     # its class undone or another data source
+    ss.pop(K("click_class"), None)
+choice = c1.selectbox("Class of the next point you click", options, key=K("click_class"))
 label = new_label if choice == NEW else choice
-c2.button("Undo last point", key=P + "undo", disabled=not added,
-          on_click=lambda: ss[K_ADDED].pop(), width="stretch")
-c3.button("Remove my points", key=P + "clear", disabled=not added, on_click=clear_added,
+c2.button("Undo last point", key=K("undo"), disabled=not added,
+          on_click=lambda: page.added.pop(), width="stretch")
+c3.button("Remove my points", key=K("clear"), disabled=not added, on_click=clear_added,
           width="stretch")
 
 if why is not None:
@@ -181,10 +182,10 @@ else:
                                 range(len(mnames)), format_func=mnames.__getitem__,
                                 # other machines (other data): a fresh choice, whose chips
                                 # cannot keep the old machines' names
-                                key=P + "boundaries." + "|".join(mnames))
+                                key=K("boundaries.") + "|".join(mnames))
     fig = F.regions_figure(answer, X, labels, names, boundaries=boundaries)
 xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
-click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
+click_plot.click_plot(fig, key=K("plot"), config=CHART_CONFIG,
                       on_click=partial(on_plot_click, xr, yr, len(X), label),
                       title=f"More classes: {STRATEGY_NAMES[s['strategy']]}",
                       table="The binary machines",
@@ -195,9 +196,9 @@ st.caption(f"Click or tap the plot to add a point of the chosen class there (at 
            "each place of the plane is given.")
 with st.expander("Add a point by its coordinates"):
     a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
-    px = a.number_input(pio.markdown_safe(names[0]), value=float(np.mean(xr)), key=P + "add.x1")
-    py = b.number_input(pio.markdown_safe(names[1]), value=float(np.mean(yr)), key=P + "add.x2")
-    c.button("Add", key=P + "add.go", on_click=add_point, args=(px, py, label),
+    px = a.number_input(pio.markdown_safe(names[0]), value=float(np.mean(xr)), key=K("add.x1"))
+    py = b.number_input(pio.markdown_safe(names[1]), value=float(np.mean(yr)), key=K("add.x2"))
+    c.button("Add", key=K("add.go"), on_click=add_point, args=(px, py, label),
              disabled=len(X) >= M.MAX_POINTS)
 if answer is None:
     st.stop()
@@ -223,14 +224,14 @@ else:
                "(i beats j, j beats l, l beats i) is such a tie.")
 
 st.header("The binary machines")
-st.dataframe(pd.DataFrame(answer.machines), hide_index=True, key=P + "machines",
+st.dataframe(pd.DataFrame(answer.machines), hide_index=True, key=K("machines"),
              column_config={"b": st.column_config.NumberColumn(format="%.4f"),
                             "converged": st.column_config.CheckboxColumn(),
                             "status": st.column_config.TextColumn(width="large")})
 st.header("Every point: the machines' scores" + (" and votes" if answer.strategy == "ovo"
                                                      else ""))
-only_wrong = st.toggle("Only the misclassified points", key=P + "only_wrong")
+only_wrong = st.toggle("Only the misclassified points", key=K("only_wrong"))
 rows = pd.DataFrame(M.point_rows(answer, X, labels))
-st.dataframe(rows[~rows["right"]] if only_wrong else rows, hide_index=True, key=P + "points",
+st.dataframe(rows[~rows["right"]] if only_wrong else rows, hide_index=True, key=K("points"),
              column_config={c: st.column_config.NumberColumn(format="%.4f")
                             for c in rows.columns if c.startswith(("h:", "x1", "x2"))})

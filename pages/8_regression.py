@@ -20,6 +20,7 @@ import streamlit as st
 from svm_engine.datasets_regression import FUNCTIONS
 from ui.regression import compute as R
 from ui.regression import figures as F
+from ui.regression.page_state import Regression
 from ui.serving import budget
 from ui.shared import click_plot, student
 from ui.shared import controls as ctl
@@ -27,14 +28,14 @@ from ui.shared.chart import model_words, show_chart
 from ui.shared.cite import cite
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.labels import kernel_formula
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.numbers import fmt_fixed, fmt_num, fmt_setting, fmt_tex
 
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
-P = "rg."                      # widget keys of this page
-K_ADDED, K_PLOT = "rg.added", "rg.plot"     # the placed points [(x, t)]; the plot's key
+page = Regression.of(ss)
+P, K = Regression.PREFIX, Regression.widget_key  # the widget keys of this page
 EPS_GRID = [0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0]
 SOURCES = {"generate": "Generate: a function + noise", "place": "Place my own points"}
 DEFAULTS = {"source": "generate", "function": "sine", "n": 30, "noise": 0.2, "seed": 0,
@@ -52,7 +53,7 @@ st.caption(f"Support vector regression ({cite('kernels')}, “the regression cas
 
 
 def function_select() -> str:
-    return st.sidebar.selectbox("Function", tuple(FUNCTIONS), key=P + "function",
+    return st.sidebar.selectbox("Function", tuple(FUNCTIONS), key=K("function"),
                                 format_func=lambda f: FUNCTIONS[f][0])
 
 
@@ -60,37 +61,37 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, dict, str | None, bool]:
     sb = st.sidebar
     src = ctl.data_source(ss, P, SOURCES, radio=True, generators=("generate",),
                           sliders=GENERATE, options={"generate": function_select},
-                          on_change=lambda: ss.__setitem__(K_ADDED, []))  # none carried over
+                          on_change=lambda: setattr(page, "added", []))  # none carried over
     x, t, function = np.zeros(0), np.zeros(0), src.option
     if src.name == "generate":
         g = src.params
         x, t = R.generated(function, int(g["n"]), float(g["noise"]), int(g["seed"]))
-    added = ss.get(K_ADDED, [])
+    added = page.added
     if added:
         x = np.concatenate([x, [p[0] for p in added]])
         t = np.concatenate([t, [p[1] for p in added]])
         # one under the other: side by side the sidebar cut their words ("Undo last p…")
-        sb.button("Undo last point", key=P + "undo", on_click=lambda: ss[K_ADDED].pop(),
+        sb.button("Undo last point", key=K("undo"), on_click=lambda: page.added.pop(),
                   width="stretch")
-        sb.button(f"Clear my {R.count(len(added), 'point')}", key=P + "clear",
-                  on_click=lambda: ss.__setitem__(K_ADDED, []), width="stretch")
+        sb.button(f"Clear my {R.count(len(added), 'point')}", key=K("clear"),
+                  on_click=lambda: setattr(page, "added", []), width="stretch")
     sb.header("Model")
     s = ctl.model_sidebar(ss, P,
-                          {k: ss[P + k] for k in ("kernel", "degree", "coef0", "sigma", "C")},
+                          {k: ss[K(k)] for k in ("kernel", "degree", "coef0", "sigma", "C")},
                           loss=False, hard_margin=False, c_help="The price of one unit of ξ or ξ̂.")
-    s["epsilon"] = sb.select_slider("ε (tube half-width)", sorted({*EPS_GRID, ss[P + "epsilon"]}),
-                                    key=P + "epsilon", format_func=fmt_setting)
-    s["solver"] = sb.radio("Solver", tuple(R.SOLVERS), key=P + "solver",
+    s["epsilon"] = sb.select_slider("ε (tube half-width)", sorted({*EPS_GRID, ss[K("epsilon")]}),
+                                    key=K("epsilon"), format_func=fmt_setting)
+    s["solver"] = sb.radio("Solver", tuple(R.SOLVERS), key=K("solver"),
                            format_func=R.SOLVERS.get)
     return x, t, s, function, src.name == "place"
 
 
 def add_point(xy) -> None:
-    ss.setdefault(K_ADDED, []).append((float(xy[0]), float(xy[1])))
+    page.added.append((float(xy[0]), float(xy[1])))
 
 
 def on_plot_click(xr, yr, n: int) -> None:
-    xy = click_plot.parse_click(ss.get(K_PLOT), xr, yr)
+    xy = click_plot.parse_click(ss.get(K("plot")), xr, yr)
     if xy is not None and n < R.MAX_POINTS:
         add_point(xy)
 
@@ -103,9 +104,9 @@ def cached_fit(xb: bytes, tb: bytes, skey: tuple, function: str | None) -> R.Ans
     return budget.unless_cut(answer, answer.time_cut)   # SMO stopped by the clock: not cached
 
 
-restore_widgets(ss, P)
+page.widgets.restore(ss)
 ctl.default_widgets(ss, P, DEFAULTS)
-keep_widgets(ss, P, DEFAULTS)
+page.widgets.keep(ss, DEFAULTS)
 x_all, t_all, settings, function, placing = sidebar()
 view = F.PLACE_VIEW if placing else None
 s = R.check_settings(settings)
@@ -134,7 +135,7 @@ with left:
     xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
     about = (FUNCTIONS[function][0] if function else "your points", f"n = {len(x_all)}",
              model_words(s, solver=R.SOLVERS[s["solver"]]))
-    click_plot.click_plot(fig, key=K_PLOT, config=CHART_CONFIG,
+    click_plot.click_plot(fig, key=K("plot"), config=CHART_CONFIG,
                           on_click=partial(on_plot_click, xr, yr, len(x_all)),
                           title="Regression: ε-SVR", settings=about,
                           table=None if answer is None
@@ -144,9 +145,9 @@ with left:
                + click_plot.KEYS_HINT)
     with st.expander("Add a point by its coordinates"):
         c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-        px = c1.number_input("x", value=0.0, step=0.1, key=P + "add.x")
-        pt = c2.number_input("t", value=0.0, step=0.1, key=P + "add.t")
-        c3.button("Add", key=P + "add.go", on_click=add_point, args=((px, pt),),
+        px = c1.number_input("x", value=0.0, step=0.1, key=K("add.x"))
+        pt = c2.number_input("t", value=0.0, step=0.1, key=K("add.t"))
+        c3.button("Add", key=K("add.go"), on_click=add_point, args=((px, pt),),
                   disabled=len(x_all) >= R.MAX_POINTS)
 
 with right:
@@ -190,13 +191,13 @@ with right:
 if answer is not None:
     m = answer.model
     st.header("Every point: its multipliers and slacks")
-    st.dataframe(pd.DataFrame(R.point_rows(m)), hide_index=True, key=P + "table",
+    st.dataframe(pd.DataFrame(R.point_rows(m)), hide_index=True, key=K("table"),
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in ("x", "t", "y(x)", "t − y(x)", "a", "â", "ξ", "ξ̂")})
     prog = F.progress_figure(m)
     if prog is not None and student.full_view(ss):  # SMO's stopping rule: a solver internal
         with st.expander("SMO's progress: the stopping gap m(α) − M(α) and L̃ per step"):
-            show_chart(prog, key=P + "progress", config=CHART_CONFIG, settings=about,
+            show_chart(prog, key=K("progress"), config=CHART_CONFIG, settings=about,
                        title="SMO's progress: the stopping gap m(α) − M(α) and L̃ per step")
             st.caption("SMO works on 2N multipliers (a, â), two at a time (LIBSVM's "
                        "formulation): it stops when m(α) − M(α), the largest KKT violation of "

@@ -16,6 +16,7 @@ import streamlit as st
 from svm_engine import losses as L
 from ui.losses import compute as C
 from ui.losses import figures as F
+from ui.losses.page_state import Losses
 from ui.serving import budget
 from ui.shared import controls as ctl
 from ui.shared import reveal
@@ -24,7 +25,7 @@ from ui.shared.cite import cite
 from ui.shared.fitting import FitOutcome
 from ui.shared.labels import DATASET_LABELS
 from ui.shared.markdown import markdown_safe
-from ui.shared.nav import keep_widgets, restore_widgets, run_through_app
+from ui.shared.nav import run_through_app
 from ui.shared.numbers import fmt_setting
 from ui.shared.settings import settings_key
 from ui.shared.stepper import step_buttons
@@ -32,8 +33,8 @@ from ui.shared.stepper import step_buttons
 run_through_app()  # a deep link on a fresh server must still go through app.py
 
 ss = st.session_state
-P = "los."  # widget keys of this page
-K_RUN = "los.run_key"  # the perceptron run the step slider belongs to
+page = Losses.of(ss)
+P, K = Losses.PREFIX, Losses.widget_key  # the widget keys of this page
 SOURCE_LABELS = {"playground": "The Playground's points and settings", **DATASET_LABELS}
 GEN_DEFAULTS = {"n": 60, "noise": 0.1}
 H_LABELS = {"svm": "the SVM (the source's settings)", "perceptron": "the perceptron (this update)"}
@@ -52,7 +53,7 @@ st.caption(
 
 
 def on_source_change() -> None:
-    ss.pop(K_RUN, None)  # a new run starts at its last update
+    page.run_key = None  # a new run starts at its last update
 
 
 def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
@@ -61,23 +62,23 @@ def sidebar() -> tuple[np.ndarray, np.ndarray, str, dict]:
         help="The Playground's current points (default), a book dataset or a generator.")
     sb = st.sidebar
     sb.header("Perceptron")
-    ss.setdefault(P + "eta", 1.0)
-    ss.setdefault(P + "epochs", 100)
-    ss.setdefault(P + "order", "shuffled")
-    ss.setdefault(P + "seed", 0)
-    ss.setdefault(P + "bias", "free")
-    sb.select_slider("learning rate η", C.ETA_CHOICES, key=P + "eta", format_func=fmt_setting,
+    ss.setdefault(K("eta"), 1.0)
+    ss.setdefault(K("epochs"), 100)
+    ss.setdefault(K("order"), "shuffled")
+    ss.setdefault(K("seed"), 0)
+    ss.setdefault(K("bias"), "free")
+    sb.select_slider("learning rate η", C.ETA_CHOICES, key=K("eta"), format_func=fmt_setting,
                      help="From w = 0 and b = 0, η only scales w and b: the same points are "
                           "updated in the same order, and the line is the same.")
-    sb.select_slider("epoch cap", C.EPOCH_CHOICES, key=P + "epochs",
+    sb.select_slider("epoch cap", C.EPOCH_CHOICES, key=K("epochs"),
                      help="Passes over the points; the run stops earlier after an epoch "
                           "without mistakes.")
-    order = sb.radio("order", tuple(ORDER_LABELS), key=P + "order",
+    order = sb.radio("order", tuple(ORDER_LABELS), key=K("order"),
                      format_func=ORDER_LABELS.get)
-    sb.number_input("seed (visiting order)", 0, 1_000_000, step=1, key=P + "seed",
+    sb.number_input("seed (visiting order)", 0, 1_000_000, step=1, key=K("seed"),
                     disabled=order != "shuffled")
-    sb.radio("bias", tuple(BIAS_LABELS), key=P + "bias", format_func=BIAS_LABELS.get)
-    settings = ctl.source_settings(ss, P, ss[P + "source"], **GEN_DEFAULTS)
+    sb.radio("bias", tuple(BIAS_LABELS), key=K("bias"), format_func=BIAS_LABELS.get)
+    settings = ctl.source_settings(ss, P, ss[K("source")], **GEN_DEFAULTS)
     return np.asarray(X, dtype=float), np.asarray(y), str(title), settings
 
 
@@ -126,8 +127,8 @@ def chart(fig: dict, key: str, name: str, *settings: str, description: str | Non
 
 KEPT = ("source", "gen.n", "gen.noise", "gen.seed", "eta", "epochs", "order", "seed", "bias",
         "h_from")  # what a visit to another page must not reset
-restore_widgets(ss, P)
-keep_widgets(ss, P, KEPT)
+page.widgets.restore(ss)
+page.widgets.keep(ss, KEPT)
 try:
     X, y, title, settings = sidebar()
 except ValueError as exc:  # a generator's parameters
@@ -140,9 +141,9 @@ ctl.stop_unless_two_classes(y)
 
 xb = np.ascontiguousarray(X, dtype=np.float64).tobytes()
 yb = np.ascontiguousarray(y, dtype=np.int64).tobytes()
-shuffle = ss[P + "order"] == "shuffled"
-args = (float(ss[P + "eta"]), int(ss[P + "epochs"]), ss[P + "bias"], shuffle,
-        int(ss[P + "seed"]) if shuffle else 0)
+shuffle = ss[K("order")] == "shuffled"
+args = (float(ss[K("eta")]), int(ss[K("epochs")]), ss[K("bias")], shuffle,
+        int(ss[K("seed")]) if shuffle else 0)
 try:
     run = cached_perceptron(xb, yb, *args)
 except budget.Stopped as exc:  # over the time budget: say what to change
@@ -154,21 +155,21 @@ if not hard.ok and hard.kind in ("not_separable", "over_budget", "stopped"):  # 
     line_svm = svm_fit(xb, yb, C.svm_settings(settings, False))
 
 total = len(run.trace)
-if ss.get(K_RUN) != (xb, yb, args):  # a new run: show where it ended
-    ss[K_RUN] = (xb, yb, args)
-    ss[P + "step"] = total
-ss[P + "step"] = min(int(ss.get(P + "step", total)), total)
-k = ss[P + "step"]
+if page.run_key != (xb, yb, args):  # a new run: show where it ended
+    page.run_key = (xb, yb, args)
+    ss[K("step")] = total
+ss[K("step")] = min(int(ss.get(K("step"), total)), total)
+k = ss[K("step")]
 w_k, b_k = (run.trace[k - 1]["w_after"], run.trace[k - 1]["b_after"]) if k else ([0.0, 0.0],
                                                                                   0.0)
 
 # ---- the losses
 st.header("Loss functions of the margin m = y·h(x)")
-ss.setdefault(P + "h_from", "svm")
-h_from = st.radio("The points' margins m = y·h(x) of", tuple(H_LABELS), key=P + "h_from",
+ss.setdefault(K("h_from"), "svm")
+h_from = st.radio("The points' margins m = y·h(x) of", tuple(H_LABELS), key=K("h_from"),
                   format_func=H_LABELS.get, horizontal=True)
 if h_from == "svm" and not svm.ok:
-    st.warning(C.svm_failed_words(svm.error, ss[P + "source"] == "playground"))
+    st.warning(C.svm_failed_words(svm.error, ss[K("source")] == "playground"))
     m = None
 elif h_from == "svm":
     m = L.margins(svm.model, X, np.where(y > 0, 1, -1))
@@ -176,7 +177,7 @@ elif h_from == "svm":
 else:
     m = np.where(y > 0, 1, -1) * (X @ np.asarray(w_k, dtype=float) + b_k)
     st.caption(f"h: the perceptron's line after update {k} of {total} (step it below).")
-chart(F.loss_figure(m, y), P + "fig.losses", "Loss functions of the margin m = y·h(x)",
+chart(F.loss_figure(m, y), K("fig.losses"), "Loss functions of the margin m = y·h(x)",
       f"h of the SVM: {model_words(settings)}" if h_from == "svm"
       else f"h of the perceptron after update {k} of {total}",
       description=None if m is None else C.loss_words(m))
@@ -186,7 +187,7 @@ if m is not None:
     if away:
         st.caption(f"{away} point(s) have |m| beyond {fmt_setting(F.M_LIMIT)} and are off the "
                    "plot.")
-    st.dataframe(pd.DataFrame(C.loss_rows(m)), hide_index=True, key=P + "table.losses")
+    st.dataframe(pd.DataFrame(C.loss_rows(m)), hide_index=True, key=K("table.losses"))
 st.caption(
     "Conventions: the 0-1 loss counts m = 0 (a point on the line) as a mistake, as the "
     "perceptron's rule y·f(x) ≤ 0 does. The logistic loss is taken in base 2, "
@@ -207,12 +208,12 @@ fig = F.perceptron_figure(
     X, y, line_svm.model if line_svm.ok else None,
     before=(t["w_before"], t["b_before"]) if t else None, after=(w_k, b_k),
     point=t["i"] if t else None)
-chart(fig, P + "fig.perceptron", "The perceptron, update by update",
-      f"η = {fmt_setting(ss[P + 'eta'])}", f"epoch cap {ss[P + 'epochs']}",
-      ORDER_LABELS[ss[P + "order"]] + (f", seed {ss[P + 'seed']}" if shuffle else ""),
-      BIAS_LABELS[ss[P + "bias"]], f"update {k} of {total}")
+chart(fig, K("fig.perceptron"), "The perceptron, update by update",
+      f"η = {fmt_setting(ss[K('eta')])}", f"epoch cap {ss[K('epochs')]}",
+      ORDER_LABELS[ss[K("order")]] + (f", seed {ss[K('seed')]}" if shuffle else ""),
+      BIAS_LABELS[ss[K("bias")]], f"update {k} of {total}")
 st.markdown(C.update_words(run, k))
-(st.success if run.converged else st.warning)(C.run_words(run, int(ss[P + "epochs"])))
+(st.success if run.converged else st.warning)(C.run_words(run, int(ss[K("epochs")])))
 if hard.kind in ("over_budget", "stopped") and line_svm.ok:
     st.caption(f"The hard margin is not drawn: {hard.error} The soft margin is drawn instead.")
 if not line_svm.ok:

@@ -13,6 +13,7 @@ from svm_engine import datasets
 from ui.shared import fitting
 from ui.shared import state as S
 from ui.shared.book_setups import playground_target
+from ui.shared.session import shared
 from ui.worked_examples import alpha_table, ex_iris, ex_two_point
 from ui.worked_examples import book_values as B
 from ui.worked_examples import examples as E
@@ -201,14 +202,14 @@ def test_every_open_in_playground_target_is_a_valid_playground_state():
             ss = {}
             S.load_into_playground(ss, X, y, settings, title)
             d = datasets.load(setup.dataset)
-            np.testing.assert_array_equal(ss[S.K_X], d.X)
-            s = ss[S.K_SETTINGS]
+            np.testing.assert_array_equal(shared(ss).X, d.X)
+            s = shared(ss).settings
             for k, v in setup.settings.items():
                 if k == "C" and math.isinf(v):
                     assert s["hard_margin"] is True
                 else:
                     assert s[k] == v, (setup.label, k)
-            out = fitting.fit_points(ss[S.K_X], ss[S.K_Y], s)
+            out = fitting.fit_points(shared(ss).X, shared(ss).y, s)
             assert out.ok, (setup.label, out.error)
 
 

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.plotly_json import read_payload
 from ui.serving import budget
-from ui.shared import state as S
+from ui.shared.session import shared
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 TIMEOUT = 300
@@ -44,7 +44,7 @@ def canvas_answer(at: AppTest) -> dict:
 
 
 def n_points(at: AppTest) -> int:
-    return len(at.session_state[S.K_X])
+    return len(shared(at.session_state).X)
 
 
 def test_playground_refuses_the_ten_minute_link_at_once_and_keeps_the_points():
@@ -70,7 +70,7 @@ def test_playground_switches_a_solver_over_the_budget_and_says_why():
     assert any(i.startswith("Solver changed to SMO (Platt) because QP (cvxopt) on 2,000 points "
                             "takes")
                for i in infos), infos
-    assert at.session_state[S.K_SETTINGS]["solver"] == "smo"
+    assert shared(at.session_state).settings["solver"] == "smo"
     assert canvas_answer(at)["ok"]  # SMO fits 2,000 points within the budget
 
 

@@ -17,6 +17,7 @@ from tests.plotly_json import chart_data, decoded, start_page
 from tests.plotly_json import page_ok as ok
 from tests.shown_numbers import parse_num
 from ui.compare import comparison as cmp
+from ui.compare.page_state import Compare
 from ui.compare.table import SHOWN
 from ui.shared.fitting import SMO_TOL, smo_max_iter
 from ui.shared.numbers import fmt_num, fmt_setting
@@ -187,7 +188,7 @@ def test_scaling_run_small_range():
     at.slider(key="cmp.scale.count").set_value(2).run()
     at.button(key="cmp.scale.run").click().run()
     ok(at)
-    res = at.session_state["cmp.scaling.result"]
+    res = Compare.of(at.session_state).scaling
     assert res.status == "done" and res.sizes == (50, 100)
     fig = charts(at)[-1]
     names = [t["name"] for t in fig["data"] if t.get("meta", {}).get("role") != "fit"]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.shared import state as S
+from ui.shared.session import shared
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 
@@ -24,12 +24,12 @@ def test_a_field_over_csvs_limit_is_an_error_naming_the_line_and_the_points_are_
     at = AppTest.from_file(PAGE, default_timeout=120).run()
     at.segmented_control(key="pg.panel").set_value("Import / export")
     at.run()
-    before = np.asarray(at.session_state[S.K_X]).copy()
+    before = np.asarray(shared(at.session_state).X).copy()
     (up,) = [u for u in at.file_uploader if str(u.key).startswith("pg.upload.")]
     up.set_value(("long.csv", content.encode(), "text/csv"))
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     (err,) = [e.value for e in at.error if "Could not import" in e.value]
     assert f"line {line}" in err and "131,072 characters" in err and "points are kept" in err
-    np.testing.assert_array_equal(np.asarray(at.session_state[S.K_X]), before)
+    np.testing.assert_array_equal(np.asarray(shared(at.session_state).X), before)
     assert at.get("bidi_component")  # the plot is still drawn

@@ -11,6 +11,7 @@ from svm_engine import datasets, gram
 from svm_engine import kernel_kmeans as kk
 from svm_engine import kernel_pca as kp
 from tests.plotly_json import component_figure, page_ok
+from ui.kmeans_pca.page_state import KernelKmeansPca
 from ui.shared.numbers import fmt_num
 
 PAGE = "../pages/14_kernel_kmeans_pca.py"
@@ -21,7 +22,7 @@ RINGS = datasets.rings(n=100, noise=0.05, seed=0)
 def start(new=()) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
     if new:
-        at.session_state["kkp.new"] = [tuple(p) for p in new]
+        KernelKmeansPca.of(at.session_state).new = [tuple(p) for p in new]
     return page_ok(at.run())
 
 

@@ -19,6 +19,7 @@ from tests.plotly_json import component_figure
 from tests.plotly_json import page_ok as ok
 from tests.test_chart_exports import check_charts
 from ui.knn_perceptron import compute as C
+from ui.knn_perceptron.page_state import KernelPerceptronKnn
 from ui.serving import budget
 from ui.shared import fitting, state
 
@@ -26,10 +27,13 @@ PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "13_kernel_perceptron
 TIMEOUT = 300
 
 
-def start(**state) -> AppTest:
+def start(page: dict | None = None, **state) -> AppTest:
+    """The page run with these widget values (``state``) and page-state fields (``page``)."""
     at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
     for k, v in state.items():
         at.session_state[k] = v
+    for k, v in (page or {}).items():
+        setattr(KernelPerceptronKnn.of(at.session_state), k, v)
     return ok(at.run())
 
 
@@ -139,7 +143,7 @@ def test_k_changes_the_regions_and_k1_draws_the_voronoi_cells():
 
 
 def test_iris_kernel_distance_and_a_query_point():
-    at = start(**{"kpk.knn_data": "iris", "kpk.k": 3, "kpk.query": (6.0, 3.0)})
+    at = start({"query": (6.0, 3.0)}, **{"kpk.knn_data": "iris", "kpk.k": 3})
     at.radio(key="kpk.kernel").set_value("polynomial").run()
     at.radio(key="kpk.distance").set_value("kernel").run()
     ok(at)
@@ -156,7 +160,7 @@ def test_iris_kernel_distance_and_a_query_point():
 
 def test_added_points_join_the_run():
     added = [(2.0, 6.0, 1), (6.5, 1.0, -1)]
-    at = start(**{"kpk.added": added})
+    at = start({"added": added})
     d = datasets.d1()
     X = np.vstack([d.X, [[p[0], p[1]] for p in added]])
     y = np.concatenate([d.y, [p[2] for p in added]])

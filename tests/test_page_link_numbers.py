@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
-from ui.shared import state as S
+from ui.shared.session import shared
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 
@@ -32,4 +32,4 @@ def test_a_link_with_numbers_out_of_range_shows_a_message_and_the_default(query,
     (warning,) = [w.value for w in at.warning if "could not be opened" in w.value]
     assert why in warning and "Showing the default example instead" in warning
     assert "Traceback" not in warning
-    np.testing.assert_array_equal(np.asarray(at.session_state[S.K_X]), datasets.d1().X)
+    np.testing.assert_array_equal(np.asarray(shared(at.session_state).X), datasets.d1().X)

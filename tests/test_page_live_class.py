@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from ui.classroom.store import get_store
 from ui.join import flow
+from ui.teach.page_state import Teach
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 JOIN, TEACH = str(PAGES / "10_join_class.py"), str(PAGES / "11_teach_class.py")
@@ -27,7 +28,7 @@ def teacher() -> tuple[AppTest, str, str]:
     t = ok(AppTest.from_file(TEACH, default_timeout=120).run())
     t.selectbox(key="teach.activity").select(CHAPTER).run()
     ok(t.button(key="teach.start").click().run())
-    code, key = t.session_state["teach.class"]
+    code, key = Teach.of(t.session_state).taught
     assert any(f"Class code: `{code}`" in m.value for m in t.markdown)
     assert any(key in c.value for c in t.code)                  # the key, shown once
     return t, code, key

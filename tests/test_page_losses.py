@@ -17,6 +17,7 @@ from tests.plotly_json import chart_data, decoded
 from ui.serving import budget
 from ui.shared import state
 from ui.shared.numbers import fmt_num
+from ui.shared.session import shared
 
 PAGE = "../pages/9_losses_perceptron.py"
 TIMEOUT = 180
@@ -213,7 +214,7 @@ def test_one_class_is_refused_and_the_points_stay():
     assert not at.exception
     (err,) = at.error
     assert "at least one point of each class" in err.value
-    assert at.session_state["svmlab.y"].tolist() == [1, 1]
+    assert shared(at.session_state).y.tolist() == [1, 1]
 
 
 def playground(X, y, settings, title="points") -> AppTest:

@@ -19,6 +19,7 @@ from ui.serving import fit_api
 from ui.shared import links
 from ui.shared import state as S
 from ui.shared.numbers import fmt_pct
+from ui.shared.session import shared
 from ui.shared.settings import KERNELS, LOSSES, Settings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
@@ -70,7 +71,7 @@ def load(at: AppTest, name: str) -> AppTest:
 
 
 def state_points(at: AppTest):
-    return np.asarray(at.session_state[S.K_X]), np.asarray(at.session_state[S.K_Y])
+    return np.asarray(shared(at.session_state).X), np.asarray(shared(at.session_state).y)
 
 
 def test_default_is_book_d1_with_the_book_hyperplane():
@@ -94,8 +95,8 @@ def test_every_dataset_kernel_and_loss_runs_without_exception():
                 at.run()
                 no_traceback(at)
                 assert numbers(at), f"{name} / {kernel} / {loss}: no model"
-                assert at.session_state[S.K_SETTINGS]["kernel"] == kernel
-                assert at.session_state[S.K_SETTINGS]["loss"] == loss
+                assert shared(at.session_state).settings["kernel"] == kernel
+                assert shared(at.session_state).settings["loss"] == loss
 
 
 def test_changing_C_changes_the_reported_margin():
@@ -290,7 +291,7 @@ def test_a_link_built_from_a_state_restores_it():
     X2, y2 = state_points(at)
     np.testing.assert_array_equal(X2, X)
     np.testing.assert_array_equal(y2, y)
-    assert at.session_state[S.K_SETTINGS] == settings
+    assert shared(at.session_state).settings == settings
     assert at.radio(key="pg.kernel").value == "polynomial"
     assert at.slider(key="pg.degree").value == 3
     assert at.select_slider(key="pg.C").value == 4.0
@@ -341,7 +342,7 @@ def test_choosing_an_impossible_combination_switches_solver_with_a_note():
     at.radio(key="pg.bias").set_value("augmented")  # smo needs a free bias
     at.run()
     no_traceback(at)
-    assert at.session_state[S.K_SETTINGS]["solver"] != "smo"
+    assert shared(at.session_state).settings["solver"] != "smo"
     assert any(str(i.value).startswith("Solver changed to ") and "because SMO" in str(i.value)
                for i in at.info)
     assert numbers(at)
@@ -349,7 +350,7 @@ def test_choosing_an_impossible_combination_switches_solver_with_a_note():
 
 def test_the_points_table_columns_come_with_the_answer():
     at = load(new_app(), "d2")
-    assert at.session_state[S.K_SETTINGS]["C"] == 1.0
+    assert shared(at.session_state).settings["C"] == 1.0
     ans = answer(at)
     assert len(ans["category"]) == len(ans["xi"]) == len(ans["h"]) == len(ans["alpha"]) == 18
     assert ans["category"][15] == "misclassified" and abs(ans["xi"][15] - 1.667) < 5e-3
@@ -419,18 +420,18 @@ def test_quick_controls_and_sidebar_share_one_state():
     """Issue 32 item 13: kernel, loss and C beside the plot are the sidebar's settings: a
     change in one shows in the other and refits (the canvas's payload carries the new C)."""
     at = new_app()
-    at.toggle(key=S.WIDGET_PREFIX + "hard_margin").set_value(False).run()  # D1 starts hard
+    at.toggle(key=S.Playground.widget_key("hard_margin")).set_value(False).run()  # D1 starts hard
     quick_c = at.select_slider(key="quick.C")
     quick_c.set_value(10.0).run()
     no_traceback(at)
     assert S.current_settings(at.session_state)["C"] == 10.0
-    assert at.select_slider(key=S.WIDGET_PREFIX + "C").value == 10.0
-    at.select_slider(key=S.WIDGET_PREFIX + "C").set_value(0.1).run()
+    assert at.select_slider(key=S.Playground.widget_key("C")).value == 10.0
+    at.select_slider(key=S.Playground.widget_key("C")).set_value(0.1).run()
     assert at.select_slider(key="quick.C").value == 0.1
     at.selectbox(key="quick.kernel").set_value("gaussian").run()
     no_traceback(at)
-    assert at.radio(key=S.WIDGET_PREFIX + "kernel").value == "gaussian"
+    assert at.radio(key=S.Playground.widget_key("kernel")).value == "gaussian"
     assert at.select_slider(key="quick.sigma").label.startswith("σ")
     at.selectbox(key="quick.loss").set_value("quadratic").run()
-    assert at.radio(key=S.WIDGET_PREFIX + "loss").value == "quadratic"
+    assert at.radio(key=S.Playground.widget_key("loss")).value == "quadratic"
     assert S.current_settings(at.session_state)["loss"] == "quadratic"

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ui.shared import present
+from ui.shared.session import shared
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [str(ROOT / "pages" / name) for name in ("3_step_through.py", "2_worked_examples.py")]
@@ -22,16 +23,18 @@ def test_present_mode_enters_from_the_sidebar_and_exits_from_the_page(page):
     assert not at.exception
     assert not any(b.key == "svmlab.present.exit" for b in at.button)
     at.button(key="svmlab.present.enter").click().run()
-    assert not at.exception and at.session_state[present.K_PRESENT]
+    assert not at.exception and shared(at.session_state).present
     styles = " ".join(str(h.proto.body) for h in at.get("html"))
     assert '[data-testid="stSidebar"]' in styles and "display: none" in styles
     assert not any(b.key == "svmlab.present.enter" for b in at.button)
     at.button(key="svmlab.present.exit").click().run()
-    assert not at.exception and not at.session_state[present.K_PRESENT]
+    assert not at.exception and not shared(at.session_state).present
     assert at.button(key="svmlab.present.enter")
 
 
 def test_the_playgrounds_switch_is_the_same_one():
     from ui.playground import teacher as T
 
-    assert T.K_PRESENT == present.K_PRESENT and T.is_present({present.K_PRESENT: True})
+    ss: dict = {}
+    present.set_present(ss, True)
+    assert T.is_present(ss) and shared(ss).present

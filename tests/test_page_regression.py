@@ -16,6 +16,7 @@ import svm_engine as se
 from svm_engine.datasets_regression import curve
 from tests.plotly_json import component_figure
 from tests.plotly_json import page_ok as ok
+from ui.regression.page_state import Regression
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "8_regression.py")
 TIMEOUT = 300
@@ -177,6 +178,6 @@ def test_a_point_far_out_is_refused_by_name_and_kept(x, t, named):
     assert "Undo last point" in err
     assert not at.success and not [d for d in at.dataframe if "ξ̂" in d.value.columns]
     assert any("31 points" in c.value for c in at.caption)          # the point is kept
-    assert at.session_state["rg.added"] == [(x, t)]
+    assert Regression.of(at.session_state).added == [(x, t)]
     at.button(key="rg.undo").click().run()                          # and can be taken back
     assert not ok(at).error and len(points(at)) == 30

@@ -30,6 +30,7 @@ from ui.shared.settings import Settings, effective_C, settings_to_kernel
 from ui.step_through import cursor, record, snapshot
 from ui.step_through import player as SP
 from ui.step_through import text as W
+from ui.step_through.page_state import StepThrough
 
 #: The solver's own steps (polish=False, as the Step-through replays them): the independent
 #: check may find the last α short of the optimum and warn; what is compared here is the steps.
@@ -78,7 +79,8 @@ def counter(at) -> tuple[int, int]:
 def set_step(at, k):
     """SMO: what the browser's player reports when it shows step k (the listener element's
     state {"run", "k"}; Next, Prev, the slider, Last and play all end in it)."""
-    at.session_state["stp.sync"] = {"step": {"run": at.session_state["step.run_key"], "k": k}}
+    rid = StepThrough.of(at.session_state).run_key
+    at.session_state["stp.sync"] = {"step": {"run": rid, "k": k}}
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -101,7 +103,7 @@ def player_payload(at) -> dict:
         at.run()
         data = player(at)
         assert data["need_seen"] == need["n"]
-    assert data["payload"]["run"] == data["run"] == at.session_state["step.run_key"]
+    assert data["payload"]["run"] == data["run"] == StepThrough.of(at.session_state).run_key
     return data["payload"]
 
 
@@ -208,7 +210,7 @@ def test_default_page_shows_the_playground_points_at_step_0():
 
 def test_the_player_gets_the_run_once_and_then_its_id_only():
     at = start("d2")
-    rid = at.session_state["step.run_key"]
+    rid = StepThrough.of(at.session_state).run_key
     assert player(at)["payload"]["run"] == rid
     set_step(at, 3)
     data = player(at)
@@ -342,7 +344,8 @@ def test_a_report_for_another_run_does_not_move_the_panels():
     at.session_state["stp.sync"] = {"step": {"run": "an older run", "k": 9}}
     at.run()
     assert counter(at)[0] == 4
-    at.session_state["stp.sync"] = {"step": {"run": at.session_state["step.run_key"], "k": "7"}}
+    rid = StepThrough.of(at.session_state).run_key
+    at.session_state["stp.sync"] = {"step": {"run": rid, "k": "7"}}
     at.run()
     assert counter(at)[0] == 4 and not at.exception
 
@@ -389,17 +392,17 @@ def test_play_button_toggles_and_stops_at_the_end():
     _, T = counter(at)
     click(at, "stp.last")
     click(at, "stp.play")  # at the end: play starts again from step 0
-    assert at.session_state["step.playing"] is True
+    assert StepThrough.of(at.session_state).playing is True
     assert counter(at)[0] == 0
     assert at.button(key="stp.play").label == "Pause"
     click(at, "stp.play")
-    assert at.session_state["step.playing"] is False
+    assert StepThrough.of(at.session_state).playing is False
     assert at.button(key="stp.play").label == "Play"
     # moving the slider while playing stops play at the chosen step
     click(at, "stp.play")
-    assert at.session_state["step.playing"] is True
+    assert StepThrough.of(at.session_state).playing is True
     step_slider(at, "sweep k").set_value(3).run()
-    assert at.session_state["step.playing"] is False
+    assert StepThrough.of(at.session_state).playing is False
     assert counter(at) == (3, T) and step_slider(at, "sweep k").value == 3
 
 

@@ -17,7 +17,7 @@ from ui.playground import teacher_spec as TS
 from ui.playground import teacher_store as TL
 from ui.serving import fit_api
 from ui.shared import links
-from ui.shared import state as S
+from ui.shared.session import shared
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
 EVIL = "**x** <script>alert(1)</script> [a](javascript:x)"
@@ -78,7 +78,7 @@ def test_a_teacher_link_shows_title_and_question_as_plain_text_and_locks_control
     # (and the endpoint, whose answers carry the style, leaves them out too)
     assert data["style"] == {"scale": 1.0, "show_sv": True, "hide": ["numbers", "table"],
                              "student": True}  # a teacher link opens in the student view
-    assert at.session_state[S.K_SETTINGS] == d2_spec().settings
+    assert shared(at.session_state).settings == d2_spec().settings
 
 
 def test_the_student_changes_what_is_unlocked_and_reset_brings_the_picture_back():
@@ -87,11 +87,11 @@ def test_the_student_changes_what_is_unlocked_and_reset_brings_the_picture_back(
     at = open_page({"ts": blob})
     at.radio(key="pg.loss").set_value("quadratic").run()
     no_traceback(at)
-    assert at.session_state[S.K_SETTINGS]["loss"] == "quadratic"
+    assert shared(at.session_state).settings["loss"] == "quadratic"
     assert at.query_params["ts"] == blob and at.query_params["l"] == "quadratic"
     at.button(key="svmlab.teacher.reset").click().run()
     no_traceback(at)
-    assert at.session_state[S.K_SETTINGS] == spec.settings
+    assert shared(at.session_state).settings == spec.settings
     assert at.radio(key="pg.loss").value == "hinge"
     assert dict(at.query_params) == {"ts": blob}
     at.button(key="svmlab.teacher.undo_reset").click().run()
@@ -115,7 +115,7 @@ def test_a_short_link_opens_the_stored_picture(link_db):
     no_traceback(at)
     assert not at.warning
     assert at.text[0].value == EVIL
-    np.testing.assert_array_equal(at.session_state[S.K_X], spec.X)
+    np.testing.assert_array_equal(shared(at.session_state).X, spec.X)
     assert canvas(at)["hide"] == [] and canvas(at)["locked"] is True
 
 
@@ -124,7 +124,7 @@ def test_an_unknown_short_link_says_so_and_shows_the_default():
     no_traceback(at)
     assert any("not stored on this server" in str(w.value) and "long link" in str(w.value)
                for w in at.warning)  # fmt: skip
-    np.testing.assert_array_equal(at.session_state[S.K_X], datasets.d1().X)
+    np.testing.assert_array_equal(shared(at.session_state).X, datasets.d1().X)
     assert not at.radio(key="pg.kernel").disabled
     assert canvas(at)["locked"] is False
 
@@ -134,20 +134,20 @@ def test_a_tampered_teacher_link_gives_a_message_not_a_traceback(query):
     at = open_page(query)
     no_traceback(at)
     assert any("could not be opened" in str(w.value) for w in at.warning)
-    np.testing.assert_array_equal(at.session_state[S.K_X], datasets.d1().X)
+    np.testing.assert_array_equal(shared(at.session_state).X, datasets.d1().X)
 
 
 def test_the_teacher_makes_a_link_from_a_preset_and_it_opens(link_db):
     at = AppTest.from_file(PAGE, default_timeout=120).run()
     at.segmented_control(key="pg.panel").set_value("Teacher link").run()
-    at.selectbox(key=teacher_panel.TP + "preset").set_value("nonlinear").run()
-    at.button(key=teacher_panel.TP + "load").click().run()
+    at.selectbox(key=teacher_panel.TK("preset")).set_value("nonlinear").run()
+    at.button(key=teacher_panel.TK("load")).click().run()
     no_traceback(at)
     preset = TP.PRESETS_BY_KEY["nonlinear"]
-    assert at.text_input(key=teacher_panel.TP + "title").value == preset.title
-    assert at.session_state[S.K_SETTINGS]["kernel"] == "polynomial"
-    at.text_input(key=teacher_panel.TP + "title").set_value(EVIL).run()
-    at.button(key=teacher_panel.TP + "make").click().run()
+    assert at.text_input(key=teacher_panel.TK("title")).value == preset.title
+    assert shared(at.session_state).settings["kernel"] == "polynomial"
+    at.text_input(key=teacher_panel.TK("title")).set_value(EVIL).run()
+    at.button(key=teacher_panel.TK("make")).click().run()
     no_traceback(at)
     spec = TP.preset_spec("nonlinear")
     spec = TS.make_spec(spec.X, spec.y, spec.settings, title=EVIL, question=spec.question,
@@ -166,15 +166,15 @@ def test_the_teacher_makes_a_link_from_a_preset_and_it_opens(link_db):
 def test_present_mode_toggles_from_the_panel_and_the_link():
     at = AppTest.from_file(PAGE, default_timeout=120).run()
     at.segmented_control(key="pg.panel").set_value("Teacher link").run()
-    at.toggle(key=teacher_panel.TP + "present").set_value(True).run()
+    at.toggle(key=teacher_panel.TK("present")).set_value(True).run()
     no_traceback(at)
-    assert at.session_state[T.K_PRESENT] and at.query_params["present"] == "1"
+    assert shared(at.session_state).present and at.query_params["present"] == "1"
     at.button(key="svmlab.present.exit").click().run()
-    assert not at.session_state[T.K_PRESENT] and "present" not in at.query_params
-    assert at.toggle(key=teacher_panel.TP + "present").value is False
+    assert not shared(at.session_state).present and "present" not in at.query_params
+    assert at.toggle(key=teacher_panel.TK("present")).value is False
     at2 = open_page({"ts": TS.encode_blob(d2_spec(hidden=["sv"])), "present": "1"})
     no_traceback(at2)
-    assert at2.session_state[T.K_PRESENT] and at2.button(key="svmlab.present.exit")
+    assert shared(at2.session_state).present and at2.button(key="svmlab.present.exit")
     # the figure: larger markers, no SV rings or slack (also in the endpoint's answers)
     data = canvas(at2)
     assert data["style"] == {"scale": T.PRESENT_SCALE, "show_sv": False, "student": True}

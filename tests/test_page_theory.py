@@ -77,13 +77,13 @@ INTERNALS = {
 def test_student_view_hides_the_solver_internals_and_shows_them_again(page):
     widgets, words = INTERNALS[page]
     at = run(page)
-    assert at.toggle(key=student.K_WIDGET).value is False
+    assert at.toggle(key=student.TOGGLE).value is False
     assert widgets <= labels(at) and words in captions(at)          # the full view
-    at.toggle(key=student.K_WIDGET).set_value(True).run()
-    assert not at.exception and at.session_state[student.K_STUDENT] is True
+    at.toggle(key=student.TOGGLE).set_value(True).run()
+    assert not at.exception and student.is_student(at.session_state) is True
     assert not widgets & labels(at)                                 # the student view
     assert not words or words not in captions(at)
-    at.toggle(key=student.K_WIDGET).set_value(False).run()
+    at.toggle(key=student.TOGGLE).set_value(False).run()
     assert widgets <= labels(at) and words in captions(at)          # and back
 
 
@@ -91,14 +91,14 @@ def test_step_through_summary_names_the_working_set_rule_only_in_the_full_view()
     at = run("3_step_through.py")
     summary = lambda: next(m.value for m in at.markdown if m.value.startswith("The run took"))  # noqa: E731
     assert "working-set rule" in summary()
-    at.toggle(key=student.K_WIDGET).set_value(True).run()
+    at.toggle(key=student.TOGGLE).set_value(True).run()
     assert "working-set rule" not in summary() and "steps" in summary()
 
 
 def test_compare_table_drops_the_tolerance_column_in_the_student_view():
     at = run("4_compare_solvers.py")
     assert "tolerance" in at.dataframe[0].value.columns
-    at.toggle(key=student.K_WIDGET).set_value(True).run()
+    at.toggle(key=student.TOGGLE).set_value(True).run()
     assert "tolerance" not in at.dataframe[0].value.columns
     assert "converged" in at.dataframe[0].value.columns          # the chapter's quantities stay
 
@@ -111,9 +111,9 @@ def test_a_teacher_link_opens_in_the_student_view_and_a_student_may_leave_it():
     at.query_params.update({"ts": T.encode_blob(d2_spec(locked=[], hidden=[]))})
     at.run()
     assert not at.exception
-    assert at.toggle(key=student.K_WIDGET).value is True
+    assert at.toggle(key=student.TOGGLE).value is True
     assert "SMO working-set rule" not in labels(at)
-    at.toggle(key=student.K_WIDGET).set_value(False).run()
+    at.toggle(key=student.TOGGLE).set_value(False).run()
     assert "SMO working-set rule" in labels(at)
 
 
@@ -168,7 +168,7 @@ def test_playground_numbers_panel_in_the_student_view_has_no_solver_internals():
     at = run("1_playground.py")
     full = dict(answer(at)["panel"])
     assert "time" in full and "pair choice" in full["solver"]
-    at.toggle(key=student.K_WIDGET).set_value(True).run()
+    at.toggle(key=student.TOGGLE).set_value(True).run()
     ans = answer(at)
     shown = dict(ans["panel"])
     assert "time" not in shown and shown["solver"] == "SMO (Platt)"

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from svm_engine import datasets
 from tests.markdown_check import assert_no_markup, shown
 from ui.playground import teacher_spec as TS
-from ui.shared import state as S
+from ui.shared.session import shared
 from ui.shared.settings import DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,7 +74,7 @@ def test_a_links_values_and_names_are_shown_as_text(query, evil):
     at = playground(query)
     (warning,) = [w.value for w in at.warning if "could not be opened" in w.value]
     assert warning in assert_shown_as_text(at, evil)
-    np.testing.assert_array_equal(np.asarray(at.session_state[S.K_X]), datasets.d1().X)
+    np.testing.assert_array_equal(np.asarray(shared(at.session_state).X), datasets.d1().X)
 
 
 def _blob(**extra) -> str:
@@ -111,7 +111,7 @@ def test_csv_column_names_and_labels_with_addresses_are_shown_as_text_on_the_pla
     for evil in ("https://evil.example/x", "www.evil.example", "mallory@evil.example",
                  "https://evil.example/b"):
         assert ok in assert_shown_as_text(at, evil)
-    np.testing.assert_array_equal(np.asarray(at.session_state[S.K_X]), [[0, 0], [1, 1], [2, 0]])
+    np.testing.assert_array_equal(np.asarray(shared(at.session_state).X), [[0, 0], [1, 1], [2, 0]])
 
 
 def test_csv_column_names_with_addresses_are_shown_as_text_on_more_classes():

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from svm_engine import datasets
 from tests.plotly_json import chart_specs, read_payload
 from ui.serving import budget
-from ui.shared import state as S
+from ui.shared.session import shared
 from ui.step_through import box_chart
 from ui.worked_examples import book_values as B
 from ui.worked_examples import examples as E
@@ -237,9 +237,9 @@ def test_open_in_playground_loads_the_example_and_switches_page():
     at.button(key="we.open.d2.0").click().run()
     no_traceback(at)
     d = datasets.d2()
-    np.testing.assert_array_equal(np.asarray(at.session_state[S.K_X]), d.X)
-    np.testing.assert_array_equal(np.asarray(at.session_state[S.K_Y]), d.y)
-    s = at.session_state[S.K_SETTINGS]
+    np.testing.assert_array_equal(np.asarray(shared(at.session_state).X), d.X)
+    np.testing.assert_array_equal(np.asarray(shared(at.session_state).y), d.y)
+    s = shared(at.session_state).settings
     assert (s["C"], s["hard_margin"], s["solver"], s["bias"]) == (1.0, False, "smo", "free")
     # the Playground is showing: its widgets are there, the examples are not
     assert at.toggle(key="pg.hard_margin").value is False
@@ -250,7 +250,7 @@ def test_open_psvm_in_playground_runs_psvm_there():
     at = open_tab(_on_worked_examples(), 8)
     at.button(key="we.open.psvm.0").click().run()
     no_traceback(at)
-    s = at.session_state[S.K_SETTINGS]
+    s = shared(at.session_state).settings
     assert (s["solver"], s["loss"], s["bias"]) == ("psvm", "quadratic", "augmented")
     assert not at.button(key="pg.solver.psvm").disabled
     assert at.button(key="pg.solver.smo").disabled  # smo has no folded bias

@@ -17,6 +17,7 @@ from ui.playground import teacher as T
 from ui.playground import teacher_spec as TS
 from ui.playground import teacher_store as TL
 from ui.shared import reveal
+from ui.shared.state import Playground
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 TEACHER_PANEL = "Teacher link"
@@ -113,7 +114,7 @@ def test_the_teacher_panel_gives_a_hiding_link_a_key_and_reveals_it():
     at.button(key="tl.load").click().run()          # D2's preset hides the SVs and the table
     at.button(key="tl.make").click().run()
     assert not at.exception
-    made = at.session_state["svmlab.teacher.made"]
+    made = Playground.of(at.session_state).made
     assert made["id"] and made["spec"].nonce and made["spec"].hidden
     assert not get_store().link_revealed(made["id"])
     at.button(key="tl.reveal").click().run()

@@ -10,6 +10,7 @@ import svm_engine as se
 from svm_engine import datasets
 from tests import test_page_playground as PG
 from ui.shared import sv_labels, tables
+from ui.shared.session import shared
 from ui.worked_examples import examples as E
 from ui.worked_examples.rows import rows_table
 
@@ -56,7 +57,7 @@ def test_psvm_table_agrees_with_its_panel_every_point_a_support_vector():
     at.run()
     at.button(key="pg.solver.psvm").click()
     at = at.run()
-    assert at.session_state["svmlab.settings"]["solver"] == "psvm"
+    assert shared(at.session_state).settings["solver"] == "psvm"
     ans = PG.answer(at)
     assert PG.numbers(at)["support vectors"].startswith("18: every point")
     labels, alpha = ans["category"], ans["alpha"]

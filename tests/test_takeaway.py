@@ -13,6 +13,7 @@ from svm_engine import datasets, export
 from ui.playground import takeaway
 from ui.shared import fitting
 from ui.shared import state as S
+from ui.shared.session import shared
 from ui.shared.settings import Settings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_playground.py")
@@ -72,11 +73,11 @@ def test_the_panel_shows_code_that_rebuilds_the_current_model():
     (code,) = at.code
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download the model (JSON)" in labels
-    X, y = np.asarray(at.session_state[S.K_X]), np.asarray(at.session_state[S.K_Y])
-    settings = dict(at.session_state[S.K_SETTINGS])
+    X, y = np.asarray(shared(at.session_state).X), np.asarray(shared(at.session_state).y)
+    settings = dict(shared(at.session_state).settings)
     assert settings["hard_margin"]                      # the default: book D1, C = ∞
     model = fitting.fit_points(X, y, settings).model
-    want = takeaway.build(X, y, settings, at.session_state[S.K_TITLE]).code
+    want = takeaway.build(X, y, settings, shared(at.session_state).title).code
     assert code.value == want.rstrip("\n")   # st.code drops the last newline
     assert "C = ∞" in code.value and "from sklearn.svm import SVC" in code.value
     ns, _ = run_code(code.value)
@@ -93,8 +94,8 @@ def test_the_panel_is_honest_when_scikit_learn_cannot_refit():
     (code,) = at.code
     assert "scikit-learn cannot refit this model" in code.value
     assert any("no estimator for this model" in str(m.value) for m in at.markdown)
-    X, y = np.asarray(at.session_state[S.K_X]), np.asarray(at.session_state[S.K_Y])
-    model = fitting.fit_points(X, y, dict(at.session_state[S.K_SETTINGS])).model
+    X, y = np.asarray(shared(at.session_state).X), np.asarray(shared(at.session_state).y)
+    model = fitting.fit_points(X, y, dict(shared(at.session_state).settings)).model
     assert model.loss == "quadratic" and not math.isinf(model.C)
     ns, _ = run_code(code.value)
     np.testing.assert_allclose(ns["h"](grid(X)), model.decision_function(grid(X)), atol=1e-12)
@@ -110,4 +111,4 @@ def test_no_model_no_files_and_the_points_stay():
     assert not at.code and not [b for b in at.get("download_button")
                                 if b.proto.label == "Download the model (JSON)"]
     assert any("No model to export" in str(i.value) for i in at.info)
-    assert np.asarray(at.session_state[S.K_Y]).tolist() == [1, 1]
+    assert np.asarray(shared(at.session_state).y).tolist() == [1, 1]

@@ -19,6 +19,7 @@ from ui.playground import teacher as T
 from ui.playground import teacher_spec as TS
 from ui.serving import fit_api
 from ui.shared import state as S
+from ui.shared.session import shared
 
 #: The answer's fields that carry α or the numbers panel.
 NUMBERS = ("alpha", "h", "xi", "category", "panel", "fit")
@@ -71,20 +72,20 @@ def test_a_points_locked_session_refuses_a_seventh_point_from_any_client():
     ss: dict = {}
     T.open_link(ss, {"ts": TS.encode_blob(d2_spec())})      # points locked
     X, y, _ = S.current_dataset(ss)
-    epoch = int(ss.get(S.K_EPOCH, 0))
+    epoch = shared(ss).epoch
     pts = [[*p, int(c)] for p, c in zip(X.tolist(), y.tolist(), strict=True)] + [[9.0, 9.0, 1]]
     changed = C.apply_canvas_points(ss, {"epoch": epoch, "seq": 99, "points": pts})
     assert changed is False
     X2, y2, _ = S.current_dataset(ss)
     np.testing.assert_array_equal(X2, X)
     np.testing.assert_array_equal(y2, y)
-    assert ss[S.K_EPOCH] == epoch + 1                       # the canvas gets the link's back
-    assert (("error", C.LOCKED_TEXT)) in ss[S.K_FLASH]
+    assert shared(ss).epoch == epoch + 1                       # the canvas gets the link's back
+    assert (("error", C.LOCKED_TEXT)) in shared(ss).flash
     ordinary: dict = {}                                    # without a lock the edit is taken
     S.set_points(ordinary, X, y)
-    e = int(ordinary[S.K_EPOCH])
+    e = int(shared(ordinary).epoch)
     assert C.apply_canvas_points(ordinary, {"epoch": e, "seq": 1, "points": pts})
-    assert len(ordinary[S.K_X]) == len(X) + 1
+    assert len(shared(ordinary).X) == len(X) + 1
 
 
 def open_page(spec) -> AppTest:
@@ -124,12 +125,12 @@ def test_a_locked_setting_or_the_locked_points_changed_by_a_client_are_put_back(
     ss: dict = {}
     spec = d2_spec()                                       # points, kernel, C, solver locked
     T.open_link(ss, {"ts": TS.encode_blob(spec)})
-    assert T.hold_locks(ss) is False and S.K_FLASH not in ss      # nothing to put back
+    assert T.hold_locks(ss) is False and not shared(ss).flash      # nothing to put back
     S.set_settings(ss, {**S.current_settings(ss), "C": 100.0})
     X, y, _ = S.current_dataset(ss)
     S.set_points(ss, np.vstack([X, [9.0, 9.0]]), np.append(y, 1))   # the editor's route
     assert T.hold_locks(ss) is True
     assert S.current_settings(ss)["C"] == spec.settings["C"] and T.at_points(ss, spec)
-    assert ("error", T.HELD_TEXT) in ss[S.K_FLASH]
+    assert ("error", T.HELD_TEXT) in shared(ss).flash
     S.set_settings(ss, {**S.current_settings(ss), "loss": "quadratic"})  # not locked: kept
     assert T.hold_locks(ss) is False and S.current_settings(ss)["loss"] == "quadratic"

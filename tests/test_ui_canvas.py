@@ -16,6 +16,7 @@ from ui.shared import browser_data
 from ui.shared import state as S
 from ui.shared.labels import SOLVER_NAMES
 from ui.shared.points import default_range
+from ui.shared.session import shared
 from ui.shared.settings import Settings
 
 UI = Path(canvas.__file__).resolve().parents[1] / "browser"  # the canvas's script and style
@@ -100,22 +101,23 @@ def test_parse_points_rejects_malformed_lists(value):
 def test_apply_canvas_points_updates_state_or_flashes_an_error():
     ss = {}
     S.ensure_state(ss)
-    epoch = ss[S.K_EPOCH]
+    epoch = shared(ss).epoch
     assert canvas.apply_canvas_points(ss, _value(epoch=epoch, seq=1))
-    assert ss[S.K_CANVAS_SEQ] == 1 and ss[S.K_EPOCH] == epoch
-    assert len(ss[S.K_X]) == 2
+    assert shared(ss).canvas_seq == 1 and shared(ss).epoch == epoch
+    assert len(shared(ss).X) == 2
     assert not canvas.apply_canvas_points(ss, _value(epoch=epoch, seq=1))  # already adopted
     assert not canvas.apply_canvas_points(ss, _value(epoch=epoch, seq=2, points=[[0, 0, 5]]))
-    assert len(ss[S.K_X]) == 2 and "not applied" in S.pop_flash(ss)[0][1]
+    assert len(shared(ss).X) == 2 and "not applied" in S.pop_flash(ss)[0][1]
 
 
 def test_view_reports_are_validated():
-    ss = {S.K_VIEW_REV: 2}
+    ss: dict = {}
+    shared(ss).view_rev = 2
     assert not canvas.apply_canvas_view(ss, {"rev": 1, "x": [0, 1], "y": [0, 1]})
     assert not canvas.apply_canvas_view(ss, {"rev": 2, "x": [0, 0], "y": [0, 1]})
     assert not canvas.apply_canvas_view(ss, {"rev": 2, "x": [0, "a"], "y": [0, 1]})
     assert canvas.apply_canvas_view(ss, {"rev": 2, "x": [3, 1], "y": [0, 1]})
-    assert ss[S.K_VIEW] == ((1.0, 3.0), (0.0, 1.0))
+    assert shared(ss).view == ((1.0, 3.0), (0.0, 1.0))
     assert browser_data.grid_ranges(((0, 10), (0, 4))) == ((-1.0, 11.0), (-0.4, 4.4))
 
 

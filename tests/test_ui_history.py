@@ -12,6 +12,7 @@ from tests.plotly_json import read_payload
 from ui.playground import panels
 from ui.shared import history
 from ui.shared import state as S
+from ui.shared.session import shared
 from ui.shared.settings import DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,11 +30,11 @@ def test_changes_names_what_differs():
 def test_remember_and_undo_round_trip():
     ss = {}
     S.ensure_state(ss)
-    X0, y0, s0 = ss[S.K_X].copy(), ss[S.K_Y].copy(), S.current_settings(ss)
+    X0, y0, s0 = shared(ss).X.copy(), shared(ss).y.copy(), S.current_settings(ss)
     S.load_dataset(ss, "moons", n=40, noise=0.1, seed=1)
-    assert len(ss[S.K_Y]) == 40 and history.can_undo(ss)
+    assert len(shared(ss).y) == 40 and history.can_undo(ss)
     msg = history.undo(ss)
-    assert (ss[S.K_X] == X0).all() and (ss[S.K_Y] == y0).all()
+    assert (shared(ss).X == X0).all() and (shared(ss).y == y0).all()
     assert S.current_settings(ss) == s0 and "are back" in msg
     assert not history.can_undo(ss) and history.undo(ss) is None
 
@@ -46,8 +47,8 @@ def _canvas(at) -> dict:
 def test_a_load_says_what_it_changed_and_undo_brings_back_points_and_settings():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
     next(w for w in at.radio if w.key == "pg.kernel").set_value("gaussian").run()
-    before = dict(at.session_state[S.K_SETTINGS])
-    n_before = len(at.session_state[S.K_Y])
+    before = dict(shared(at.session_state).settings)
+    n_before = len(shared(at.session_state).y)
     assert _canvas(at)["can_undo"] is False
     next(w for w in at.selectbox if w.key == "pg.dataset").set_value("d2").run()
     next(b for b in at.button if b.key == "pg.load").click().run()
@@ -56,7 +57,7 @@ def test_a_load_says_what_it_changed_and_undo_brings_back_points_and_settings():
     # the dataset's suggested settings, named in the sidebar's words
     assert "the kernel changed from Gaussian (RBF) to linear" in info
     shown = [t.value for t in at.text if t.value.startswith("Shown: ")]
-    assert shown == [f"Shown: {at.session_state[S.K_TITLE]}"]  # the sidebar names the data
+    assert shown == [f"Shown: {shared(at.session_state).title}"]  # the sidebar names the data
     data = _canvas(at)
     assert data["can_undo"] is True and len(data["points"]) != n_before
     # the canvas's Undo with no edits of its own left asks the session
@@ -64,14 +65,15 @@ def test_a_load_says_what_it_changed_and_undo_brings_back_points_and_settings():
         "epoch": data["epoch"], "seq": data["seq"], "points": data["points"], "undo": True}}
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state[S.K_SETTINGS] == before
-    assert len(at.session_state[S.K_Y]) == n_before
+    assert shared(at.session_state).settings == before
+    assert len(shared(at.session_state).y) == n_before
     assert any("are back" in str(i.value) for i in at.info)
     assert next(w for w in at.radio if w.key == "pg.kernel").value == "gaussian"
     assert _canvas(at)["can_undo"] is False
 
 
 def test_points_without_settings_load_the_default_without_recursing():
-    ss = {S.K_X: [[0.0, 0.0], [1.0, 1.0]], S.K_Y: [1, -1]}
+    ss: dict = {}
+    shared(ss).X, shared(ss).y = [[0.0, 0.0], [1.0, 1.0]], [1, -1]
     s = S.current_settings(ss)  # used to recurse: ensure_state → load → remember → …
-    assert s == S.current_settings(ss) and S.K_SETTINGS in ss
+    assert s == S.current_settings(ss) and shared(ss).settings is not None

@@ -55,7 +55,7 @@ def test_the_widgets_follow_the_kernel():
     s = returned(at)
     assert (s["kernel"], s["degree"], s["coef0"]) == ("polynomial", 4, 0.0)
     # σ is not drawn now: its value is the one the caller passed (Streamlit dropped the
-    # widget's; a page keeps its own with nav.keep_widgets or its canonical settings)
+    # widget's; a page keeps its own with its Widgets.keep or its canonical settings)
     assert s["sigma"] == 1.0
     widget(at, "select_slider", "t.C").set_value(7.0).run()
     assert returned(at)["C"] == 7.0

@@ -42,7 +42,7 @@ def test_a_change_made_elsewhere_or_a_refused_edit_gives_a_new_table():
     with pytest.raises(ValueError, match="row 1"):
         editor.edited_points(ss, key2)
     key3, _, _ = editor.editor_base(ss, moved, Y)  # the refused edit is not shown again
-    assert key3 not in (key, key2) and key3.startswith(state.WIDGET_PREFIX)
+    assert key3 not in (key, key2) and key3.startswith(state.Playground.PREFIX)
     with pytest.raises(ValueError, match="replaced"):
         editor.edited_points(ss, key2)  # an old table's late edit
 

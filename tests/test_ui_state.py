@@ -15,6 +15,7 @@ from svm_engine import datasets
 from ui.shared import links
 from ui.shared import state as S
 from ui.shared.points import MAX_POINTS, default_range, validate_points
+from ui.shared.session import shared
 from ui.shared.settings import SETTING_KEYS, Settings, effective_C, settings_key, settings_to_kernel
 
 # ------------------------------------------------------------------------------ settings
@@ -118,7 +119,7 @@ def test_default_state_is_book_d1_with_its_settings():
 def test_load_into_playground_sets_everything_and_resets_widgets():
     ss = {"pg.kernel": "linear", "pg.C": 3.0, "other": 1}
     S.ensure_state(ss)
-    epoch, rev = ss[S.K_EPOCH], ss[S.K_VIEW_REV]
+    epoch, rev = shared(ss).epoch, shared(ss).view_rev
     X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.5]])
     y = np.array([-1, 1, 1])
     S.load_into_playground(ss, X, y, {"kernel": "gaussian", "sigma": 0.7, "C": math.inf}, "Mine")
@@ -128,34 +129,34 @@ def test_load_into_playground_sets_everything_and_resets_widgets():
     assert title == "Mine"
     s = S.current_settings(ss)
     assert s["kernel"] == "gaussian" and s["sigma"] == 0.7 and s["hard_margin"] is True
-    assert ss[S.K_EPOCH] == epoch + 1 and ss[S.K_VIEW_REV] == rev + 1
+    assert shared(ss).epoch == epoch + 1 and shared(ss).view_rev == rev + 1
     assert "pg.kernel" not in ss and "pg.C" not in ss and ss["other"] == 1
 
 
 def test_load_into_playground_rejects_bad_input_and_keeps_state():
     ss = {}
     S.ensure_state(ss)
-    before = (ss[S.K_X].copy(), dict(ss[S.K_SETTINGS]), ss[S.K_EPOCH])
+    before = (shared(ss).X.copy(), dict(shared(ss).settings), shared(ss).epoch)
     with pytest.raises(ValueError):
         S.load_into_playground(ss, [[0, 0]], [3], {}, "bad labels")
     with pytest.raises(ValueError):
         S.load_into_playground(ss, [[0, 0]], [1], {"kernel": "nope"}, "bad kernel")
-    np.testing.assert_array_equal(ss[S.K_X], before[0])
-    assert ss[S.K_SETTINGS] == before[1] and ss[S.K_EPOCH] == before[2]
+    np.testing.assert_array_equal(shared(ss).X, before[0])
+    assert shared(ss).settings == before[1] and shared(ss).epoch == before[2]
 
 
 def test_canvas_edits_do_not_bump_the_epoch_but_python_edits_do():
     ss = {}
     S.ensure_state(ss)
-    e = ss[S.K_EPOCH]
+    e = shared(ss).epoch
     X, y, _ = S.current_dataset(ss)
     S.set_points(ss, np.vstack([X, [[9, 9]]]), np.append(y, 1), from_canvas=True)
-    assert ss[S.K_EPOCH] == e and ss[S.K_TITLE].endswith("(edited)")
-    assert ss[S.K_SOURCE] is None
+    assert shared(ss).epoch == e and shared(ss).title.endswith("(edited)")
+    assert shared(ss).source is None
     S.set_points(ss, X, y)
-    assert ss[S.K_EPOCH] == e + 1
+    assert shared(ss).epoch == e + 1
     S.set_points(ss, X, y)  # no change: nothing to tell the browser
-    assert ss[S.K_EPOCH] == e + 1
+    assert shared(ss).epoch == e + 1
 
 
 def test_flash_messages_are_shown_once():
@@ -335,7 +336,7 @@ def test_any_number_in_a_link_loads_within_the_widgets_or_gives_a_message(param,
         _assert_default(ss)
         return
     X, y = validate_points(*S.current_dataset(ss)[:2])  # finite, as the page needs
-    params = (ss.get(S.K_SOURCE) or {}).get("params", {})
+    params = (shared(ss).source or {}).get("params", {})
     assert links.GEN_N_MIN <= params.get("n", links.GEN_N_MIN) <= MAX_POINTS
     assert 0 <= params.get("noise", 0) <= links.GEN_NOISE_MAX
     assert 0 <= params.get("seed", 0) <= links.GEN_SEED_MAX

@@ -4,8 +4,9 @@ by the page's parser) and its two places:
 - the Playground's "Import points" uploader and, for a wider file, its column picker
   (``uploader``, ``column_picker``). A file of three columns and two classes is imported at
   once, its columns found by their names; a wider file, or one with more than two classes,
-  waits in the session (``K_PENDING``, at most ~2 MB) until the user has picked the x1, x2
-  and label columns and two classes. A teacher link's lock comes in as ``lock``/``locked``.
+  waits in the session (``Playground.import_pending``, at most ~2 MB) until the user has
+  picked the x1, x2 and label columns and two classes. A teacher link's lock comes in as
+  ``lock``/``locked``.
 - a page's file source in the sidebar (``sidebar_upload``, drawn by
   ``ui.shared.controls.data_source``): the uploader, the table kept in the session, the
   column pickers (``Upload``: the page's parser and columns).
@@ -16,6 +17,7 @@ the file and what is wrong (the line or the column); the points stay.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,9 +26,9 @@ import streamlit as st
 from ui.data import io as pio
 from ui.shared import history, state
 from ui.shared.points import MAX_POINTS, validate_points
+from ui.shared.session import shared
+from ui.shared.state import Playground
 
-P = state.WIDGET_PREFIX
-K_PENDING = P + "import.pending"   # (file name, Table, default Choice, serial)
 UPLOAD_TYPES = ["csv", "tsv", "txt", "svmlight", "libsvm", "svm", "dat"]
 
 
@@ -58,7 +60,7 @@ def _import(ss, name: str, table: pio.Table, choice: pio.Choice) -> None:
     X, y = validate_points(*pio.points_from(table, choice))
     history.remember(ss)  # the plot's Undo brings back what the import replaced
     state.set_points(ss, X, y, title=f"Imported: {name}", reset_view=True)
-    ss.pop(K_PENDING, None)
+    Playground.of(ss).import_pending = None
     state.push_flash(ss, "success", pio.markdown_safe(
         f"Imported {len(y)} points from {name}: {pio.describe(table, choice, len(y))}."))
 
@@ -68,36 +70,42 @@ def _on_upload(key: str) -> None:
     f = ss.get(key)
     if f is None:
         return
-    ss.pop(K_PENDING, None)
+    pg = Playground.of(ss)
+    pg.import_pending = None
     try:
         table = read_file(f)
         choice = pio.default_choice(table)
         if pio.needs_choice(table, choice):
-            serial = int(ss.get(P + "import.serial", 0)) + 1
-            ss[P + "import.serial"] = serial
-            ss[K_PENDING] = (f.name, table, choice, serial)
+            pg.import_serial += 1
+            pg.import_pending = (f.name, table, choice, pg.import_serial)
             return
         _import(ss, f.name, table, choice)
     except ValueError as exc:
         _error(ss, f.name, exc)
 
 
+def _picker_key(serial: int, name: str) -> str:
+    """The key of a pending file's picker ``name`` (a new file: new pickers)."""
+    return Playground.widget_key(f"import.{serial}.{name}")
+
+
 def _picked(ss) -> tuple[pio.Choice, list]:
-    name, table, default, serial = ss[K_PENDING]
-    k = f"{P}import.{serial}."
-    label = ss.get(k + "label", default.label)
+    name, table, default, serial = Playground.of(ss).import_pending
+    k = functools.partial(_picker_key, serial)
+    label = ss.get(k("label"), default.label)
     classes = pio.label_classes(table, label)
-    neg = ss.get(f"{k}neg.{label}", 0)
-    pos = ss.get(f"{k}pos.{label}", 1)
-    return pio.Choice(x1=ss.get(k + "x1", default.x1), x2=ss.get(k + "x2", default.x2),
+    neg = ss.get(k(f"neg.{label}"), 0)
+    pos = ss.get(k(f"pos.{label}"), 1)
+    return pio.Choice(x1=ss.get(k("x1"), default.x1), x2=ss.get(k("x2"), default.x2),
                       label=label, negative=classes[neg], positive=classes[pos]), classes
 
 
 def _on_import_pending() -> None:
     ss = st.session_state
-    if K_PENDING not in ss:
+    pending = Playground.of(ss).import_pending
+    if pending is None:
         return
-    name, table = ss[K_PENDING][:2]
+    name, table = pending[:2]
     try:
         choice, _ = _picked(ss)
         _import(ss, name, table, choice)
@@ -108,19 +116,20 @@ def _on_import_pending() -> None:
 def column_picker(ss, locked: bool = False) -> None:
     """For a file waiting in the session: the x1, x2, label and class pickers (none while the
     points are ``locked``, e.g. by a teacher link)."""
-    if K_PENDING not in ss or locked:
+    pending = Playground.of(ss).import_pending
+    if pending is None or locked:
         return
-    name, table, default, serial = ss[K_PENDING]
-    k = f"{P}import.{serial}."
+    name, table, default, serial = pending
+    k = functools.partial(_picker_key, serial)
     cols = list(range(len(table.columns)))
     shown = table.columns.__getitem__
     st.caption(pio.markdown_safe(
         f"{name}: {table.n_rows} rows, {len(cols)} columns ({', '.join(table.notes)}). "
         "Choose the two coordinates, the label and two of its classes:"))
     a, b, c = st.columns(3)
-    a.selectbox("x1", cols, index=default.x1, format_func=shown, key=k + "x1")
-    b.selectbox("x2", cols, index=default.x2, format_func=shown, key=k + "x2")
-    label = c.selectbox("label", cols, index=default.label, format_func=shown, key=k + "label")
+    a.selectbox("x1", cols, index=default.x1, format_func=shown, key=k("x1"))
+    b.selectbox("x2", cols, index=default.x2, format_func=shown, key=k("x2"))
+    label = c.selectbox("label", cols, index=default.label, format_func=shown, key=k("label"))
     try:
         classes = pio.label_classes(table, label)
     except ValueError as exc:
@@ -131,25 +140,28 @@ def column_picker(ss, locked: bool = False) -> None:
         text = [pio.show_class(v) for v in classes]
         a, b = st.columns(2)
         a.selectbox("class −1", options, index=0, format_func=text.__getitem__,
-                    key=f"{k}neg.{label}")
+                    key=k(f"neg.{label}"))
         b.selectbox("class +1", options, index=1, format_func=text.__getitem__,
-                    key=f"{k}pos.{label}")
+                    key=k(f"pos.{label}"))
         if len(classes) > 2:
             others = "class" if len(classes) == 3 else f"{len(classes) - 2} classes"
             st.caption(f"{len(classes)} classes: the rows of the other {others} are left out "
                        "(the SVM here is binary).")
     a, b = st.columns(2)
-    a.button("Import these columns", key=k + "go", type="primary", disabled=not classes,
+    a.button("Import these columns", key=k("go"), type="primary", disabled=not classes,
              on_click=_on_import_pending, width="stretch")
-    b.button("Cancel", key=k + "cancel", on_click=ss.pop, args=(K_PENDING, None),
-             width="stretch")
+    b.button("Cancel", key=k("cancel"), on_click=_cancel_pending, width="stretch")
+
+
+def _cancel_pending() -> None:
+    Playground.of(st.session_state).import_pending = None
 
 
 def uploader(ss, lock: Callable[..., dict] = _unlocked) -> None:
     """The uploader (its file replaces the current points, or waits for `column_picker`);
     ``lock(help=)`` gives its ``disabled`` and ``help`` (a teacher link's lock on the
     points)."""
-    key = P + "upload." + str(ss.get(state.K_EPOCH, 0))
+    key = Playground.widget_key(f"upload.{shared(ss).epoch}")
     st.file_uploader(
         "CSV / TSV / TXT with a header, or svmlight / LIBSVM",
         type=UPLOAD_TYPES,

@@ -11,7 +11,7 @@ reveal. Every message a student reads is plain text (the page escapes it).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, MutableMapping
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 
 from ui.classroom import exercises, ratelimit
@@ -24,9 +24,8 @@ from ui.classroom.store import (
     Store,
     StoreUnavailable,
 )
+from ui.join.page_state import Join
 
-K_SEAT = "join.seat"  # (class code, Seat) of this session
-K_SAID = "join.said"  # screen → Said: why the last submit was NOT saved, until the next one
 CODE_LEN = 6
 SAVED = "Saved."
 NO_STORE = ("The class's database cannot be reached just now: your answer was NOT saved. "
@@ -47,8 +46,8 @@ def clean_code(code: object) -> str:
     return "".join(str(code or "").split()).upper()[:CODE_LEN + 4]
 
 
-def seat_of(ss: Mapping) -> tuple[str, Seat] | None:
-    got = ss.get(K_SEAT)
+def seat_of(ss: MutableMapping) -> tuple[str, Seat] | None:
+    got = Join.of(ss).seat
     return got if isinstance(got, tuple) and len(got) == 2 else None
 
 
@@ -73,8 +72,8 @@ def join(ss: MutableMapping, store: Store, code: object, nickname: object, now: 
         log.warning("join: the store is unavailable", exc_info=True)
         return Said("error", "The class's database cannot be reached just now: join again in "
                     "a moment.")
-    ss[K_SEAT] = (code, seat)
-    ss.pop(K_SAID, None)
+    page = Join.of(ss)
+    page.seat, page.said = (code, seat), {}
     return Said("success", f"You joined as {seat.nickname}.")
 
 
@@ -95,7 +94,7 @@ def rejoin(ss: MutableMapping, store: Store, code: object, token: object) -> Sai
         log.warning("rejoin: the store is unavailable", exc_info=True)
         return Said("error", "The class's database cannot be reached just now: reload in a "
                     "moment.")
-    ss[K_SEAT] = (code, seat)
+    Join.of(ss).seat = (code, seat)
     return None
 
 
@@ -138,7 +137,8 @@ def submit(ss: MutableMapping, store: Store, state: ClassState, screen: int, raw
     except StoreUnavailable:
         log.warning("submit: the store is unavailable", exc_info=True)
         return _said(ss, screen, "error", NO_STORE)
-    ss[K_SAID] = {k: v for k, v in ss.get(K_SAID, {}).items() if k != screen}
+    page = Join.of(ss)
+    page.said = {k: v for k, v in page.said.items() if k != screen}
     # saved: from now on the page says what the stored answer says (last_answer_said)
     if task.reveal_first and screen not in state.revealed:
         return Said("info", f"{SAVED} Your answer is in: it is checked when your teacher "
@@ -153,7 +153,8 @@ def verdict(status: str) -> str:
 
 def _said(ss: MutableMapping, screen: int, level: str, text: str) -> Said:
     said = Said(level, text)
-    ss[K_SAID] = {**ss.get(K_SAID, {}), screen: said}
+    page = Join.of(ss)
+    page.said = {**page.said, screen: said}
     return said
 
 

@@ -14,12 +14,12 @@ from ui.classroom import figures as CF
 from ui.classroom.model import NICKNAME_MAX, AnswerRow, ClassState, Seat, Task
 from ui.classroom.store import ClassNotFound, Store, StoreUnavailable, get_store
 from ui.join import flow
+from ui.join.page_state import Join
 from ui.shared import click_plot, poll
 from ui.shared.chart import show_chart
 from ui.shared.markdown import markdown_safe
 
-P = "join."  # widget keys of this page
-K_DRAWN = "join.drawn"  # the class state the page last drew (the watch compares)
+P = Join.PREFIX  # widget keys of this page
 # how often a student's page asks whether the teacher changed something (200 pages: 50 small
 # fragment runs a second; at 3 s they took half of the answers' time, bench_live_class.py)
 WATCH_S = 4.0
@@ -73,7 +73,7 @@ def _watch(code: str) -> None:
             return poll.NO_ANSWER  # asked again at the next tick
         return sig
 
-    poll.rerun_on_change(probe, drawn=ss.get(K_DRAWN), every_s=WATCH_S)
+    poll.rerun_on_change(probe, drawn=Join.of(ss).drawn, every_s=WATCH_S)
 
 
 def class_view(ss, store: Store) -> None:
@@ -81,10 +81,10 @@ def class_view(ss, store: Store) -> None:
     try:
         state = store.class_state(code)
     except ClassNotFound:
-        ss[K_DRAWN] = "ended"
+        Join.of(ss).drawn = "ended"
         st.warning(f"The class {code} has ended. Thank you!")
         if st.button("Join another class"):
-            ss.pop(flow.K_SEAT, None)
+            Join.of(ss).seat = None
             st.query_params.clear()
             st.rerun()
         _watch(code)
@@ -94,7 +94,7 @@ def class_view(ss, store: Store) -> None:
                  "in a few seconds.")
         _watch(code)
         return
-    ss[K_DRAWN] = _signature(state)
+    Join.of(ss).drawn = _signature(state)
     st.header(markdown_safe(state.title))
     st.caption(markdown_safe(f"You are {seat.nickname} in class {code}."))
     if state.paused:
@@ -145,7 +145,7 @@ def screen_view(ss, store: Store, state: ClassState, seat: Seat, k: int,
     if pressed:
         say(flow.submit(ss, store, state, k, raw(), time.time()))
     else:
-        said = ss.get(flow.K_SAID, {}).get(k)
+        said = Join.of(ss).said.get(k)
         say(said if said is not None else flow.last_answer_said(row, task, state, k))
 
 

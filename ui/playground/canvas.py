@@ -33,6 +33,7 @@ from ui.shared.browser_data import (
 from ui.shared.labels import KERNEL_LABELS, SOLVER_NAMES
 from ui.shared.plotly_config import no_cloud
 from ui.shared.points import MAX_POINTS
+from ui.shared.session import shared
 
 _DIR = Path(__file__).resolve().parents[1] / "browser"  # the page's script and style
 COMPONENT_NAME = "svmlab_canvas"
@@ -192,11 +193,12 @@ def apply_canvas_points(ss, value: Any) -> bool:
     from ui.playground import teacher
     from ui.shared import state
 
+    sh = shared(ss)
     try:
         parsed = parse_canvas_points(
             value,
-            epoch=int(ss.get(state.K_EPOCH, 0)),
-            last_seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
+            epoch=sh.epoch,
+            last_seq=sh.canvas_seq,
             max_points=MAX_POINTS,
         )
     except CanvasError as exc:
@@ -206,22 +208,21 @@ def apply_canvas_points(ss, value: Any) -> bool:
         return False
     X, y, seq = parsed
     if teacher.is_locked(ss, "points"):  # the canvas refuses edits; a client may not
-        ss[state.K_EPOCH] = int(ss.get(state.K_EPOCH, 0)) + 1  # it gets the link's points back
+        sh.epoch += 1  # it gets the link's points back
         state.push_flash(ss, "error", LOCKED_TEXT)
         return False
     state.set_points(ss, X, y, from_canvas=True)
-    ss[state.K_CANVAS_SEQ] = seq
+    sh.canvas_seq = seq
     return True
 
 
 def apply_canvas_view(ss, value: Any) -> bool:
     """Remember the zoom/pan the canvas reported (for the shading grid)."""
-    from ui.shared import state
-
-    view = parse_canvas_view(value, view_rev=int(ss.get(state.K_VIEW_REV, 0)))
+    sh = shared(ss)
+    view = parse_canvas_view(value, view_rev=sh.view_rev)
     if view is None:
         return False
-    ss[state.K_VIEW] = view
+    sh.view = view
     return True
 
 

@@ -15,15 +15,15 @@ from collections.abc import MutableMapping
 
 import numpy as np
 
-from ui.shared import state, tables
+from ui.shared import tables
 from ui.shared.points import MAX_POINTS, validate_points
+from ui.shared.state import Playground
 
-K_EDITOR = "svmlab.editor"  # {"gen": n, "X": the base's x1, x2, "y": its labels}; not a widget
-KEY_PREFIX = state.WIDGET_PREFIX + "editor."
+# the table's base is ``Playground.editor``: {"gen": n, "X": the base's x1, x2, "y": its labels}
 
 
 def _key(gen: int) -> str:
-    return f"{KEY_PREFIX}{gen}"
+    return Playground.widget_key(f"editor.{gen}")
 
 
 def _applied(rec, changes) -> tuple[np.ndarray, np.ndarray]:
@@ -34,7 +34,7 @@ def _applied(rec, changes) -> tuple[np.ndarray, np.ndarray]:
 def editor_base(ss: MutableMapping, X, y) -> tuple[str, np.ndarray, np.ndarray]:
     """(key, base X, base y) for the table that shows the points (X, y): the same key as
     before when its base with its edits is these points, else a new key on them."""
-    rec = ss.get(K_EDITOR)
+    rec = Playground.of(ss).editor
     if rec is not None:
         try:
             Xe, ye = _applied(rec, ss.get(_key(rec["gen"])))
@@ -46,14 +46,14 @@ def editor_base(ss: MutableMapping, X, y) -> tuple[str, np.ndarray, np.ndarray]:
     gen = rec["gen"] + 1 if rec is not None else 0
     rec = {"gen": gen, "X": np.array(X, dtype=float).reshape(-1, 2),
            "y": np.array(y).reshape(-1)}  # fmt: skip
-    ss[K_EDITOR] = rec
+    Playground.of(ss).editor = rec
     return _key(gen), rec["X"], rec["y"]
 
 
 def edited_points(ss: MutableMapping, key: str) -> tuple[np.ndarray, np.ndarray]:
     """The points the table's edits (``ss[key]``) make of its base; ValueError (from
     ``tables.apply_editor_changes`` or ``validate_points``) names a refused edit."""
-    rec = ss.get(K_EDITOR)
+    rec = Playground.of(ss).editor
     if rec is None or _key(rec["gen"]) != key:
         raise ValueError("the table was replaced meanwhile; edit it again")
     return _applied(rec, ss.get(key))

@@ -26,11 +26,12 @@ from ui.serving import budget, fit_api
 from ui.shared import history, links, page_style, state
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.points import MAX_POINTS
+from ui.shared.session import shared
 from ui.shared.settings import settings_key
+from ui.shared.state import Playground
 from ui.shared.sv_labels import LABEL_LEGEND
 
-P = state.WIDGET_PREFIX
-CANVAS_KEY = "svmlab_canvas"
+CANVAS_KEY = Playground.CANVAS_KEY
 
 
 # ------------------------------------------------------------------------------ start
@@ -40,7 +41,7 @@ def init_session(ss) -> str | None:
     """First run of a session: restore the state from the URL if it holds a link, else the
     default. Returns a message for the user when the link was broken, as markdown that shows
     it literally (it quotes what the link holds: never a link, image or formula)."""
-    if state.K_X in ss and state.K_SETTINGS in ss:
+    if state.has_state(ss):
         return None
     q = st.query_params.to_dict()
     message = None
@@ -72,8 +73,15 @@ def sync_url(ss) -> dict[str, str]:
     return q
 
 
+def _take_rerun(ss) -> bool:
+    """Whether the canvas asked for a rerun of the whole page (and forget the request)."""
+    pg = Playground.of(ss)
+    rerun, pg.rerun_app = pg.rerun_app, False
+    return rerun
+
+
 def show_flash(ss) -> None:
-    if ss.pop(K_RERUN_APP, False):  # before the messages are popped: the whole page shows them
+    if _take_rerun(ss):  # before the messages are popped: the whole page shows them
         st.rerun(scope="app")
     for level, text in state.pop_flash(ss):
         getattr(st, level if level in ("error", "warning", "info", "success") else "info")(text)
@@ -85,13 +93,10 @@ def show_flash(ss) -> None:
 # data or settings the page puts the answer in the canvas's payload. A click's sync of the
 # points (``_on_canvas_change``) reruns this fragment without fitting or drawing anything.
 
-K_ANSWERED = "svmlab.answered"  # (epoch, settings, view_rev) whose answer the canvas was sent
-K_SESSION = "svmlab.session"  # this session's id for the canvas: a new one = a restart
 RESTORED_TEXT = ("A new session started (the page was reloaded or the server restarted): your {n} "
                  "points came back from this browser, with the settings in the address bar. "
                  "Not kept: the zoom and what Undo could bring back from before a dataset load "
                  "or an import.")
-K_RERUN_APP = "svmlab.rerun_app"  # the canvas changed what the sidebar shows: rerun the page
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -124,8 +129,9 @@ def _answer_args(ss) -> tuple:
     X, y, _ = state.current_dataset(ss)
     skey = settings_key(state.current_settings(ss))
     style = tuple(sorted(teacher.figure_options(ss).items()))
-    home = tuple(tuple(r) for r in ss[state.K_RANGE])
-    view = tuple(tuple(r) for r in (ss.get(state.K_VIEW) or home))
+    sh = shared(ss)
+    home = tuple(tuple(r) for r in sh.range)
+    view = tuple(tuple(r) for r in (sh.view or home))
     xb, yb = X.astype(np.float64).tobytes(), y.astype(np.int64).tobytes()
     return xb, yb, skey, view, home, style
 
@@ -142,10 +148,11 @@ def page_answer(ss) -> dict | None:
     fitted every edit of its own through the endpoint since the last change made here."""
     X, y, _ = state.current_dataset(ss)
     xb, yb, skey, view, home, style = _answer_args(ss)
-    shown = (int(ss.get(state.K_EPOCH, 0)), skey, int(ss.get(state.K_VIEW_REV, 0)), style)
-    if ss.get(K_ANSWERED) == shown:
+    sh, pg = shared(ss), Playground.of(ss)
+    shown = (sh.epoch, skey, sh.view_rev, style)
+    if pg.answered == shown:
         return None
-    ss[K_ANSWERED] = shown
+    pg.answered = shown
     try:
         ans = reused_time(cached_answer(xb, yb, skey, view, home, style))
         return {k: v for k, v in ans.items() if k != "theory"}  # the page's panel shows it
@@ -164,16 +171,16 @@ def adopt_canvas_state(ss) -> None:
     points = value.get("points")
     if isinstance(points, dict) and points.get("undo") is True:
         # the canvas's Undo with its own edits all undone: the last replacement made here
-        if points.get("epoch") == ss.get(state.K_EPOCH):  # once: the undo bumps the epoch
+        if points.get("epoch") == shared(ss).epoch:  # once: the undo bumps the epoch
             msg = history.undo(ss)
             if msg:
                 state.push_flash(ss, "info", msg)
-                ss[K_RERUN_APP] = True  # the sidebar shows the settings that came back
+                Playground.of(ss).rerun_app = True  # the sidebar shows the settings back
         return
-    title = ss.get(state.K_TITLE)
+    title = shared(ss).title
     if canvas.apply_canvas_points(ss, points):
-        if ss.get(state.K_TITLE) != title:  # the first edit's "(edited)": the sidebar's
-            ss[K_RERUN_APP] = True  # "Shown:" is outside this fragment (once per load)
+        if shared(ss).title != title:  # the first edit's "(edited)": the sidebar's
+            Playground.of(ss).rerun_app = True  # "Shown:" is outside this fragment (once)
         if points.get("restored") is True:  # a new session met a browser with its points
             state.push_flash(ss, "info", RESTORED_TEXT.format(n=len(points["points"])))
     canvas.apply_canvas_view(ss, value.get("view"))
@@ -187,27 +194,30 @@ def draw_canvas(ss) -> None:
     """The canvas: the points, the settings and (after a change made here) the answer."""
     teacher.hold_locks(ss)  # a client changed what a teacher link locks: put it back
     adopt_canvas_state(ss)
-    if ss.pop(K_RERUN_APP, False):
+    if _take_rerun(ss):
         st.rerun(scope="app")
     X, y, title = state.current_dataset(ss)
+    sh, pg = shared(ss), Playground.of(ss)
+    if pg.canvas_session is None:
+        pg.canvas_session = secrets.token_hex(8)
     payload = canvas.canvas_payload(
         X,
         y,
-        epoch=int(ss.get(state.K_EPOCH, 0)),
-        seq=int(ss.get(state.K_CANVAS_SEQ, 0)),
-        view_rev=int(ss.get(state.K_VIEW_REV, 0)),
+        epoch=sh.epoch,
+        seq=sh.canvas_seq,
+        view_rev=sh.view_rev,
         max_points=MAX_POINTS,
         config=PLOTLY_CONFIG,
         url_query=urlencode(teacher.page_query(ss)),
         settings=state.current_settings(ss),
         fit_url=fit_api.fit_url(st.get_option("server.baseUrlPath")),
-        home=ss[state.K_RANGE],
-        view=ss.get(state.K_VIEW),
+        home=sh.range,
+        view=sh.view,
         title=title,
         answer=page_answer(ss),
         locked=teacher.is_locked(ss, "points"),
         can_undo=history.can_undo(ss),
-        session=ss.setdefault(K_SESSION, secrets.token_hex(8)),
+        session=pg.canvas_session,
         boot=fit_api.BOOT,
         hide=tuple(h for h in ("numbers", "table") if not teacher.shows(ss, h)),
         style=teacher.figure_options(ss),
@@ -315,7 +325,8 @@ PANELS = ("Edit coordinates", "Import / export", "Share link", "Teacher link")
 
 def lower_panels(ss) -> None:
     """The panel under the plot (none open by default); only the chosen one is built."""
-    choice = st.segmented_control("More", PANELS, key=P + "panel", label_visibility="collapsed")
+    choice = st.segmented_control("More", PANELS, key=Playground.widget_key("panel"),
+                                  label_visibility="collapsed")
     if choice == PANELS[0]:
         editor_tab(ss)
     elif choice == PANELS[1]:

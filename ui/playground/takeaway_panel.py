@@ -56,7 +56,7 @@ def model_export(ss) -> None:
     stem = takeaway.file_stem(title)
     st.download_button("Download the model (JSON)", t.json_text, file_name=f"{stem}.json",
                        mime="application/json", on_click="ignore",
-                       icon=":material/download:", key=state.WIDGET_PREFIX + "model_json")
+                       icon=":material/download:", key=state.Playground.widget_key("model_json"))
     st.caption("Settings (kernel and its parameters, loss, C, bias, solver), α for every point, "
                "b, w (linear kernel), the support vectors with their labels, the points and "
                "whether the fit converged. `svm_engine.export.from_json` reads it back."

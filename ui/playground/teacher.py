@@ -20,7 +20,10 @@ import numpy as np
 from ui.classroom.store import Store, StoreUnavailable
 from ui.playground.teacher_spec import ID_LEN, TeacherLinkError, TeacherSpec, decode_blob, make_spec
 from ui.playground.teacher_store import get_link
-from ui.shared import links, present, reveal, state, student
+from ui.shared import links, reveal, state, student
+from ui.shared.present import is_present, set_present
+from ui.shared.session import shared
+from ui.shared.state import Playground
 
 PRESENT_SCALE = 1.6  # fonts, markers and lines of the figure in present mode
 POINTS_TITLE = "The teacher's points"  # fixed: the numbers panel renders it as markdown
@@ -38,35 +41,29 @@ LOCKED_SETTINGS = {
 #: Why a change of something the teacher locked was undone (``hold_locks``).
 HELD_TEXT = "That is locked by your teacher: the teacher's value is back."
 
-# session_state keys
-K_SPEC = reveal.K_SPEC  # the TeacherSpec of the link this session opened
-K_REF = "svmlab.teacher.ref"  # {"t": id} or {"ts": blob}: how the address bar names it
-K_PRESENT = present.K_PRESENT  # present mode (projector): one switch on every page
-K_BEFORE_RESET = "svmlab.teacher.before_reset"  # (X, y, settings, title) for "Undo the reset"
-
+# the session keeps the opened link in Shared.teacher_spec, how the address bar names it in
+# Playground.teacher_ref, what "Undo the reset" brings back in Playground.before_reset
 LINK_PARAMS = ("t", "ts", "present")  # the teacher's query parameters (the rest: ui.shared.links)
 
 
-def spec_of(ss: Mapping) -> TeacherSpec | None:
+def spec_of(ss: MutableMapping) -> TeacherSpec | None:
     """The teacher link this session opened (None: an ordinary Playground)."""
-    spec = ss.get(K_SPEC)
+    spec = shared(ss).teacher_spec
     return spec if isinstance(spec, TeacherSpec) else None
 
 
-def is_locked(ss: Mapping, name: str) -> bool:
+def is_locked(ss: MutableMapping, name: str) -> bool:
     spec = spec_of(ss)
     return spec is not None and name in spec.locked
 
 
-def shows(ss: Mapping, name: str) -> bool:
+def shows(ss: MutableMapping, name: str) -> bool:
     """False when the teacher hid this part (``HIDES``) and has not revealed it yet."""
     return spec_of(ss) is None or name not in reveal.hidden(ss)
 
 
-is_present = present.is_present
 
-
-def lock_kwargs(ss: Mapping, name: str, *, disabled: bool = False,
+def lock_kwargs(ss: MutableMapping, name: str, *, disabled: bool = False,
                 help: str | None = None) -> dict:  # fmt: skip
     """``disabled`` and ``help`` for a widget under lock ``name``: spread them into the
     widget call (``**lock_kwargs(ss, "kernel")``); the widget's own values otherwise."""
@@ -78,7 +75,7 @@ def lock_kwargs(ss: Mapping, name: str, *, disabled: bool = False,
     return out
 
 
-def figure_options(ss: Mapping) -> dict:
+def figure_options(ss: MutableMapping) -> dict:
     """The Playground answer's style (``fit_schema.Style``): scale (present mode), show_sv
     and, when the teacher hid any, ``hide``: the parts the server leaves out of every answer
     (the canvas's payload and the endpoint's), so hidden answers never reach the browser."""
@@ -110,7 +107,7 @@ def _param(q: Mapping[str, Any], key: str) -> Any:
 def apply_spec(ss: MutableMapping, spec: TeacherSpec) -> None:
     """Load the spec's points and settings into the Playground (widgets re-seed)."""
     state.load_into_playground(ss, spec.X, spec.y, spec.settings, POINTS_TITLE)
-    ss[state.K_SOURCE] = None
+    shared(ss).source = None
 
 
 def enforce_locks(ss: MutableMapping, spec: TeacherSpec) -> None:
@@ -120,7 +117,7 @@ def enforce_locks(ss: MutableMapping, spec: TeacherSpec) -> None:
     state.set_settings(ss, state.current_settings(ss).replace(**held))
     if "points" in spec.locked and not at_points(ss, spec):
         state.set_points(ss, spec.X, spec.y, title=POINTS_TITLE, reset_view=True)
-        ss[state.K_SOURCE] = None
+        shared(ss).source = None
 
 
 def hold_locks(ss: MutableMapping) -> bool:
@@ -141,12 +138,12 @@ def hold_locks(ss: MutableMapping) -> bool:
     return True
 
 
-def at_points(ss: Mapping, spec: TeacherSpec) -> bool:
+def at_points(ss: MutableMapping, spec: TeacherSpec) -> bool:
     X, y, _ = state.current_dataset(ss)  # type: ignore[arg-type]
     return np.array_equal(X, spec.X) and np.array_equal(y, spec.y)
 
 
-def at_spec(ss: Mapping) -> bool:
+def at_spec(ss: MutableMapping) -> bool:
     """Whether the Playground shows exactly the teacher's picture."""
     spec = spec_of(ss)
     return spec is not None and at_points(ss, spec) and (
@@ -169,7 +166,7 @@ def open_link(ss: MutableMapping, q: Mapping[str, Any], store: Store | None = No
     tq, sq = split_query(q)
     msgs: list[str] = []
     present = _param(tq, "present")
-    ss[K_PRESENT] = present == "1"
+    set_present(ss, present == "1")
     if present not in (None, "0", "1"):
         msgs.append("The link's present=… should be 1 or 0; present mode is off.")
     spec, ref = None, None
@@ -191,7 +188,7 @@ def open_link(ss: MutableMapping, q: Mapping[str, Any], store: Store | None = No
                     "is unavailable). Ask your teacher for the long link.")
         spec = None
     if spec is not None:
-        ss[K_SPEC], ss[K_REF] = spec, ref
+        shared(ss).teacher_spec, Playground.of(ss).teacher_ref = spec, ref
         apply_spec(ss, spec)
         student.default_on(ss)  # a teacher's link opens in the student view
     if links.is_link(sq):
@@ -205,7 +202,7 @@ def open_link(ss: MutableMapping, q: Mapping[str, Any], store: Store | None = No
                         "teacher's picture.")  # fmt: skip
         else:
             state.load_into_playground(ss, d["X"], d["y"], d["settings"], POINTS_TITLE)
-            ss[state.K_SOURCE] = d["source"]
+            shared(ss).source = d["source"]
             enforce_locks(ss, spec)
     elif spec is None:
         state.ensure_state(ss)
@@ -219,8 +216,9 @@ def page_query(ss: MutableMapping) -> dict[str, str]:
     it is not the teacher's picture, and ``present=1`` in present mode."""
     q: dict[str, str] = {}
     spec = spec_of(ss)
-    if spec is not None and ss.get(K_REF):
-        q.update(ss[K_REF])
+    ref = Playground.of(ss).teacher_ref
+    if spec is not None and ref:
+        q.update(ref)
         if not at_spec(ss):
             q.update(links.state_query(ss))
     else:
@@ -236,19 +234,20 @@ def reset(ss: MutableMapping) -> bool:
     if spec is None:
         return False
     X, y, title = state.current_dataset(ss)
-    ss[K_BEFORE_RESET] = (X, y, state.current_settings(ss), title, ss.get(state.K_SOURCE))
+    Playground.of(ss).before_reset = (X, y, state.current_settings(ss), title, shared(ss).source)
     apply_spec(ss, spec)
     return True
 
 
 def undo_reset(ss: MutableMapping) -> bool:
     """The student's picture from before the last reset (within the locks)."""
-    before, spec = ss.pop(K_BEFORE_RESET, None), spec_of(ss)
+    pg = Playground.of(ss)
+    before, spec, pg.before_reset = pg.before_reset, spec_of(ss), None
     if not before or spec is None:
         return False
     X, y, settings, title, source = before
     state.load_into_playground(ss, X, y, settings, title)
-    ss[state.K_SOURCE] = source
+    shared(ss).source = source
     enforce_locks(ss, spec)
     return True
 

@@ -19,16 +19,16 @@ from ui.playground import teacher_store as TL
 from ui.shared import class_address as CA
 from ui.shared import present, qr, state
 from ui.shared.markdown import markdown_safe
-from ui.shared.nav import keep_widgets, restore_widgets
+from ui.shared.session import Shared
+from ui.shared.state import Playground
 
-TP = "tl."  # widget keys of the panel ("pg." keys are dropped when a dataset is loaded)
+TK = Playground.teacher_key  # the panel's widget keys (a dataset load keeps them)
 FIELDS = ("preset", "title", "question", "locked", "hidden", "class_url")
-K_MADE = "svmlab.teacher.made"  # the links made last (see ``teacher.links``) and their spec
-K_DRAWN_PRESENT = "svmlab.present.drawn"  # present mode as the last full run drew it
-K_RERUN = "svmlab.teacher.rerun"  # a preset changed the settings: the sidebar must redraw
-# a hiding link's nonce and reveal key: one per teacher session, so making the link again
-# gives the same link (and the same key) — and another teacher's same picture another link
-K_NONCE, K_REVEAL_KEY = "svmlab.teacher.nonce", "svmlab.teacher.reveal_key"
+# Playground.made: the links made last (see ``teacher.links``) and their spec;
+# drawn_present: present mode as the last full run drew it; teacher_rerun: a preset changed
+# the settings, the sidebar must redraw; nonce and reveal_key: a hiding link's, one per
+# teacher session, so making the link again gives the same link (and the same key) — and
+# another teacher's same picture another link
 
 #: Plain-text title and question (containers with a key get the class st-key-<key>).
 HEAD_CSS = """
@@ -73,9 +73,10 @@ def header(ss) -> None:
     """Above the plot: present mode's style, the teacher's title and question (plain text),
     what is locked, and the reset button. Nothing for an ordinary Playground."""
     spec = T.spec_of(ss)
-    if ss.get(K_DRAWN_PRESENT) and not T.is_present(ss):  # just left present mode
+    pg = Playground.of(ss)
+    if pg.drawn_present and not T.is_present(ss):  # just left present mode
         st.set_page_config(initial_sidebar_state="expanded")
-    ss[K_DRAWN_PRESENT] = ss[TP + "present"] = T.is_present(ss)  # the panel's toggle follows
+    pg.drawn_present = ss[TK("present")] = T.is_present(ss)  # the panel's toggle follows
     if T.is_present(ss):
         st.set_page_config(initial_sidebar_state="collapsed")
         # the marker tells the canvas to fit the figure to the window (canvas_full.js)
@@ -98,12 +99,12 @@ def header(ss) -> None:
         if locked:
             st.caption("Locked by your teacher: " + ", ".join(locked) + ".")
     with right:
-        st.button("Reset to the teacher's picture", key="svmlab.teacher.reset",
+        st.button("Reset to the teacher's picture", key=Shared.widget_key("teacher.reset"),
                   on_click=_reset_cb, icon=":material/restart_alt:", width="stretch",
                   help="Your teacher's points and settings again (Undo the reset brings yours "
                   "back).")  # fmt: skip
-        if ss.get(T.K_BEFORE_RESET) is not None:
-            st.button("Undo the reset", key="svmlab.teacher.undo_reset",
+        if pg.before_reset is not None:
+            st.button("Undo the reset", key=Shared.widget_key("teacher.undo_reset"),
                       on_click=_undo_reset_cb, icon=":material/undo:", width="stretch")
         if T.is_present(ss):
             present.exit_button("stretch")
@@ -113,12 +114,12 @@ def header(ss) -> None:
 
 
 def _present_cb() -> None:
-    st.session_state[T.K_PRESENT] = bool(st.session_state.get(TP + "present"))
+    present.set_present(st.session_state, bool(st.session_state.get(TK("present"))))
 
 
 def _load_preset_cb() -> None:
     ss = st.session_state
-    key = ss.get(TP + "preset")
+    key = ss.get(TK("preset"))
     if key not in presets.PRESETS_BY_KEY:
         return
     p = presets.PRESETS_BY_KEY[key]
@@ -127,20 +128,28 @@ def _load_preset_cb() -> None:
     except ValueError as exc:
         state.push_flash(ss, "error", f"Could not load the preset: {exc}")
         return
-    panel = ss.get(state.WIDGET_PREFIX + "panel")
+    panel = ss.get(Playground.widget_key("panel"))
     state.load_into_playground(ss, spec.X, spec.y, spec.settings, p.label)
-    ss[state.WIDGET_PREFIX + "panel"] = panel  # stay on this panel
-    ss[TP + "title"], ss[TP + "question"] = p.title, p.question
-    ss[TP + "locked"], ss[TP + "hidden"] = list(p.locked), list(p.hidden)
-    ss.pop(K_MADE, None)
-    ss[K_RERUN] = True
+    ss[Playground.widget_key("panel")] = panel  # stay on this panel
+    ss[TK("title")], ss[TK("question")] = p.title, p.question
+    ss[TK("locked")], ss[TK("hidden")] = list(p.locked), list(p.hidden)
+    pg = Playground.of(ss)
+    pg.made, pg.teacher_rerun = None, True
+
+
+def _once(ss, name: str, make) -> str:
+    """The session's ``Playground.<name>``, made on first use."""
+    pg = Playground.of(ss)
+    if getattr(pg, name) is None:
+        setattr(pg, name, make())
+    return getattr(pg, name)
 
 
 def _current_spec(ss) -> TS.TeacherSpec:
     return T.make_current_spec(
-        ss, title=ss.get(TP + "title") or "", question=ss.get(TP + "question") or "",
-        locked=ss.get(TP + "locked") or [], hidden=ss.get(TP + "hidden") or [],
-        nonce=ss.setdefault(K_NONCE, secrets.token_hex(8)),
+        ss, title=ss.get(TK("title")) or "", question=ss.get(TK("question")) or "",
+        locked=ss.get(TK("locked")) or [], hidden=ss.get(TK("hidden")) or [],
+        nonce=_once(ss, "nonce", lambda: secrets.token_hex(8)),
     )  # fmt: skip
 
 
@@ -150,19 +159,20 @@ def _make_cb() -> None:
         spec = _current_spec(ss)
     except ValueError as exc:
         state.push_flash(ss, "error", f"The teacher link was not made: {exc}.")
-        ss.pop(K_MADE, None)
+        Playground.of(ss).made = None
         return
-    where = CA.class_base(base_url(), ss.get(TP + "class_url") or "",
+    where = CA.class_base(base_url(), ss.get(TK("class_url")) or "",
                           st.get_option("server.address"), CA.network_addresses())
-    key = ss.setdefault(K_REVEAL_KEY, secrets.token_urlsafe(24)) if spec.hidden else None
-    ss[K_MADE] = {"spec": spec, "where": where, **TL.links(spec, where.url, key=key)}
+    key = _once(ss, "reveal_key", lambda: secrets.token_urlsafe(24)) if spec.hidden else None
+    Playground.of(ss).made = {"spec": spec, "where": where, **TL.links(spec, where.url, key=key)}
 
 
 def _reveal_cb() -> None:
     ss = st.session_state
-    made = ss.get(K_MADE) or {}
+    pg = Playground.of(ss)
+    made = pg.made or {}
     try:
-        TL.reveal_link(made.get("id"), ss.get(K_REVEAL_KEY) or "")
+        TL.reveal_link(made.get("id"), pg.reveal_key or "")
     except TS.TeacherLinkError as exc:
         state.push_flash(ss, "error", f"Not revealed: {exc}.")
     except T.StoreUnavailable:
@@ -177,7 +187,8 @@ def _reveal_cb() -> None:
 def teacher_tab(ss) -> None:
     """The "Teacher link" panel: preset, title, question, locks, hides → short link, QR
     code, long link; present mode for this tab."""
-    restore_widgets(ss, TP)
+    pg = Playground.of(ss)
+    pg.teacher.restore(ss)
     st.caption("Set up the picture (plot and sidebar, or start from a worked example), write "
                "a title and a question, choose what students may not change, and make a link "
                "to share or project. Students see your picture with those controls locked and "
@@ -186,36 +197,37 @@ def teacher_tab(ss) -> None:
     with form:
         c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
         c1.selectbox("Start from a worked example", [""] + [p.key for p in presets.PRESETS],
-                     key=TP + "preset",
+                     key=TK("preset"),
                      format_func=lambda k: presets.PRESETS_BY_KEY[k].label if k else "—")
-        c2.button("Load it", key=TP + "load", on_click=_load_preset_cb, width="stretch",
-                  disabled=not ss.get(TP + "preset"),
+        c2.button("Load it", key=TK("load"), on_click=_load_preset_cb, width="stretch",
+                  disabled=not ss.get(TK("preset")),
                   help="Loads the example's points and settings, and a suggested title, "
                   "question, locks and hidden parts.")  # fmt: skip
-        st.text_input("Title", key=TP + "title", max_chars=TS.TITLE_MAX,
+        st.text_input("Title", key=TK("title"), max_chars=TS.TITLE_MAX,
                       placeholder="e.g. D1: the widest street")
-        st.text_area("Question for the students", key=TP + "question", height=90,
+        st.text_area("Question for the students", key=TK("question"), height=90,
                      max_chars=TS.QUESTION_MAX,
                      placeholder="e.g. Which points are support vectors? Predict first.")
-        st.pills("Locked for students", list(TS.LOCKS), key=TP + "locked",
+        st.pills("Locked for students", list(TS.LOCKS), key=TK("locked"),
                  selection_mode="multi", format_func=TS.LOCKS.get)
-        st.pills("Hidden from students", list(TS.HIDES), key=TP + "hidden",
+        st.pills("Hidden from students", list(TS.HIDES), key=TK("hidden"),
                  selection_mode="multi", format_func=TS.HIDES.get)
-        st.text_input("Class address (optional)", key=TP + "class_url",
+        st.text_input("Class address (optional)", key=TK("class_url"),
                       max_chars=CA.CLASS_URL_MAX, placeholder="e.g. http://192.168.1.20:8501",
                       help="The address students open (this computer's network address, or "
                       "the class server's name behind HAProxy). Left empty, the link uses "
                       "the address you opened the app at, or this computer's network address "
                       "when that is localhost.")  # fmt: skip
-        st.button("Make the teacher link", key=TP + "make", on_click=_make_cb, type="primary",
+        st.button("Make the teacher link", key=TK("make"), on_click=_make_cb, type="primary",
                   icon=":material/qr_code_2:", width="stretch")
-        st.toggle("Present mode (projector)", key=TP + "present", on_change=_present_cb,
+        st.toggle("Present mode (projector)", key=TK("present"), on_change=_present_cb,
                   help="This tab without the sidebar, with larger text, markers and lines. "
                   "The link's own present mode: add &present=1.")
     with out:
         _links_view(ss)
-    keep_widgets(ss, TP, FIELDS)
-    if ss.pop(K_RERUN, False) or T.is_present(ss) != ss.get(K_DRAWN_PRESENT):
+    pg.teacher.keep(ss, FIELDS)
+    rerun, pg.teacher_rerun = pg.teacher_rerun, False
+    if rerun or T.is_present(ss) != pg.drawn_present:
         st.rerun()  # the whole page (this panel may run in a fragment): sidebar, styles
 
 
@@ -226,7 +238,7 @@ def qr_images(link: str) -> tuple[bytes, bytes]:
 
 
 def _links_view(ss) -> None:
-    made = ss.get(K_MADE)
+    made = Playground.of(ss).made
     if not made:
         st.info("The short link, its QR code and the long link appear here.")
         return
@@ -255,13 +267,13 @@ def _links_view(ss) -> None:
         st.image(png, caption="Scan to open", width=400, alt="QR code of this link")
         c1, c2 = st.columns(2)
         c1.download_button("QR code (PNG)", png, file_name="svm_lab_link.png", mime="image/png",
-                           on_click="ignore", width="stretch", key=TP + "png")
+                           on_click="ignore", width="stretch", key=TK("png"))
         c2.download_button("QR code (SVG)", svg, file_name="svm_lab_link.svg",
                            mime="image/svg+xml", on_click="ignore", width="stretch",
-                           key=TP + "svg")  # fmt: skip
+                           key=TK("svg"))  # fmt: skip
     if made["spec"].hidden and made["id"]:
         st.button("Revealed to the students" if made.get("revealed") else
-                  "Reveal to the students", key=TP + "reveal", on_click=_reveal_cb,
+                  "Reveal to the students", key=TK("reveal"), on_click=_reveal_cb,
                   icon=":material/visibility:", width="stretch", type="primary",
                   disabled=bool(made.get("revealed")),
                   help="Ends \"predict first\": every student who opened this link sees what "

@@ -2,8 +2,12 @@
 uses them all):
 
 - ``nav.run_through_app()``: a page's first call; register the page in ``nav.PAGES``.
-  ``nav.restore_widgets(ss, P)`` then ``nav.keep_widgets(ss, P, names)`` keep the page's
-  widget values (keys ``P + name``) across visits to other pages.
+- ``session``: the page's state, one dataclass (``ui/<page>/page_state.py``, a
+  ``session.PageState`` with its ``KEY`` and widget ``PREFIX``) under one session key:
+  ``page = Cls.of(ss)``; widget keys ``Cls.widget_key(name)``; ``page.widgets.restore(ss)``
+  then ``page.widgets.keep(ss, names)`` keep the widget values across visits to other
+  pages. What pages share (the Playground's points, undo, present mode, the student view) is
+  ``session.Shared``. No raw string key in ``st.session_state`` (tests/test_session_keys.py).
 - ``controls.data_source(ss, P, sources, generators=, sliders=, options=, upload=)``: the
   data-source block (a source chooser, a source's own widgets, a generator's ``Sliders``, a
   file source's ``ui.data.import_panel.Upload``) → ``Source``, from which the page makes its

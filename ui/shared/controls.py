@@ -70,10 +70,10 @@ def model_sidebar(ss, prefix: str, settings: Mapping[str, Any], *, lock: Callabl
     margin, C; call it under the page's own ``st.sidebar.header``.
 
     Widget keys: ``prefix`` + each of ``MODEL_KEYS``, seeded by the page before the call
-    (``seed_widget``, or ``default_widgets``); keep them across page visits with
-    ``nav.keep_widgets``. ``settings`` holds the values of the widgets this run does not draw
-    (σ when the kernel is linear). ``lock(name, disabled=, help=)`` gives a widget's
-    ``disabled`` and ``help`` (the Playground's teacher locks, by the names "kernel",
+    (``seed_widget``, or ``default_widgets``); keep them across page visits with the page's
+    ``Widgets.keep`` (``ui.shared.session``). ``settings`` holds the values of the widgets this
+    run does not draw (σ when the kernel is linear). ``lock(name, disabled=, help=)`` gives a
+    widget's ``disabled`` and ``help`` (the Playground's teacher locks, by the names "kernel",
     "loss", "C"). ``fixed_loss``: (loss, a caption saying why) when the solver decides the
     loss, e.g. Newton's quadratic; ``loss=False``: a page with no such choice (ε-SVR);
     ``hard_margin=False``: a page without the hard margin (no toggle, no key). Returns

@@ -4,8 +4,8 @@ what was there before (points, settings, title, source, axis ranges), so that th
 Undo, once its own edits are undone, brings all of it back (its own undo stack starts anew
 with every replacement: ui/browser/canvas.js).
 
-Plain session state, capped: at most ``DEPTH`` snapshots of at most ``points.MAX_POINTS``
-points each.
+The session's ``Shared.history``, capped: at most ``DEPTH`` snapshots of at most
+``points.MAX_POINTS`` points each.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import numpy as np
 from ui.shared import state
 from ui.shared.labels import BIAS_LABELS, KERNEL_LABELS, LOSS_LABELS, SOLVER_LABELS
 from ui.shared.numbers import fmt_setting
+from ui.shared.session import shared
 
-K_HISTORY = "svmlab.history"
 DEPTH = 20
 
 #: How the settings are named in the message that says what a load changed.
@@ -35,35 +35,34 @@ def remember(ss: MutableMapping) -> None:
     """Keep the current points and settings before Python replaces them (a session with
     points but no settings yet has nothing whole to keep: remembering would load the default
     dataset, which remembers, and so on)."""
-    if state.K_X not in ss or state.K_SETTINGS not in ss:
+    if not state.has_state(ss):
         return
+    sh = shared(ss)
     snap = {
-        "X": np.array(ss[state.K_X]), "y": np.array(ss[state.K_Y]),
-        "settings": state.current_settings(ss), "title": ss.get(state.K_TITLE, ""),
-        "source": ss.get(state.K_SOURCE), "range": ss.get(state.K_RANGE),
+        "X": np.array(sh.X), "y": np.array(sh.y), "settings": sh.settings,
+        "title": sh.title or "", "source": sh.source, "range": sh.range,
     }  # fmt: skip
-    ss[K_HISTORY] = [*ss.get(K_HISTORY, [])[-(DEPTH - 1):], snap]
+    sh.history = [*sh.history[-(DEPTH - 1):], snap]
 
 
-def can_undo(ss: Mapping) -> bool:
-    return bool(ss.get(K_HISTORY))
+def can_undo(ss: MutableMapping) -> bool:
+    return bool(shared(ss).history)
 
 
 def undo(ss: MutableMapping) -> str | None:
     """Bring back the points and settings from before the last replacement; the message
     that says so (None when there is nothing to undo)."""
-    hist = list(ss.get(K_HISTORY, []))
-    if not hist:
+    sh = shared(ss)
+    if not sh.history:
         return None
-    snap = hist.pop()
-    ss[K_HISTORY] = hist
+    snap = sh.history.pop()
     changed = changes(state.current_settings(ss), snap["settings"])
     state.set_points(ss, snap["X"], snap["y"], title=snap["title"], reset_view=True)
     state.set_settings(ss, snap["settings"])
-    ss[state.K_SOURCE] = snap["source"]
+    sh.source = snap["source"]
     if snap["range"] is not None:
-        ss[state.K_RANGE] = snap["range"]
-    ss[state.K_CANVAS_SEQ] = 0
+        sh.range = snap["range"]
+    sh.canvas_seq = 0
     state.clear_widget_keys(ss)
     return (f"Undone: {snap['title'] or 'the points'} ({len(snap['y'])} points) are back"
             + (f"; {changed}." if changed else "."))

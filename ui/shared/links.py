@@ -29,6 +29,7 @@ from svm_engine import datasets
 from ui.shared import state
 from ui.shared.numbers import fmt_setting
 from ui.shared.points import MAX_POINTS, validate_points
+from ui.shared.session import shared
 from ui.shared.settings import DEFAULTS, Settings
 
 
@@ -291,7 +292,7 @@ def decode_query(q: Mapping[str, Any]) -> dict:
 def state_query(ss: MutableMapping) -> dict[str, str]:
     """The query parameters for the Playground's current state."""
     X, y, _ = state.current_dataset(ss)
-    return encode_query(X, y, state.current_settings(ss), ss.get(state.K_SOURCE))
+    return encode_query(X, y, state.current_settings(ss), shared(ss).source)
 
 
 def restore_from_query(ss: MutableMapping, q: Mapping[str, Any]) -> str | None:
@@ -304,5 +305,5 @@ def restore_from_query(ss: MutableMapping, q: Mapping[str, Any]) -> str | None:
     except ValueError as exc:  # LinkError, or whatever else a link can make the loading refuse
         state.ensure_state(ss)
         return f"This link could not be opened: {exc}. Showing the default example instead."
-    ss[state.K_SOURCE] = st["source"]
+    shared(ss).source = st["source"]
     return None

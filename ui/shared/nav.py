@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ui.shared.session import shared
+
 
 @dataclass(frozen=True)
 class PageSpec:
@@ -71,49 +73,13 @@ def run_through_app() -> None:
     sidebar_switch(st.session_state)
 
 
-#: Where `keep_widgets` stores a page's widget values (a key no widget has).
-SAVED = "nav.saved."
-
-
-def keep_widgets(ss, prefix: str, names) -> None:
-    """Remember the page's widget values ``prefix + name``. Streamlit drops a widget's
-    value when a run does not draw it, i.e. as soon as the user opens another page; the
-    copy under ``SAVED + prefix`` is plain session state and survives."""
-    ss[SAVED + prefix] = {n: ss[prefix + n] for n in names if prefix + n in ss}
-
-
-def restore_widgets(ss, prefix: str) -> None:
-    """Give the page's widgets back the values `keep_widgets` remembered (call it before
-    the widgets are drawn; a value the session already has wins, unless the student just
-    came back from another page: then it is stale, see `arrived`).
-
-    Stale once only: widgets drawn in a fragment (the Playground's teacher panel) are
-    drawn again by the fragment's reruns, which do not pass through app.py, so `arrived`
-    stays true until the next full run; the values the user typed since are theirs."""
-    run, mark = ss.get(K_RUN, 0), SAVED + prefix + "@run"
-    back = arrived(ss) and ss.get(mark) != run
-    ss[mark] = run
-    for n, v in ss.get(SAVED + prefix, {}).items():
-        if back or prefix + n not in ss:
-            ss[prefix + n] = v
-
-
-#: The page of the session's last full run and of the one before, and the number of full
-#: runs so far (``note_page``).
-K_PAGE, K_PREVIOUS, K_RUN = "nav.page", "nav.previous", "nav.run"
-
-
 def note_page(ss, page: str) -> None:
     """Record the page this full run draws (app.py, every run; a fragment's rerun does not
-    come through here)."""
-    ss[K_PREVIOUS] = ss.get(K_PAGE)
-    ss[K_PAGE] = page
-    ss[K_RUN] = ss.get(K_RUN, 0) + 1
+    come through here): ``Shared.page``, ``previous`` and the full-run counter ``run``."""
+    sh = shared(ss)
+    sh.previous, sh.page, sh.run = sh.page, page, sh.run + 1
 
 
 def arrived(ss) -> bool:
-    """This run follows a run of another page (or is the session's first): the values
-    Streamlit lists for this page's widgets are stale then (it drew them from their defaults
-    on return: the Playground's degree 4 came back as 2) and the page must seed its widgets
-    from the values it stored itself."""
-    return ss.get(K_PREVIOUS) != ss.get(K_PAGE)
+    """This run follows a run of another page (or is the session's first): ``Shared.arrived``."""
+    return shared(ss).arrived()

@@ -10,14 +10,14 @@ button marks the link revealed in the database, and each student page that hides
 polls that flag every ``POLL_S`` seconds (``watch``: one indexed row read) and shows
 everything once it is set.
 
-The session holds the opened link under ``K_SPEC`` (a ``TeacherSpec``; read here only through
-its ``id``, ``X``, ``y`` and ``hidden``, so this shared module needs no page's package).
+The session holds the opened link in ``Shared.teacher_spec`` (a ``TeacherSpec``; read here only
+through its ``id``, ``X``, ``y`` and ``hidden``, so this shared module needs no page's package).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, MutableMapping
+from collections.abc import MutableMapping
 from typing import Any
 
 import numpy as np
@@ -25,9 +25,8 @@ import streamlit as st
 
 from ui.classroom.store import StoreUnavailable, get_store
 from ui.shared.poll import rerun_on_change
+from ui.shared.session import shared
 
-K_SPEC = "svmlab.teacher.spec"  # the TeacherSpec of the link this session opened
-K_REVEALED = "svmlab.teacher.revealed"  # ids of the links revealed to this session
 POLL_S = 2.0  # how often a student's page asks whether the teacher revealed
 HIDDEN_TEXT = ("Hidden by your teacher: predict first. These are the points of your teacher's "
                "link; this page shows its answer once your teacher reveals it (or choose other "
@@ -36,18 +35,18 @@ HIDDEN_TEXT = ("Hidden by your teacher: predict first. These are the points of y
 log = logging.getLogger(__name__)
 
 
-def link_spec(ss: Mapping) -> Any | None:
+def link_spec(ss: MutableMapping) -> Any | None:
     """The opened teacher link when it hides something, else None."""
-    spec = ss.get(K_SPEC)
+    spec = shared(ss).teacher_spec
     return spec if spec is not None and getattr(spec, "hidden", None) else None
 
 
-def revealed(ss: Mapping) -> bool:
+def revealed(ss: MutableMapping) -> bool:
     spec = link_spec(ss)
-    return spec is not None and spec.id in ss.get(K_REVEALED, ())
+    return spec is not None and spec.id in shared(ss).revealed
 
 
-def hidden(ss: Mapping) -> frozenset[str]:
+def hidden(ss: MutableMapping) -> frozenset[str]:
     """The parts the teacher hides from this session now (empty once revealed)."""
     spec = link_spec(ss)
     if spec is None or revealed(ss):
@@ -55,7 +54,7 @@ def hidden(ss: Mapping) -> frozenset[str]:
     return frozenset(spec.hidden)
 
 
-def hides_points(ss: Mapping, X: Any, y: Any) -> bool:
+def hides_points(ss: MutableMapping, X: Any, y: Any) -> bool:
     """True when these points are the teacher's hidden ones (a page then shows HIDDEN_TEXT)."""
     if not hidden(ss):
         return False
@@ -77,18 +76,19 @@ def poll(ss: MutableMapping, store=None) -> bool:
         log.warning("could not read whether link %s was revealed", spec.id, exc_info=True)
         return False
     if done:
-        ss[K_REVEALED] = frozenset(ss.get(K_REVEALED, ())) | {spec.id}
+        sh = shared(ss)
+        sh.revealed = sh.revealed | {spec.id}
     return bool(done)
 
 
-def watch(ss: Mapping) -> None:
+def watch(ss: MutableMapping) -> None:
     """On a page that hides something: poll for the teacher's reveal (a fragment that reruns
     the page once it comes). Nothing at all when nothing is hidden."""
     if hidden(ss):
         rerun_on_change(lambda: poll(st.session_state), drawn=False, every_s=POLL_S)
 
 
-def hide_page_if_hidden(ss: Mapping, X: Any, y: Any) -> None:
+def hide_page_if_hidden(ss: MutableMapping, X: Any, y: Any) -> None:
     """A page other than the Playground, about to fit these points: if they are the teacher's
     hidden ones, say so and stop the run here (the sidebar is already drawn: other points can
     be chosen)."""

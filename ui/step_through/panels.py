@@ -30,15 +30,10 @@ from ui.step_through.bars_figure import alpha_bars_figure
 from ui.step_through.coordinate_figure import coordinate_figure
 from ui.step_through.curves_figure import curves_figure
 from ui.step_through.decision_figures import step_decision_figure
+from ui.step_through.page_state import StepThrough
 from ui.step_through.plot import step_plot
 
-P = "stp."  # widget keys of the page
-K_CURSOR = "step.cursor"
-K_PLAY = "step.playing"
-K_TICK = "step.last_tick"
-K_MSG = "step.message"
-K_SENT = "step.payload_sent"  # the run whose player payload this session has sent
-K_NEED = "step.need_seen"  # the player's last request for the payload (its counter)
+K = StepThrough.widget_key
 
 
 def chart(fig: dict, key: str, settings: str, title: str | None = None) -> None:
@@ -55,38 +50,37 @@ def numbers_panel(run, stt) -> None:
 def alpha_table(run, stt) -> None:
     # built only on request: a table of n rows on every step slows stepping down
     label = f"Show every α after this {run.step_name} (with h(x), category) as a table"
-    if st.toggle(label, key=P + "show_alpha"):
-        st.dataframe(V.alpha_frame(run, stt), key=P + "alpha_table", height=300)
+    if st.toggle(label, key=K("show_alpha")):
+        st.dataframe(V.alpha_frame(run, stt), key=K("alpha_table"), height=300)
 
 
 # ------------------------------------------------------------- SGA and Newton: the server
 
 
 def _on_nav(action: str, total: int) -> None:
-    ss = st.session_state
-    ss[K_CURSOR] = cursor.move(ss.get(K_CURSOR, 0), action, total)
-    ss[K_PLAY] = False
+    sp = StepThrough.of(st.session_state)
+    sp.cursor, sp.playing = cursor.move(sp.cursor, action, total), False
 
 
 def _on_play(total: int) -> None:
-    ss = st.session_state
-    if ss.get(K_PLAY):
-        ss[K_PLAY] = False
+    sp = StepThrough.of(st.session_state)
+    if sp.playing:
+        sp.playing = False
         return
-    if cursor.clamp(ss.get(K_CURSOR, 0), total) >= total:
-        ss[K_CURSOR] = 0
-    ss[K_PLAY] = True
-    ss[K_TICK] = None  # the clock starts on the first run: the press itself takes no step
+    if cursor.clamp(sp.cursor, total) >= total:
+        sp.cursor = 0
+    sp.playing = True
+    sp.last_tick = None  # the clock starts on the first run: the press itself takes no step
 
 
 def _on_jump(events: np.ndarray, what: str) -> None:
-    ss = st.session_state
-    nxt = cursor.next_event(events, ss.get(K_CURSOR, 0))
-    ss[K_PLAY] = False
+    sp = StepThrough.of(st.session_state)
+    nxt = cursor.next_event(events, sp.cursor)
+    sp.playing = False
     if nxt is None:
-        ss[K_MSG] = f"No further {what} in the recorded run."
+        sp.message = f"No further {what} in the recorded run."
     else:
-        ss[K_CURSOR] = nxt
+        sp.cursor = nxt
 
 
 NAV_BUTTONS = (("first", "first_page", None), ("prev", "navigate_before", "Left"),
@@ -94,32 +88,31 @@ NAV_BUTTONS = (("first", "first_page", None), ("prev", "navigate_before", "Left"
 
 
 def controls(run, total: int, coordinate: bool, unit: str) -> None:
-    ss = st.session_state
+    sp = StepThrough.of(st.session_state)
     events = cursor.event_steps(run, coordinate)
     jump, jump_help, what = W.jump_texts(run.solver, unit, not np.isfinite(run.C_box))
-    playing = bool(ss.get(K_PLAY))
+    playing = sp.playing
     cols = st.columns([1, 1, 1, 1, 1.1, 1.4, 2.2], vertical_alignment="bottom")
     for col, (action, icon, shortcut) in zip(cols[:4], NAV_BUTTONS, strict=True):
-        col.button(action.capitalize(), key=P + action, icon=f":material/{icon}:",
+        col.button(action.capitalize(), key=K(action), icon=f":material/{icon}:",
                    shortcut=shortcut, on_click=_on_nav, args=(action, total), width="stretch",
                    type="primary" if action == "next" else "secondary")
     # no letter shortcuts (P, J): Streamlit's fire page-wide, wherever focus is (WCAG 2.1.4)
-    cols[4].button("Pause" if playing else "Play", key=P + "play",
+    cols[4].button("Pause" if playing else "Play", key=K("play"),
                    icon=":material/pause:" if playing else ":material/play_arrow:",
                    on_click=_on_play, args=(total,), width="stretch", disabled=total == 0)
-    cols[5].selectbox("Speed", list(V.SPEEDS), key=P + "speed")
-    cols[6].button(jump, key=P + "jump", icon=":material/redo:", on_click=_on_jump,
+    cols[5].selectbox("Speed", list(V.SPEEDS), key=K("speed"))
+    cols[6].button(jump, key=K("jump"), icon=":material/redo:", on_click=_on_jump,
                    args=(events, what), width="stretch", help=jump_help,
-                   disabled=cursor.next_event(events, ss.get(K_CURSOR, 0)) is None)
+                   disabled=cursor.next_event(events, sp.cursor) is None)
     if total > 0:
         # No key, value = the cursor: the widget is a new one whenever the cursor moved, so a
         # value the browser sends for an older position (a play tick or a quick click racing
         # the redraw) is dropped instead of pulling the cursor back.
-        k = cursor.clamp(ss.get(K_CURSOR, 0), total)
+        k = cursor.clamp(sp.cursor, total)
         picked = st.slider(f"{unit} k", 0, total, value=k)
         if picked != k:
-            ss[K_CURSOR] = picked
-            ss[K_PLAY] = False
+            sp.cursor, sp.playing = picked, False
             st.rerun()  # the buttons above were drawn for the old step; a playing timer stops
 
 
@@ -136,14 +129,14 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
     with left:
         chart(step_decision_figure(
             stt, v.prev, pair=v.pair, pair_labels=v.pair_labels, x_range=ranges[0],
-            y_range=ranges[1], show_slack=bool(st.session_state.get(P + "show_slack")),
+            y_range=ranges[1], show_slack=bool(st.session_state.get(K("show_slack"))),
             height=560, uirevision=uirev, step=k, resolution=V.DECISION_GRID, legend=False,
             violator_label="yᵢh(xᵢ) < 1" if run.solver == "newton" else "violates KKT",
-        ), P + "fig.decision", words, f"{SOLVER_NAMES[run.solver]}: the decision function h(x)")
+        ), K("fig.decision"), words, f"{SOLVER_NAMES[run.solver]}: the decision function h(x)")
         st.caption(W.decision_key(run.solver, coordinate, open_box=not np.isfinite(run.C_box)))
     with right:
         if coordinate and k > 0:
-            chart(coordinate_figure(v.coord, height=260), P + "fig.coord", words,
+            chart(coordinate_figure(v.coord, height=260), K("fig.coord"), words,
                   "SGA: one coordinate αₖ, clipped to [0, C]" if np.isfinite(run.C_box)
                   else "SGA: one coordinate αₖ, clipped at 0 (no upper bound)")
         elif coordinate:
@@ -167,11 +160,11 @@ def draw(run, k: int, coordinate: bool, unit: str, ranges, uirev: str, about: st
     title = f"α after this {unit}" + (
         " (changed entries in green, old value marked)" if len(stt.changed) else "")
     chart(alpha_bars_figure(stt.alpha, run.y, stt.changed, alpha_before=stt.alpha_before,
-                              C=run.C_box, title=title, height=320, step=k), P + "fig.alpha",
+                              C=run.C_box, title=title, height=320, step=k), K("fig.alpha"),
           words)
     chart(curves_figure(run.dual, run.primal, run.kkt, v.xpos, step_name=run.step_name,
                           current=(stt.dual, stt.primal, stt.kkt) if coordinate else None,
-                          height=440, **V.curves_names(run)), P + "fig.curves", words,
+                          height=440, **V.curves_names(run)), K("fig.curves"), words,
           f"{SOLVER_NAMES[run.solver]}: convergence, {run.step_name} by {run.step_name}")
     alpha_table(run, stt)
 
@@ -180,30 +173,30 @@ def server_stepper(run, coordinate: bool, unit: str, ranges, rid: str, about: st
     """The controls and charts of SGA and Newton in a fragment that ticks while playing
     (``about``: the points and the model, for the charts' saved images)."""
     ss = st.session_state
-    playing = bool(ss.get(K_PLAY))
-    speed = ss.get(P + "speed", V.DEFAULT_SPEED)
+    sp = StepThrough.of(ss)
+    playing = sp.playing
+    speed = ss.get(K("speed"), V.DEFAULT_SPEED)
     interval, stride = V.SPEEDS.get(speed, V.SPEEDS[V.DEFAULT_SPEED])
 
     @st.fragment(run_every=interval if playing else None)
     def stepper() -> None:
         # play/pause and the speed are fixed when the fragment is defined: rerun the page
         # when they changed so the timer starts, stops or changes pace
-        if bool(ss.get(K_PLAY)) != playing or (
-                playing and ss.get(P + "speed", V.DEFAULT_SPEED) != speed):
+        if sp.playing != playing or (
+                playing and ss.get(K("speed"), V.DEFAULT_SPEED) != speed):
             st.rerun()
         total = V.total_steps(run, coordinate)
         if playing:
-            ss[K_CURSOR], ss[K_TICK], keep = V.timer_tick(
-                ss.get(K_CURSOR, 0), ss.get(K_TICK), time.monotonic(), interval, total, stride)
+            sp.cursor, sp.last_tick, keep = V.timer_tick(
+                sp.cursor, sp.last_tick, time.monotonic(), interval, total, stride)
             if not keep:
-                ss[K_PLAY] = False
+                sp.playing = False
                 st.rerun()
-        msg = ss.pop(K_MSG, None)
+        msg, sp.message = sp.message, None
         if msg:
             st.toast(msg)
         controls(run, total, coordinate, unit)
-        k = cursor.clamp(ss.get(K_CURSOR, 0), total)
-        ss[K_CURSOR] = k
+        k = sp.cursor = cursor.clamp(sp.cursor, total)
         draw(run, k, coordinate, unit, ranges, rid, about)
 
     stepper()
@@ -217,15 +210,16 @@ def smo_player(run, rid: str, payload: Callable[[], dict], about: str = "") -> N
     it for this run (or the element asked for it again). ``about``: the points and the model,
     for the charts' saved images."""
     ss = st.session_state
-    need = (ss.get(P + "player") or {}).get("need")
-    send, ss[K_NEED] = SP.must_send(ss.get(K_SENT), rid, need, int(ss.get(K_NEED, 0)))
+    sp = StepThrough.of(ss)
+    need = (ss.get(K("player")) or {}).get("need")
+    send, sp.need_seen = SP.must_send(sp.payload_sent, rid, need, sp.need_seen)
     data = SP.player_data(rid, payload() if send else None,
-                          start=cursor.clamp(ss.get(K_CURSOR, 0), run.n_steps),
-                          show_slack=bool(ss.get(P + "show_slack")), need_seen=int(ss[K_NEED]),
+                          start=cursor.clamp(sp.cursor, run.n_steps),
+                          show_slack=bool(ss.get(K("show_slack"))), need_seen=int(sp.need_seen),
                           settings=about)
-    SP.step_player(data, key=P + "player")
+    SP.step_player(data, key=K("player"))
     if send:
-        ss[K_SENT] = rid
+        sp.payload_sent = rid
 
 
 @st.fragment
@@ -233,11 +227,11 @@ def smo_panels(run, rid: str) -> None:
     """The server's panels for the step the player reported (they follow it)."""
     ss = st.session_state
     T = run.n_steps
-    k = SP.parse_step((ss.get(P + "sync") or {}).get("step"), rid, T)
+    k = SP.parse_step((ss.get(K("sync")) or {}).get("step"), rid, T)
     if k is None:  # no report for this run yet
-        k = cursor.clamp(ss.get(K_CURSOR, 0), T)
-    ss[K_CURSOR] = k
-    SP.step_listener(key=P + "sync", run_id=rid, k=k)
+        k = cursor.clamp(StepThrough.of(ss).cursor, T)
+    StepThrough.of(ss).cursor = k
+    SP.step_listener(key=K("sync"), run_id=rid, k=k)
     stt = snapshot.state_at(run, k)
     head = W.smo_summary(stt.record) if k > 0 else "the start, α = 0"
     st.markdown(f"## Numbers of step {k:,} / {T:,}: {head}")  # h2: under the h1

@@ -22,16 +22,15 @@ from ui.shared.chart import show_chart
 from ui.shared.markdown import markdown_safe
 from ui.teach import figures as TF
 from ui.teach import summary as S
+from ui.teach.page_state import Teach
 
-P = "teach."  # widget keys of this page
-K_CLASS = "teach.class"  # (code, key) of the class this session teaches
-K_KEY_SHOWN = "teach.key_shown"  # the key was shown once after the start
+P = Teach.PREFIX  # widget keys of this page
 DASH_S = 1.0  # the dashboard's refresh: every answer is on it ≤ 2 s after its commit
 NOT_TEACHER = "This needs the class's teacher key: open the class with its code and key."
 
 
 def class_of(ss) -> tuple[str, str] | None:
-    got = ss.get(K_CLASS)
+    got = Teach.of(ss).taught
     return got if isinstance(got, tuple) and len(got) == 2 else None
 
 
@@ -53,7 +52,8 @@ def start_form(ss, store: Store, extra_screens) -> None:
         except StoreUnavailable:
             st.error("The class's database cannot be reached just now: try again.")
             return
-        ss[K_CLASS], ss[K_KEY_SHOWN] = (code, key), False
+        page = Teach.of(ss)
+        page.taught, page.key_shown = (code, key), False
         st.rerun()
 
 
@@ -67,7 +67,8 @@ def open_form(ss, store: Store) -> None:
         if pressed:
             code = "".join(str(code).split()).upper()
             if store.is_teacher(code, key):
-                ss[K_CLASS], ss[K_KEY_SHOWN] = (code, key), True
+                page = Teach.of(ss)
+                page.taught, page.key_shown = (code, key), True
                 st.rerun()
             st.error("No class has this code and key.")
 
@@ -100,12 +101,12 @@ def header(ss, code: str, key: str) -> None:
         st.text_input("Class address (optional)", key=P + "class_url",
                       placeholder="e.g. http://192.168.1.20:8501",
                       help="The address students open, when it is not the one you see.")
-        if not ss.get(K_KEY_SHOWN):
+        if not Teach.of(ss).key_shown:
             st.warning("Your teacher key (shown once: keep it to reopen this dashboard from "
                        "another tab or computer):", icon=":material/key:")
             st.code(key, language=None)
             if st.button("I have kept it", key=P + "key_kept"):
-                ss[K_KEY_SHOWN] = True
+                Teach.of(ss).key_shown = True
                 st.rerun()
     with c2:
         if where.url:
@@ -166,7 +167,7 @@ def end_and_export(ss, store: Store, code: str, key: str) -> None:
             except (NotTeacher, ClassNotFound):
                 st.error(NOT_TEACHER)
                 return
-            ss.pop(K_CLASS, None)
+            Teach.of(ss).taught = None
             st.rerun()
 
 
