@@ -82,6 +82,12 @@ class Columns:
     def keep(self, idx, block: np.ndarray) -> None:
         self._plain.put(np.asarray(idx, dtype=np.int64), block)
 
+    def held(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the indices of idx whose columns are kept, their n × len columns): nothing
+        is computed."""
+        have = idx[self._plain.slot[idx] >= 0]
+        return have, self._plain.data[:, self._plain.slot[have]]
+
 
 class _Store:
     """Columns by point index in one growing n × slots array."""
