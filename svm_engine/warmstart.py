@@ -46,12 +46,14 @@ from .solvers.smo_fast import newton_period, smo_loop
 
 #: More changed rows than this and a cold start is as good (the update's cost grows with them).
 MAX_CHANGES = 8
-#: `refit`: steps past tol towards refine_tol before the polish is left to do it. A polish
-#: of one round cost about as much as 250 pair steps in a warm refit at n = 1,000 (both
-#: O(n) a step: ~1 ms against ~4 µs); the linear kernel got there in 7–25 more steps, the
-#: Gaussian (C = 1) in 100–1,000, (C = 100) in 2,000–20,000 (cProfile and process time, 40
-#: edits of bench_speed's problems, issue 31).
-REFINE_STEPS = 256
+#: `refit`: steps past tol towards refine_tol before the polish is left to do it. The
+#: compiled polish (`polish_fast`) of a warm refit at n = 1,000 costs 0.17–0.57 ms, about 40
+#: pair steps (~4 µs each); the linear kernel got there in 5–28 more steps, the Gaussian
+#: (C = 1) in 96–121 (blobs) or not within 256 (moons: those steps were lost, 1 ms). 32
+#: against 256: moons Gaussian's refits 1.7–1.9 ms against 3.2–5.8, blobs Gaussian's
+#: (then polished) 1.0–1.1 against 1.1–1.5 (bench_speed.py --only warm, process time,
+#: issue 31).
+REFINE_STEPS = 32
 
 
 @njit(cache=True, nogil=True)
