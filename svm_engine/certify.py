@@ -100,7 +100,10 @@ class _Store:
         if len(idx) == 0:
             return
         used = self.data.shape[1]
-        self.data = np.concatenate([self.data, block], axis=1)
+        # the first block is kept as it is (the expansion's kept columns, or a polish's
+        # first): a copy was a third of a warm refit's polish before its rounds were
+        # compiled (issue 31)
+        self.data = block if not used else np.concatenate([self.data, block], axis=1)
         self.slot[idx] = np.arange(used, used + len(idx))
 
     def get(self, idx, make) -> np.ndarray:
