@@ -92,7 +92,7 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
     if JIT:
         free = np.flatnonzero(~at0 & ~atC)
         if len(free) <= _fast.MAX_FREE:
-            code, a, bb, g, mag = _compiled(problem, alpha, b, ex, columns, at0, atC, free)
+            code, a, bb, g, mag, _ = _compiled(problem, alpha, b, ex, columns, at0, atC, free)
             if code == _fast.DONE:
                 return Polished(a, bb, Expansion(g, mag))
             if code == _fast.GAVE_UP:
@@ -210,7 +210,7 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
 
 
 def _compiled(problem, alpha, b, ex, columns, at0, atC, free):
-    """`polish_fast.rounds` on this problem: (code, α, b, g, mag). The free SVs' columns
+    """`polish_fast.rounds` on this problem: (code, α, b, g, mag, rounds). The free SVs' columns
     `certify.expansion` kept are passed; the others are computed there, not through
     `Columns` (its gather and copy were 0.36 of a warm refit's 0.84 ms of polish: moons,
     Gaussian, C = 1, n = 1,000; cProfile, issue 31)."""

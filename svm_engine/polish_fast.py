@@ -161,8 +161,9 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
            C, aug, eq, diag, unit_base, max_free, steps, max_work, strict, eq_rtol,
            idx0, block0):
     """`polish._rounds` (its docstring) from α, b and the expansion (g0, mag0) with the
-    working set (at0_in, atC_in): (code, α, b, g, mag), code DONE (α, b, g, mag the polished
-    point), GAVE_UP (`_rounds` would return None) or FALLBACK (module docstring). idx0,
+    working set (at0_in, atC_in): (code, α, b, g, mag, rounds), code DONE (α, b, g, mag the polished
+    point), GAVE_UP (`_rounds` would return None) or FALLBACK (module docstring), and the
+    number of systems solved (rounds; bench_speed.py's polish meter counts them). idx0,
     block0: the columns (n × len(idx0)) already at hand, e.g. the free SVs' kept by
     `certify.expansion`."""
     n = len(y)
@@ -175,7 +176,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
     _rounding(a, mag, bb, unit_base, eq, rnd)
     for i in range(n):
         if rnd[i] > strict:
-            return FALLBACK, a, bb, g, mag
+            return FALLBACK, a, bb, g, mag, 0
     # the free sets' columns (rows: slots), gathered once per index
     cap = max(1, min(n, MAX_FREE + steps))
     H = np.empty((cap, n))
@@ -191,7 +192,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
     col, col_abs = np.empty(n), np.empty(n)
     known = np.zeros(n)
     r = np.empty(n)
-    last_off, work = math.inf, 0.0
+    last_off, work, solved = math.inf, 0.0, 0
     for _ in range(steps):
         m = 0
         for i in range(n):
@@ -199,9 +200,9 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
                 m += 1
         work += (m + 1.0) ** 3
         if m > max_free or (m == 0 and not eq) or work > max_work:
-            return GAVE_UP, a, bb, g, mag
+            return GAVE_UP, a, bb, g, mag, solved
         if m > MAX_FREE:
-            return FALLBACK, a, bb, g, mag
+            return FALLBACK, a, bb, g, mag, solved
         F = np.empty(m, dtype=np.int64)
         q = 0
         for i in range(n):
@@ -212,7 +213,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
             j = F[q]
             if pos[j] < 0:
                 if used >= cap:
-                    return FALLBACK, a, bb, g, mag
+                    return FALLBACK, a, bb, g, mag, solved
                 _column(kp, kp_abs, gaussian, XT, absXT, X, absX, j, col, col_abs)
                 H[used, :] = col
                 pos[j] = used
@@ -252,11 +253,12 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
             M[q, q] += diag
         dF = np.empty(m)
         ok, db = _solve(M, rhs, yF, eq, eq_rhs, dF)
+        solved += 1
         if not ok:
-            return FALLBACK, a, bb, g, mag
+            return FALLBACK, a, bb, g, mag, solved
         for q in range(m):
             if not math.isfinite(dF[q]):
-                return FALLBACK, a, bb, g, mag
+                return FALLBACK, a, bb, g, mag, solved
         d = known
         for q in range(m):
             d[F[q]] += dF[q]
@@ -339,7 +341,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
             off = max(off, abs(r[F[q]]) / rnd[F[q]])
         if off > 1.0:                            # refine, unless the last did not halve it
             if off > 0.5 * last_off:
-                return GAVE_UP, a, bb, g, mag
+                return GAVE_UP, a, bb, g, mag, solved
             last_off = off
             continue
         last_off = math.inf
@@ -355,8 +357,8 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
                 best, best_i = w, i
         if best <= 0.0:
             if eq and abs(s) > eq_rtol * max(asum, 1e-300):
-                return GAVE_UP, a, bb, g, mag
-            return DONE, a, bb if eq else s, g, mag
+                return GAVE_UP, a, bb, g, mag, solved
+            return DONE, a, bb if eq else s, g, mag, solved
         at0[best_i] = False
         atC[best_i] = False
-    return GAVE_UP, a, bb, g, mag
+    return GAVE_UP, a, bb, g, mag, solved
