@@ -237,16 +237,23 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
         yF = np.empty(m)
         M = np.empty((m, m))
         ksum = 0.0
+        n_known = 0
         for i in range(n):
             if known[i] != 0.0:
                 ksum += known[i] * y[i]
+                n_known += 1
+        kidx = np.empty(n_known, dtype=np.int64)   # W's αᵢ off their bound: few, if any
+        q = 0
+        for i in range(n):
+            if known[i] != 0.0:
+                kidx[q] = i
+                q += 1
         for q in range(m):
             j = F[q]
             yF[q] = y[j]
             acc = ksum if aug else 0.0
-            for i in range(n):                   # Σ_K k(x_j, x_i)·known_i·y_i (symmetry)
-                if known[i] != 0.0:
-                    acc += H[pos[j], i] * known[i] * y[i]
+            for i in kidx:                       # Σ_K k(x_j, x_i)·known_i·y_i (symmetry)
+                acc += H[pos[j], i] * known[i] * y[i]
             rhs[q] = -r[j] - y[j] * acc
             for p in range(m):
                 M[q, p] = y[j] * y[F[p]] * (H[pos[j], F[p]] + (1.0 if aug else 0.0))
