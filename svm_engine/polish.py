@@ -38,11 +38,12 @@ from .certify import (
     _abs_numbers,
     _kernel_numbers,
     expansion,
+    round_base,
     rounding,
 )
 from .finalize import support_threshold
 from .jit import JIT
-from .kernel_values import GAUSSIAN, POLYNOMIAL
+from .kernel_values import GAUSSIAN
 
 STEPS = 40              # working-set changes (one index each) before giving up
 MAX_FREE = 800          # larger active sets: SMO goes on instead (`api.fit`)
@@ -210,8 +211,8 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
 
 
 def _compiled(problem, alpha, b, ex, columns, at0, atC, free):
-    """`polish_fast.rounds` on this problem: (code, α, b, g, mag, rounds). The free SVs' columns
-    `certify.expansion` kept are passed; the others are computed there, not through
+    """`polish_fast.rounds` on this problem: (code, α, b, g, mag, rounds). The free SVs'
+    columns `certify.expansion` kept are passed; the others are computed there, not through
     `Columns` (its gather and copy were 0.36 of a warm refit's 0.84 ms of polish: moons,
     Gaussian, C = 1, n = 1,000; cProfile, issue 31)."""
     spec = problem.spec
@@ -219,12 +220,11 @@ def _compiled(problem, alpha, b, ex, columns, at0, atC, free):
     X, XT = problem.X, problem.XT
     absX = X if gaussian else np.abs(X)
     absXT = XT if gaussian else np.ascontiguousarray(absX.T)
-    q = spec.degree if spec.code == POLYNOMIAL else 1
     return _fast.rounds(
         _kernel_numbers(problem), _abs_numbers(problem)[0], gaussian, XT, absXT, X, absX,
         problem.y, np.ascontiguousarray(alpha, dtype=float), float(b), ex.g, ex.mag,
         at0, atC, float(problem.C_box), problem.bias == "augmented", bool(problem.equality),
-        float(spec.diag), 4.0 * (q + X.shape[1]) + 16.0,
+        float(spec.diag), round_base(problem),
         MAX_FREE_QUADRATIC if problem.loss == "quadratic" else MAX_FREE, STEPS, MAX_WORK,
         STRICT, EQ_RTOL, *columns.held(free))
 

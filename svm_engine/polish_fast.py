@@ -8,12 +8,12 @@ a 4.7–8.0 ms refit (moons, Gaussian, C = 1, bench_speed.py --only warm; proces
 The differences from `polish._rounds`, each handed back to it (FALLBACK: it starts again
 from the same α): the KKT system is solved by a Cholesky factor of the scaled free block
 (plus the bias row's outer product: positive definite when the system is regular) and the
-Schur complement of the bias row,
-not by LDLᵀ with a condition estimate or least squares; a pivot below PIVOT_MIN (the block
-nearly singular, e.g. more free points on the margin than the feature space has
-dimensions), a residual above the same bound as `_solve`'s, a start whose rounding is
-already above STRICT (`_rounds`' stale case) or a free set above MAX_FREE are its. The
-certificate (`certify.py`) checks whatever comes out, as it checks `_rounds`'.
+Schur complement of the bias row, not by LDLᵀ with a condition estimate or least squares;
+a pivot below PIVOT_MIN (the block nearly singular, e.g. more free points on the margin
+than the feature space has dimensions), a residual above the same bound as `_solve`'s, a
+start whose rounding is already above STRICT (`_rounds`' stale case) or a free set above
+MAX_FREE are its. The certificate (`certify.py`) checks whatever comes out, as it checks
+`_rounds`'.
 """
 
 from __future__ import annotations
