@@ -62,13 +62,14 @@ def load() -> str:
 
 class PolishMeter:
     """The polish's share of se.fit: process time inside `polish.polish` and its rounds
-    (`polish._solve` calls), counted by wrapping both while the meter is on."""
+    (`polish._solve` calls, and the systems the compiled rounds solved, `polish._compiled`'s
+    last value), counted by wrapping them while the meter is on."""
 
     def __init__(self):
         from svm_engine import polish as P
 
         self.P, self.seconds, self.rounds, self.calls = P, 0.0, 0, 0
-        self._polish, self._solve = P.polish, P._solve
+        self._polish, self._solve, self._compiled = P.polish, P._solve, P._compiled
 
     def __enter__(self):
         def polish(*a, **k):
@@ -83,11 +84,16 @@ class PolishMeter:
             self.rounds += 1
             return self._solve(*a, **k)
 
-        self.P.polish, self.P._solve = polish, solve
+        def compiled(*a, **k):
+            out = self._compiled(*a, **k)
+            self.rounds += int(out[-1])
+            return out
+
+        self.P.polish, self.P._solve, self.P._compiled = polish, solve, compiled
         return self
 
     def __exit__(self, *exc):
-        self.P.polish, self.P._solve = self._polish, self._solve
+        self.P.polish, self.P._solve, self.P._compiled = self._polish, self._solve, self._compiled
 
 
 def _cpu(f):

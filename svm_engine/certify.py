@@ -82,6 +82,12 @@ class Columns:
     def keep(self, idx, block: np.ndarray) -> None:
         self._plain.put(np.asarray(idx, dtype=np.int64), block)
 
+    def held(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the indices of idx whose columns are kept, their n × len columns): nothing
+        is computed."""
+        have = idx[self._plain.slot[idx] >= 0]
+        return have, self._plain.data[:, self._plain.slot[have]]
+
 
 class _Store:
     """Columns by point index in one growing n × slots array."""
@@ -94,7 +100,10 @@ class _Store:
         if len(idx) == 0:
             return
         used = self.data.shape[1]
-        self.data = np.concatenate([self.data, block], axis=1)
+        # the first block is kept as it is (the expansion's kept columns, or a polish's
+        # first): a copy was a third of a warm refit's polish before its rounds were
+        # compiled (issue 31)
+        self.data = block if not used else np.concatenate([self.data, block], axis=1)
         self.slot[idx] = np.arange(used, used + len(idx))
 
     def get(self, idx, make) -> np.ndarray:
@@ -355,9 +364,15 @@ class Certificate:
 def round_unit(problem, n_terms: int) -> float:
     """Relative rounding of a sum of n_terms kernel values: each value is a product of
     ~(degree + d) roundings (the bound on a sum of k terms is k·ε; generous twice over)."""
+    return EPS * (round_base(problem) + 2.0 * n_terms)
+
+
+def round_base(problem) -> float:
+    """`round_unit`'s part that does not depend on the number of terms, in units of ε (the
+    compiled loops add 2 per term themselves)."""
     s = problem.spec
     q = s.degree if s.code == kv.POLYNOMIAL else 1
-    return EPS * (4.0 * (q + problem.X.shape[1]) + 2.0 * n_terms + 16.0)
+    return 4.0 * (q + problem.X.shape[1]) + 16.0
 
 
 def rounding(problem, alpha: np.ndarray, mag: np.ndarray, b: float) -> np.ndarray:
@@ -378,9 +393,8 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
     alpha = np.ascontiguousarray(alpha, dtype=float)
     n = len(y)
     spec = problem.spec
-    q = spec.degree if spec.code == kv.POLYNOMIAL else 1
     t = _sums(y, alpha, ex.g, ex.mag, float(b), C_box, float(spec.diag), quad,
-              problem.equality, 4.0 * (q + problem.X.shape[1]) + 16.0)
+              problem.equality, round_base(problem))
     s = t.sum_ay
     failure = None
     if t.bad:

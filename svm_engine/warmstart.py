@@ -46,12 +46,20 @@ from .solvers.smo_fast import LoopProblem, LoopSettings, LoopState, newton_perio
 
 #: More changed rows than this and a cold start is as good (the update's cost grows with them).
 MAX_CHANGES = 8
-#: `refit`: steps past tol towards refine_tol before the polish is left to do it. A polish
-#: of one round cost about as much as 250 pair steps in a warm refit at n = 1,000 (both
-#: O(n) a step: ~1 ms against ~4 µs); the linear kernel got there in 7–25 more steps, the
-#: Gaussian (C = 1) in 100–1,000, (C = 100) in 2,000–20,000 (cProfile and process time, 40
-#: edits of bench_speed's problems, issue 31).
-REFINE_STEPS = 256
+#: `refit`: steps past tol towards refine_tol before the polish is left to do it, as
+#: point-steps (n × steps: a step is O(n), the compiled polish a fixed ~0.1 ms plus
+#: O(n·|F|)), at least 32 and at most 256 steps. At n = 1,000 the polish of a warm refit
+#: costs 0.17–0.57 ms, about 40 pair steps (~4 µs each); the linear kernel got there in 5–28
+#: more steps, the Gaussian (C = 1) in 96–121 (blobs) or not within 256 (moons: those steps
+#: were lost, 1 ms). 32 steps against 256: moons Gaussian's refits 1.7–1.9 ms against
+#: 3.2–5.8, blobs Gaussian's (then polished) 1.0–1.1 against 1.1–1.5 (bench_speed.py --only
+#: warm, process time, issue 31).
+REFINE_WORK = 32_000
+
+
+def refine_steps(n: int) -> int:
+    """`refit`'s steps past tol at n points (REFINE_WORK)."""
+    return min(256, max(32, REFINE_WORK // max(n, 1)))
 
 
 @njit(cache=True, nogil=True)
@@ -195,7 +203,7 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     numbers); run holds the run's fields of the model (n_iter, converged, status, columns,
     alpha0 = α₀). deadline, time_budget: as `smo_fast.solve`'s.
 
-    refine_tol: once the run meets tol, it goes on to refine_tol for at most REFINE_STEPS
+    refine_tol: once the run meets tol, it goes on to refine_tol for at most `refine_steps(n)`
     more steps (from a copy: when it does not get there, the run at tol is kept, and so are
     its n_iter and columns; when it does, n_iter counts them and run.refined_iter says
     how many). At refine_tol the α passes the certificate as it is, and the
@@ -215,7 +223,7 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     it, refined, converged, gap, cache, derived = _solve_and_derive(
         problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
         problem.equality, loss_power(problem), alpha0, G0, previous, settings,
-        -1.0 if refine_tol is None else float(refine_tol), REFINE_STEPS)
+        -1.0 if refine_tol is None else float(refine_tol), refine_steps(n))
     sol = solution(*derived)
     run = smo_result(sol["alpha"], it, converged, gap, max_iter, time_budget,
                      columns=kc.kept_columns(cache, use_cache), alpha0=alpha0,

@@ -1,0 +1,371 @@
+"""`polish._rounds`, compiled, for small free sets: the same active-set steps in one call.
+
+A warm refit's polish (n = 1,000, 25–31 free SVs, 2–7 rounds) spent its time in the Python
+around each round (~25 numpy calls over n, each a few µs), not in the solves: 2.0–5.2 ms of
+a 4.7–8.0 ms refit (moons, Gaussian, C = 1, bench_speed.py --only warm; process time, issue
+31). Here a round is a few compiled passes over n and |F| kernel columns.
+
+The differences from `polish._rounds`, each handed back to it (FALLBACK: it starts again
+from the same α): the KKT system is solved by a Cholesky factor of the scaled free block
+(plus the bias row's outer product: positive definite when the system is regular) and the
+Schur complement of the bias row, not by LDLᵀ with a condition estimate or least squares;
+a pivot below PIVOT_MIN (the block nearly singular, e.g. more free points on the margin
+than the feature space has dimensions), a residual above the same bound as `_solve`'s, a
+start whose rounding is already above STRICT (`_rounds`' stale case) or a free set above
+MAX_FREE are its. The certificate (`certify.py`) checks whatever comes out, as it checks
+`_rounds`'.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import kernel_values as kv
+from .bounds import threshold
+from .jit import njit
+
+#: free sets up to this size are solved here (a factor of 128 is ~0.7 Mflop a round; above,
+#: `polish._rounds` and LAPACK's blocked dsysv)
+MAX_FREE = 128
+#: a pivot of the unit-diagonal free block below this: nearly singular, `_rounds` decides
+PIVOT_MIN = 1e-10
+
+DONE, GAVE_UP, FALLBACK = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _column(kp, kp_abs, gaussian, XT, absXT, X, absX, j, col, col_abs):
+    """k(·, xⱼ) into col and its rounding bound's column (`certify._abs_columns`) into
+    col_abs."""
+    n = XT.shape[1]
+    kv.kernel_column(kp, XT, n, X[j], col)
+    if gaussian:
+        for t in range(n):
+            col_abs[t] = abs(col[t]) + 0.4
+    else:
+        kv.kernel_column(kp_abs, absXT, n, absX[j], col_abs)
+
+
+@njit(cache=True, nogil=True)
+def _rounding(alpha, mag, b, unit_base, equality, rnd):
+    """`certify.rounding` into rnd."""
+    n_sv, mag_sv = 0, 0.0
+    for i in range(len(alpha)):
+        if alpha[i] > 0.0:
+            n_sv += 1
+            mag_sv = max(mag_sv, mag[i])
+    unit = np.finfo(np.float64).eps * (unit_base + 2.0 * n_sv)
+    b_rnd = unit * mag_sv if equality else 0.0
+    for i in range(len(alpha)):
+        rnd[i] = unit * (mag[i] + abs(b) + 1.0) + b_rnd
+
+
+@njit(cache=True, nogil=True)
+def _chol_solve(L, m, rhs, out):
+    """out = (LLᵀ)⁻¹ rhs for the leading m × m block of L."""
+    for i in range(m):
+        acc = rhs[i]
+        for k in range(i):
+            acc -= L[i, k] * out[k]
+        out[i] = acc / L[i, i]
+    for i in range(m - 1, -1, -1):
+        acc = out[i]
+        for k in range(i + 1, m):
+            acc -= L[k, i] * out[k]
+        out[i] = acc / L[i, i]
+
+
+@njit(cache=True, nogil=True)
+def _solve(M, rhs, yF, eq, eq_rhs, dF):
+    """`polish._solve` by Cholesky (module docstring): (ok, Δb) with ΔF in dF; ok False when
+    the factored block is not safely positive definite or the residual is too large. With
+    the bias row c (free bias) the block factored is A + ccᵀ, not A: the same solutions
+    (cᵀx = e fixes the difference, moved into Δb), and positive definite whenever the
+    bordered system is regular, as when three free points of a linear kernel in the plane
+    make A singular (a quarter of the warm refits with the linear kernel, bench_speed.py
+    --only warm; those went back to `_rounds`)."""
+    m = len(rhs)
+    D = np.empty(m)
+    for i in range(m):
+        d = M[i, i]
+        D[i] = 1.0 / math.sqrt(d) if d > 0.0 else 1.0
+    A = np.empty((m, m))
+    z = np.empty(m)
+    for i in range(m):
+        z[i] = rhs[i] * D[i]
+        for j in range(m):
+            A[i, j] = M[i, j] * D[i] * D[j]
+    t, e = 1.0, 0.0
+    c = np.zeros(m)
+    if eq:
+        top = 0.0
+        for i in range(m):
+            top = max(top, D[i])
+        t = 1.0 / top if m else 1.0              # the Δb column's largest entry: 1
+        for i in range(m):
+            c[i] = t * D[i] * yF[i]
+        e = t * eq_rhs
+    L = np.zeros((m, m))
+    for j in range(m):
+        s = A[j, j] + c[j] * c[j]
+        for k in range(j):
+            s -= L[j, k] * L[j, k]
+        if not s > PIVOT_MIN:
+            return False, 0.0
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, m):
+            s = A[i, j] + c[i] * c[j]
+            for k in range(j):
+                s -= L[i, k] * L[j, k]
+            L[i, j] = s / L[j, j]
+    u = np.empty(m)
+    _chol_solve(L, m, z, u)
+    beta = 0.0
+    if eq:   # (A + ccᵀ)x + c(β − e) = z with cᵀx = e: the Schur complement of the bias row
+        v = np.empty(m)
+        _chol_solve(L, m, c, v)
+        cu = cv = 0.0
+        for i in range(m):
+            cu += c[i] * u[i]
+            cv += c[i] * v[i]
+        if not cv > 0.0:
+            return False, 0.0
+        shifted = (cu - e) / cv
+        for i in range(m):
+            u[i] -= shifted * v[i]
+        beta = shifted + e
+    # the residual of the system itself, as `_solve` tests dsysv's answer
+    scale = abs(e)
+    for i in range(m):
+        scale = max(scale, abs(z[i]))
+    bound = 1e-9 * max(1.0, scale)
+    res_eq = -e
+    for i in range(m):
+        acc = c[i] * beta - z[i]
+        for j in range(m):
+            acc += A[i, j] * u[j]
+        if not abs(acc) <= bound:
+            return False, 0.0
+        res_eq += c[i] * u[i]
+    if eq and not abs(res_eq) <= bound:
+        return False, 0.0
+    for i in range(m):
+        dF[i] = D[i] * u[i]
+    return True, t * beta
+
+
+@njit(cache=True, nogil=True)
+def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_in, atC_in,
+           C, aug, eq, diag, unit_base, max_free, steps, max_work, strict, eq_rtol,
+           idx0, block0):
+    """`polish._rounds` (its docstring) from α, b and the expansion (g0, mag0) with the
+    working set (at0_in, atC_in): (code, α, b, g, mag, rounds), code DONE (α, b, g, mag the polished
+    point), GAVE_UP (`_rounds` would return None) or FALLBACK (module docstring), and the
+    number of systems solved (rounds; bench_speed.py's polish meter counts them). idx0,
+    block0: the columns (n × len(idx0)) already at hand, e.g. the free SVs' kept by
+    `certify.expansion`."""
+    n = len(y)
+    eps = np.finfo(np.float64).eps
+    finite = C < math.inf
+    a, g, mag = alpha.copy(), g0.copy(), mag0.copy()
+    at0, atC = at0_in.copy(), atC_in.copy()
+    bb = b if eq else 0.0
+    rnd = np.empty(n)
+    _rounding(a, mag, bb, unit_base, eq, rnd)
+    for i in range(n):
+        if rnd[i] > strict:
+            return FALLBACK, a, bb, g, mag, 0
+    # the free sets' columns (rows: slots), gathered once per index
+    cap = max(1, min(n, MAX_FREE + steps))
+    H = np.empty((cap, n))
+    pos = np.full(n, -1, dtype=np.int64)
+    used = 0
+    for q in range(len(idx0)):
+        if used >= cap:
+            break
+        for t in range(n):
+            H[used, t] = block0[t, q]
+        pos[idx0[q]] = used
+        used += 1
+    col, col_abs = np.empty(n), np.empty(n)
+    known = np.zeros(n)
+    r = np.empty(n)
+    last_off, work, solved = math.inf, 0.0, 0
+    for _ in range(steps):
+        m = 0
+        for i in range(n):
+            if not at0[i] and not atC[i]:
+                m += 1
+        work += (m + 1.0) ** 3
+        if m > max_free or (m == 0 and not eq) or work > max_work:
+            return GAVE_UP, a, bb, g, mag, solved
+        if m > MAX_FREE:
+            return FALLBACK, a, bb, g, mag, solved
+        F = np.empty(m, dtype=np.int64)
+        q = 0
+        for i in range(n):
+            if not at0[i] and not atC[i]:
+                F[q] = i
+                q += 1
+        for q in range(m):                       # columns of new free indices
+            j = F[q]
+            if pos[j] < 0:
+                if used >= cap:
+                    return FALLBACK, a, bb, g, mag, solved
+                _column(kp, kp_abs, gaussian, XT, absXT, X, absX, j, col, col_abs)
+                H[used, :] = col
+                pos[j] = used
+                used += 1
+        # the target: αᵢ on its bound for i in W, the KKT equations for F
+        s = 0.0
+        eq_rhs = 0.0
+        for i in range(n):
+            s += a[i] * y[i]
+        for i in range(n):
+            k = 0.0
+            if at0[i]:
+                k = -a[i]
+            elif atC[i] and finite:
+                k = C - a[i]
+            known[i] = k
+            eq_rhs -= k * y[i]
+            r[i] = y[i] * (g[i] + (s if aug else 0.0) + bb) + diag * a[i] - 1.0
+        eq_rhs -= s
+        rhs = np.empty(m)
+        yF = np.empty(m)
+        M = np.empty((m, m))
+        ksum = 0.0
+        n_known = 0
+        for i in range(n):
+            if known[i] != 0.0:
+                ksum += known[i] * y[i]
+                n_known += 1
+        kidx = np.empty(n_known, dtype=np.int64)   # W's αᵢ off their bound: few, if any
+        q = 0
+        for i in range(n):
+            if known[i] != 0.0:
+                kidx[q] = i
+                q += 1
+        for q in range(m):
+            j = F[q]
+            yF[q] = y[j]
+            acc = ksum if aug else 0.0
+            for i in kidx:                       # Σ_K k(x_j, x_i)·known_i·y_i (symmetry)
+                acc += H[pos[j], i] * known[i] * y[i]
+            rhs[q] = -r[j] - y[j] * acc
+            for p in range(m):
+                M[q, p] = y[j] * y[F[p]] * (H[pos[j], F[p]] + (1.0 if aug else 0.0))
+            M[q, q] += diag
+        dF = np.empty(m)
+        ok, db = _solve(M, rhs, yF, eq, eq_rhs, dF)
+        solved += 1
+        if not ok:
+            return FALLBACK, a, bb, g, mag, solved
+        for q in range(m):
+            if not math.isfinite(dF[q]):
+                return FALLBACK, a, bb, g, mag, solved
+        d = known
+        for q in range(m):
+            d[F[q]] += dF[q]
+        # as far towards the target as the box allows (the ratio test)
+        top_ad, top_a, top_M = 0.0, 0.0, 0.0
+        for i in range(n):
+            top_ad = max(top_ad, abs(a[i] + d[i]))
+            top_a = max(top_a, a[i])
+        for q in range(m):
+            top_M = max(top_M, M[q, q])
+        tiny = 64 * eps * max(top_ad, top_a, 1.0 / max(top_M, 1e-300))
+        t, block, block_C = 1.0, -1, False
+        for q in range(m):
+            j = F[q]
+            if d[j] < 0 and a[j] + d[j] < -tiny:
+                ratio = a[j] / -d[j]
+                if block < 0 or ratio < t:
+                    t, block = ratio, j
+        if finite:
+            best, best_j = math.inf, -1
+            for q in range(m):
+                j = F[q]
+                if not d[j] < 0 and a[j] + d[j] > C + tiny:
+                    ratio = (C - a[j]) / d[j]
+                    if ratio < best:
+                        best, best_j = ratio, j
+            if best_j >= 0 and best < t:
+                t, block, block_C = best, best_j, True
+        a_new = a + t * d
+        if block >= 0:
+            a_new[block] = C if block_C else 0.0
+            if block_C:
+                atC[block] = True
+            else:
+                at0[block] = True
+        else:
+            for q in range(m):
+                j = F[q]
+                a_new[j] = min(max(a_new[j], 0.0), C)
+            thr = threshold(a_new)
+            for i in range(n):
+                if a_new[i] <= thr:
+                    a_new[i] = 0.0
+        # g and mag after α moved (`polish._moved`): free columns from H, others computed
+        for i in range(n):
+            dlt = a_new[i] - a[i]
+            if dlt == 0.0:
+                continue
+            if pos[i] >= 0:
+                hp = pos[i]
+                for u in range(n):
+                    g[u] += dlt * y[i] * H[hp, u]
+                if gaussian:
+                    for u in range(n):
+                        mag[u] += abs(dlt) * (H[hp, u] + 0.4)
+                else:
+                    kv.kernel_column(kp_abs, absXT, n, absX[i], col_abs)
+                    for u in range(n):
+                        mag[u] += abs(dlt) * col_abs[u]
+            else:
+                _column(kp, kp_abs, gaussian, XT, absXT, X, absX, i, col, col_abs)
+                for u in range(n):
+                    g[u] += dlt * y[i] * col[u]
+                    mag[u] += abs(dlt) * col_abs[u]
+        a = a_new
+        bb += t * db
+        if block >= 0:
+            continue
+        s = 0.0
+        asum = 0.0
+        for i in range(n):
+            s += a[i] * y[i]
+            asum += a[i]
+        _rounding(a, mag, bb if eq else s, unit_base, eq, rnd)
+        off = 0.0
+        for i in range(n):
+            r[i] = y[i] * (g[i] + (s if aug else 0.0) + bb) + diag * a[i] - 1.0
+            rnd[i] += strict
+        for q in range(m):
+            off = max(off, abs(r[F[q]]) / rnd[F[q]])
+        if off > 1.0:                            # refine, unless the last did not halve it
+            if off > 0.5 * last_off:
+                return GAVE_UP, a, bb, g, mag, solved
+            last_off = off
+            continue
+        last_off = math.inf
+        # at the target: does an αᵢ of W want to leave its bound?
+        best, best_i = -math.inf, -1
+        for i in range(n):
+            w = -rnd[i]
+            if at0[i]:
+                w -= r[i]
+            if atC[i] and finite:
+                w += r[i]
+            if w > best:
+                best, best_i = w, i
+        if best <= 0.0:
+            if eq and abs(s) > eq_rtol * max(asum, 1e-300):
+                return GAVE_UP, a, bb, g, mag, solved
+            return DONE, a, bb if eq else s, g, mag, solved
+        at0[best_i] = False
+        atC[best_i] = False
+    return GAVE_UP, a, bb, g, mag, solved
