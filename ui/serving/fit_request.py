@@ -56,7 +56,8 @@ def _warm(warm: fit_schema.Warm | None, X: np.ndarray, y: np.ndarray, settings: 
 def parse_body(raw: bytes) -> Any:
     """The JSON of a request body, or BadRequest: larger than MAX_BODY_BYTES, not JSON, NaN
     or Infinity, an integer no float holds (it would overflow every check after this one),
-    or nested deeper than MAX_DEPTH. Run at the door (``check_body``) and in the worker."""
+    or nested deeper than MAX_DEPTH. Run at the door (``fit_api.refit_endpoint``) and in the
+    worker."""
     if len(raw) > MAX_BODY_BYTES:
         raise BadRequest(too_large_message())
     try:
@@ -71,16 +72,6 @@ def parse_body(raw: bytes) -> Any:
     if depth(body) > MAX_DEPTH:
         raise BadRequest(_too_deep_message())
     return body
-
-
-def check_body(raw: bytes) -> str | None:
-    """The 400's JSON text for a body that ``parse_body`` refuses, else None: checked in the
-    server's process before the body goes anywhere else (the lane's cost estimate reads it)."""
-    try:
-        parse_body(raw)
-    except BadRequest as exc:
-        return error(str(exc))
-    return None
 
 
 def _float_sized_int(text: str) -> int:
