@@ -67,7 +67,7 @@ def parse_point_list(
 
 def _plain_points(pts: list) -> tuple[np.ndarray, np.ndarray] | None:
     """``parse_point_list``'s result at numpy's speed when every point is a triple of
-    finite ints or floats with a label ±1 (a click's 200 points: 1 ms → 0.2 ms, in the
+    finite ints or floats with a label ±1 (228 points: 0.44 → 0.22 ms, twice a click in the
     endpoint's worker for the points and the warm start's), else None (the loop names
     the first bad point)."""
     if not all(type(p) is list and len(p) == 3 for p in pts):
