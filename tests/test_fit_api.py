@@ -414,6 +414,41 @@ def test_what_another_site_could_send_is_refused(monkeypatch, headers, status, w
     assert got == status and words in json.loads(text)["error"], text
 
 
+def test_a_gzip_client_gets_the_workers_gzip_and_the_middleware_leaves_it():
+    # the answer is compressed in the fit worker (fit_api.GZIP_LEVEL), not again by the
+    # server's GZip middleware (Streamlit's, level 9, in the event loop); the same answer
+    import gzip
+
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+
+    app = Starlette(routes=fit_api.routes(), middleware=[Middleware(GZipMiddleware)])
+    raw = json.dumps(_d2_body(seq=5)).encode()
+    status, headers, body = _call(app, "POST", "/api/refit", raw,
+                                  headers={**JSON_HEADERS, "accept-encoding": "gzip, br"})
+    assert status == 200 and headers["content-encoding"] == "gzip"
+    assert headers["vary"] == "Accept-Encoding"
+    ans = json.loads(gzip.decompress(body))  # compressed once: plain JSON inside
+    plain = json.loads(fit_api.respond(raw)[1])
+    for a in (ans, plain):
+        a.pop("server_ms")
+        a["fit"].pop("solver_ms")
+        a["panel"] = [row for row in a["panel"] if row[0] != "time"]
+    assert ans == plain
+    status, headers, text = _call(app, "POST", "/api/refit", raw)  # no gzip asked: none
+    assert status == 200 and "content-encoding" not in headers and json.loads(text)["seq"] == 5
+
+
+def test_json_integers_and_the_long_integer_check_agree():
+    # json's own integers are read unless a run of FLOAT_DIGITS digits could overflow a float
+    ok = b'{"seq": 1' + b"0" * (fit_request.FLOAT_DIGITS - 2) + b', "x": [1, -1, 2.5]}'
+    assert fit_request.parse_body(ok)["seq"] == 10 ** (fit_request.FLOAT_DIGITS - 2)
+    for digits in (fit_request.FLOAT_DIGITS, 400):
+        with pytest.raises(fit_api.BadRequest, match="too large"):
+            fit_request.parse_body(b'{"seq": 9' + b"9" * (digits - 1) + b"}")
+
+
 @pytest.mark.parametrize("headers", [
     {"content-type": "application/json; charset=utf-8"},
     {"content-type": "application/json", "host": "lab.example", "origin": "https://lab.example"},

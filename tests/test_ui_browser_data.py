@@ -61,3 +61,20 @@ def test_canvas_figure_json_shares_the_grid_between_shading_and_contours():
     full_contour = next(t for t in full["data"] if t["type"] == "contour")
     assert regions["z"] == full_contour["z"]  # the JS restores exactly this grid
     assert len(json.dumps(slim)) < 0.7 * len(json.dumps(full))
+
+
+def test_a_plain_point_list_reads_as_the_loop_reads_it():
+    # numpy reads a list of plain triples at once; ints, floats and a float label ±1.0 as
+    # the loop does, and one bad point anywhere still gets the loop's message naming it
+    pts = [[0.5, 1, 1], [2, -3.25, -1], [1e308, -0.0, 1.0], [7, 8, -1]]
+    X, y = browser_data.parse_point_list(pts, max_points=10)
+    assert X.dtype == np.float64 and X.shape == (4, 2) and X.flags.c_contiguous
+    assert y.dtype == np.int64 and y.tolist() == [1, -1, 1, -1]
+    assert X.tolist() == [[0.5, 1.0], [2.0, -3.25], [1e308, -0.0], [7.0, 8.0]]
+    for bad, words in (([0, 0, True], "point 5 from the plot has label True"),
+                       ([0, float("nan"), 1], "point 5 from the plot is not two finite"),
+                       ([0, 0, 2], "point 5 from the plot has label 2")):
+        with pytest.raises(browser_data.CanvasError, match=words):
+            browser_data.parse_point_list(pts + [bad], max_points=10)
+    X, y = browser_data.parse_point_list([], max_points=10)
+    assert X.shape == (0, 2) and y.shape == (0,)

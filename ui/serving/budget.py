@@ -215,12 +215,13 @@ def fit_outcome(X, y, settings: Mapping[str, Any], alpha0=None):
 # ------------------------------------------------------------------------- the endpoint
 
 
-def _peek(raw: bytes) -> tuple[int, dict, Any] | None:
+def _peek(raw: bytes, body: Any = None) -> tuple[int, dict, Any] | None:
     """(n, settings, seq) of a refit request, to pick the lane (None if unreadable: the
-    worker answers such a request with its 400)."""
+    worker answers such a request with its 400). ``body``: the request's JSON when the door
+    already parsed it (``fit_request.parse_body``; parsing 200 points again costs ~1 ms)."""
 
     try:
-        body = json.loads(raw)
+        body = json.loads(raw) if body is None else body
         points = body.get("points")
         settings = Settings.parse(body.get("settings") or {})
         return (len(points) if isinstance(points, list) else 0), settings, body.get("seq")
@@ -245,17 +246,19 @@ async def _watch(is_disconnected: Callable[[], Awaitable[bool]], gone: threading
 
 
 async def respond(raw: bytes, is_disconnected: Callable[[], Awaitable[bool]],
-                  respond_fn: Callable[[bytes], tuple[int, str]] | None = None
-                  ) -> tuple[int, str]:
+                  respond_fn: Callable[[bytes], tuple[int, str | bytes]] | None = None,
+                  body: Any = None) -> tuple[int, str | bytes]:
     """The fit endpoint's (status, JSON text) for a request body: ``fit_api.respond`` in a
     worker, within the budget; the worker is killed when ``is_disconnected()`` (starlette's
-    ``request.is_disconnected``) turns true: the browser aborted the request."""
+    ``request.is_disconnected``) turns true: the browser aborted the request. ``respond_fn``
+    may answer bytes instead (``fit_api.respond_gzip``); the answers made here are text.
+    ``body``: the request's JSON if already parsed (read for the lane only)."""
     from starlette.concurrency import run_in_threadpool
 
     if respond_fn is None:
         from ui.serving.fit_api import respond as respond_fn
     t0 = time.perf_counter()
-    peek = _peek(raw)
+    peek = _peek(raw, body)
     n, settings = (peek[0], peek[1]) if peek is not None else (0, None)
     lane = costs.lane("fit", settings, n) if settings is not None else "light"
     gone = threading.Event()

@@ -45,14 +45,17 @@ def slack_segments(model, idx: Sequence[int] | None = None, max_iter: int = 30):
     span = span if span > 0 else 1.0
     eps = 1e-5 * span
     ok = np.ones(len(idx), dtype=bool)
+    m = len(idx)
+    shifts = np.array([[0.0, 0.0], [eps, 0.0], [-eps, 0.0], [0.0, eps], [0.0, -eps]])
+    h = None
     for _ in range(max_iter):
-        h = model.decision_function(P)
+        # h at the points and at their four shifts in one call (each row is computed alone:
+        # the same values as five calls, at a fifth of the calls' overhead)
+        hq = model.decision_function((P[None, :, :] + shifts[:, None, :]).reshape(-1, 2))
+        h, hq = hq[:m], hq[m:].reshape(4, m)
         r = target - h
         if np.all(np.abs(r) < 1e-6):
             break
-        shifts = np.array([[eps, 0.0], [-eps, 0.0], [0.0, eps], [0.0, -eps]])
-        Q = (P[None, :, :] + shifts[:, None, :]).reshape(-1, 2)
-        hq = model.decision_function(Q).reshape(4, len(P))
         g = np.column_stack([(hq[0] - hq[1]) / (2 * eps), (hq[2] - hq[3]) / (2 * eps)])
         gg = np.einsum("ij,ij->i", g, g)
         safe = gg > 1e-18
@@ -64,7 +67,9 @@ def slack_segments(model, idx: Sequence[int] | None = None, max_iter: int = 30):
         step[big] *= (span / norm[big])[:, None]
         ok &= safe
         P = P + step
-    h = model.decision_function(P)
+        h = None
+    if h is None:  # P moved since h was computed (max_iter steps)
+        h = model.decision_function(P)
     ok &= np.abs(target - h) < 1e-3 * max(1.0, float(np.max(np.abs(target))))
     ok &= np.linalg.norm(P - X[idx], axis=1) < 3 * span
     feet = [P[k] if ok[k] else None for k in range(len(idx))]
