@@ -24,7 +24,6 @@ from .certify import (
     MAX_CARRIED,
     TOL,
     Columns,
-    carried_expansion,
     certify,
     certify_proximal,
     engine_status,
@@ -43,6 +42,7 @@ from .solvers import registry as _registry
 from .solvers import sga as _sga
 from .solvers import smo as _smo
 from .solvers import smo_fast as _smo_fast
+from .warm_check import carried_checked
 
 DEFAULT_TOL = {s.key: s.default_tol for s in _registry.SOLVERS}
 #: SMO goes on to this m(α) − M(α) when its answer fails the certificate and cannot be
@@ -106,7 +106,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     t0 = time.perf_counter()
     clock = {"deadline": math.inf if time_budget is None else t0 + time_budget,
              "time_budget": time_budget}
-    run = None
+    run, matched = None, None
     if warm_start is not None:
         if warm_start.classes.tolist() != classes.tolist():
             raise ValueError(f"warm_start was fit on classes {warm_start.classes.tolist()}, "
@@ -121,7 +121,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             done = _warm.refit(problem, warm_start, tol=tol, max_iter=max_iter, wss=wss,
                                refine_tol=REFINE_TOL if polish else None, **clock)
             if done is not None:
-                run, sol = done
+                run, sol, matched = done.run, {"alpha": done.alpha}, (done.p, done.s)
     if run is None:
         run = _run(problem, solver, kernel, tol, max_iter, trace, wss, alpha0, qp_form,
                    clock)
@@ -136,7 +136,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         cert = certify_proximal(problem, sol)
     else:
         diag["solver_alpha"] = sol["alpha"]
-        start = _carried(problem, warm_start, sol["alpha"])
+        start = _carried(problem, warm_start, matched)
         sol, cert, diag["polished"], ex, age = _checked(problem, sol["alpha"],
                                                         polish and run.converged, start)
         if polish and solver == "smo" and not trace and run.converged and not cert.passed:
@@ -181,21 +181,21 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
     """(finalize's fields, the certificate, polished?, the expansion, its age) for the
     solver's α (no residues): the kernel expansion recomputed from X (`certify.expansion`,
     never the solver's gradient; after an edit carried from the previous model's,
-    `certify.carried_expansion`: start = (model, p, s)) and the certificate of α. polish:
+    `warm_check.carried_checked`: start = (model, p, s)) and the certificate of α. polish:
     when α fails it, the exact solve on its support vectors (`polish.py`) is tried and kept if
     its α passes (its sums: the expansion plus the columns of what it moved)."""
     columns = Columns(problem)
-    if start is not None:
+    if start is not None:        # finalize and certify as below, in one compiled call
         model, p, s = start
-        ex = carried_expansion(problem, alpha, model, p, s)
+        sol, cert, ex = carried_checked(problem, alpha, model, p, s)
         age = model.diagnostics.expansion_age + 1
     else:
         keep = None
         if polish:
             keep = (alpha > 0) & ~at_C_mask(alpha, problem.C_box)
         ex, age = expansion(problem, alpha, columns, keep=keep), 0
-    sol = finalize(problem, alpha, g=ex.g)
-    cert = certify(problem, sol["alpha"], sol["b"], ex)
+        sol = finalize(problem, alpha, g=ex.g)
+        cert = certify(problem, sol["alpha"], sol["b"], ex)
     if polish and not cert.passed:
         done = _polish.polish(problem, sol["alpha"], sol["b"], ex, columns)
         if done is not None:
@@ -206,15 +206,17 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
     return sol, cert, False, ex, age
 
 
-def _carried(problem, model, alpha):
+def _carried(problem, model, matched=None):
     """(model, p, s) when the expansion can be carried from the model fit before an edit
     (the rows match as the warm start's do, and it was not carried MAX_CARRIED times), else
-    None: then it is computed from scratch."""
+    None: then it is computed from scratch. matched: (p, s) when the warm start matched the
+    rows already (`warmstart.Refit`)."""
     if model is None or model.diagnostics is None or model.diagnostics.expansion is None:
         return None
     if model.diagnostics.expansion_age + 1 >= MAX_CARRIED:
         return None           # (same kernel, C, loss and bias: `fit` checked warmstart.compatible)
-    match = _warm.match_rows(model.X, model.y, problem.X, problem.y)
+    match = _warm.match_rows(model.X, model.y, problem.X, problem.y) if matched is None \
+        else matched
     return None if match is None else (model, *match)
 
 

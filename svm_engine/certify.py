@@ -33,6 +33,7 @@ import enum
 import math
 from collections import namedtuple
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -116,18 +117,27 @@ class _Store:
 
 def _kernel_numbers(problem) -> kv.KernelNumbers:
     """The compiled kernel's numbers without the +1 and the diagonal term: k alone."""
-    s = problem.spec
-    return kv.kernel_numbers(s.code, s.degree, s.coef0, s.gamma, False, 0.0)
+    return _plain_numbers(problem.spec)
 
 
 def _abs_numbers(problem) -> tuple[kv.KernelNumbers, bool]:
     """(numbers, use them): the polynomial kernel of |x|, |z| with |c| (its value bounds the
     rounding of k(x, z), cancellation in xᵀz included); for the others `abs_kernel` is made
     from k itself."""
-    s = problem.spec
+    return _abs_of(problem.spec)
+
+
+# made once per kernel (specs are frozen, hashable): a refit asks for them after every click
+@lru_cache(maxsize=256)
+def _plain_numbers(s) -> kv.KernelNumbers:
+    return kv.kernel_numbers(s.code, s.degree, s.coef0, s.gamma, False, 0.0)
+
+
+@lru_cache(maxsize=256)
+def _abs_of(s) -> tuple[kv.KernelNumbers, bool]:
     if s.code == kv.POLYNOMIAL:
         return kv.kernel_numbers(s.code, s.degree, abs(s.coef0), 0.0, False, 0.0), True
-    return _kernel_numbers(problem), False
+    return _plain_numbers(s), False
 
 
 def _columns(problem, idx: np.ndarray) -> np.ndarray:
@@ -227,32 +237,21 @@ def expansion(problem, alpha: np.ndarray, columns: Columns | None = None,
     return Expansion(g, mag)
 
 
-#: A carried expansion (`carried_expansion`) is recomputed from scratch after this many edits
+#: A carried expansion (`_carry`, `warm_check.py`) is recomputed from scratch after this many edits
 #: (its rounding bound, mag, only grows along the way).
 MAX_CARRIED = 64
-
-
-def carried_expansion(problem, alpha: np.ndarray, model, p: int, s: int) -> Expansion:
-    """The expansion of α after an edit, from the previous model's (`model.diagnostics`), as the
-    warm start carries the gradient (svm_engine/warmstart.py): the first p and last s points
-    are the model's, the rows between were removed and added. Kept rows: their g plus one
-    kernel column per source that changed (a removed point, an αⱼ that moved, an added
-    point); added rows: in full. O(n · changes) kernel values, never the solver's gradient;
-    mag gains every change's terms (a bound on the rounding they left)."""
-    prev = model.diagnostics.expansion
-    absX = np.abs(problem.X)
-    kp_abs, use_abs = _abs_numbers(problem)
-    old_X = np.ascontiguousarray(model.X, dtype=float)
-    g, mag = _carry(_kernel_numbers(problem), kp_abs, use_abs, problem.XT, problem.X,
-                    np.ascontiguousarray(absX.T), absX, problem.y, old_X, np.abs(old_X),
-                    np.asarray(model.y, dtype=float), np.asarray(model.alpha, dtype=float),
-                    prev.g, prev.mag, np.ascontiguousarray(alpha), int(p), int(s))
-    return Expansion(g, mag)
 
 
 @njit(cache=True, nogil=True)
 def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, old_alpha,
            old_g, old_mag, alpha, p, s):
+    """The expansion of α after an edit, from the previous model's (old_g, old_mag), as the
+    warm start carries the gradient (svm_engine/warmstart.py): the first p and last s points
+    are the model's, the rows between were removed and added. Kept rows: their g plus one
+    kernel column per source that changed (a removed point, an αⱼ that moved, an added
+    point); added rows: in full. O(n · changes) kernel values, never the solver's gradient;
+    mag gains every change's terms (a bound on the rounding they left). (g, mag). absXT,
+    absX, old_absX: |X|ᵀ, |X|, |old X|, read only when use_abs (`_both`)."""
     n, n_old = X.shape[0], old_X.shape[0]
     g, mag = np.empty(n), np.empty(n)
     kept = np.zeros(n, dtype=np.bool_)
@@ -387,14 +386,20 @@ def rounding(problem, alpha: np.ndarray, mag: np.ndarray, b: float) -> np.ndarra
 
 def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
     """The checks of the module docstring for an SVM α (every solver but psvm)."""
-    y = problem.y
+    alpha = np.ascontiguousarray(alpha, dtype=float)
+    t = _sums(problem.y, alpha, ex.g, ex.mag, float(b), float(problem.C_box),
+              float(problem.spec.diag), problem.loss == "quadratic", problem.equality,
+              round_base(problem))
+    return judge(problem, alpha, b, ex, t)
+
+
+def judge(problem, alpha: np.ndarray, b: float, ex: Expansion, t: Sums) -> Certificate:
+    """`certify`'s verdict from `_sums`'s t (computed by `certify`, or by a compiled caller
+    with the same arguments: `warm_check.py`)."""
     C, C_box = float(problem.C), float(problem.C_box)
     aug, quad = problem.bias == "augmented", problem.loss == "quadratic"
-    alpha = np.ascontiguousarray(alpha, dtype=float)
-    n = len(y)
+    n = len(problem.y)
     spec = problem.spec
-    t = _sums(y, alpha, ex.g, ex.mag, float(b), C_box, float(spec.diag), quad,
-              problem.equality, round_base(problem))
     s = t.sum_ay
     failure = None
     if t.bad:

@@ -19,8 +19,9 @@ one. `fit(..., warm_start=previous_model)` starts there:
    on the kept points: a column is copied from it and only the added points' entries are
    computed (`kernel_cache.full_column`).
 
-`refit` is what `fit` runs: steps 1–3 (`warm_state`), `smo_fast.solve` from there and
-`finalize`, in two compiled calls. The Playground refits on every click, and at n = 1,000
+`refit` is what `fit` runs: steps 1–3 (`warm_state`) and `smo_fast.solve` from there, in
+two compiled calls (the model's numbers are then derived once, from the certificate's
+expansion: `warm_check.py`). The Playground refits on every click, and at n = 1,000
 the Python between those steps cost as much as the SMO steps after an added point.
 
 | symbol | code       | meaning                                                    |
@@ -37,7 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernel_cache as kc
-from .finalize import derive_from_gradient, loss_power, solution
+from .bounds import without_residues_jit as _without_residues
 from .jit import njit
 from .kernel_cache import PreviousColumns
 from .kernel_values import kernel_axpy, kernel_column, kernel_diag
@@ -194,14 +195,25 @@ def _warm_start(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes
     return True, p, s, alpha0, G0
 
 
+class Refit(NamedTuple):
+    """What `refit` returns."""
+
+    run: object          # the run's fields of the model (a `SolverResult`)
+    alpha: np.ndarray    # the solver's α, rounding residues set to 0 (`bounds.without_residues`)
+    p: int               # the rows matched (`match_rows`): the first p and the last s are
+    s: int               # the previous model's
+
+
 def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
           max_changes: int = MAX_CHANGES, deadline: float = np.inf,
-          time_budget: float | None = None, refine_tol: float | None = None):
-    """(run, sol) for `problem` from `model`, or None when more than max_changes rows changed
-    (then a cold start). sol is what `finalize` returns after `smo_fast.solve(problem,
-    alpha0=α₀, G0=G₀, columns=columns)` from `warm_state` (the same compiled steps, the same
-    numbers); run holds the run's fields of the model (n_iter, converged, status, columns,
-    alpha0 = α₀). deadline, time_budget: as `smo_fast.solve`'s.
+          time_budget: float | None = None, refine_tol: float | None = None) -> Refit | None:
+    """`Refit` (run, α, p, s) for `problem` from `model`, or None when more than max_changes
+    rows changed (then a cold start). α is `smo_fast.solve(problem, alpha0=α₀, G0=G₀,
+    columns=columns)`'s from `warm_state` (the same compiled steps, the same numbers) without
+    its rounding residues; run holds the run's fields of the model (n_iter, converged, status,
+    columns, alpha0 = α₀). deadline, time_budget: as `smo_fast.solve`'s. Nothing is derived
+    from the solver's gradient here: `fit` derives the model's numbers once, from the
+    certificate's expansion (`warm_check.py`).
 
     refine_tol: once the run meets tol, it goes on to refine_tol for at most `refine_steps(n)`
     more steps (from a copy: when it does not get there, the run at tol is kept, and so are
@@ -209,36 +221,36 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     how many). At refine_tol the α passes the certificate as it is, and the
     polish (`polish.py`), which a warm refit's α at tol 1e-3 needed after most edits, is not
     run (`fit` passes api.REFINE_TOL when it would polish)."""
-    state = warm_state(problem, model, max_changes)
-    if state is None:
+    ok, p, s, alpha0, G0 = _warm_start(
+        problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
+        model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes)
+    if not ok:
         return None
-    alpha0, G0, columns = state
     X, XT, y, n = problem.X, problem.XT, problem.y, len(problem.y)
     use_cache = kc.caches_columns(problem)
-    previous = columns if use_cache and columns is not None else kc.NO_COLUMNS
+    previous = (kc.previous_columns(model.columns, p, s)
+                if use_cache and model.columns is not None else kc.NO_COLUMNS)
     max_iter = default_max_iter(n) if max_iter is None else max_iter
     n_slots = kc.column_slots(n, use_cache, warm=True)
     settings = LoopSettings(float(tol), int(max_iter), wss == "max_violating_pair", False,
                             int(n_slots), *newton_period(n), float(deadline))
-    it, refined, converged, gap, cache, derived = _solve_and_derive(
-        problem.spec.numbers(), XT, X, y, float(problem.C), float(problem.C_box),
-        problem.equality, loss_power(problem), alpha0, G0, previous, settings,
-        -1.0 if refine_tol is None else float(refine_tol), refine_steps(n))
-    sol = solution(*derived)
-    run = smo_result(sol["alpha"], it, converged, gap, max_iter, time_budget,
+    it, refined, converged, gap, cache, alpha = _solve_warm(
+        problem.spec.numbers(), XT, X, y, float(problem.C_box), alpha0, G0, previous,
+        settings, -1.0 if refine_tol is None else float(refine_tol), refine_steps(n))
+    run = smo_result(alpha, it, converged, gap, max_iter, time_budget,
                      columns=kc.kept_columns(cache, use_cache), alpha0=alpha0,
                      refined_iter=int(refined))
-    return run, sol
+    return Refit(run, alpha, int(p), int(s))
 
 
 @njit(cache=True, nogil=True)
-def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous, settings,
-                      refine_tol, refine_steps):
+def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
+                refine_steps):
     """`smo_fast.solve`'s warm run as `settings` say (`smo_fast.LoopSettings`; no shrinking:
     see there; Newton steps on the free set as a cold fit's, `smo_fast.newton_period`) from
     (α₀, G₀), then (refine_tol > 0) on to refine_tol from a copy, kept if it gets there
-    within refine_steps (`refit`), then `finalize`'s `derive_from_gradient`, in one call. G0
-    is overwritten."""
+    within refine_steps (`refit`), in one call; α returned without its rounding residues
+    (`bounds.without_residues`). G0 is overwritten."""
     alpha = alpha0.copy()
     problem = LoopProblem(X, XT, y, kernel_diag(kp, X), kp, C_box)
     run = smo_loop(problem, settings, LoopState(alpha, G0, np.zeros(0), True, previous))
@@ -253,7 +265,6 @@ def _solve_and_derive(kp, XT, X, y, C, C_box, equality, k, alpha0, G0, previous,
                                s.shrinking, s.n_slots, s.base, s.first, s.deadline)
         run2 = smo_loop(problem, further, LoopState(more, G.copy(), np.zeros(0), True, own))
         if run2.converged:
-            alpha, G, cache, gap = more, run2.G, run2.columns, run2.gap
+            alpha, cache, gap = more, run2.columns, run2.gap
             it, refined = it + run2.n_iter, run2.n_iter
-    derived = derive_from_gradient(alpha, G, y, kp, X, XT, C, C_box, equality, k)
-    return it, refined, run.converged, gap, cache, derived
+    return it, refined, run.converged, gap, cache, _without_residues(alpha)[0]

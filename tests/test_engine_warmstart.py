@@ -16,10 +16,12 @@ from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine import warmstart as W
+from svm_engine.certify import expansion
 from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers import smo_fast as fast
 from svm_engine.solvers.smo import feasible_start
+from svm_engine.warm_check import carried_checked
 from tests.kkt import assert_kkt
 from tests.random_problems import problems
 from tests.test_engine_random import quick, same_objective
@@ -145,8 +147,12 @@ def test_warm_refits_agree_with_cold_fits_on_random_problems(p, loss, kind, seed
 @given(p=problems(n=(8, 40)), loss=st.sampled_from(["hinge", "quadratic"]),
        kind=st.sampled_from(EDITS), seed=st.integers(0, 2**16))
 def test_refit_is_warm_state_then_solve_then_finalize(p, loss, kind, seed):
-    """`refit` (what fit runs) fuses the three steps into compiled calls: every number of
-    its result is theirs, bit for bit."""
+    """`refit` (what fit runs) fuses warm_state and the solve into compiled calls: its α is
+    theirs, bit for bit. The model's numbers are then derived once, from the certificate's
+    carried expansion (`warm_check.carried_checked`), no longer also from the solver's G (the
+    same numbers twice: issue 31): they agree with `finalize` from G far beyond the digits a
+    page prints, the expansion is the one recomputed from X to its rounding bound, and a
+    converged run's α passes the certificate."""
     before = p.fit(loss=loss, tol=TOL)
     X2, y2 = edit(p.X, np.where(p.y > 0, 1.0, -1.0), before.alpha, kind,
                   np.random.default_rng(seed))
@@ -161,14 +167,25 @@ def test_refit_is_warm_state_then_solve_then_finalize(p, loss, kind, seed):
     alpha0, G0, columns = state
     ref = fast.solve(problem, tol=TOL, alpha0=alpha0, G0=G0, columns=columns)
     ref_sol = finalize(problem, ref.alpha, G=ref.G)
-    run, sol = done
+    run = done.run
     np.testing.assert_array_equal(run.alpha0, alpha0)
     for key in ("n_iter", "converged", "status"):
         assert getattr(run, key) == getattr(ref, key), key
     assert (run.columns is None) == (ref.columns is None)
+    np.testing.assert_array_equal(done.alpha, ref_sol["alpha"])
+    assert (done.p, done.s) == W.match_rows(before.X, before.y, problem.X, problem.y)
+    sol, cert, ex = carried_checked(problem, done.alpha, before, done.p, done.s)
     assert sol.keys() == ref_sol.keys()
-    for key, value in ref_sol.items():
-        np.testing.assert_array_equal(sol[key], value, err_msg=key)
+    np.testing.assert_array_equal(sol["support"], ref_sol["support"])
+    scale = 1.0 + np.abs(ref_sol["h_train"]).max() + abs(ref_sol["b"])
+    for key in ("b", "h_train", "xi", "gradient"):
+        np.testing.assert_allclose(sol[key], ref_sol[key], rtol=0, atol=1e-9 * scale,
+                                   err_msg=key)
+    for key in ("primal_objective", "dual_objective"):
+        assert sol[key] == pytest.approx(ref_sol[key], rel=1e-9, abs=1e-12), key
+    again = expansion(problem, done.alpha)
+    assert np.all(np.abs(ex.g - again.g) <= 1e-9 * (1.0 + again.mag))
+    assert cert.passed or not run.converged, cert.failure
 
 
 def test_the_traced_solver_starts_from_the_same_alpha():
