@@ -38,6 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernel_cache as kc
+from .bounds import is_free, threshold
 from .bounds import without_residues_jit as _without_residues
 from .jit import njit
 from .kernel_cache import PreviousColumns
@@ -56,6 +57,13 @@ MAX_CHANGES = 8
 #: 3.2–5.8, blobs Gaussian's (then polished) 1.0–1.1 against 1.1–1.5 (bench_speed.py --only
 #: warm, process time, issue 31).
 REFINE_WORK = 32_000
+
+
+#: `refit` refines only when at most this many α are free at tol; with more, the polish is
+#: left to do it. Within `refine_steps` the refinement got there on every linear edit of
+#: bench_speed.py --only warm (3 free SVs: 5–28 steps) and on none of the Gaussian ones (18–31
+#: free: 32 steps lost every time, 0.2–0.5 ms of a 1–2 ms refit, issue 31).
+REFINE_FREE = 8
 
 
 def refine_steps(n: int) -> int:
@@ -215,12 +223,12 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     from the solver's gradient here: `fit` derives the model's numbers once, from the
     certificate's expansion (`warm_check.py`).
 
-    refine_tol: once the run meets tol, it goes on to refine_tol for at most `refine_steps(n)`
-    more steps (from a copy: when it does not get there, the run at tol is kept, and so are
-    its n_iter and columns; when it does, n_iter counts them and run.refined_iter says
-    how many). At refine_tol the α passes the certificate as it is, and the
-    polish (`polish.py`), which a warm refit's α at tol 1e-3 needed after most edits, is not
-    run (`fit` passes api.REFINE_TOL when it would polish)."""
+    refine_tol: once the run meets tol, with at most REFINE_FREE free α, it goes on to
+    refine_tol for at most `refine_steps(n)` more steps (from a copy: when it does not get
+    there, the run at tol is kept, and so are its n_iter and columns; when it does, n_iter
+    counts them and run.refined_iter says how many). At refine_tol the α passes the
+    certificate as it is, and the polish (`polish.py`), which a warm refit's α at tol 1e-3
+    needed after most edits, is not run (`fit` passes api.REFINE_TOL when it would polish)."""
     ok, p, s, alpha0, G0 = _warm_start(
         problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
         model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes)
@@ -244,20 +252,31 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
 
 
 @njit(cache=True, nogil=True)
+def _n_free(alpha, C_box):
+    """How many αᵢ are free (`bounds.is_free`)."""
+    eps = threshold(alpha)
+    count = 0
+    for a in alpha:
+        count += is_free(a, C_box, eps)
+    return count
+
+
+@njit(cache=True, nogil=True)
 def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
                 refine_steps):
     """`smo_fast.solve`'s warm run as `settings` say (`smo_fast.LoopSettings`; no shrinking:
     see there; Newton steps on the free set as a cold fit's, `smo_fast.newton_period`) from
-    (α₀, G₀), then (refine_tol > 0) on to refine_tol from a copy, kept if it gets there
-    within refine_steps (`refit`), in one call; α returned without its rounding residues
-    (`bounds.without_residues`). G0 is overwritten."""
+    (α₀, G₀), then (refine_tol > 0, at most REFINE_FREE free α) on to refine_tol from a
+    copy, kept if it gets there within refine_steps (`refit`), in one call; α returned
+    without its rounding residues (`bounds.without_residues`). G0 is overwritten."""
     alpha = alpha0.copy()
     problem = LoopProblem(X, XT, y, kernel_diag(kp, X), kp, C_box)
     run = smo_loop(problem, settings, LoopState(alpha, G0, np.zeros(0), True, previous))
     it, gap, G, cache = run.n_iter, run.gap, run.G, run.columns
     refined = 0
     s = settings
-    if run.converged and refine_tol > 0.0 and gap > refine_tol and it < s.max_iter:
+    if (run.converged and refine_tol > 0.0 and gap > refine_tol and it < s.max_iter
+            and _n_free(alpha, C_box) <= REFINE_FREE):
         more = alpha.copy()
         own = PreviousColumns(cache.rows, cache.col_slot, cache.slot_full,
                               np.array([X.shape[0], 0], dtype=np.int64))

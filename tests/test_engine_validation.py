@@ -14,6 +14,7 @@ from hypothesis.extra import numpy as hnp
 
 import svm_engine as se
 from svm_engine import datasets as ds
+from svm_engine import validation as v
 from svm_engine.certify import FailureKind
 
 EPS = float(np.finfo(float).eps)
@@ -396,3 +397,45 @@ def test_a_polynomial_with_negative_c_is_refused_by_fit():
     with pytest.raises(ValueError, match=r"c = -1.0 < 0 is not a kernel"):
         se.fit(d.X, d.y, kernel=se.Polynomial(2, -1.0))
     se.fit(d.X, d.y, kernel=se.Polynomial(2, 0.0), C=1.0)  # c = 0 (homogeneous) is one
+
+
+@pytest.mark.parametrize("case", ["ok", "nan_x", "inf_x", "huge_x", "nan_y", "inf_y", "one_label",
+                                  "three_labels"])
+def test_check_data_compiled_pass_agrees_with_the_two_checks(case):
+    """check_data's compiled pass (`validation._scan`, issue 31) accepts exactly what
+    check_X and check_y accept, with the same labels, and leaves every bad input to them
+    (their messages): each case breaks one thing in a float64 X and y."""
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(50, 3)), np.where(rng.random(50) > 0.5, 4.0, -2.5)
+    y[:2] = (4.0, -2.5)
+    if case == "nan_x":
+        X[7, 1] = np.nan
+    elif case == "inf_x":
+        X[9, 2] = -np.inf
+    elif case == "huge_x":
+        X[3, 0] = 1e200            # finite, ‖x‖² overflows: the slow path accepts it
+    elif case == "nan_y":
+        y[5] = np.nan
+    elif case == "inf_y":
+        y[5] = np.inf
+    elif case == "one_label":
+        y[:] = 4.0
+    elif case == "three_labels":
+        y[5] = 1.0
+    try:
+        X_ref = v.check_X(X)
+        y_ref, classes_ref = v.check_y(y, len(X_ref))
+    except ValueError as exc:
+        with pytest.raises(ValueError) as got:
+            v.check_data(X, y)
+        assert str(got.value) == str(exc)
+        assert case not in ("ok", "huge_x")
+        return
+    X2, y_pm, classes, norm2 = v.check_data(X, y)
+    np.testing.assert_array_equal(X2, X_ref)
+    np.testing.assert_array_equal(y_pm, y_ref)
+    np.testing.assert_array_equal(classes, classes_ref)
+    assert case in ("ok", "huge_x")
+    assert (norm2 is None) == (case == "huge_x")
+    if norm2 is not None:
+        assert norm2 == pytest.approx(float(np.einsum("ij,ij->i", X, X).max()), rel=1e-14)
