@@ -187,7 +187,8 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
     columns = Columns(problem)
     if start is not None:        # finalize and certify as below, in one compiled call
         model, p, s = start
-        sol, cert, ex = carried_checked(problem, alpha, model, p, s)
+        sol, cert, ex = carried_checked(problem, alpha, model, p, s,
+                                        columns if polish else None)
         age = model.diagnostics.expansion_age + 1
     else:
         keep = None

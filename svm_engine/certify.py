@@ -244,14 +244,16 @@ MAX_CARRIED = 64
 
 @njit(cache=True, nogil=True)
 def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, old_alpha,
-           old_g, old_mag, alpha, p, s):
+           old_g, old_mag, alpha, p, s, keep):
     """The expansion of α after an edit, from the previous model's (old_g, old_mag), as the
     warm start carries the gradient (svm_engine/warmstart.py): the first p and last s points
     are the model's, the rows between were removed and added. Kept rows: their g plus one
     kernel column per source that changed (a removed point, an αⱼ that moved, an added
     point); added rows: in full. O(n · changes) kernel values, never the solver's gradient;
-    mag gains every change's terms (a bound on the rounding they left). (g, mag). absXT,
-    absX, old_absX: |X|ᵀ, |X|, |old X|, read only when use_abs (`_both`)."""
+    mag gains every change's terms (a bound on the rounding they left). absXT, absX,
+    old_absX: |X|ᵀ, |X|, |old X|, read only when use_abs (`_both`). keep: a mask of the
+    points whose columns to keep, of those this computes (for the polish, as `expansion`'s).
+    Returns (g, mag, the kept columns n × m, their m indices)."""
     n, n_old = X.shape[0], old_X.shape[0]
     g, mag = np.empty(n), np.empty(n)
     kept = np.zeros(n, dtype=np.bool_)
@@ -263,15 +265,19 @@ def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, o
             g[t], mag[t], mapped[t] = old_g[src], old_mag[src], old_alpha[src]
         else:
             g[t], mag[t] = 0.0, 0.0
+    n_keep = 0
+    for j in range(n):
+        n_keep += keep[j] and alpha[j] != 0.0 and (not kept[j] or alpha[j] != mapped[j])
+    block, idx, q = np.empty((n, n_keep)), np.empty(n_keep, dtype=np.int64), 0
     col, col_abs = np.empty(n), np.empty(n)
-    for q in range(p, n_old - s):                       # removed points
-        if old_alpha[q] != 0.0:
-            _both(kp, kp_abs, use_abs, XT, absXT, old_X[q], old_absX[q], col, col_abs)
-            c = -old_alpha[q] * old_y[q]
+    for r in range(p, n_old - s):                       # removed points
+        if old_alpha[r] != 0.0:
+            _both(kp, kp_abs, use_abs, XT, absXT, old_X[r], old_absX[r], col, col_abs)
+            c = -old_alpha[r] * old_y[r]
             for t in range(n):
                 if kept[t]:
                     g[t] += c * col[t]
-                    mag[t] += old_alpha[q] * col_abs[t]
+                    mag[t] += old_alpha[r] * col_abs[t]
     for j in range(n):                                  # kept points whose α moved
         d = alpha[j] - mapped[j]
         if kept[j] and d != 0.0:
@@ -280,6 +286,10 @@ def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, o
                 if kept[t]:
                     g[t] += d * y[j] * col[t]
                     mag[t] += abs(d) * col_abs[t]
+            if keep[j] and alpha[j] != 0.0:
+                block[:, q] = col
+                idx[q] = j
+                q += 1
     for j in range(p, n - s):                           # added points: row and source
         _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
         acc, acc_abs = 0.0, 0.0
@@ -293,7 +303,11 @@ def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, o
                 if kept[t]:
                     g[t] += alpha[j] * y[j] * col[t]
                     mag[t] += alpha[j] * col_abs[t]
-    return g, mag
+            if keep[j]:
+                block[:, q] = col
+                idx[q] = j
+                q += 1
+    return g, mag, block, idx
 
 
 # -- the certificate -------------------------------------------------------------------------

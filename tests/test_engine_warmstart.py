@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine import warmstart as W
-from svm_engine.certify import expansion
+from svm_engine.bounds import at_C_mask
+from svm_engine.certify import Columns, _columns, expansion
 from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers import smo_fast as fast
@@ -296,3 +297,28 @@ def test_a_model_holds_at_most_keep_columns_mb_of_columns():
     warm = se.fit(X2, y2, kernel=k, C=1.0, warm_start=cold)
     assert warm.columns is not None
     assert warm.columns.rows.nbytes <= KEEP_COLUMNS_MB * 2**20
+
+
+@pytest.mark.parametrize("kind", EDITS)
+def test_the_carried_certificate_keeps_the_free_svs_exact_columns(kind):
+    """`warm_check.carried_checked` hands the polish the columns it computed of the free
+    support vectors (issue 31): each is k(·, xⱼ) of the new points, bit for bit what the
+    certificate computes afresh, only free αⱼ are kept, and keeping them changes no number."""
+    d = se.datasets.moons(n=150, noise=0.25, seed=4)
+    X, y = (d.X - d.X.mean(axis=0)) / d.X.std(axis=0), np.asarray(d.y, dtype=float)
+    kernel = se.Gaussian(sigma=0.7)
+    before = se.fit(X, y, kernel=kernel, C=1.0)
+    X2, y2 = edit(X, y, before.alpha, kind, np.random.default_rng(6))
+    problem = build_problem(X2, y2, kernel, 1.0, "hinge", "free", materialize=False)
+    done = W.refit(problem, before, tol=1e-3, max_iter=None, wss="second_order")
+    cols = Columns(problem)
+    sol, cert, ex = carried_checked(problem, done.alpha, before, done.p, done.s, cols)
+    free = np.flatnonzero((done.alpha > 0) & ~at_C_mask(done.alpha, problem.C_box))
+    idx, block = cols.held(np.arange(problem.n))
+    assert set(idx) <= set(free)
+    assert len(idx) > 0 or done.run.n_iter == 0
+    np.testing.assert_array_equal(block, _columns(problem, idx))
+    sol0, cert0, ex0 = carried_checked(problem, done.alpha, before, done.p, done.s)
+    np.testing.assert_array_equal(ex.g, ex0.g)
+    np.testing.assert_array_equal(ex.mag, ex0.mag)
+    assert sol["b"] == sol0["b"] and cert == cert0
