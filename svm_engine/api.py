@@ -24,13 +24,13 @@ from .certify import (
     MAX_CARRIED,
     TOL,
     Columns,
-    certify,
     certify_proximal,
     engine_status,
     expansion,
 )
+from .checked import carried_checked, checked
 from .diagnostics import FitDiagnostics
-from .finalize import finalize, finalize_proximal, support_threshold, without_residues
+from .finalize import finalize_proximal, support_threshold, without_residues
 from .jit import JIT
 from .kernels import Linear
 from .model import ConvergenceWarning, NotSeparableError, SVMModel
@@ -42,7 +42,6 @@ from .solvers import registry as _registry
 from .solvers import sga as _sga
 from .solvers import smo as _smo
 from .solvers import smo_fast as _smo_fast
-from .warm_check import carried_checked
 
 DEFAULT_TOL = {s.key: s.default_tol for s in _registry.SOLVERS}
 #: SMO goes on to this m(α) − M(α) when its answer fails the certificate and cannot be
@@ -181,11 +180,11 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
     """(finalize's fields, the certificate, polished?, the expansion, its age) for the
     solver's α (no residues): the kernel expansion recomputed from X (`certify.expansion`,
     never the solver's gradient; after an edit carried from the previous model's,
-    `warm_check.carried_checked`: start = (model, p, s)) and the certificate of α. polish:
+    `checked.carried_checked`: start = (model, p, s)) and the certificate of α. polish:
     when α fails it, the exact solve on its support vectors (`polish.py`) is tried and kept if
     its α passes (its sums: the expansion plus the columns of what it moved)."""
     columns = Columns(problem)
-    if start is not None:        # finalize and certify as below, in one compiled call
+    if start is not None:
         model, p, s = start
         sol, cert, ex = carried_checked(problem, alpha, model, p, s,
                                         columns if polish else None)
@@ -195,13 +194,11 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
         if polish:
             keep = (alpha > 0) & ~at_C_mask(alpha, problem.C_box)
         ex, age = expansion(problem, alpha, columns, keep=keep), 0
-        sol = finalize(problem, alpha, g=ex.g)
-        cert = certify(problem, sol["alpha"], sol["b"], ex)
+        sol, cert = checked(problem, alpha, ex)
     if polish and not cert.passed:
         done = _polish.polish(problem, sol["alpha"], sol["b"], ex, columns)
         if done is not None:
-            sol1 = finalize(problem, done.alpha, g=done.expansion.g)
-            cert1 = certify(problem, sol1["alpha"], sol1["b"], done.expansion)
+            sol1, cert1 = checked(problem, done.alpha, done.expansion)
             if cert1.passed:
                 return sol1, cert1, True, done.expansion, age
     return sol, cert, False, ex, age

@@ -242,7 +242,7 @@ def expansion(problem, alpha: np.ndarray, columns: Columns | None = None,
     return Expansion(g, mag)
 
 
-#: A carried expansion (`_carry`, `warm_check.py`) is recomputed from scratch after this many edits
+#: A carried expansion (`_carry`, `checked.py`) is recomputed from scratch after this many edits
 #: (its rounding bound, mag, only grows along the way).
 MAX_CARRIED = 64
 
@@ -415,7 +415,7 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
 
 def judge(problem, alpha: np.ndarray, b: float, ex: Expansion, t: Sums) -> Certificate:
     """`certify`'s verdict from `_sums`'s t (computed by `certify`, or by a compiled caller
-    with the same arguments: `warm_check.py`)."""
+    with the same arguments: `checked.py`)."""
     C, C_box = float(problem.C), float(problem.C_box)
     aug, quad = problem.bias == "augmented", problem.loss == "quadratic"
     n = len(problem.y)

@@ -21,7 +21,7 @@ one. `fit(..., warm_start=previous_model)` starts there:
 
 `refit` is what `fit` runs: steps 1–3 (`warm_state`) and `smo_fast.solve` from there, in
 two compiled calls (the model's numbers are then derived once, from the certificate's
-expansion: `warm_check.py`). The Playground refits on every click, and at n = 1,000
+expansion: `checked.py`). The Playground refits on every click, and at n = 1,000
 the Python between those steps cost as much as the SMO steps after an added point.
 
 | symbol | code       | meaning                                                    |
@@ -221,7 +221,7 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     its rounding residues; run holds the run's fields of the model (n_iter, converged, status,
     columns, alpha0 = α₀). deadline, time_budget: as `smo_fast.solve`'s. Nothing is derived
     from the solver's gradient here: `fit` derives the model's numbers once, from the
-    certificate's expansion (`warm_check.py`).
+    certificate's expansion (`checked.py`).
 
     refine_tol: once the run meets tol, with at most REFINE_FREE free α, it goes on to
     refine_tol for at most `refine_steps(n)` more steps (from a copy: when it does not get

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 import svm_engine as se
 from svm_engine import warmstart as W
 from svm_engine.bounds import at_C_mask
-from svm_engine.certify import Columns, _columns, expansion
+from svm_engine.certify import Columns, _columns, certify, expansion
+from svm_engine.checked import carried_checked, checked
 from svm_engine.finalize import finalize
 from svm_engine.problem import build_problem
 from svm_engine.solvers import smo_fast as fast
 from svm_engine.solvers.smo import feasible_start
-from svm_engine.warm_check import carried_checked
 from tests.kkt import assert_kkt
 from tests.random_problems import problems
 from tests.test_engine_random import quick, same_objective
@@ -150,7 +150,7 @@ def test_warm_refits_agree_with_cold_fits_on_random_problems(p, loss, kind, seed
 def test_refit_is_warm_state_then_solve_then_finalize(p, loss, kind, seed):
     """`refit` (what fit runs) fuses warm_state and the solve into compiled calls: its α is
     theirs, bit for bit. The model's numbers are then derived once, from the certificate's
-    carried expansion (`warm_check.carried_checked`), no longer also from the solver's G (the
+    carried expansion (`checked.carried_checked`), no longer also from the solver's G (the
     same numbers twice: issue 31): they agree with `finalize` from G far beyond the digits a
     page prints, the expansion is the one recomputed from X to its rounding bound, and a
     converged run's α passes the certificate."""
@@ -301,7 +301,7 @@ def test_a_model_holds_at_most_keep_columns_mb_of_columns():
 
 @pytest.mark.parametrize("kind", EDITS)
 def test_the_carried_certificate_keeps_the_free_svs_exact_columns(kind):
-    """`warm_check.carried_checked` hands the polish the columns it computed of the free
+    """`checked.carried_checked` hands the polish the columns it computed of the free
     support vectors (issue 31): each is k(·, xⱼ) of the new points, bit for bit what the
     certificate computes afresh, only free αⱼ are kept, and keeping them changes no number."""
     d = se.datasets.moons(n=150, noise=0.25, seed=4)
@@ -322,3 +322,29 @@ def test_the_carried_certificate_keeps_the_free_svs_exact_columns(kind):
     np.testing.assert_array_equal(ex.g, ex0.g)
     np.testing.assert_array_equal(ex.mag, ex0.mag)
     assert sol["b"] == sol0["b"] and cert == cert0
+
+
+@quick(20)
+@given(p=problems(n=(8, 40)), loss=st.sampled_from(["hinge", "quadratic"]),
+       bias=st.sampled_from(["free", "augmented"]))
+def test_checked_is_finalize_then_certify(p, loss, bias):
+    """`checked.checked` (what fit runs after a cold fit and after a polish) is
+    `finalize(problem, α, g=ex.g)` then `certify`: the same fields and the same verdict, bit
+    for bit with the free bias (with the augmented one Σαᵢyᵢ is summed in another order:
+    to rounding)."""
+    model = p.fit(loss=loss, bias=bias, solver="smo" if bias == "free" else "qp")
+    problem = build_problem(model.X, model.y, p.kernel, p.C, loss, bias, materialize=False)
+    ex = expansion(problem, model.diagnostics.solver_alpha)
+    ref = finalize(problem, model.diagnostics.solver_alpha, g=ex.g)
+    ref_cert = certify(problem, ref["alpha"], ref["b"], ex)
+    sol, cert = checked(problem, model.diagnostics.solver_alpha, ex)
+    assert sol.keys() == ref.keys()
+    for key, value in ref.items():
+        if bias == "free":
+            np.testing.assert_array_equal(sol[key], value, err_msg=key)
+        else:
+            np.testing.assert_allclose(sol[key], value, rtol=1e-12, atol=1e-12, err_msg=key)
+    if bias == "free":
+        assert cert == ref_cert
+    else:
+        assert cert.passed == ref_cert.passed

@@ -1,6 +1,10 @@
-"""A warm refit's bookkeeping and certificate in one compiled call.
+"""finalize's fields and the certificate of an α, in one compiled call (`checked`); after an
+edit, with the expansion carried from the previous model (`carried_checked`).
 
-After an edit `fit` carries the certificate's expansion from the previous model
+`checked(problem, α, expansion)` is `finalize(problem, α, g=expansion.g)` then
+`certify(problem, α, b, expansion)`: the same formulas (`finalize._derive`, `certify._sums`,
+`certify.judge`) with the same arguments, without the Python and numpy between them. After
+an edit `fit` carries the certificate's expansion from the previous model
 (`certify._carry`: g and mag of the kept rows updated by the columns of what changed), derives
 the model's numbers from it (`finalize`'s formulas, `finalize._derive`) and certifies them
 (`certify._sums`, then `certify.judge`). Those are the same three steps, with the same
@@ -62,20 +66,23 @@ def carried_checked(problem, alpha: np.ndarray, model, p: int, s: int,
     return sol, judge(problem, alpha, sol["b"], ex, t), ex
 
 
+def checked(problem, alpha: np.ndarray, ex: Expansion):
+    """(finalize's fields, the certificate) of α with its expansion ex (`certify.expansion`,
+    or a polish's), as `finalize(problem, α, g=ex.g)` and `certify` give them."""
+    alpha, derived, t = _derive_and_sums(
+        np.ascontiguousarray(alpha, dtype=float), ex.g, ex.mag, problem.y, float(problem.C),
+        float(problem.C_box), problem.equality, problem.bias == "augmented",
+        loss_power(problem), float(problem.spec.diag), round_base(problem))
+    sol = solution(alpha, *derived)
+    return sol, judge(problem, alpha, sol["b"], ex, t)
+
+
 @njit(cache=True, nogil=True)
-def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y,
-                   old_alpha, old_g, old_mag, alpha_raw, p, s, C, C_box, equality, augmented,
-                   k, diag, unit_base, keep_free):
-    """(g, mag, α, `finalize._derive`'s tuple, `certify._sums`'s, kept columns, their
-    indices) as `carried_checked` says: `_carry` (keeping the columns of free αⱼ when
-    keep_free), then `finalize(problem, α, g=g)`'s steps (α without its rounding residues;
-    Qα = y∘(g [+ Σαᵢyᵢ]) + δ·α), then `_sums` with the b derived."""
-    keep = np.zeros(len(alpha_raw), dtype=np.bool_)
-    if keep_free:                    # the polish's free set: α ≠ 0 and not at C
-        for j in range(len(alpha_raw)):
-            keep[j] = alpha_raw[j] != 0.0 and not is_at_C(alpha_raw[j], C_box)
-    g, mag, block, idx = _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX,
-                                old_y, old_alpha, old_g, old_mag, alpha_raw, p, s, keep)
+def _derive_and_sums(alpha_raw, g, mag, y, C, C_box, equality, augmented, k, diag,
+                     unit_base):
+    """(α, `finalize._derive`'s tuple, `certify._sums`'s): `finalize(problem, α, g=g)`'s
+    steps (α without its rounding residues; Qα = y∘(g [+ Σαᵢyᵢ]) + δ·α), then `_sums` with
+    the b derived."""
     alpha, eps, _ = _without_residues(alpha_raw)
     n = len(alpha)
     bsum = 0.0
@@ -87,4 +94,22 @@ def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, 
         Qa[i] = y[i] * (g[i] + bsum) + diag * alpha[i]
     derived = _derive(alpha, Qa, g, y, C, C_box, equality, augmented, k, eps)
     t = _sums(y, alpha, g, mag, derived[0], C_box, diag, k == 2, equality, unit_base)
+    return alpha, derived, t
+
+
+@njit(cache=True, nogil=True)
+def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y,
+                   old_alpha, old_g, old_mag, alpha_raw, p, s, C, C_box, equality, augmented,
+                   k, diag, unit_base, keep_free):
+    """(g, mag, α, `finalize._derive`'s tuple, `certify._sums`'s, kept columns, their
+    indices) as `carried_checked` says: `_carry` (keeping the columns of free αⱼ when
+    keep_free), then `_derive_and_sums`."""
+    keep = np.zeros(len(alpha_raw), dtype=np.bool_)
+    if keep_free:                    # the polish's free set: α ≠ 0 and not at C
+        for j in range(len(alpha_raw)):
+            keep[j] = alpha_raw[j] != 0.0 and not is_at_C(alpha_raw[j], C_box)
+    g, mag, block, idx = _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX,
+                                old_y, old_alpha, old_g, old_mag, alpha_raw, p, s, keep)
+    alpha, derived, t = _derive_and_sums(alpha_raw, g, mag, y, C, C_box, equality, augmented,
+                                         k, diag, unit_base)
     return g, mag, alpha, derived, t, block, idx
