@@ -59,11 +59,12 @@ MAX_CHANGES = 8
 REFINE_WORK = 32_000
 
 
-#: `refit` refines only when at most this many α are free at tol; with more, the polish is
-#: left to do it. Within `refine_steps` the refinement got there on every linear edit of
-#: bench_speed.py --only warm (3 free SVs: 5–28 steps) and on none of the Gaussian ones (18–31
-#: free: 32 steps lost every time, 0.2–0.5 ms of a 1–2 ms refit, issue 31).
-REFINE_FREE = 8
+#: `refit` refines only when its steps (`refine_steps`) are at least this many per free α:
+#: from tol 1e-3 to refine_tol it took 5–9 steps per free α on the edits of bench_speed.py's
+#: warm part (Gaussian C = 1, n = 200: 58–157 steps for 13–19 free; linear, 3 free: 5–28),
+#: and at n = 1,000 (32 steps) the Gaussian's 18–31 free never got there: 32 steps lost on
+#: every edit, 0.2–0.5 ms of a 1–2 ms refit (issue 31). Then the polish does it.
+REFINE_PER_FREE = 8
 
 
 def refine_steps(n: int) -> int:
@@ -223,7 +224,7 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     from the solver's gradient here: `fit` derives the model's numbers once, from the
     certificate's expansion (`checked.py`).
 
-    refine_tol: once the run meets tol, with at most REFINE_FREE free α, it goes on to
+    refine_tol: once the run meets tol, with REFINE_PER_FREE steps per free α, it goes on to
     refine_tol for at most `refine_steps(n)` more steps (from a copy: when it does not get
     there, the run at tol is kept, and so are its n_iter and columns; when it does, n_iter
     counts them and run.refined_iter says how many). At refine_tol the α passes the
@@ -266,8 +267,8 @@ def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
                 refine_steps):
     """`smo_fast.solve`'s warm run as `settings` say (`smo_fast.LoopSettings`; no shrinking:
     see there; Newton steps on the free set as a cold fit's, `smo_fast.newton_period`) from
-    (α₀, G₀), then (refine_tol > 0, at most REFINE_FREE free α) on to refine_tol from a
-    copy, kept if it gets there within refine_steps (`refit`), in one call; α returned
+    (α₀, G₀), then (refine_tol > 0, REFINE_PER_FREE steps per free α) on to refine_tol from
+    a copy, kept if it gets there within refine_steps (`refit`), in one call; α returned
     without its rounding residues (`bounds.without_residues`). G0 is overwritten."""
     alpha = alpha0.copy()
     problem = LoopProblem(X, XT, y, kernel_diag(kp, X), kp, C_box)
@@ -276,7 +277,7 @@ def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
     refined = 0
     s = settings
     if (run.converged and refine_tol > 0.0 and gap > refine_tol and it < s.max_iter
-            and _n_free(alpha, C_box) <= REFINE_FREE):
+            and REFINE_PER_FREE * _n_free(alpha, C_box) <= refine_steps):
         more = alpha.copy()
         own = PreviousColumns(cache.rows, cache.col_slot, cache.slot_full,
                               np.array([X.shape[0], 0], dtype=np.int64))
