@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine import warmstart as W
-from svm_engine.bounds import at_C_mask
+from svm_engine.bounds import at_C_mask, free_mask
 from svm_engine.certify import Columns, _columns, certify, expansion
 from svm_engine.checked import carried_checked, checked
 from svm_engine.finalize import finalize
@@ -348,3 +348,15 @@ def test_checked_is_finalize_then_certify(p, loss, bias):
         assert cert == ref_cert
     else:
         assert cert.passed == ref_cert.passed
+
+
+def test_the_refinement_counts_free_alphas_as_the_bounds_rules_do():
+    """`refit` refines only with REFINE_PER_FREE steps per free α (`warmstart._n_free`):
+    the count is bounds.py's free mask, residues and α at C excluded."""
+    rng = np.random.default_rng(11)
+    for C in (1.0, math.inf):
+        alpha = rng.choice([0.0, 1e-14, 0.3, 0.7, 1.0], size=200) * rng.uniform(0.5, 1, 200)
+        alpha[rng.integers(200, size=20)] = 1.0 if math.isfinite(C) else 2.0
+        expected = int(free_mask(alpha, C).sum())
+        assert W._n_free(alpha, C) == expected
+        assert 0 < expected < 200
