@@ -329,8 +329,8 @@ def _newton(Fa, sta, ya, alpha, C, tol, every, lay, kp, X, XT, cache, use_cache,
         g[b] = -ya[pb] * Fa[pb]                      # G = −y∘F
         old[b] = alpha[act[pb]]
         col = fetch(act[pb], pb, buf, lay, kp, X, cache, use_cache, epoch)
-        for a in range(k):
-            H[a, b] = (ya[pos[a]] * ya[pb]) * col[pos[a]]   # Q = (yyᵀ)∘K_eff
+        for a in range(k):   # Q = (yyᵀ)∘K_eff, row b for column b: the kernels are
+            H[b, a] = (ya[pos[a]] * ya[pb]) * col[pos[a]]   # symmetric to the last bit
     budget = _face.cg_budget(X.shape[0], k, every)
     x, cg, dropped, taken, df = _face.face_step(H, g, yF, old, C, tol, budget)
     if not taken:
