@@ -52,6 +52,7 @@ MAX_WORK = 5e8          # Σ (|F| + 1)³ over the steps: ~0.1 s of solves at mos
 STRICT = 1e-3 * TOL     # a polished α meets every KKT condition this closely (plus rounding)
 NEAR = 1e-3             # the second try: αᵢ ≤ NEAR·max α at 0, αᵢ ≥ (1 − NEAR)·C at C
 LSTSQ_MAX = 64          # up to this size: tested for singularity (then least squares)
+ROUND_OK = 0.1 * TOL    # the compiled rounds keep sums whose rounding bound stays within it
 
 
 class Polished(NamedTuple):
@@ -226,7 +227,7 @@ def _compiled(problem, alpha, b, ex, columns, at0, atC, free):
         at0, atC, float(problem.C_box), problem.bias == "augmented", bool(problem.equality),
         float(spec.diag), round_base(problem),
         MAX_FREE_QUADRATIC if problem.loss == "quadratic" else MAX_FREE, STEPS, MAX_WORK,
-        STRICT, EQ_RTOL, *columns.held(free))
+        STRICT, EQ_RTOL, ROUND_OK, *columns.held(free))
 
 
 class _Block:
