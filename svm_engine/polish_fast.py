@@ -1,27 +1,31 @@
-"""`polish._rounds`, compiled, for small free sets: the same active-set steps in one call.
+"""`polish._rounds`, compiled: the same active-set steps in one call, for free sets up to
+`polish.MAX_FREE` (800).
 
 A warm refit's polish (n = 1,000, 25–31 free SVs, 2–7 rounds) spent its time in the Python
 around each round (~25 numpy calls over n, each a few µs), not in the solves: 2.0–5.2 ms of
 a 4.7–8.0 ms refit (moons, Gaussian, C = 1, bench_speed.py --only warm; process time, issue
 31). Here a round is a few compiled passes over n and |F| kernel columns.
 
-The differences from `polish._rounds`, each handed back to it (FALLBACK: it starts again
-from the same α): the KKT system is solved by a Cholesky factor of the scaled free block
-(plus the bias row's outer product: positive definite when the system is regular) and the
-Schur complement of the bias row, not by LDLᵀ with a condition estimate or least squares;
-a pivot below PIVOT_MIN (the block nearly singular, e.g. more free points on the margin
-than the feature space has dimensions), a residual above the same bound as `_solve`'s, a
-free set above MAX_FREE, or sums whose rounding bound is above ROUND_OK (`polish.py`) are
-its. `_rounds` sums g afresh once when the start's rounding is above STRICT (its stale case,
+The KKT system is solved by a Cholesky factor of the scaled free block plus the bias row's
+outer product (positive definite when the system is regular) and the Schur complement of
+the bias row (`_solve_f`), not by LDLᵀ with a condition estimate or least squares. The
+factor follows the free set: a point that leaves it is deleted (Givens rotations), one that
+joins is appended (one forward sweep), O(m²) a round where a fresh factor is O(m³)
+(`_follow`); a fresh factor when an appended pivot is small, the residual fails, or more
+points changed than an update saves. Each difference from `polish._rounds` is handed back
+to it (FALLBACK: it starts again from the same α): a pivot of a fresh factor below
+PIVOT_MIN (the block nearly singular, e.g. more free points on the margin than the feature
+space has dimensions), a residual above `_solve`'s bound, or sums whose rounding bound is
+above ROUND_OK (`polish.py`).
+
+`_rounds` sums g afresh once when the start's rounding is above STRICT (its stale case,
 meant for a start with huge terms); here the sums are kept while their bound stays within
 ROUND_OK, a tenth of what the certificate allows: the start's sums were just computed from X
 and each round's update is inside the bound, so a fresh sum would be as exact (moons, RBF,
 C = 100, n = 5,000: rounding 7.4e-8 at the start, 7.3e-8 tracked at the end, 7.3e-8
 afresh). That fresh sum over the 960 SVs was 17 of the 59 ms of that polish, and the stale
-start sent it, 26 rounds, to `_rounds`; compiled it is 7 ms (issue 31).
-The certificate (`certify.py`) checks whatever comes out, as it checks
-`_rounds`'.
-"""
+start sent it, 26 rounds, to `_rounds`; compiled it is 7 ms (issue 31). The certificate
+(`certify.py`) checks whatever comes out, as it checks `_rounds`'."""
 
 from __future__ import annotations
 
@@ -33,10 +37,10 @@ from . import kernel_values as kv
 from .bounds import threshold
 from .jit import njit
 
-#: free sets up to this size are solved here (a factor of 128 is ~0.7 Mflop a round; above,
-#: `polish._rounds` and LAPACK's blocked dsysv)
+#: the largest free set solved here (`polish.MAX_FREE`; the factor is cap² floats, cap =
+#: the first free set + STEPS)
 MAX_FREE = 800
-#: a pivot of the unit-diagonal free block below this: nearly singular, `_rounds` decides
+#: a pivot of the unit-diagonal block below this: nearly singular, `_rounds` decides
 PIVOT_MIN = 1e-10
 
 DONE, GAVE_UP, FALLBACK = 0, 1, 2
@@ -383,6 +387,8 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
         if mf >= 0:
             mf = _follow(L, mf, F, m, at0, atC, H, pos, y, fo, Dv, cv, infac, t_b, eq, aug,
                          diag)
+            if mf != m:                          # (cannot happen: F is what is not in W)
+                mf = -1
         ok, db, fresh = False, 0.0, False
         for _attempt in range(2):                # the updated factor, else a fresh one
             if fresh:
