@@ -328,7 +328,9 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
         for i in range(n):
             if not at0[i] and not atC[i]:
                 m += 1
-        work += (m + 1.0) ** 3
+        # `_rounds`' budget counts a fresh solve a round, (m + 1)³; a round on the updated
+        # factor is a few sweeps, ~8 (m + 1)² (the first round is always fresh)
+        work += (m + 1.0) ** 3 if mf < 0 else 8.0 * (m + 1.0) ** 2
         if m > max_free or (m == 0 and not eq) or work > max_work:
             return GAVE_UP, a, bb, g, mag, solved
         if m > MAX_FREE or m > cap:
