@@ -52,7 +52,7 @@ MAX_WORK = 5e8          # Σ (|F| + 1)³ over the steps: ~0.1 s of solves at mos
 STRICT = 1e-3 * TOL     # a polished α meets every KKT condition this closely (plus rounding)
 NEAR = 1e-3             # the second try: αᵢ ≤ NEAR·max α at 0, αᵢ ≥ (1 − NEAR)·C at C
 LSTSQ_MAX = 64          # up to this size: tested for singularity (then least squares)
-ROUND_OK = 0.1 * TOL    # the compiled rounds keep sums whose rounding bound stays within it
+ROUND_OK = 0.5 * TOL    # the compiled rounds keep sums whose rounding bound stays within it
 
 
 class Polished(NamedTuple):

@@ -20,12 +20,13 @@ above ROUND_OK (`polish.py`).
 
 `_rounds` sums g afresh once when the start's rounding is above STRICT (its stale case,
 meant for a start with huge terms); here the sums are kept while their bound stays within
-ROUND_OK, a tenth of what the certificate allows: the start's sums were just computed from X
+ROUND_OK, half of what the certificate allows: the start's sums were just computed from X
 and each round's update is inside the bound, so a fresh sum would be as exact (moons, RBF,
 C = 100, n = 5,000: rounding 7.4e-8 at the start, 7.3e-8 tracked at the end, 7.3e-8
-afresh). That fresh sum over the 960 SVs was 17 of the 59 ms of that polish, and the stale
-start sent it, 26 rounds, to `_rounds`; compiled it is 7 ms (issue 31). The certificate
-(`certify.py`) checks whatever comes out, as it checks `_rounds`'."""
+afresh; a start above it, or sums grown above it, go to `_rounds`). That fresh sum over the
+960 SVs was 17 of the 59 ms of that polish, and the stale start sent it, 26 rounds, to
+`_rounds`; compiled it is 7 ms (issue 31). The certificate (`certify.py`) checks whatever
+comes out, as it checks `_rounds`'."""
 
 from __future__ import annotations
 
