@@ -519,7 +519,11 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
                 return GAVE_UP, a, bb, g, mag, solved
             if stale:
                 for i in range(n):
-                    if rnd[i] - strict > round_ok:   # grown: `_rounds` sums afresh
+                    # grown beyond ROUND_OK, or by more than a quarter of the start's terms
+                    # (the fresh sum, at least mag0 − that, could then be less than half as
+                    # large as the bound kept, and h less exact than reported): `_rounds`
+                    # sums afresh
+                    if rnd[i] - strict > round_ok or mag[i] - mag0[i] > 0.25 * mag0[i]:
                         return FALLBACK, a, bb, g, mag, solved
             return DONE, a, bb if eq else s, g, mag, solved
         at0[best_i] = False
