@@ -126,8 +126,13 @@ def _append(L, m, H, pos, y, fo, Dv, cv, aug, diag):
     """The factor of fo[:m + 1] from that of fo[:m] (the new point last): its row by one
     forward sweep, O(m²); False when its pivot is below PIVOT_MIN."""
     row = np.empty(m)
+    j = fo[m]
+    hj, sj, one = pos[j], Dv[m] * y[j], 1.0 if aug else 0.0
+    for k in range(m):                           # B's new column (the entries written out:
+        i = fo[k]                                # a call an entry cost a third of a round)
+        row[k] = sj * Dv[k] * y[i] * (H[hj, i] + one) + cv[m] * cv[k]
     for k in range(m):
-        acc = _entry(H, pos, y, fo, Dv, cv, aug, diag, m, k)
+        acc = row[k]
         for p in range(k):
             acc -= L[k, p] * row[p]
         row[k] = acc / L[k, k]
@@ -193,10 +198,16 @@ def _solve_f(L, m, H, pos, y, fo, Dv, cv, aug, diag, rhs, eq, e, dF):
         scale = max(scale, abs(z[q]))
     bound = 1e-9 * max(1.0, scale)
     res_eq = -e
+    w = np.empty(m)                              # A u = D y ∘ (K_FF + aug) (D y ∘ u) + diag D² u
+    for p in range(m):
+        w[p] = Dv[p] * y[fo[p]] * u[p]
+    one = 1.0 if aug else 0.0
     for q in range(m):
-        acc = cv[q] * beta - z[q]
+        hq = pos[fo[q]]
+        acc = 0.0
         for p in range(m):
-            acc += (_entry(H, pos, y, fo, Dv, cv, aug, diag, q, p) - cv[q] * cv[p]) * u[p]
+            acc += (H[hq, fo[p]] + one) * w[p]
+        acc = Dv[q] * y[fo[q]] * acc + diag * Dv[q] * Dv[q] * u[q] + cv[q] * beta - z[q]
         if not abs(acc) <= bound:
             return False, 0.0
         res_eq += cv[q] * u[q]
