@@ -52,6 +52,7 @@ MAX_WORK = 5e8          # Σ (|F| + 1)³ over the steps: ~0.1 s of solves at mos
 STRICT = 1e-3 * TOL     # a polished α meets every KKT condition this closely (plus rounding)
 NEAR = 1e-3             # the second try: αᵢ ≤ NEAR·max α at 0, αᵢ ≥ (1 − NEAR)·C at C
 LSTSQ_MAX = 64          # up to this size: tested for singularity (then least squares)
+ROUND_OK = 0.5 * TOL    # the compiled rounds keep sums whose rounding bound stays within it
 
 
 class Polished(NamedTuple):
@@ -88,8 +89,9 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
     that blocks joins W; at the target, the αᵢ of W whose point violates its condition (at 0
     inside its margin, at C beyond it) that violates it most leaves W. α stays feasible; W
     changes by one index a step, so it cannot cycle as a wholesale swap can. Compiled
-    (`polish_fast.rounds`) while the free set is small; from the start again here when it
-    hands the problem back."""
+    (`polish_fast.rounds`, its factor updated as F changes) up to polish_fast.MAX_FREE; from
+    the start again here when it hands the problem back (a singular block, a failed
+    residual)."""
     if JIT:
         free = np.flatnonzero(~at0 & ~atC)
         if len(free) <= _fast.MAX_FREE:
@@ -226,7 +228,7 @@ def _compiled(problem, alpha, b, ex, columns, at0, atC, free):
         at0, atC, float(problem.C_box), problem.bias == "augmented", bool(problem.equality),
         float(spec.diag), round_base(problem),
         MAX_FREE_QUADRATIC if problem.loss == "quadratic" else MAX_FREE, STEPS, MAX_WORK,
-        STRICT, EQ_RTOL, *columns.held(free))
+        STRICT, EQ_RTOL, ROUND_OK, *columns.held(free))
 
 
 class _Block:

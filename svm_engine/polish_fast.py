@@ -1,20 +1,32 @@
-"""`polish._rounds`, compiled, for small free sets: the same active-set steps in one call.
+"""`polish._rounds`, compiled: the same active-set steps in one call, for free sets up to
+`polish.MAX_FREE` (800).
 
 A warm refit's polish (n = 1,000, 25–31 free SVs, 2–7 rounds) spent its time in the Python
 around each round (~25 numpy calls over n, each a few µs), not in the solves: 2.0–5.2 ms of
 a 4.7–8.0 ms refit (moons, Gaussian, C = 1, bench_speed.py --only warm; process time, issue
 31). Here a round is a few compiled passes over n and |F| kernel columns.
 
-The differences from `polish._rounds`, each handed back to it (FALLBACK: it starts again
-from the same α): the KKT system is solved by a Cholesky factor of the scaled free block
-(plus the bias row's outer product: positive definite when the system is regular) and the
-Schur complement of the bias row, not by LDLᵀ with a condition estimate or least squares;
-a pivot below PIVOT_MIN (the block nearly singular, e.g. more free points on the margin
-than the feature space has dimensions), a residual above the same bound as `_solve`'s, a
-start whose rounding is already above STRICT (`_rounds`' stale case) or a free set above
-MAX_FREE are its. The certificate (`certify.py`) checks whatever comes out, as it checks
-`_rounds`'.
-"""
+The KKT system is solved by a Cholesky factor of the scaled free block plus the bias row's
+outer product (positive definite when the system is regular) and the Schur complement of
+the bias row (`_solve_f`), not by LDLᵀ with a condition estimate or least squares. The
+factor follows the free set: a point that leaves it is deleted (Givens rotations), one that
+joins is appended (one forward sweep), O(m²) a round where a fresh factor is O(m³)
+(`_follow`); a fresh factor when an appended pivot is small, the residual fails, or more
+points changed than an update saves. Each difference from `polish._rounds` is handed back
+to it (FALLBACK: it starts again from the same α): a pivot of a fresh factor below
+PIVOT_MIN (the block nearly singular, e.g. more free points on the margin than the feature
+space has dimensions), a residual above `_solve`'s bound, or sums whose rounding bound is
+above ROUND_OK (`polish.py`).
+
+`_rounds` sums g afresh once when the start's rounding is above STRICT (its stale case,
+meant for a start with huge terms); here the sums are kept while their bound stays within
+ROUND_OK, half of what the certificate allows: the start's sums were just computed from X
+and each round's update is inside the bound, so a fresh sum would be as exact (moons, RBF,
+C = 100, n = 5,000: rounding 7.4e-8 at the start, 7.3e-8 tracked at the end, 7.3e-8
+afresh; a start above it, or sums grown above it, go to `_rounds`). That fresh sum over the
+960 SVs was 17 of the 59 ms of that polish, and the stale start sent it, 26 rounds, to
+`_rounds`; compiled it is 7 ms (issue 31). The certificate (`certify.py`) checks whatever
+comes out, as it checks `_rounds`'."""
 
 from __future__ import annotations
 
@@ -26,10 +38,10 @@ from . import kernel_values as kv
 from .bounds import threshold
 from .jit import njit
 
-#: free sets up to this size are solved here (a factor of 128 is ~0.7 Mflop a round; above,
-#: `polish._rounds` and LAPACK's blocked dsysv)
-MAX_FREE = 128
-#: a pivot of the unit-diagonal free block below this: nearly singular, `_rounds` decides
+#: the largest free set solved here (`polish.MAX_FREE`; the factor is cap² floats, cap =
+#: the first free set + STEPS)
+MAX_FREE = 800
+#: a pivot of the unit-diagonal block below this: nearly singular, `_rounds` decides
 PIVOT_MIN = 1e-10
 
 DONE, GAVE_UP, FALLBACK = 0, 1, 2
@@ -79,94 +91,209 @@ def _chol_solve(L, m, rhs, out):
 
 
 @njit(cache=True, nogil=True)
-def _solve(M, rhs, yF, eq, eq_rhs, dF):
-    """`polish._solve` by Cholesky (module docstring): (ok, Δb) with ΔF in dF; ok False when
-    the factored block is not safely positive definite or the residual is too large. With
-    the bias row c (free bias) the block factored is A + ccᵀ, not A: the same solutions
-    (cᵀx = e fixes the difference, moved into Δb), and positive definite whenever the
-    bordered system is regular, as when three free points of a linear kernel in the plane
-    make A singular (a quarter of the warm refits with the linear kernel, bench_speed.py
-    --only warm; those went back to `_rounds`)."""
-    m = len(rhs)
-    D = np.empty(m)
-    for i in range(m):
-        d = M[i, i]
-        D[i] = 1.0 / math.sqrt(d) if d > 0.0 else 1.0
-    A = np.empty((m, m))
-    z = np.empty(m)
-    for i in range(m):
-        z[i] = rhs[i] * D[i]
-        for j in range(m):
-            A[i, j] = M[i, j] * D[i] * D[j]
-    t, e = 1.0, 0.0
-    c = np.zeros(m)
-    if eq:
-        top = 0.0
-        for i in range(m):
-            top = max(top, D[i])
-        t = 1.0 / top if m else 1.0              # the Δb column's largest entry: 1
-        for i in range(m):
-            c[i] = t * D[i] * yF[i]
-        e = t * eq_rhs
-    # LAPACK's dpotrf (numba's np.linalg.cholesky), not a loop of our own: 5.1 against 6.4 µs
-    # at m = 32, 100 against 284 µs at 128 (a hand loop wins only below ~20, by < 1 µs)
+def _entry(H, pos, y, fo, Dv, cv, aug, diag, q, p):
+    """B[q, p], B = A + ccᵀ (`_solve_f`), for the factor's points fo[q], fo[p]."""
+    i, j = fo[q], fo[p]
+    v = Dv[q] * Dv[p] * y[i] * y[j] * (H[pos[i], j] + (1.0 if aug else 0.0))
+    if q == p:
+        v += diag * Dv[q] * Dv[q]
+    return v + cv[q] * cv[p]
+
+
+@njit(cache=True, nogil=True)
+def _fresh(L, m, H, pos, y, fo, Dv, cv, aug, diag):
+    """L[:m, :m] = the Cholesky factor of B for fo[:m] (LAPACK's dpotrf, numba's
+    np.linalg.cholesky: 5.1 against 6.4 µs for a hand loop at m = 32, 100 against 284 µs at
+    128); False when B is not safely positive definite (a pivot below PIVOT_MIN)."""
     B = np.empty((m, m))
-    for i in range(m):
-        for j in range(m):
-            B[i, j] = A[i, j] + c[i] * c[j]
+    for q in range(m):
+        for p in range(q + 1):
+            B[q, p] = B[p, q] = _entry(H, pos, y, fo, Dv, cv, aug, diag, q, p)
     try:
-        L = np.linalg.cholesky(B) if m else np.zeros((0, 0))
+        Lm = np.linalg.cholesky(B) if m else np.zeros((0, 0))
     except Exception:                            # not positive definite: `_rounds` decides
-        return False, 0.0
-    for j in range(m):
-        if not L[j, j] * L[j, j] > PIVOT_MIN:    # the pivot: nearly singular
-            return False, 0.0
+        return False
+    for q in range(m):
+        if not Lm[q, q] * Lm[q, q] > PIVOT_MIN:  # the pivot: nearly singular
+            return False
+        for p in range(q + 1):
+            L[q, p] = Lm[q, p]
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _append(L, m, H, pos, y, fo, Dv, cv, aug, diag):
+    """The factor of fo[:m + 1] from that of fo[:m] (the new point last): its row by one
+    forward sweep, O(m²); False when its pivot is below PIVOT_MIN."""
+    row = np.empty(m)
+    j = fo[m]
+    hj, sj, one = pos[j], Dv[m] * y[j], 1.0 if aug else 0.0
+    for k in range(m):                           # B's new column (the entries written out:
+        i = fo[k]                                # a call an entry cost a third of a round)
+        row[k] = sj * Dv[k] * y[i] * (H[hj, i] + one) + cv[m] * cv[k]
+    for k in range(m):
+        acc = row[k]
+        for p in range(k):
+            acc -= L[k, p] * row[p]
+        row[k] = acc / L[k, k]
+    piv = _entry(H, pos, y, fo, Dv, cv, aug, diag, m, m)
+    for k in range(m):
+        piv -= row[k] * row[k]
+        L[m, k] = row[k]
+    if not piv > PIVOT_MIN:
+        return False
+    L[m, m] = math.sqrt(piv)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _delete(L, m, p):
+    """The factor of the m − 1 points left when the p-th leaves: its row removed, then the
+    rows below made triangular again by Givens rotations of columns (k, k + 1), O((m − p)²);
+    orthogonal, so stable, and no pivot shrinks."""
+    for i in range(p, m - 1):
+        for k in range(i + 2):
+            L[i, k] = L[i + 1, k]
+    for k in range(p, m - 1):
+        x, z = L[k, k], L[k, k + 1]
+        h = math.hypot(x, z)
+        cs, sn = (x / h, z / h) if h > 0.0 else (1.0, 0.0)
+        for i in range(k, m - 1):
+            u, w = L[i, k], L[i, k + 1]
+            L[i, k] = cs * u + sn * w
+            L[i, k + 1] = cs * w - sn * u
+        L[k, k + 1] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def _solve_f(L, m, H, pos, y, fo, Dv, cv, aug, diag, rhs, eq, e, dF):
+    """`polish._solve` from the factor L of B = A + ccᵀ (module docstring): A = D M D the
+    free block scaled to a unit diagonal, c = t·D·y the bias row (t: its largest entry 1).
+    (ok, β) with ΔF = D·u in dF (factor order), Δb = t·β; ok False when the residual is
+    above `_solve`'s bound. B has the same solutions as A with the bias row (cᵀu = e fixes
+    the difference, moved into β) and is positive definite whenever the bordered system is
+    regular, as when three free points of a linear kernel in the plane make A singular."""
+    z = np.empty(m)
+    for q in range(m):
+        z[q] = rhs[q] * Dv[q]
     u = np.empty(m)
     _chol_solve(L, m, z, u)
     beta = 0.0
-    if eq:   # (A + ccᵀ)x + c(β − e) = z with cᵀx = e: the Schur complement of the bias row
+    if eq:   # (A + ccᵀ)u + c(β − e) = z with cᵀu = e: the Schur complement of the bias row
         v = np.empty(m)
-        _chol_solve(L, m, c, v)
-        cu = cv = 0.0
-        for i in range(m):
-            cu += c[i] * u[i]
-            cv += c[i] * v[i]
-        if not cv > 0.0:
+        _chol_solve(L, m, cv, v)
+        cu = cvv = 0.0
+        for q in range(m):
+            cu += cv[q] * u[q]
+            cvv += cv[q] * v[q]
+        if not cvv > 0.0:
             return False, 0.0
-        shifted = (cu - e) / cv
-        for i in range(m):
-            u[i] -= shifted * v[i]
+        shifted = (cu - e) / cvv
+        for q in range(m):
+            u[q] -= shifted * v[q]
         beta = shifted + e
     # the residual of the system itself, as `_solve` tests dsysv's answer
     scale = abs(e)
-    for i in range(m):
-        scale = max(scale, abs(z[i]))
+    for q in range(m):
+        scale = max(scale, abs(z[q]))
     bound = 1e-9 * max(1.0, scale)
     res_eq = -e
-    for i in range(m):
-        acc = c[i] * beta - z[i]
-        for j in range(m):
-            acc += A[i, j] * u[j]
+    w = np.empty(m)                              # A u = D y ∘ (K_FF + aug) (D y ∘ u) + diag D² u
+    for p in range(m):
+        w[p] = Dv[p] * y[fo[p]] * u[p]
+    one = 1.0 if aug else 0.0
+    for q in range(m):
+        hq = pos[fo[q]]
+        acc = 0.0
+        for p in range(m):
+            acc += (H[hq, fo[p]] + one) * w[p]
+        acc = Dv[q] * y[fo[q]] * acc + diag * Dv[q] * Dv[q] * u[q] + cv[q] * beta - z[q]
         if not abs(acc) <= bound:
             return False, 0.0
-        res_eq += c[i] * u[i]
+        res_eq += cv[q] * u[q]
     if eq and not abs(res_eq) <= bound:
         return False, 0.0
-    for i in range(m):
-        dF[i] = D[i] * u[i]
-    return True, t * beta
+    for q in range(m):
+        dF[q] = Dv[q] * u[q]
+        if not math.isfinite(dF[q]):
+            return False, 0.0
+    return True, beta
+
+
+@njit(cache=True, nogil=True)
+def _scales(H, pos, fo, m, Dv, aug, diag):
+    """Dv = the unit-diagonal scaling of fo[:m]'s block; returns t, 1 / max D (the bias
+    row's largest entry 1: kernel values of 1e20 and b of 1 in one matrix would lose b)."""
+    top = 0.0
+    for q in range(m):
+        Dv[q] = _unit(H, pos, fo[q], aug, diag)
+        top = max(top, Dv[q])
+    return 1.0 / top if m else 1.0
+
+
+@njit(cache=True, nogil=True)
+def _unit(H, pos, j, aug, diag):
+    """1/√Mⱼⱼ, Mⱼⱼ = k(xⱼ, xⱼ) (+ 1) (+ diag); 1 when it is not positive."""
+    d = H[pos[j], j] + (1.0 if aug else 0.0) + diag
+    return 1.0 / math.sqrt(d) if d > 0.0 else 1.0
+
+
+@njit(cache=True, nogil=True)
+def _follow(L, mf, F, m, at0, atC, H, pos, y, fo, Dv, cv, infac, t_b, eq, aug, diag):
+    """The factor of fo[:mf] brought to the free set F: the points that left deleted, those
+    that joined appended; the new size, or −1 when a fresh factor is due (a pivot below
+    PIVOT_MIN, a new point whose bias entry would exceed 1, or more changes than a fresh
+    factor costs)."""
+    changes = 0
+    for q in range(mf):
+        if at0[fo[q]] or atC[fo[q]]:
+            changes += 1
+    for q in range(m):
+        if infac[F[q]] < 0:
+            changes += 1
+    if 3 * changes > m:                          # ~m² each: a fresh m³/3 is as cheap
+        for q in range(mf):
+            infac[fo[q]] = -1
+        return -1
+    q = 0
+    while q < mf:
+        j = fo[q]
+        if at0[j] or atC[j]:
+            _delete(L, mf, q)
+            infac[j] = -1
+            for p in range(q, mf - 1):
+                fo[p], Dv[p], cv[p] = fo[p + 1], Dv[p + 1], cv[p + 1]
+                infac[fo[p]] = p
+            mf -= 1
+        else:
+            q += 1
+    for q in range(m):
+        j = F[q]
+        if infac[j] >= 0:
+            continue
+        fo[mf] = j
+        Dv[mf] = _unit(H, pos, j, aug, diag)
+        cv[mf] = t_b * Dv[mf] * y[j] if eq else 0.0
+        if abs(cv[mf]) > 1.0 or not _append(L, mf, H, pos, y, fo, Dv, cv, aug, diag):
+            for p in range(mf):
+                infac[fo[p]] = -1
+            return -1
+        infac[j] = mf
+        mf += 1
+    return mf
 
 
 @njit(cache=True, nogil=True)
 def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_in, atC_in,
            C, aug, eq, diag, unit_base, max_free, steps, max_work, strict, eq_rtol,
-           idx0, block0):
+           round_ok, idx0, block0):
     """`polish._rounds` (its docstring) from α, b and the expansion (g0, mag0) with the
     working set (at0_in, atC_in): (code, α, b, g, mag, rounds), code DONE (α, b, g, mag the polished
     point), GAVE_UP (`_rounds` would return None) or FALLBACK (module docstring), and the
     number of systems solved (rounds; bench_speed.py's polish meter counts them). idx0,
     block0: the columns (n × len(idx0)) already at hand, e.g. the free SVs' kept by
-    `certify.expansion`."""
+    `certify.expansion`. round_ok: the largest rounding bound of the sums kept from the
+    start to the end (module docstring)."""
     n = len(y)
     eps = np.finfo(np.float64).eps
     finite = C < math.inf
@@ -175,22 +302,36 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
     bb = b if eq else 0.0
     rnd = np.empty(n)
     _rounding(a, mag, bb, unit_base, eq, rnd)
+    stale = False
     for i in range(n):
-        if rnd[i] > strict:
+        if rnd[i] > round_ok:
             return FALLBACK, a, bb, g, mag, 0
-    # the free sets' columns (rows: slots), gathered once per index
-    cap = max(1, min(n, MAX_FREE + steps))
+        stale = stale or rnd[i] > strict
+    # the free sets' columns (rows: slots), gathered once per index: the first free set's
+    # and one a round at most
+    m0 = 0
+    for i in range(n):
+        if not at0[i] and not atC[i]:
+            m0 += 1
+    cap = max(1, min(n, min(m0, max_free, MAX_FREE) + steps))
     H = np.empty((cap, n))
     pos = np.full(n, -1, dtype=np.int64)
     used = 0
-    for q in range(len(idx0)):
-        if used >= cap:
-            break
-        for t in range(n):
-            H[used, t] = block0[t, q]
-        pos[idx0[q]] = used
-        used += 1
+    used = min(len(idx0), cap)
+    for q in range(used):
+        pos[idx0[q]] = q
+    for t0 in range(0, n, 64):     # in tiles: a column at a time, a cache miss an entry
+        for q in range(used):      # (6 of 10 ms at 298 columns of n = 2,000)
+            for t in range(t0, min(t0 + 64, n)):
+                H[q, t] = block0[t, q]
     col, col_abs = np.empty(n), np.empty(n)
+    # the factor of the free block (`_solve_f`), in its own order fo: points that leave F
+    # are deleted from it, points that join appended (O(m²) a round, not a fresh O(m³))
+    L = np.zeros((cap, cap))
+    fo, Dv, cv = np.empty(cap, dtype=np.int64), np.empty(cap), np.zeros(cap)
+    infac = np.full(n, -1, dtype=np.int64)
+    mf, t_b = -1, 1.0                            # mf < 0: no factor
+    rhs_f, dF_f = np.empty(cap), np.empty(cap)
     known = np.zeros(n)
     r = np.empty(n)
     last_off, work, solved = math.inf, 0.0, 0
@@ -199,10 +340,12 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
         for i in range(n):
             if not at0[i] and not atC[i]:
                 m += 1
-        work += (m + 1.0) ** 3
+        # `_rounds`' budget counts a fresh solve a round, (m + 1)³; a round on the updated
+        # factor is a few sweeps, ~8 (m + 1)² (the first round is always fresh)
+        work += (m + 1.0) ** 3 if mf < 0 else 8.0 * (m + 1.0) ** 2
         if m > max_free or (m == 0 and not eq) or work > max_work:
             return GAVE_UP, a, bb, g, mag, solved
-        if m > MAX_FREE:
+        if m > MAX_FREE or m > cap:
             return FALLBACK, a, bb, g, mag, solved
         F = np.empty(m, dtype=np.int64)
         q = 0
@@ -234,9 +377,6 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
             eq_rhs -= k * y[i]
             r[i] = y[i] * (g[i] + (s if aug else 0.0) + bb) + diag * a[i] - 1.0
         eq_rhs -= s
-        rhs = np.empty(m)
-        yF = np.empty(m)
-        M = np.empty((m, m))
         ksum = 0.0
         n_known = 0
         for i in range(n):
@@ -249,34 +389,56 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
             if known[i] != 0.0:
                 kidx[q] = i
                 q += 1
+        rhs = np.empty(m)
+        top_M = 0.0
         for q in range(m):
             j = F[q]
-            yF[q] = y[j]
             acc = ksum if aug else 0.0
             for i in kidx:                       # Σ_K k(x_j, x_i)·known_i·y_i (symmetry)
                 acc += H[pos[j], i] * known[i] * y[i]
             rhs[q] = -r[j] - y[j] * acc
-            for p in range(m):
-                M[q, p] = y[j] * y[F[p]] * (H[pos[j], F[p]] + (1.0 if aug else 0.0))
-            M[q, q] += diag
-        dF = np.empty(m)
-        ok, db = _solve(M, rhs, yF, eq, eq_rhs, dF)
+            top_M = max(top_M, H[pos[j], j] + (1.0 if aug else 0.0) + diag)
+        if mf >= 0:
+            mf = _follow(L, mf, F, m, at0, atC, H, pos, y, fo, Dv, cv, infac, t_b, eq, aug,
+                         diag)
+            if mf != m:                          # (cannot happen: F is what is not in W)
+                mf = -1
+        ok, db, fresh = False, 0.0, False
+        for _attempt in range(2):                # the updated factor, else a fresh one
+            if fresh:
+                break
+            if mf < 0 or _attempt == 1:
+                fresh = True
+                for q in range(m):
+                    fo[q] = F[q]
+                    infac[F[q]] = q
+                t_b = _scales(H, pos, fo, m, Dv, aug, diag)
+                for q in range(m):
+                    cv[q] = t_b * Dv[q] * y[fo[q]] if eq else 0.0
+                mf = m if _fresh(L, m, H, pos, y, fo, Dv, cv, aug, diag) else -1
+                if mf < 0:
+                    return FALLBACK, a, bb, g, mag, solved
+            for q in range(m):
+                rhs_f[infac[F[q]]] = rhs[q]
+            ok, beta = _solve_f(L, m, H, pos, y, fo, Dv, cv, aug, diag, rhs_f, eq,
+                                t_b * eq_rhs, dF_f)
+            if ok:
+                db = t_b * beta
+                break
         solved += 1
         if not ok:
             return FALLBACK, a, bb, g, mag, solved
+        dF = np.empty(m)
         for q in range(m):
-            if not math.isfinite(dF[q]):
-                return FALLBACK, a, bb, g, mag, solved
+            dF[q] = dF_f[infac[F[q]]]
         d = known
         for q in range(m):
             d[F[q]] += dF[q]
         # as far towards the target as the box allows (the ratio test)
-        top_ad, top_a, top_M = 0.0, 0.0, 0.0
+        top_ad, top_a = 0.0, 0.0
         for i in range(n):
             top_ad = max(top_ad, abs(a[i] + d[i]))
             top_a = max(top_a, a[i])
-        for q in range(m):
-            top_M = max(top_M, M[q, q])
         tiny = 64 * eps * max(top_ad, top_a, 1.0 / max(top_M, 1e-300))
         t, block, block_C = 1.0, -1, False
         for q in range(m):
@@ -366,6 +528,14 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
         if best <= 0.0:
             if eq and abs(s) > eq_rtol * max(asum, 1e-300):
                 return GAVE_UP, a, bb, g, mag, solved
+            if stale:
+                for i in range(n):
+                    # grown beyond ROUND_OK, or by more than a quarter of the start's terms
+                    # (the fresh sum, at least mag0 − that, could then be less than half as
+                    # large as the bound kept, and h less exact than reported): `_rounds`
+                    # sums afresh
+                    if rnd[i] - strict > round_ok or mag[i] - mag0[i] > 0.25 * mag0[i]:
+                        return FALLBACK, a, bb, g, mag, solved
             return DONE, a, bb if eq else s, g, mag, solved
         at0[best_i] = False
         atC[best_i] = False
