@@ -230,17 +230,30 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     counts them and run.refined_iter says how many). At refine_tol the α passes the
     certificate as it is, and the polish (`polish.py`), which a warm refit's α at tol 1e-3
     needed after most edits, is not run (`fit` passes api.REFINE_TOL when it would polish)."""
-    XT, n = problem.XT, len(problem.y)
+    args, use_cache, max_iter = refit_args(problem, model, tol, max_iter, wss, max_changes,
+                                           deadline, refine_tol)
+    return refit_of(_warm_refit(*args), use_cache, max_iter, time_budget)
+
+
+def refit_args(problem, model, tol, max_iter, wss, max_changes, deadline, refine_tol):
+    """(`_warm_refit`'s arguments, use the column cache?, max_iter) for `refit`'s arguments
+    (also `checked.refit_checked`'s, which runs `_warm_refit` inside its own compiled call)."""
+    n = len(problem.y)
     use_cache = kc.caches_columns(problem)
     saved = model.columns if use_cache and model.columns is not None else kc.NO_COLUMNS
     max_iter = default_max_iter(n) if max_iter is None else max_iter
-    ok, p, s, alpha0, it, refined, converged, gap, cache, alpha = _warm_refit(
-        problem.spec.numbers(), XT, problem.X, problem.y, float(problem.C_box), model.X,
-        np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes,
-        saved.rows, saved.col_slot, saved.slot_full, float(tol), int(max_iter),
-        wss == "max_violating_pair", int(kc.column_slots(n, use_cache, warm=True)),
-        *newton_period(n), float(deadline), -1.0 if refine_tol is None else float(refine_tol),
-        refine_steps(n))
+    args = (problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
+            model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes,
+            saved.rows, saved.col_slot, saved.slot_full, float(tol), int(max_iter),
+            wss == "max_violating_pair", int(kc.column_slots(n, use_cache, warm=True)),
+            *newton_period(n), float(deadline),
+            -1.0 if refine_tol is None else float(refine_tol), refine_steps(n))
+    return args, use_cache, max_iter
+
+
+def refit_of(out, use_cache: bool, max_iter: int, time_budget) -> Refit | None:
+    """`refit`'s answer from `_warm_refit`'s out (None when it matched no rows)."""
+    ok, p, s, alpha0, it, refined, converged, gap, cache, alpha = out
     if not ok:
         return None
     run = smo_result(alpha, it, converged, gap, max_iter, time_budget,
