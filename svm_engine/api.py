@@ -28,7 +28,7 @@ from .certify import (
     engine_status,
     expansion,
 )
-from .checked import carried_checked, checked
+from .checked import carried_checked, checked, refit_checked
 from .diagnostics import FitDiagnostics
 from .finalize import finalize_proximal, support_threshold, without_residues
 from .jit import JIT
@@ -105,7 +105,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     t0 = time.perf_counter()
     clock = {"deadline": math.inf if time_budget is None else t0 + time_budget,
              "time_budget": time_budget}
-    run, matched = None, None
+    run, matched, carried = None, None, None
     if warm_start is not None:
         if warm_start.classes.tolist() != classes.tolist():
             raise ValueError(f"warm_start was fit on classes {warm_start.classes.tolist()}, "
@@ -117,8 +117,16 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
             state = _warm.warm_state(problem, warm_start)
             alpha0 = None if state is None else state.alpha0
         else:
-            done = _warm.refit(problem, warm_start, tol=tol, max_iter=max_iter, wss=wss,
-                               refine_tol=REFINE_TOL if polish else None, **clock)
+            how = dict(tol=tol, max_iter=max_iter, wss=wss,
+                       refine_tol=REFINE_TOL if polish else None, **clock)
+            if _carries(warm_start):    # refit and certificate in one call (checked.py)
+                columns = Columns(problem)
+                done = refit_checked(problem, warm_start, columns, polish=polish, **how)
+                if done is not None:
+                    done, *carried = done
+                    carried.append(columns)
+            else:
+                done = _warm.refit(problem, warm_start, **how)
             if done is not None:
                 run, sol, matched = done.run, {"alpha": done.alpha}, (done.p, done.s)
     if run is None:
@@ -137,7 +145,8 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
         diag["solver_alpha"] = sol["alpha"]
         start = _carried(problem, warm_start, matched)
         sol, cert, diag["polished"], ex, age = _checked(problem, sol["alpha"],
-                                                        polish and run.converged, start)
+                                                        polish and run.converged, start,
+                                                        carried)
         if polish and solver == "smo" and not trace and run.converged and not cert.passed:
             # too many free SVs to polish, or a wrong active set: SMO itself goes on, from
             # its α, to a tolerance below the certificate's
@@ -176,21 +185,26 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     return model
 
 
-def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
+def _checked(problem, alpha: np.ndarray, polish: bool, start=None, carried=None):
     """(finalize's fields, the certificate, polished?, the expansion, its age) for the
     solver's α (no residues): the kernel expansion recomputed from X (`certify.expansion`,
     never the solver's gradient; after an edit carried from the previous model's,
     `checked.carried_checked`: start = (model, p, s)) and the certificate of α. polish:
     when α fails it, the exact solve on its support vectors (`polish.py`) is tried and kept if
-    its α passes (its sums: the expansion plus the columns of what it moved)."""
-    columns = Columns(problem)
-    if start is not None:
+    its α passes (its sums: the expansion plus the columns of what it moved). carried: (sol,
+    cert, ex, columns) when the warm refit made that carried check already
+    (`checked.refit_checked`)."""
+    if carried is not None:
+        sol, cert, ex, columns = carried
+        age = start[0].diagnostics.expansion_age + 1
+    elif start is not None:
+        columns = Columns(problem)
         model, p, s = start
         sol, cert, ex = carried_checked(problem, alpha, model, p, s,
                                         columns if polish else None)
         age = model.diagnostics.expansion_age + 1
     else:
-        keep = None
+        columns, keep = Columns(problem), None
         if polish:
             keep = (alpha > 0) & ~at_C_mask(alpha, problem.C_box)
         ex, age = expansion(problem, alpha, columns, keep=keep), 0
@@ -204,14 +218,19 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None):
     return sol, cert, False, ex, age
 
 
+def _carries(model) -> bool:
+    """The model's expansion may be carried through one more edit (it has one, and it was not
+    carried MAX_CARRIED times): `_carried`, before the rows are matched."""
+    return (model.diagnostics is not None and model.diagnostics.expansion is not None
+            and model.diagnostics.expansion_age + 1 < MAX_CARRIED)
+
+
 def _carried(problem, model, matched=None):
     """(model, p, s) when the expansion can be carried from the model fit before an edit
     (the rows match as the warm start's do, and it was not carried MAX_CARRIED times), else
     None: then it is computed from scratch. matched: (p, s) when the warm start matched the
     rows already (`warmstart.Refit`)."""
-    if model is None or model.diagnostics is None or model.diagnostics.expansion is None:
-        return None
-    if model.diagnostics.expansion_age + 1 >= MAX_CARRIED:
+    if model is None or not _carries(model):
         return None           # (same kernel, C, loss and bias: `fit` checked warmstart.compatible)
     match = _warm.match_rows(model.X, model.y, problem.X, problem.y) if matched is None \
         else matched

@@ -11,14 +11,18 @@ the model's numbers from it (`finalize`'s formulas, `finalize._derive`) and cert
 arguments, that `finalize(problem, α, g=g)` and `certify(problem, α, b, expansion)` run; made
 as one compiled call because the Playground refits on every click, and at n = 1,000 their
 Python (array preparation, dispatch, dicts) cost ~0.15 ms of a 0.3 ms refit (issue 31).
+`refit_checked` runs the warm refit (`warmstart.refit`) and then `carried_checked` on its α in
+one compiled call, for the same reason.
 
-Nothing here reads the solver's gradient: the certificate stays independent of the solver.
+Nothing here reads the solver's gradient: the certificate stays independent of the solver
+(`refit_checked` hands the check only the run's α, as `fit` would).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import warmstart as _warm
 from .bounds import is_at_C
 from .bounds import without_residues_jit as _without_residues
 from .certify import (
@@ -33,6 +37,8 @@ from .certify import (
 )
 from .finalize import _derive, loss_power, solution
 from .jit import njit
+from .kernel_values import KernelNumbers
+from .warmstart import _warm_refit
 
 
 def carried_checked(problem, alpha: np.ndarray, model, p: int, s: int,
@@ -43,6 +49,44 @@ def carried_checked(problem, alpha: np.ndarray, model, p: int, s: int,
     fields from it, and the certificate of them. columns: where to keep the columns of the
     free support vectors that the carry computed (the polish's, as `certify.expansion`
     keeps them on a cold fit; each a Gaussian column of n exponentials)."""
+    (kp, kp_abs, use_abs, absXT, absX, old_X, old_absX, old_y, old_alpha, old_g,
+     old_mag), tail = _carry_args(problem, model)
+    out = _carried_check(kp, kp_abs, use_abs, problem.XT, problem.X, absXT, absX, problem.y,
+                         old_X, old_absX, old_y, old_alpha, old_g, old_mag,
+                         np.ascontiguousarray(alpha, dtype=float), int(p), int(s), *tail,
+                         columns is not None)
+    return _checked_of(problem, out, columns)
+
+
+def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol: float,
+                  max_iter: int | None, wss: str, deadline: float = np.inf,
+                  time_budget: float | None = None, refine_tol: float | None = None):
+    """`warmstart.refit` and then `carried_checked` of its α, in one compiled call (the
+    Playground refits on every click: the second call, its arguments and the Python between
+    them were ~10 % of a warm refit at n = 1,000, issue 31): (Refit, finalize's fields, the
+    certificate, the expansion), or None when `refit` would be. columns: as
+    `carried_checked`'s, given the free support vectors' columns when polish and the run
+    converged (`fit` polishes then)."""
+    args, use_cache, max_iter = _warm.refit_args(problem, model, tol, max_iter, wss,
+                                                 _warm.MAX_CHANGES, deadline, refine_tol)
+    (kp, kp_abs, use_abs, absXT, absX, _, old_absX, _, _, old_g, old_mag), tail = \
+        _carry_args(problem, model)          # (the model's X, y and α: refit's already)
+    # the kernels' numbers as plain tuples: numba reads a namedtuple argument's types in
+    # Python, ~1.6 µs each per call, a plain tuple's in C (~0.2)
+    run, out = _refit_check(tuple(args[0]), *args[1:], tuple(kp), tuple(kp_abs), use_abs,
+                            absXT, absX, old_absX, old_g, old_mag, *tail,
+                            polish and columns is not None)
+    done = _warm.refit_of(run, use_cache, max_iter, time_budget)
+    if done is None:
+        return None
+    keep = columns if polish and done.run.converged else None
+    return (done, *_checked_of(problem, out, keep))
+
+
+def _carry_args(problem, model) -> tuple[tuple, tuple]:
+    """`_carried_check`'s arguments: (the kernels' numbers, use_abs, |X|ᵀ, |X|, the model's
+    X, |X|, y and α, its expansion's g and mag) and (C, C_box, the loss and bias's numbers)
+    — the others are the problem's X and y and (α, p, s, keep_free)."""
     prev = model.diagnostics.expansion
     X, XT = problem.X, problem.XT
     old_X = np.ascontiguousarray(model.X, dtype=float)
@@ -52,13 +96,19 @@ def carried_checked(problem, alpha: np.ndarray, model, p: int, s: int,
         absXT = np.ascontiguousarray(absX.T)
     else:                    # not read (`certify._both`): |k| + 0.4 comes from k's columns
         absX, absXT, old_absX = X, XT, old_X
-    g, mag, alpha, derived, t, block, idx = _carried_check(
-        _kernel_numbers(problem), kp_abs, use_abs, XT, X, absXT, absX, problem.y, old_X,
-        old_absX, np.asarray(model.y, dtype=float), np.asarray(model.alpha, dtype=float),
-        prev.g, prev.mag, np.ascontiguousarray(alpha, dtype=float), int(p), int(s),
-        float(problem.C), float(problem.C_box), problem.equality,
-        problem.bias == "augmented", loss_power(problem), float(problem.spec.diag),
-        round_base(problem), columns is not None)
+    head = (_kernel_numbers(problem), kp_abs, use_abs, absXT, absX, old_X, old_absX,
+            np.asarray(model.y, dtype=float), np.asarray(model.alpha, dtype=float), prev.g,
+            prev.mag)
+    tail = (float(problem.C), float(problem.C_box), problem.equality,
+            problem.bias == "augmented", loss_power(problem), float(problem.spec.diag),
+            round_base(problem))
+    return head, tail
+
+
+def _checked_of(problem, out, columns: Columns | None):
+    """(finalize's fields, the certificate, the expansion) from `_carried_check`'s out,
+    keeping its columns in columns (unless None)."""
+    g, mag, alpha, derived, t, block, idx = out
     if columns is not None:
         columns.keep(idx, block)
     ex = Expansion(g, mag)
@@ -113,3 +163,28 @@ def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, 
     alpha, derived, t = _derive_and_sums(alpha_raw, g, mag, y, C, C_box, equality, augmented,
                                          k, diag, unit_base)
     return g, mag, alpha, derived, t, block, idx
+
+
+@njit(cache=True, nogil=True)
+def _refit_check(kt, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
+                 col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
+                 refine_tol, refine_steps, kt_plain, kt_abs, use_abs, absXT, absX, old_absX,
+                 old_g, old_mag, C, C_box_, equality, augmented, k, diag, unit_base, polish):
+    """(`warmstart._warm_refit`'s out, `_carried_check`'s of its α): `refit_checked`. The
+    arguments are theirs in turn, each once, the kernels' numbers (`KernelNumbers`) as plain
+    tuples (kt, kt_plain, kt_abs; keep_free: polish and the run converged). When the rows do
+    not match, the check is of no points."""
+    kp, kp_plain, kp_abs = KernelNumbers(*kt), KernelNumbers(*kt_plain), KernelNumbers(*kt_abs)
+    run = _warm_refit(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
+                      col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
+                      refine_tol, refine_steps)
+    ok, p, s, converged, alpha = run[0], run[1], run[2], run[6], run[9]
+    if not ok:
+        e = np.zeros(0)
+        alpha_e, derived, t = _derive_and_sums(e, e, e, e, C, C_box, equality, augmented, k,
+                                               diag, unit_base)
+        return run, (e, e, alpha_e, derived, t, np.empty((0, 0)), np.empty(0, dtype=np.int64))
+    return run, _carried_check(kp_plain, kp_abs, use_abs, XT, X, absXT, absX, y, old_X,
+                               old_absX, old_y, old_alpha, old_g, old_mag, alpha, p, s, C,
+                               C_box_, equality, augmented, k, diag, unit_base,
+                               polish and converged)

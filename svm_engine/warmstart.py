@@ -20,8 +20,8 @@ one. `fit(..., warm_start=previous_model)` starts there:
    computed (`kernel_cache.full_column`).
 
 `refit` is what `fit` runs: steps 1–3 (`warm_state`) and `smo_fast.solve` from there, in
-two compiled calls (the model's numbers are then derived once, from the certificate's
-expansion: `checked.py`). The Playground refits on every click, and at n = 1,000
+one compiled call, `_warm_refit` (the model's numbers are then derived once, from the
+certificate's expansion: `checked.py`). The Playground refits on every click, and at n = 1,000
 the Python between those steps cost as much as the SMO steps after an added point.
 
 | symbol | code       | meaning                                                    |
@@ -41,7 +41,7 @@ from . import kernel_cache as kc
 from .bounds import is_free, threshold
 from .bounds import without_residues_jit as _without_residues
 from .jit import njit
-from .kernel_cache import PreviousColumns
+from .kernel_cache import PreviousColumns, SavedColumns
 from .kernel_values import kernel_axpy, kernel_column, kernel_diag
 from .solvers.smo import default_max_iter, feasible_start, smo_result
 from .solvers.smo_fast import LoopProblem, LoopSettings, LoopState, newton_period, smo_loop
@@ -230,26 +230,62 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     counts them and run.refined_iter says how many). At refine_tol the α passes the
     certificate as it is, and the polish (`polish.py`), which a warm refit's α at tol 1e-3
     needed after most edits, is not run (`fit` passes api.REFINE_TOL when it would polish)."""
-    ok, p, s, alpha0, G0 = _warm_start(
-        problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
-        model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes)
+    args, use_cache, max_iter = refit_args(problem, model, tol, max_iter, wss, max_changes,
+                                           deadline, refine_tol)
+    return refit_of(_warm_refit(*args), use_cache, max_iter, time_budget)
+
+
+def refit_args(problem, model, tol, max_iter, wss, max_changes, deadline, refine_tol):
+    """(`_warm_refit`'s arguments, use the column cache?, max_iter) for `refit`'s arguments
+    (also `checked.refit_checked`'s, which runs `_warm_refit` inside its own compiled call)."""
+    n = len(problem.y)
+    use_cache = kc.caches_columns(problem)
+    saved = model.columns if use_cache and model.columns is not None else kc.NO_COLUMNS
+    max_iter = default_max_iter(n) if max_iter is None else max_iter
+    args = (problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
+            model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes,
+            saved.rows, saved.col_slot, saved.slot_full, float(tol), int(max_iter),
+            wss == "max_violating_pair", int(kc.column_slots(n, use_cache, warm=True)),
+            *newton_period(n), float(deadline),
+            -1.0 if refine_tol is None else float(refine_tol), refine_steps(n))
+    return args, use_cache, max_iter
+
+
+def refit_of(out, use_cache: bool, max_iter: int, time_budget) -> Refit | None:
+    """`refit`'s answer from `_warm_refit`'s out (None when it matched no rows)."""
+    ok, p, s, alpha0, it, refined, converged, gap, cache, alpha = out
     if not ok:
         return None
-    X, XT, y, n = problem.X, problem.XT, problem.y, len(problem.y)
-    use_cache = kc.caches_columns(problem)
-    previous = (kc.previous_columns(model.columns, p, s)
-                if use_cache and model.columns is not None else kc.NO_COLUMNS)
-    max_iter = default_max_iter(n) if max_iter is None else max_iter
-    n_slots = kc.column_slots(n, use_cache, warm=True)
-    settings = LoopSettings(float(tol), int(max_iter), wss == "max_violating_pair", False,
-                            int(n_slots), *newton_period(n), float(deadline))
-    it, refined, converged, gap, cache, alpha = _solve_warm(
-        problem.spec.numbers(), XT, X, y, float(problem.C_box), alpha0, G0, previous,
-        settings, -1.0 if refine_tol is None else float(refine_tol), refine_steps(n))
     run = smo_result(alpha, it, converged, gap, max_iter, time_budget,
                      columns=kc.kept_columns(cache, use_cache), alpha0=alpha0,
                      refined_iter=int(refined))
     return Refit(run, alpha, int(p), int(s))
+
+
+@njit(cache=True, nogil=True)
+def _warm_refit(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
+                col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
+                refine_tol, refine_steps):
+    """`refit`'s compiled part in one call (the Playground refits on every click: a second
+    call, its arguments and results, cost ~10 % of a warm refit at n = 1,000, issue 31):
+    `_warm_start`, then `_solve_warm` from there with `smo_fast.LoopSettings` (tol, max_iter,
+    mvp, no shrinking, n_slots, base, first, deadline) and the previous fit's columns (rows,
+    col_slot, slot_full: `kernel_cache.PreviousColumns` with ends (p, s); none when empty).
+    (ok, p, s, α₀, iterations, refined, converged, gap, columns, α); ok False as
+    `_warm_start`'s (the rest is then not a run)."""
+    ok, p, s, alpha0, G0 = _warm_start(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G,
+                                       max_changes)
+    ends = np.zeros(2, dtype=np.int64)
+    if len(col_slot):                 # with no columns, ends (0, 0) map no point to one
+        ends[0], ends[1] = p, s
+    if not ok:
+        return (False, p, s, alpha0, 0, 0, False, 0.0, SavedColumns(rows, col_slot, slot_full),
+                alpha0)
+    settings = LoopSettings(tol, max_iter, mvp, False, n_slots, base, first, deadline)
+    it, refined, converged, gap, cache, alpha = _solve_warm(
+        kp, XT, X, y, C_box, alpha0, G0, PreviousColumns(rows, col_slot, slot_full, ends),
+        settings, refine_tol, refine_steps)
+    return True, p, s, alpha0, it, refined, converged, gap, cache, alpha
 
 
 @njit(cache=True, nogil=True)
