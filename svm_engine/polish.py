@@ -89,12 +89,12 @@ def _rounds(problem, alpha, b, ex, columns, at0, atC):
     that blocks joins W; at the target, the αᵢ of W whose point violates its condition (at 0
     inside its margin, at C beyond it) that violates it most leaves W. α stays feasible; W
     changes by one index a step, so it cannot cycle as a wholesale swap can. Compiled
-    (`polish_fast.rounds`, its factor updated as F changes) up to polish_fast.MAX_FREE; from
+    (`polish_fast.rounds`, its factor updated as F changes) up to MAX_FREE; from
     the start again here when it hands the problem back (a singular block, a failed
     residual)."""
     if JIT:
         free = np.flatnonzero(~at0 & ~atC)
-        if len(free) <= _fast.MAX_FREE:
+        if len(free) <= MAX_FREE:
             code, a, bb, g, mag, _ = _compiled(problem, alpha, b, ex, columns, at0, atC, free)
             if code == _fast.DONE:
                 return Polished(a, bb, Expansion(g, mag))

@@ -38,9 +38,6 @@ from . import kernel_values as kv
 from .bounds import threshold
 from .jit import njit
 
-#: the largest free set solved here (`polish.MAX_FREE`; the factor is cap² floats, cap =
-#: the first free set + STEPS)
-MAX_FREE = 800
 #: a pivot of the unit-diagonal block below this: nearly singular, `_rounds` decides
 PIVOT_MIN = 1e-10
 
@@ -313,7 +310,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
     for i in range(n):
         if not at0[i] and not atC[i]:
             m0 += 1
-    cap = max(1, min(n, min(m0, max_free, MAX_FREE) + steps))
+    cap = max(1, min(n, min(m0, max_free) + steps))   # the factor: cap² floats
     H = np.empty((cap, n))
     pos = np.full(n, -1, dtype=np.int64)
     used = 0
@@ -345,7 +342,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
         work += (m + 1.0) ** 3 if mf < 0 else 8.0 * (m + 1.0) ** 2
         if m > max_free or (m == 0 and not eq) or work > max_work:
             return GAVE_UP, a, bb, g, mag, solved
-        if m > MAX_FREE or m > cap:
+        if m > cap:                  # beyond the factor's room: `_rounds`
             return FALLBACK, a, bb, g, mag, solved
         F = np.empty(m, dtype=np.int64)
         q = 0
