@@ -24,7 +24,6 @@ import numpy as np
 
 from . import warmstart as _warm
 from .bounds import is_at_C
-from .bounds import without_residues_jit as _without_residues
 from .certify import (
     Columns,
     Expansion,
@@ -35,7 +34,7 @@ from .certify import (
     judge,
     round_base,
 )
-from .finalize import _derive, loss_power, solution
+from .finalize import derive_from_expansion, loss_power, solution
 from .jit import njit
 from .kernel_values import KernelNumbers
 from .warmstart import _warm_refit
@@ -130,19 +129,10 @@ def checked(problem, alpha: np.ndarray, ex: Expansion):
 @njit(cache=True, nogil=True)
 def _derive_and_sums(alpha_raw, g, mag, y, C, C_box, equality, augmented, k, diag,
                      unit_base):
-    """(α, `finalize._derive`'s tuple, `certify._sums`'s): `finalize(problem, α, g=g)`'s
-    steps (α without its rounding residues; Qα = y∘(g [+ Σαᵢyᵢ]) + δ·α), then `_sums` with
-    the b derived."""
-    alpha, eps, _ = _without_residues(alpha_raw)
-    n = len(alpha)
-    bsum = 0.0
-    if augmented:
-        for i in range(n):
-            bsum += alpha[i] * y[i]
-    Qa = np.empty(n)
-    for i in range(n):
-        Qa[i] = y[i] * (g[i] + bsum) + diag * alpha[i]
-    derived = _derive(alpha, Qa, g, y, C, C_box, equality, augmented, k, eps)
+    """(α, `finalize._derive`'s tuple, `certify._sums`'s): `finalize(problem, α, g=g)`
+    (`finalize.derive_from_expansion`), then `_sums` with the b derived."""
+    out = derive_from_expansion(alpha_raw, g, y, C, C_box, equality, augmented, k, diag)
+    alpha, derived = out[0], out[1:]
     t = _sums(y, alpha, g, mag, derived[0], C_box, diag, k == 2, equality, unit_base)
     return alpha, derived, t
 

@@ -202,14 +202,35 @@ def derive_from_gradient(alpha_raw, G, y, kp, X, XT, C, C_box, equality, k):
                 corr[q] += diag * (dz * y[q])       # K_eff's δ term
         for t in range(n):
             Qa[t] -= y[t] * corr[t]
-    bsum = 0.0
-    if augmented:
-        for t in range(n):
-            bsum += alpha[t] * y[t]
+    bsum = _sum_ay(alpha, y) if augmented else 0.0
     Kay = np.empty(n)
     for t in range(n):
         Kay[t] = y[t] * Qa[t] - diag * (alpha[t] * y[t]) - bsum
     return (alpha,) + _derive(alpha, Qa, Kay, y, C, C_box, equality, augmented, k, eps)
+
+
+@njit(cache=True, nogil=True)
+def derive_from_expansion(alpha_raw, g, y, C, C_box, equality, augmented, k, diag):
+    """`finalize` from the kernel expansion g = K_in(α∘y) recomputed from X
+    (`certify.expansion`, or carried: `checked.py`), in one compiled call: α without its
+    rounding residues, Qα = y∘(g [+ Σαᵢyᵢ, the augmented +1]) + δ·α. Returns (α, then what
+    `_derive` returns)."""
+    alpha, eps, _ = _without_residues(alpha_raw)
+    bsum = _sum_ay(alpha, y) if augmented else 0.0
+    Qa = np.empty(len(alpha))
+    for i in range(len(alpha)):
+        Qa[i] = y[i] * (g[i] + bsum) + diag * alpha[i]
+    return (alpha,) + _derive(alpha, Qa, g, y, C, C_box, equality, augmented, k, eps)
+
+
+@njit(cache=True, nogil=True)
+def _sum_ay(alpha, y):
+    """Σαᵢyᵢ in index order (the augmented bias's term of Qα: one order, so that every
+    derivation gives the same bits)."""
+    s = 0.0
+    for i in range(len(alpha)):
+        s += alpha[i] * y[i]
+    return s
 
 
 @njit(cache=True, nogil=True)
@@ -265,12 +286,9 @@ def finalize(problem: Problem, alpha: np.ndarray, G: np.ndarray | None = None,
     alpha_raw = np.asarray(alpha, dtype=float)
     C, C_box, k = float(problem.C), float(problem.C_box), loss_power(problem)
     if g is not None:
-        alpha, eps, _ = _without_residues(alpha_raw)
-        aug = problem.bias == "augmented"
-        Kay = np.asarray(g, dtype=float)
-        Qa = y * (Kay + (float(alpha @ y) if aug else 0.0)) + problem.spec.diag * alpha
-        return solution(alpha, *_derive(alpha, Qa, Kay, y, C, C_box, problem.equality, aug,
-                                        k, eps))
+        return solution(*derive_from_expansion(
+            alpha_raw, np.ascontiguousarray(g, dtype=float), y, C, C_box, problem.equality,
+            problem.bias == "augmented", k, float(problem.spec.diag)))
     if problem.Q is None and G is not None:
         return solution(*derive_from_gradient(
             alpha_raw, np.asarray(G, dtype=float), y, problem.spec.numbers(), problem.X,
