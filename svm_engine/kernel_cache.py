@@ -152,6 +152,17 @@ def full_column(c, row, kp, X, XT, cache):
 
 
 @njit(cache=True, nogil=True)
+def on_active(row, act, na, buf):
+    """A cached column (original order) on the active positions 0..na−1: the row itself
+    when every point is active, else gathered into buf."""
+    if na == len(row):
+        return row
+    for p in range(na):
+        buf[p] = row[act[p]]
+    return buf
+
+
+@njit(cache=True, nogil=True)
 def fetch(c, pc, buf, lay, kp, X, cache, use_cache, epoch):
     """K_eff[:, c] on the active positions 0..na−1 (c is active, at position pc).
     Returns a cache row when the layout is the identity, else `buf`."""
@@ -161,11 +172,7 @@ def fetch(c, pc, buf, lay, kp, X, cache, use_cache, epoch):
         s, hit = slot_for(c, cache)
         row = cache.rows[s]
         if hit and (cache.slot_full[s] or cache.slot_epoch[s] == epoch):
-            if na == n:
-                return row
-            for p in range(na):
-                buf[p] = row[act[p]]
-            return buf
+            return on_active(row, act, na, buf)
         if na == n:
             full_column(c, row, kp, X, XTa, cache)
             cache.slot_full[s] = 1

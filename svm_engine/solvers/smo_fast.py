@@ -50,6 +50,7 @@ from ..kernel_cache import (
     lru_front,
     lru_unlink,
     new_cache,
+    on_active,
 )
 from ..kernel_values import KernelNumbers, kernel_column, kernel_diag, kernel_eff_column
 from . import face as _face
@@ -160,15 +161,6 @@ def _select_low(Fa, sta, QDa, Ki, pi, m, na, mvp):
                     best = g
                     pj = p
     return pj, M
-
-
-@njit(cache=True, nogil=True)
-def _gather(row, act, na, buf):
-    """A cached column (original order) on the active positions, as `fetch` does on a hit
-    (here without passing the cache: see the loop)."""
-    for p in range(na):
-        buf[p] = row[act[p]]
-    return buf
 
 
 @njit(cache=True, nogil=True)
@@ -440,7 +432,9 @@ def smo_loop(problem, settings, state):
             if s >= 0 and (slot_full[s] or slot_epoch[s] == epoch):   # a cached column,
                 lru_unlink(s, prv, nxt)                               # to the LRU front
                 lru_front(s, prv, nxt)
-                Ki = data[s] if na == n else _gather(data[s], act, na, bufI)
+                # (the row itself without a call: returning it from on_active made the loop
+                # 0.42 → 0.55 s on moons RBF C = 100, n = 5,000)
+                Ki = data[s] if na == n else on_active(data[s], act, na, bufI)
             elif not use_cache:                         # no cache: the column computed
                 kernel_eff_column(kp, lay.XT_active, na, X[c], pi, bufI)
                 Ki = bufI
@@ -485,7 +479,7 @@ def smo_loop(problem, settings, state):
         if s >= 0 and (slot_full[s] or slot_epoch[s] == epoch):   # as for Ki above
             lru_unlink(s, prv, nxt)
             lru_front(s, prv, nxt)
-            Kj = data[s] if na == n else _gather(data[s], act, na, bufJ)
+            Kj = data[s] if na == n else on_active(data[s], act, na, bufJ)
         elif not use_cache:
             kernel_eff_column(kp, lay.XT_active, na, X[c], pj, bufJ)
             Kj = bufJ
