@@ -38,6 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernel_cache as kc
+from . import warm_working_set as _ws
 from .bounds import is_free, threshold
 from .bounds import without_residues_jit as _without_residues
 from .jit import njit
@@ -284,7 +285,7 @@ def _warm_refit(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes
     settings = LoopSettings(tol, max_iter, mvp, False, n_slots, base, first, deadline)
     it, refined, converged, gap, cache, alpha = _solve_warm(
         kp, XT, X, y, C_box, alpha0, G0, PreviousColumns(rows, col_slot, slot_full, ends),
-        settings, refine_tol, refine_steps)
+        settings, refine_tol, refine_steps, p, s)
     return True, p, s, alpha0, it, refined, converged, gap, cache, alpha
 
 
@@ -300,27 +301,59 @@ def _n_free(alpha, C_box):
 
 @njit(cache=True, nogil=True)
 def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
-                refine_steps):
+                refine_steps, head, tail):
     """`smo_fast.solve`'s warm run as `settings` say (`smo_fast.LoopSettings`; no shrinking:
     see there; Newton steps on the free set as a cold fit's, `smo_fast.newton_period`) from
     (α₀, G₀), then (refine_tol > 0, REFINE_PER_FREE steps per free α) on to refine_tol from
     a copy, kept if it gets there within refine_steps (`refit`), in one call; α returned
-    without its rounding residues (`bounds.without_residues`). G0 is overwritten."""
+    without its rounding residues (`bounds.without_residues`). G0 is overwritten. head,
+    tail: the rows kept from the fit before (`_common_ends`' p and s). The linear kernel's
+    steps are first made on the points near the margin (`warm_working_set.py`, the
+    refinement's too, with its budget in point-steps); where the gap then fails on all
+    points, they go on on all."""
     alpha = alpha0.copy()
-    problem = LoopProblem(X, XT, y, kernel_diag(kp, X), kp, C_box)
-    run = smo_loop(problem, settings, LoopState(alpha, G0, np.zeros(0), True, previous))
-    it, gap, G, cache = run.n_iter, run.gap, run.G, run.columns
-    refined = 0
+    n = X.shape[0]
     s = settings
-    if (run.converged and refine_tol > 0.0 and gap > refine_tol and it < s.max_iter
+    G = G0
+    cache = SavedColumns(previous.rows, previous.col_slot, previous.slot_full)
+    it, gap, converged = 0, np.inf, False
+    subset = _ws.applies(kp, s.n_slots, n)
+    if subset:
+        idx = _ws.working_set(alpha, G, y, C_box, head, tail)
+        if len(idx) <= _ws.MAX_SHARE * n:
+            it, gap, ok = _ws.subset_run(kp, X, y, C_box, alpha, G, idx,
+                                         _ws.subset_settings(s, s.tol, s.max_iter))
+            converged = ok and gap <= s.tol
+    problem = LoopProblem(X, XT, y, kernel_diag(kp, X), kp, C_box)
+    if not converged:                   # on all points, from where the working set got to
+        more = LoopSettings(s.tol, s.max_iter - it, s.mvp, s.shrinking, s.n_slots, s.base,
+                            s.first, s.deadline)
+        run = smo_loop(problem, more, LoopState(alpha, G, np.zeros(0), True, previous))
+        it, gap, G, cache, converged = it + run.n_iter, run.gap, run.G, run.columns, \
+            run.converged
+    refined = 0
+    if (converged and refine_tol > 0.0 and gap > refine_tol and it < s.max_iter
             and REFINE_PER_FREE * _n_free(alpha, C_box) <= refine_steps):
-        more = alpha.copy()
-        own = PreviousColumns(cache.rows, cache.col_slot, cache.slot_full,
-                              np.array([X.shape[0], 0], dtype=np.int64))
-        further = LoopSettings(refine_tol, min(refine_steps, s.max_iter - it), s.mvp,
-                               s.shrinking, s.n_slots, s.base, s.first, s.deadline)
-        run2 = smo_loop(problem, further, LoopState(more, G.copy(), np.zeros(0), True, own))
-        if run2.converged:
-            alpha, cache, gap = more, run2.columns, run2.gap
-            it, refined = it + run2.n_iter, run2.n_iter
-    return it, refined, run.converged, gap, cache, _without_residues(alpha)[0]
+        done = False
+        if subset:
+            more, G2 = alpha.copy(), G.copy()
+            idx = _ws.working_set(more, G2, y, C_box, head, tail)
+            if len(idx) <= _ws.MAX_SHARE * n:
+                it2, gap2, ok = _ws.subset_run(
+                    kp, X, y, C_box, more, G2, idx,
+                    _ws.subset_settings(s, refine_tol,
+                                        min(_ws.refine_budget(len(idx)), s.max_iter - it)))
+                if ok and gap2 <= refine_tol:
+                    alpha, gap, it, refined, done = more, gap2, it + it2, it2, True
+        if not done:
+            more = alpha.copy()
+            own = PreviousColumns(cache.rows, cache.col_slot, cache.slot_full,
+                                  np.array([X.shape[0], 0], dtype=np.int64))
+            further = LoopSettings(refine_tol, min(refine_steps, s.max_iter - it), s.mvp,
+                                   s.shrinking, s.n_slots, s.base, s.first, s.deadline)
+            run2 = smo_loop(problem, further, LoopState(more, G.copy(), np.zeros(0), True,
+                                                        own))
+            if run2.converged:
+                alpha, cache, gap = more, run2.columns, run2.gap
+                it, refined = it + run2.n_iter, run2.n_iter
+    return it, refined, converged, gap, cache, _without_residues(alpha)[0]
