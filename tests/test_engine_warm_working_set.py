@@ -106,6 +106,7 @@ def test_the_refinement_budget_is_in_point_steps():
     assert ws.refine_budget(10) == ws.MAX_REFINE
 
 
+@pytest.mark.slow_without_jit     # (without numba, fit takes the readable solver, not this path)
 @pytest.mark.parametrize("C", [1.0, 100.0])
 @pytest.mark.parametrize("kind", EDITS)
 def test_refits_through_the_working_set_end_at_the_cold_optimum(kind, C):
