@@ -17,7 +17,10 @@ one. `fit(..., warm_start=previous_model)` starts there:
    G from α costs O(n · #SV) — most of a refit after one click.
 4. the SMO steps need kernel columns; the previous fit's cache holds many of them, equal
    on the kept points: a column is copied from it and only the added points' entries are
-   computed (`kernel_cache.full_column`).
+   computed (`kernel_cache.full_column`);
+5. with the linear kernel (from 200 points), SMO's steps are first taken on the points near
+   the margin only, and the others' gradient follows from Δw (`warm_working_set.py`): after
+   an edit its pair steps zigzag among a few points, each a pass over all n.
 
 `refit` is what `fit` runs: steps 1–3 (`warm_state`) and `smo_fast.solve` from there, in
 one compiled call, `_warm_refit` (the model's numbers are then derived once, from the
