@@ -13,6 +13,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import svm_engine as se
 from svm_engine import checked as CK
@@ -21,6 +23,8 @@ from svm_engine.certify import Columns
 from svm_engine.jit import JIT
 from svm_engine.kernel_cache import SavedColumns
 from svm_engine.problem import build_problem
+from tests.random_problems import problems
+from tests.test_engine_random import quick
 from tests.test_engine_warmstart import EDITS, edit
 
 compiled_only = pytest.mark.skipif(not JIT, reason="the fold runs only with numba")
@@ -101,6 +105,32 @@ def test_the_folded_polish_gives_the_python_paths_model(monkeypatch, kernel, C, 
         assert handed_back >= 3 and folded_polished == 0
     else:
         assert folded_polished >= 5 and handed_back == 0
+
+
+@compiled_only
+@quick(30)
+@given(p=problems(n=(60, 200)), loss=st.sampled_from(["hinge", "quadratic"]),
+       kind=st.sampled_from(EDITS), seed=st.integers(0, 2**16))
+def test_the_folded_polish_gives_the_python_paths_model_on_random_problems(p, loss, kind,
+                                                                           seed):
+    """Random problems, kernels, C and edits (SMO at its tol 1e-3: the refits that polish):
+    the folded and the Python path give the same model."""
+    before = p.fit(loss=loss)
+    X2, y2 = edit(p.X, np.where(p.y > 0, 1.0, -1.0), before.alpha, kind,
+                  np.random.default_rng(seed))
+    if len(np.unique(y2)) < 2:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", se.ConvergenceWarning)
+        folded = se.fit(X2, y2, kernel=p.kernel, C=p.C, loss=loss, time_budget=None,
+                        warm_start=before)
+        CK.JIT = False                       # (no monkeypatch: hypothesis runs many draws)
+        try:
+            python = se.fit(X2, y2, kernel=p.kernel, C=p.C, loss=loss, time_budget=None,
+                            warm_start=before)
+        finally:
+            CK.JIT = JIT
+    _same(folded, python)
 
 
 @compiled_only
