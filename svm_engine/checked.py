@@ -98,7 +98,9 @@ def polished_checked(problem, sol: dict, ex: Expansion, columns: Columns, folded
     """(finalize's fields, the certificate, the expansion) of the polish of sol's α
     (`polish.polish`, then `checked`), or None when it found none. folded: the same polish
     made by the warm refit's compiled call (`refit_checked`, `_polish_checked`), or None
-    (not made, or its rounds did not finish: then `polish.polish` runs, its NEAR try too)."""
+    (not made, or its rounds did not finish: then `polish.polish` runs, its NEAR try too).
+    A folded polish is what `polish.polish` returns from the same arguments (its first try's
+    compiled rounds, DONE: it tries no other), so the verdict on it is final."""
     if folded is not None:
         return _checked_of(problem, folded, None)
     done = _polish.polish(problem, sol["alpha"], sol["b"], ex, columns)
