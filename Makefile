@@ -81,7 +81,8 @@ $(PRECOMPILED): $(RUN_STAMP) $(ENGINE_SOURCES)
 # half a minute each in Python (tests/test_engine_book.py, slow_without_jit).
 NOJIT_TESTS := tests/test_engine_book.py tests/test_engine_random.py tests/test_kernels.py \
 	tests/test_smo_pair.py tests/test_engine_numba_optional.py tests/test_step_player_kernel.py \
-	tests/test_engine_polish_fast.py tests/test_engine_warm_working_set.py
+	tests/test_engine_polish_fast.py tests/test_engine_polish_fold.py \
+	tests/test_engine_warm_working_set.py
 test-nojit: $(TEST_STAMP)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m "not browser and not slow_without_jit" \
 		$(NOJIT_TESTS)

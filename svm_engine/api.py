@@ -16,7 +16,6 @@ import warnings
 
 import numpy as np
 
-from . import polish as _polish
 from . import validation as v
 from . import warmstart as _warm
 from .bounds import at_C_mask
@@ -28,7 +27,7 @@ from .certify import (
     engine_status,
     expansion,
 )
-from .checked import carried_checked, checked, refit_checked
+from .checked import carried_checked, checked, polished_checked, refit_checked
 from .diagnostics import FitDiagnostics
 from .finalize import finalize_proximal, support_threshold, without_residues
 from .jit import JIT
@@ -192,10 +191,11 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None, carried=None)
     `checked.carried_checked`: start = (model, p, s)) and the certificate of α. polish:
     when α fails it, the exact solve on its support vectors (`polish.py`) is tried and kept if
     its α passes (its sums: the expansion plus the columns of what it moved). carried: (sol,
-    cert, ex, columns) when the warm refit made that carried check already
-    (`checked.refit_checked`)."""
+    cert, ex, the polish, columns) when the warm refit made that carried check, and the
+    polish if due, already (`checked.refit_checked`)."""
+    folded = None
     if carried is not None:
-        sol, cert, ex, columns = carried
+        sol, cert, ex, folded, columns = carried
         age = start[0].diagnostics.expansion_age + 1
     elif start is not None:
         columns = Columns(problem)
@@ -210,11 +210,9 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None, carried=None)
         ex, age = expansion(problem, alpha, columns, keep=keep), 0
         sol, cert = checked(problem, alpha, ex)
     if polish and not cert.passed:
-        done = _polish.polish(problem, sol["alpha"], sol["b"], ex, columns)
-        if done is not None:
-            sol1, cert1 = checked(problem, done.alpha, done.expansion)
-            if cert1.passed:
-                return sol1, cert1, True, done.expansion, age
+        done = polished_checked(problem, sol, ex, columns, folded)
+        if done is not None and done[1].passed:
+            return done[0], done[1], True, done[2], age
     return sol, cert, False, ex, age
 
 

@@ -12,7 +12,12 @@ arguments, that `finalize(problem, α, g=g)` and `certify(problem, α, b, expans
 as one compiled call because the Playground refits on every click, and at n = 1,000 their
 Python (array preparation, dispatch, dicts) cost ~0.15 ms of a 0.3 ms refit (issue 31).
 `refit_checked` runs the warm refit (`warmstart.refit`) and then `carried_checked` on its α in
-one compiled call, for the same reason.
+one compiled call, for the same reason; and when its α cannot pass (a KKT violation above
+TOL) and `fit` would polish it, the polish's compiled rounds (`polish_fast.rounds`) and
+`checked` of their α too, ahead of the verdict: at n = 1,000 the Python of `polish.polish`
+and of the `checked` after it were 0.1–0.13 ms of a 0.6–0.75 ms refit (blobs, RBF, a support
+vector added or moved; issue 31). `polished_checked` hands `fit` that polish, or runs
+`polish.polish` when the rounds did not finish (its second, NEAR try included).
 
 Nothing here reads the solver's gradient: the certificate stays independent of the solver
 (`refit_checked` hands the check only the run's α, as `fit` would).
@@ -22,9 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import polish as _polish
+from . import polish_fast as _fast
 from . import warmstart as _warm
 from .bounds import is_at_C
 from .certify import (
+    TOL,
     Columns,
     Expansion,
     _abs_numbers,
@@ -35,8 +43,8 @@ from .certify import (
     round_base,
 )
 from .finalize import derive_from_expansion, loss_power, solution
-from .jit import njit
-from .kernel_values import KernelNumbers
+from .jit import JIT, njit
+from .kernel_values import GAUSSIAN, KernelNumbers
 from .warmstart import _warm_refit
 
 
@@ -63,23 +71,42 @@ def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol:
     """`warmstart.refit` and then `carried_checked` of its α, in one compiled call (the
     Playground refits on every click: the second call, its arguments and the Python between
     them were ~10 % of a warm refit at n = 1,000, issue 31): (Refit, finalize's fields, the
-    certificate, the expansion), or None when `refit` would be. columns: as
+    certificate, the expansion, the polish), or None when `refit` would be. columns: as
     `carried_checked`'s, given the free support vectors' columns when polish and the run
-    converged (`fit` polishes then)."""
+    converged (`fit` polishes then). The polish: for `polished_checked`, what the compiled
+    rounds made of α when `fit` would polish it and its KKT violation is above TOL (then the
+    certificate fails it, whatever else it finds), else None."""
     args, use_cache, max_iter = _warm.refit_args(problem, model, tol, max_iter, wss,
                                                  _warm.MAX_CHANGES, deadline, refine_tol)
     (kp, kp_abs, use_abs, absXT, absX, _, old_absX, _, _, old_g, old_mag), tail = \
         _carry_args(problem, model)          # (the model's X, y and α: refit's already)
+    keep_free = polish and columns is not None
+    limits = (TOL, _polish.MAX_FREE, *_polish.limits(problem))
     # the kernels' numbers as plain tuples: numba reads a namedtuple argument's types in
     # Python, ~1.6 µs each per call, a plain tuple's in C (~0.2)
-    run, out = _refit_check(tuple(args[0]), *args[1:], tuple(kp), tuple(kp_abs), use_abs,
-                            absXT, absX, old_absX, old_g, old_mag, *tail,
-                            polish and columns is not None)
+    run, out, folded = _refit_check(tuple(args[0]), *args[1:], tuple(kp), tuple(kp_abs),
+                                    use_abs, absXT, absX, old_absX, old_g, old_mag, *tail,
+                                    keep_free, keep_free and JIT, limits)
     done = _warm.refit_of(run, use_cache, max_iter, time_budget)
     if done is None:
         return None
     keep = columns if polish and done.run.converged else None
-    return (done, *_checked_of(problem, out, keep))
+    return (done, *_checked_of(problem, out, keep), folded if keep is not None else None)
+
+
+def polished_checked(problem, sol: dict, ex: Expansion, columns: Columns, folded=None):
+    """(finalize's fields, the certificate, the expansion) of the polish of sol's α
+    (`polish.polish`, then `checked`), or None when it found none. folded: the same polish
+    made by the warm refit's compiled call (`refit_checked`, `_polish_checked`), or None
+    (not made, or its rounds did not finish: then `polish.polish` runs, its NEAR try too).
+    A folded polish is what `polish.polish` returns from the same arguments (its first try's
+    compiled rounds, DONE: it tries no other), so the verdict on it is final."""
+    if folded is not None:
+        return _checked_of(problem, folded, None)
+    done = _polish.polish(problem, sol["alpha"], sol["b"], ex, columns)
+    if done is None:
+        return None
+    return (*checked(problem, done.alpha, done.expansion), done.expansion)
 
 
 def _carry_args(problem, model) -> tuple[tuple, tuple]:
@@ -105,11 +132,11 @@ def _carry_args(problem, model) -> tuple[tuple, tuple]:
 
 
 def _checked_of(problem, out, columns: Columns | None):
-    """(finalize's fields, the certificate, the expansion) from `_carried_check`'s out,
-    keeping its columns in columns (unless None)."""
-    g, mag, alpha, derived, t, block, idx = out
+    """(finalize's fields, the certificate, the expansion) from `_carried_check`'s out
+    (or `_polish_checked`'s, its first five), keeping its columns in columns (unless None)."""
+    g, mag, alpha, derived, t = out[:5]
     if columns is not None:
-        columns.keep(idx, block)
+        columns.keep(out[6], out[5])
     ex = Expansion(g, mag)
     sol = solution(alpha, *derived)
     return sol, judge(problem, alpha, sol["b"], ex, t), ex
@@ -159,11 +186,13 @@ def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, 
 def _refit_check(kt, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
                  col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
                  refine_tol, refine_steps, kt_plain, kt_abs, use_abs, absXT, absX, old_absX,
-                 old_g, old_mag, C, C_box_, equality, augmented, k, diag, unit_base, polish):
-    """(`warmstart._warm_refit`'s out, `_carried_check`'s of its α): `refit_checked`. The
-    arguments are theirs in turn, each once, the kernels' numbers (`KernelNumbers`) as plain
-    tuples (kt, kt_plain, kt_abs; keep_free: polish and the run converged). When the rows do
-    not match, the check is of no points."""
+                 old_g, old_mag, C, C_box_, equality, augmented, k, diag, unit_base, polish,
+                 fold, limits):
+    """(`warmstart._warm_refit`'s out, `_carried_check`'s of its α, `_polish_checked`'s of
+    that): `refit_checked`. The arguments are theirs in turn, each once, the kernels' numbers
+    (`KernelNumbers`) as plain tuples (kt, kt_plain, kt_abs; keep_free: polish and the run
+    converged; fold: the polish too, where `polish._rounds` runs the compiled rounds, JIT).
+    When the rows do not match, the check is of no points."""
     kp, kp_plain, kp_abs = KernelNumbers(*kt), KernelNumbers(*kt_plain), KernelNumbers(*kt_abs)
     run = _warm_refit(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
                       col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
@@ -173,8 +202,61 @@ def _refit_check(kt, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_change
         e = np.zeros(0)
         alpha_e, derived, t = _derive_and_sums(e, e, e, e, C, C_box, equality, augmented, k,
                                                diag, unit_base)
-        return run, (e, e, alpha_e, derived, t, np.empty((0, 0)), np.empty(0, dtype=np.int64))
-    return run, _carried_check(kp_plain, kp_abs, use_abs, XT, X, absXT, absX, y, old_X,
-                               old_absX, old_y, old_alpha, old_g, old_mag, alpha, p, s, C,
-                               C_box_, equality, augmented, k, diag, unit_base,
-                               polish and converged)
+        return (run, (e, e, alpha_e, derived, t, np.empty((0, 0)), np.empty(0, dtype=np.int64)),
+                None)
+    out = _carried_check(kp_plain, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX,
+                         old_y, old_alpha, old_g, old_mag, alpha, p, s, C, C_box_, equality,
+                         augmented, k, diag, unit_base, polish and converged)
+    if not (polish and converged and fold):
+        return run, out, None
+    return run, out, _polish_checked(kp_plain, kp_abs, XT, X, y, out, C, C_box_, equality,
+                                     augmented, k, diag, unit_base, limits)
+
+
+@njit(cache=True, nogil=True)
+def _polish_checked(kp, kp_abs, XT, X, y, out, C, C_box, equality, augmented, k, diag,
+                    unit_base, limits):
+    """What `fit` makes of `_carried_check`'s out when its α fails the certificate: the polish
+    (`polish.polish`'s first try, `polish._compiled`: the rounds from the active set α says,
+    with the columns the carry kept of the free αⱼ) and `_derive_and_sums` of its α, as
+    `polished_checked` reads it; None when α's KKT violation is within TOL (the certificate
+    may pass it: its verdict comes first), when `polish._rounds` would not run the compiled
+    rounds (more free αᵢ than MAX_FREE), or when they did not finish (GAVE_UP, FALLBACK:
+    `polish.polish` runs). limits: (TOL, MAX_FREE, `polish.limits`)."""
+    g, mag, alpha, derived, t, block, idx = out
+    tol, max_free_gate = limits[0], limits[1]
+    if not t.kkt > tol:
+        return None
+    n = len(alpha)
+    at0, atC = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+    m = 0
+    for i in range(n):
+        at0[i], atC[i] = alpha[i] == 0.0, is_at_C(alpha[i], C_box)
+        if not at0[i] and not atC[i]:
+            m += 1
+    if m > max_free_gate:
+        return None
+    held = 0                      # the kept columns of free αⱼ (`Columns.held`)
+    for q in range(len(idx)):
+        if not at0[idx[q]] and not atC[idx[q]]:
+            held += 1
+    idx0, block0 = idx, block
+    if held < len(idx):
+        idx0, block0 = np.empty(held, dtype=np.int64), np.empty((n, held))
+        p = 0
+        for q in range(len(idx)):
+            if not at0[idx[q]] and not atC[idx[q]]:
+                idx0[p] = idx[q]
+                block0[:, p] = block[:, q]
+                p += 1
+    gaussian = kp.code == GAUSSIAN
+    absX, absXT = (X, XT) if gaussian else (np.abs(X), np.abs(XT))
+    code, a, _, g1, mag1, _ = _fast.rounds(
+        kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, derived[0], g, mag, at0, atC,
+        C_box, augmented, equality, diag, unit_base, limits[2], limits[3], limits[4],
+        limits[5], limits[6], limits[7], idx0, block0)
+    if code != _fast.DONE:
+        return None
+    alpha1, derived1, t1 = _derive_and_sums(a, g1, mag1, y, C, C_box, equality, augmented, k,
+                                            diag, unit_base)
+    return g1, mag1, alpha1, derived1, t1

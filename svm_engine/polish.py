@@ -226,9 +226,15 @@ def _compiled(problem, alpha, b, ex, columns, at0, atC, free):
         _kernel_numbers(problem), _abs_numbers(problem)[0], gaussian, XT, absXT, X, absX,
         problem.y, np.ascontiguousarray(alpha, dtype=float), float(b), ex.g, ex.mag,
         at0, atC, float(problem.C_box), problem.bias == "augmented", bool(problem.equality),
-        float(spec.diag), round_base(problem),
-        MAX_FREE_QUADRATIC if problem.loss == "quadratic" else MAX_FREE, STEPS, MAX_WORK,
-        STRICT, EQ_RTOL, ROUND_OK, *columns.held(free))
+        float(spec.diag), round_base(problem), *limits(problem), *columns.held(free))
+
+
+def limits(problem) -> tuple:
+    """`polish_fast.rounds`' limits for this problem: (max_free, STEPS, MAX_WORK, STRICT,
+    EQ_RTOL, ROUND_OK), as `_compiled` passes them and the warm refit's compiled call, which
+    runs the same rounds (`checked.refit_checked`)."""
+    return (MAX_FREE_QUADRATIC if problem.loss == "quadratic" else MAX_FREE, STEPS, MAX_WORK,
+            STRICT, EQ_RTOL, ROUND_OK)
 
 
 class _Block:
