@@ -87,8 +87,10 @@ def _both(monkeypatch, X, y, kernel, C, loss, before):
 def test_the_folded_polish_gives_the_python_paths_model(monkeypatch, kernel, C, loss):
     """Every edit: the same model (α, b, the certificate, polished, the expansion and its age,
     ...). The Gaussian and polynomial edits are polished by the fold (no `polish.polish`);
-    the linear ones, whose free block is singular, are handed back to it (FALLBACK) and
-    polished there."""
+    a linear one whose free block is singular would be handed back to it (FALLBACK) and
+    polished there; these get to refine_tol on the working set (`warm_working_set.py`, its
+    Newton steps) and need no polish (with the code before it, 5 of them were handed back;
+    the forced FALLBACK below covers the hand-back)."""
     X, y = _moons()
     before = se.fit(X, y, kernel=kernel, C=C, loss=loss)
     folded_polished = handed_back = 0
@@ -102,7 +104,7 @@ def test_the_folded_polish_gives_the_python_paths_model(monkeypatch, kernel, C, 
             folded_polished += n_folded == 0
             handed_back += n_folded == 1
     if isinstance(kernel, se.Linear):
-        assert handed_back >= 3 and folded_polished == 0
+        assert folded_polished == 0
     else:
         assert folded_polished >= 5 and handed_back == 0
 
