@@ -154,6 +154,8 @@ def check_y(y, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def check_C(C) -> float:
+    if type(C) is float and C > 0:        # the common case (numbers.Real's check: ~1 µs)
+        return C
     if isinstance(C, bool) or not isinstance(C, numbers.Real):
         raise ValueError(f"C must be a positive number or math.inf, got {C!r}")
     C = float(C)
@@ -234,8 +236,8 @@ def check_max_iter(max_iter) -> int | None:
 
 
 def check_time_budget(time_budget) -> float | None:
-    if time_budget is None:
-        return None
+    if time_budget is None or (type(time_budget) is float and time_budget > 0):
+        return time_budget                # (the common cases, without numbers.Real's check)
     if (isinstance(time_budget, bool) or not isinstance(time_budget, numbers.Real)
             or not time_budget > 0):
         raise ValueError(f"time_budget must be a number of seconds > 0 or None, "
