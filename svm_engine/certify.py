@@ -399,9 +399,13 @@ def round_unit(problem, n_terms: int) -> float:
 def round_base(problem) -> float:
     """`round_unit`'s part that does not depend on the number of terms, in units of ε (the
     compiled loops add 2 per term themselves)."""
-    s = problem.spec
+    return round_base_of(problem.spec, problem.X.shape[1])
+
+
+def round_base_of(s, d: int) -> float:
+    """`round_base` of the kernel spec s on d features."""
     q = s.degree if s.code == kv.POLYNOMIAL else 1
-    return 4.0 * (q + problem.X.shape[1]) + 16.0
+    return 4.0 * (q + d) + 16.0
 
 
 def rounding(problem, alpha: np.ndarray, mag: np.ndarray, b: float) -> np.ndarray:

@@ -25,6 +25,8 @@ Nothing here reads the solver's gradient: the certificate stays independent of t
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from . import polish as _polish
@@ -36,11 +38,14 @@ from .certify import (
     Columns,
     Expansion,
     _abs_numbers,
+    _abs_of,
     _carry,
     _kernel_numbers,
+    _plain_numbers,
     _sums,
     judge,
     round_base,
+    round_base_of,
 )
 from .finalize import derive_from_expansion, loss_power, solution
 from .jit import JIT, njit
@@ -55,7 +60,8 @@ def carried_checked(problem, alpha: np.ndarray, model, p: int, s: int,
     expansion carried from `model.diagnostics.expansion` (`certify._carry`), finalize's
     fields from it, and the certificate of them. columns: where to keep the columns of the
     free support vectors that the carry computed (the polish's, as `certify.expansion`
-    keeps them on a cold fit; each a Gaussian column of n exponentials)."""
+    keeps them on a cold fit; each a Gaussian column of n exponentials), when the
+    certificate fails (the polish runs only then)."""
     (kp, kp_abs, use_abs, absXT, absX, old_X, old_absX, old_y, old_alpha, old_g,
      old_mag), tail = _carry_args(problem, model)
     out = _carried_check(kp, kp_abs, use_abs, problem.XT, problem.X, absXT, absX, problem.y,
@@ -78,15 +84,19 @@ def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol:
     certificate fails it, whatever else it finds), else None."""
     args, use_cache, max_iter = _warm.refit_args(problem, model, tol, max_iter, wss,
                                                  _warm.MAX_CHANGES, deadline, refine_tol)
-    (kp, kp_abs, use_abs, absXT, absX, _, old_absX, _, _, old_g, old_mag), tail = \
-        _carry_args(problem, model)          # (the model's X, y and α: refit's already)
+    # `_carry_args`' (the model's X, y and α: refit's already), the kernels' numbers as
+    # plain tuples: numba reads a namedtuple argument's types in Python, ~1.6 µs each per
+    # call, a plain tuple's in C (~0.2)
+    kt, kt_plain, kt_abs, use_abs, diag, unit_base = _kernel_args(problem.spec,
+                                                                  problem.X.shape[1])
+    absXT, absX, _, old_absX = _abs_arrays(problem, model, use_abs)
+    prev = model.diagnostics.expansion
     keep_free = polish and columns is not None
     limits = (TOL, _polish.MAX_FREE, *_polish.limits(problem))
-    # the kernels' numbers as plain tuples: numba reads a namedtuple argument's types in
-    # Python, ~1.6 µs each per call, a plain tuple's in C (~0.2)
-    run, out, folded = _refit_check(tuple(args[0]), *args[1:], tuple(kp), tuple(kp_abs),
-                                    use_abs, absXT, absX, old_absX, old_g, old_mag, *tail,
-                                    keep_free, keep_free and JIT, limits)
+    run, out, folded = _refit_check(
+        kt, *args[1:], kt_plain, kt_abs, use_abs, absXT, absX, old_absX, prev.g, prev.mag,
+        float(problem.C), float(problem.C_box), problem.equality, problem.bias == "augmented",
+        loss_power(problem), diag, unit_base, keep_free, keep_free and JIT, limits)
     done = _warm.refit_of(run, use_cache, max_iter, time_budget)
     if done is None:
         return None
@@ -109,19 +119,35 @@ def polished_checked(problem, sol: dict, ex: Expansion, columns: Columns, folded
     return (*checked(problem, done.alpha, done.expansion), done.expansion)
 
 
+@lru_cache(maxsize=256)
+def _kernel_args(spec, d: int) -> tuple:
+    """`refit_checked`'s numbers of the kernel spec on d features, made once per kernel (specs
+    are frozen, hashable; ~3 µs of Python on every click, issue 31): K_eff's, k's and |k|'s
+    numbers as plain tuples, use |k|'s (`certify._abs_of`), K_eff's diagonal term and
+    `certify.round_base`."""
+    kp_abs, use_abs = _abs_of(spec)
+    return (tuple(spec.numbers()), tuple(_plain_numbers(spec)), tuple(kp_abs), use_abs,
+            float(spec.diag), round_base_of(spec, d))
+
+
+def _abs_arrays(problem, model, use_abs: bool) -> tuple:
+    """(|X|ᵀ, |X|, the model's X, its |X|) for the bounds of the polynomial kernel's rounding
+    (`certify._abs_numbers`); for the others X's own (not read: `certify._both`, |k| + 0.4
+    comes from k's columns)."""
+    old_X = np.ascontiguousarray(model.X, dtype=float)
+    if not use_abs:
+        return problem.XT, problem.X, old_X, old_X
+    absX = np.abs(problem.X)
+    return np.ascontiguousarray(absX.T), absX, old_X, np.abs(old_X)
+
+
 def _carry_args(problem, model) -> tuple[tuple, tuple]:
     """`_carried_check`'s arguments: (the kernels' numbers, use_abs, |X|ᵀ, |X|, the model's
     X, |X|, y and α, its expansion's g and mag) and (C, C_box, the loss and bias's numbers)
     — the others are the problem's X and y and (α, p, s, keep_free)."""
     prev = model.diagnostics.expansion
-    X, XT = problem.X, problem.XT
-    old_X = np.ascontiguousarray(model.X, dtype=float)
     kp_abs, use_abs = _abs_numbers(problem)
-    if use_abs:
-        absX, old_absX = np.abs(X), np.abs(old_X)
-        absXT = np.ascontiguousarray(absX.T)
-    else:                    # not read (`certify._both`): |k| + 0.4 comes from k's columns
-        absX, absXT, old_absX = X, XT, old_X
+    absXT, absX, old_X, old_absX = _abs_arrays(problem, model, use_abs)
     head = (_kernel_numbers(problem), kp_abs, use_abs, absXT, absX, old_X, old_absX,
             np.asarray(model.y, dtype=float), np.asarray(model.alpha, dtype=float), prev.g,
             prev.mag)
@@ -133,13 +159,15 @@ def _carry_args(problem, model) -> tuple[tuple, tuple]:
 
 def _checked_of(problem, out, columns: Columns | None):
     """(finalize's fields, the certificate, the expansion) from `_carried_check`'s out
-    (or `_polish_checked`'s, its first five), keeping its columns in columns (unless None)."""
+    (or `_polish_checked`'s, its first five), keeping its columns in columns (unless None)
+    when the certificate fails."""
     g, mag, alpha, derived, t = out[:5]
-    if columns is not None:
-        columns.keep(out[6], out[5])
     ex = Expansion(g, mag)
     sol = solution(alpha, *derived)
-    return sol, judge(problem, alpha, sol["b"], ex, t), ex
+    cert = judge(problem, alpha, sol["b"], ex, t)
+    if columns is not None and not cert.passed:   # (the polish's, which runs only then: a
+        columns.keep(out[6], out[5])              # passed refit saves the store, ~3 µs)
+    return sol, cert, ex
 
 
 def checked(problem, alpha: np.ndarray, ex: Expansion):

@@ -25,17 +25,19 @@ SUPPORT = {s.key: {"loss": s.losses, "bias": s.biases, "kernel": ("any",), "hard
 def check_data(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
     """`check_X` and `check_y` together: (X copy, y_pm, classes, max ‖xᵢ‖² or None).
 
-    The common case (float64 arrays, finite, two labels) is one compiled pass over X and y
-    (`_scan`), which also finds max ‖xᵢ‖² for `check_kernel_range`; anything else goes
-    through the two checks, which name what is wrong. (Compiled again, after numpy's ten
-    passes: those cost 30–45 µs at n = 1,000, a tenth of a warm refit after one click, issue
-    31; the compiled pass costs ~5.)"""
+    The common case (float64 X, finite, two float64 or int64 labels: the pages send int64)
+    is one compiled pass over X and y (`_scan`), which also finds max ‖xᵢ‖² for
+    `check_kernel_range`; anything else goes through the two checks, which name what is
+    wrong. (Compiled again, after numpy's ten passes: those cost 30–45 µs at n = 1,000, a
+    tenth of a warm refit after one click, issue 31; the compiled pass costs ~5. int64
+    labels took the two checks and `check_kernel_range`'s own pass: ~30 µs more.)"""
     if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.size
-            and X.flags.c_contiguous and type(y) is np.ndarray and y.dtype == np.float64
+            and X.flags.c_contiguous and type(y) is np.ndarray
+            and (y.dtype == np.float64 or y.dtype == np.int64)
             and y.shape == (X.shape[0],)):
         ok, lo, hi, top, y_pm = _scan(X, y)
-        if ok:
-            return np.array(X, order="C"), y_pm, np.array([lo, hi]), top  # X: the model's copy
+        if ok:   # classes of y's dtype, as `check_y` gives them; X: the model's copy
+            return np.array(X, order="C"), y_pm, np.array([lo, hi], dtype=y.dtype), top
     X = check_X(X)
     y_pm, classes = check_y(y, len(X))
     return X, y_pm, classes, None
@@ -44,30 +46,31 @@ def check_data(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, float | None]:
 @njit(cache=True, nogil=True)
 def _scan(X, y):
     """(ok, lo, hi, max ‖xᵢ‖², y_pm): ok when every ‖xᵢ‖² is finite (so every xᵢ is) and y
-    holds exactly two finite values lo < hi (y_pm: +1 at hi, −1 at lo)."""
+    holds exactly two finite values lo < hi (y_pm: +1 at hi, −1 at lo); lo and hi of y's
+    dtype (float64 or int64: integers compared as integers)."""
     n, d = X.shape
     top = 0.0
+    lo, hi = y[0], y[0]
     for i in range(n):
         r = 0.0
         for c in range(d):
             r += X[i, c] * X[i, c]
         if not r < math.inf:                          # inf, or NaN in the row
-            return False, 0.0, 0.0, 0.0, np.empty(0)
+            return False, lo, hi, 0.0, np.empty(0)
         top = max(top, r)
-    lo, hi = y[0], y[0]
     for i in range(n):
         lo, hi = min(lo, y[i]), max(hi, y[i])
     y_pm = np.empty(n)
-    if not (-math.inf < lo < hi < math.inf):         # one label, or inf / NaN
-        return False, 0.0, 0.0, 0.0, y_pm
+    if not (lo < hi and -math.inf < lo and hi < math.inf):   # one label, or inf / NaN
+        return False, lo, hi, 0.0, y_pm
     for i in range(n):
         if y[i] == hi:
             y_pm[i] = 1.0
         elif y[i] == lo:
             y_pm[i] = -1.0
         else:                                          # a third value, or NaN
-            return False, 0.0, 0.0, 0.0, y_pm
-    return True, float(lo), float(hi), top, y_pm
+            return False, lo, hi, 0.0, y_pm
+    return True, lo, hi, top, y_pm
 
 
 def row_norms2(X: np.ndarray) -> np.ndarray:
@@ -151,6 +154,8 @@ def check_y(y, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def check_C(C) -> float:
+    if type(C) is float and C > 0:        # the common case (numbers.Real's check: ~1 µs)
+        return C
     if isinstance(C, bool) or not isinstance(C, numbers.Real):
         raise ValueError(f"C must be a positive number or math.inf, got {C!r}")
     C = float(C)
@@ -231,8 +236,8 @@ def check_max_iter(max_iter) -> int | None:
 
 
 def check_time_budget(time_budget) -> float | None:
-    if time_budget is None:
-        return None
+    if time_budget is None or (type(time_budget) is float and time_budget > 0):
+        return time_budget                # (the common cases, without numbers.Real's check)
     if (isinstance(time_budget, bool) or not isinstance(time_budget, numbers.Real)
             or not time_budget > 0):
         raise ValueError(f"time_budget must be a number of seconds > 0 or None, "

@@ -280,7 +280,10 @@ def test_labels_in_reverse_order_flip_the_sign():
 
 _MAGNITUDES = st.sampled_from([1e-3, 1.0, 1e150, 1e160])     # 1e160² overflows
 _LABELS = st.sampled_from([(0.0, 1.0), (0.0, 1.0), (-2.0, 1.0), (0.0,), (0.0, 1.0, -2.0),
-                           (0.0, math.nan), (math.inf, 1.0)])
+                           (0.0, math.nan), (math.inf, 1.0),
+                           # int64 (the pages'), beyond 2⁵³ too: compared as integers
+                           (0, 1), (-1, 1), (3,), (0, 1, -2), (2**62, 2**62 + 1),
+                           (-2**63, 2**63 - 1)])
 
 
 @settings(max_examples=300, deadline=None)
@@ -313,6 +316,7 @@ def test_check_data_is_check_X_and_check_y(X, scale, bad, labels, seed):
     Xc, y_pm, classes, norm2 = got
     for a, b in zip((Xc, y_pm, classes), ref, strict=True):
         np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype      # classes: y's own dtype (float64, int64)
     # and both as numpy says (the two share the label pass)
     u = np.unique(y)
     assert len(u) == 2 and np.isfinite(u).all() and np.isfinite(X).all()
