@@ -31,7 +31,7 @@ from .bounds import is_at_C
 from .jit import njit
 from .kernel_cache import PreviousColumns
 from .kernel_values import LINEAR, kernel_diag
-from .solvers.smo_fast import LOW, UP, LoopProblem, LoopSettings, LoopState, _status, smo_loop
+from .solvers.smo_fast import LoopProblem, LoopSettings, LoopState, _m_and_M, _statuses, smo_loop
 
 #: A bound point stays out when its margin yᵢh(xᵢ) is at least BAND beyond 1 on its side.
 #: (The 20 edits of bench_speed.py's warm part, linear: 0.5 kept 67–150 of 1,000 points on
@@ -78,18 +78,15 @@ def working_set(alpha, G, y, C, p, s):
     (the midpoint of m and M when none is free)."""
     n = len(alpha)
     total, count = 0.0, 0
-    mm, MM = -np.inf, np.inf
     for t in range(n):
-        f = -y[t] * G[t]
         if alpha[t] > 0.0 and not is_at_C(alpha[t], C):
-            total += f
+            total += -y[t] * G[t]
             count += 1
-        st = _status(alpha[t], y[t], C)
-        if st & UP and f > mm:
-            mm = f
-        if st & LOW and f < MM:
-            MM = f
-    b = total / count if count > 0 else 0.5 * (mm + MM)
+    if count > 0:
+        b = total / count
+    else:
+        mm, MM = _m_and_M_all(alpha, G, y, C)
+        b = 0.5 * (mm + MM)
     keep = np.empty(n, dtype=np.int64)
     na = 0
     for t in range(n):
@@ -141,20 +138,23 @@ def subset_run(kp, X, y, C, alpha, G, idx, settings):
                 dw[c] += c_t * X[t, c]
         alpha[t] = aA[k]
         G[t] = run.G[k]
-    mm, MM = -np.inf, np.inf
     for t in range(n):
         if not inside[t]:                   # Gₜ += yₜ Σⱼ Δⱼyⱼ K_eff(xₜ, xⱼ), tⱼ ≠ t
             acc = 0.0
             for c in range(d):
                 acc += X[t, c] * dw[c]
             G[t] += y[t] * acc
-        f = -y[t] * G[t]
-        st = _status(alpha[t], y[t], C)
-        if st & UP and f > mm:
-            mm = f
-        if st & LOW and f < MM:
-            MM = f
+    mm, MM = _m_and_M_all(alpha, G, y, C)
     return run.n_iter, mm - MM, run.converged
+
+
+@njit(cache=True, nogil=True)
+def _m_and_M_all(alpha, G, y, C):
+    """SMO's m and M (`smo_fast._m_and_M`, its statuses `_statuses`) over all points."""
+    n = len(y)
+    sta = np.empty(n, np.uint8)
+    _statuses(y, alpha, C, sta)
+    return _m_and_M(-y * G, sta, n)
 
 
 @njit(cache=True, nogil=True)
