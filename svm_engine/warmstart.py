@@ -355,7 +355,8 @@ def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
                 it2, gap2, ok = _ws.subset_run(
                     kp, X, y, C_box, more, G2, idx,
                     _ws.subset_settings(s, refine_tol,
-                                        min(_ws.refine_budget(len(idx)), s.max_iter - it)))
+                                        min(_ws.refine_budget(len(idx)), s.max_iter - it),
+                                        _ws.REFINE_FIRST))
                 if ok and gap2 <= refine_tol:
                     alpha, gap, it, refined, done = more, gap2, it + it2, it2, True
         if not done:

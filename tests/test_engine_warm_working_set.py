@@ -119,3 +119,31 @@ def test_refits_through_the_working_set_end_at_the_cold_optimum(kind, C):
     if warm.converged:
         assert same_objective(warm.dual_objective, cold.dual_objective, rel=1e-9)
         assert_kkt(warm, 1e-6)
+
+
+@pytest.mark.parametrize("kind", EDITS)
+def test_the_refinement_starts_with_a_newton_step(kind):
+    """REFINE_FIRST: from tol 1e-3 to 1e-7, a Newton step on the free set at once lands at the
+    optimum when the free set is already the optimum's; pair steps alone take several."""
+    problem, alpha, G, p, s = _start(se.Linear(), kind)
+    y, C = problem.y, float(problem.C_box)
+    idx = ws.working_set(alpha, G, y, C, p, s)
+    _, gap, ok = ws.subset_run(problem.spec.numbers(), problem.X, y, C, alpha, G, idx,
+                               ws.subset_settings(_settings(), 1e-3, 100_000))
+    assert ok
+    if gap > 1e-3:      # a violator left outside: the caller goes on on all points (above)
+        _, gap, ok = ws.subset_run(problem.spec.numbers(), problem.X, y, C, alpha, G,
+                                   np.arange(len(y)), ws.subset_settings(_settings(), 1e-3,
+                                                                         100_000))
+        assert ok and gap <= 1e-3
+        idx = ws.working_set(alpha, G, y, C, p, s)
+    steps = {}
+    for first in (ws.REFINE_FIRST, ws.NEWTON_EVERY):
+        a, g = alpha.copy(), G.copy()
+        steps[first], gap, ok = ws.subset_run(
+            problem.spec.numbers(), problem.X, y, C, a, g, idx,
+            ws.subset_settings(_settings(), 1e-7, 100_000, first))
+        assert ok and gap <= 1e-7
+        assert g == pytest.approx(problem.Q @ a - 1.0, abs=1e-11)
+    assert steps[ws.REFINE_FIRST] <= steps[ws.NEWTON_EVERY]
+    assert steps[ws.REFINE_FIRST] <= 1        # this face is not degenerate (3 free points)
