@@ -180,6 +180,30 @@ def test_on_an_interior_face_one_newton_step_reaches_its_minimum(seed, k, rank):
     np.testing.assert_allclose(x, x_star, rtol=1e-6, atol=1e-8)
 
 
+@settings(max_examples=40 * FACTOR, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), k=st.integers(4, 9))
+def test_on_a_face_with_no_minimum_the_step_goes_to_the_box(seed, k):
+    """A linear kernel's face in the plane with more free points than it has dimensions
+    (Q_FF of rank 2) and a gradient along a direction of no curvature: f falls without end
+    along it with the box ignored, so the box decides. The step lowers f as much as the
+    careful way (`_descent`, which follows that direction to a bound) and puts a point on a
+    bound (a warm refit's moons edit zigzagged 621 steps on such a face, issue 31)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(k, 2))
+    y = np.where(np.arange(k) % 2 == 0, 1.0, -1.0)
+    H = (y[:, None] * y[None, :]) * (X @ X.T)
+    a = rng.uniform(0.3, 0.7, size=k)
+    flat = np.linalg.svd(np.vstack([(y[:, None] * X).T, y]))[2][-1]   # Hv = 0, yᵀv = 0
+    g = H @ rng.normal(size=k) + rng.normal() * y + 1e-2 * flat
+    x, _, _, taken, change = face.face_step(H, g, y, a, 1.0, 1e-7, 200)
+    w = np.empty((8, k))
+    face._descent(H, g, y, a, 1.0, 1e-8, 200, w)
+    careful = f_of(H, g, a, w[6])
+    assert taken
+    assert f_of(H, g, a, x) <= careful + 1e-9 * max(1.0, abs(careful))
+    assert ((x == 0.0) | (x == 1.0)).any()
+
+
 # ------------------------------------------------------ the two solvers, Newton steps in
 
 

@@ -208,7 +208,10 @@ def _conjugate(r, p, beta):
 @njit(cache=True, nogil=True)
 def _cg(H, gr, y, act, m, stop, budget, d, Hd, r, p, Hp, Pv):
     """Projected CG on the face `act` from d = 0, box ignored: d ≈ argmin ½dᵀHd + grᵀd with
-    yᵀd = 0. Fills d and Hd; returns the iterations used (≤ budget).
+    yᵀd = 0. Fills d and Hd; returns (the iterations used (≤ budget), whether it stopped on a
+    direction of no curvature with the residual above stop: along it f falls without end, the
+    face has no minimum with the box ignored — more free points than a linear kernel's face
+    has dimensions — and the box decides, `_descent`).
     (Written here: it runs inside the compiled SMO loop, where scipy's cg cannot be called,
     and stops at the step's budget of products (`cg_budget`). On the faces it is for (low rank
     plus I/(2C): linear kernel, C = 10⁴) it takes 3 iterations: 3–40× faster than LAPACK's
@@ -229,7 +232,7 @@ def _cg(H, gr, y, act, m, stop, budget, d, Hd, r, p, Hp, Pv):
         _matvec(H, p, Hp)
         kap = _curvature(p, Hp, act)
         if not kap > 0.0:                    # no curvature left along p: stop here
-            break
+            return used, True
         t = rr / kap
         for c in range(k):
             d[c] += t * p[c]
@@ -237,7 +240,7 @@ def _cg(H, gr, y, act, m, stop, budget, d, Hd, r, p, Hp, Pv):
         rr_new, big = _advance(Hp, y, act, m, t, r, Pv)
         _conjugate(r, p, rr_new / rr)
         rr = rr_new
-    return used
+    return used, False
 
 
 @njit(cache=True, nogil=True)
@@ -268,7 +271,10 @@ def _rounds(H, g, y, a, C, stop, budget, w):
         used += 1
         for c in range(k):
             gr[c] = g[c] + Hp[c]
-        used += _cg(H, gr, y, act, m, stop, budget - used, d, Hd, r, p, Hp, Pv)
+        more, flat = _cg(H, gr, y, act, m, stop, budget - used, d, Hd, r, p, Hp, Pv)
+        used += more
+        if flat:                             # no minimum on the face: `_descent` follows
+            break                            # that direction to the box
         out = 0
         for c in range(k):
             if act[c]:
