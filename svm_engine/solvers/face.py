@@ -25,7 +25,9 @@ Q_FF is a low-rank matrix plus 1/(2C) (the case above). Then, as in a primal–d
 method (Hintermüller, Ito & Kunisch 2002): the αₜ that land outside the box go to the bound
 they crossed and leave the face, and the smaller face is solved again (`_rounds`), so that
 hundreds of multipliers can leave in one step. The point found is taken if it lowers f
-(checked: f(x) − f(a) = (G + ½Q_FF d)ᵀd, exact for a quadratic); if not, the careful
+(checked: f(x) − f(a) = (G + ½Q_FF d)ᵀd, exact for a quadratic); if not, or when the face
+has no minimum with the box ignored (CG meets a direction of no curvature: a linear kernel's
+face with more free points than dimensions, where f falls along it until a bound), the careful
 active-set way (`_descent`): CG on the face from α_F, and when a step would leave the box,
 α_F moves to the first bound on its way, that αₜ is set exactly on it and leaves the face,
 and CG restarts on the smaller face (Moré & Toraldo 1991) — every step lowers f. CG stops
