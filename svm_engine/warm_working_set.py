@@ -53,15 +53,14 @@ MAX_REFINE = 1024
 #: first after as many (a cold fit's first comes after 5,000 pair steps, so that a trace shows
 #: Platt's steps; a warm run keeps no trace). The pair steps zigzag on a linear kernel's
 #: degenerate face. Every 20 steps, the bench's 10 linear edits at n = 1,000 took 0–81 steps
-#: to tol and 0–21 more to refine_tol (one: 621 more, moons, a support vector moved); every
-#: 10, with REFINE_FIRST, 0–31 in all (that one 634). On 90 edits (n = 500, 1,000, 2,000,
-#: bench_speed's edits with 3 seeds): 2,904 → 2,564 steps, the worst 465 → 263, the median
-#: 18 → 11, the time as before within noise (process time, issue 31).
+#: to tol and 0–21 more to refine_tol (one: 621 more, moons, a support vector moved, where the
+#: face step landed short of the box: `face._cg`); every 10, with REFINE_FIRST and that face
+#: step mended, 0–31 in all. On 90 edits (n = 500, 1,000, 2,000, bench_speed's edits with 3
+#: seeds): 3,283 → 1,957 steps, the worst 521 → 254, the median 21 → 11 (issue 31).
 NEWTON_EVERY = 10
 #: The refinement past tol takes its first Newton step at once: at tol the free set is as a
 #: rule the optimum's, and the step lands there (the bench's linear edits: 0–1 steps where
-#: the pair steps took 5–21; the exception, a degenerate face, is as before: moons, a support
-#: vector moved, 4 free points in the plane at tol where the optimum has 3).
+#: the pair steps took 5–21).
 REFINE_FIRST = 0
 
 
