@@ -138,15 +138,15 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
     diag = {"w_primal": run.w_primal, "b_primal": run.b_primal}
     if run.refined_iter:   # a warm refit's steps past tol (`warmstart.refit`)
         diag["refined_iter"] = run.refined_iter
+    ran = run.converged
     if solver == "psvm":
         cert = certify_proximal(problem, sol)
     else:
         diag["solver_alpha"] = sol["alpha"]
-        start = _carried(problem, warm_start, matched)
-        sol, cert, diag["polished"], ex, age = _checked(problem, sol["alpha"],
-                                                        polish and run.converged, start,
-                                                        carried)
-        if polish and solver == "smo" and not trace and run.converged and not cert.passed:
+        start = (warm_start,) if carried is not None else _carried(problem, warm_start, matched)
+        sol, cert, diag["polished"], ex, age = _checked(problem, sol["alpha"], polish and ran,
+                                                        start, carried)
+        if polish and solver == "smo" and not trace and ran and not cert.passed:
             # too many free SVs to polish, or a wrong active set: SMO itself goes on, from
             # its α, to a tolerance below the certificate's
             more = _smo_fast.solve(problem, tol=REFINE_TOL, wss=wss, alpha0=sol["alpha"],
@@ -157,15 +157,16 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
                           **({} if more.converged else {"status": more.status,
                                                         "max_iter": more.max_iter}))
             diag["solver_alpha"] = without_residues(more.alpha)
+            ran = run.converged
             sol, cert, diag["polished"], ex, age = _checked(problem, diag["solver_alpha"],
-                                                            run.converged, None)
-        diag.update(expansion=ex, expansion_age=age)
+                                                            ran, None)
+        diag["expansion"], diag["expansion_age"] = ex, age
     elapsed = time.perf_counter() - t0
     if math.isfinite(C) and not _finite(sol, solver):
         raise ValueError(f"C = {C!r} is too large for solver {solver!r} on this data: its numbers "
                          "overflow (α, b or the objectives are not finite). Use a smaller C, or "
                          "math.inf (the hard margin) with smo or qp.")
-    converged = bool(run.converged and cert.passed)
+    converged = bool(ran and cert.passed)
     status = engine_status(cert, run)
     if solver != "psvm":   # the objectives as the certificate recomputed them (ξ that is 0
         sol["primal_objective"], sol["dual_objective"] = cert.primal, cert.dual  # to rounding)
@@ -201,7 +202,7 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None, carried=None)
     when α fails it, the exact solve on its support vectors (`polish.py`) is tried and kept if
     its α passes (its sums: the expansion plus the columns of what it moved). carried: (sol,
     cert, ex, the polish, columns) when the warm refit made that carried check, and the
-    polish if due, already (`checked.refit_checked`)."""
+    polish if due, already (`checked.refit_checked`; start is then (model,))."""
     folded = None
     if carried is not None:
         sol, cert, ex, folded, columns = carried

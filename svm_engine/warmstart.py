@@ -165,7 +165,7 @@ def compatible(problem, model) -> str | None:
         return (f"it has loss={model.loss!r}, bias={model.bias!r}, C={model.C!r}; this fit "
                 f"loss={problem.loss!r}, bias={problem.bias!r}, C={problem.C!r}")
     spec = problem.spec.of(model.kernel, model.C, model.loss, model.bias)
-    if spec != problem.spec:
+    if spec is not problem.spec and spec != problem.spec:   # (specs are made once: `is` first)
         return f"its kernel {model.kernel!r} is another kernel"
     return None
 
