@@ -385,6 +385,14 @@ class Certificate:
     worst: int = -1       # the point of the largest KKT violation (0-based), or −1
     proximal: bool = False    # PSVM's own problem (`certify_proximal`), not the SVM's
 
+    def __init__(self, kkt, gap, gap_rel, gap_allowed, primal, dual, failure=None, worst=-1,
+                 proximal=False):
+        # the fields above, set at once: frozen dataclasses set each through
+        # object.__setattr__, ~1 µs of every warm refit's verdict (issue 31)
+        self.__dict__.update(kkt=kkt, gap=gap, gap_rel=gap_rel, gap_allowed=gap_allowed,
+                             primal=primal, dual=dual, failure=failure, worst=worst,
+                             proximal=proximal)
+
     @property
     def passed(self) -> bool:
         return self.failure is None
