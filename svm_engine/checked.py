@@ -90,7 +90,8 @@ def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol:
     run, out, folded = _refit_check(
         problem.XT, problem.X, problem.y, old_X, np.asarray(model.y, dtype=float), model.alpha,
         model.gradient, saved.rows, saved.col_slot, saved.slot_full, float(deadline), absXT,
-        absX, old_absX, prev.g, prev.mag, warm, check)
+        absX, old_absX, prev.g, prev.mag, warm, check,
+        (TOL, _polish.MAX_FREE, *_polish.limits(problem)))   # (read each time: tests vary them)
     max_iter = warm[4]
     done = _warm.refit_of(run, use_cache, max_iter, time_budget)
     if done is None:
@@ -121,16 +122,17 @@ _NUMBERS: dict = {}
 
 def _numbers(problem, tol, max_iter, wss, refine_tol, keep_free: bool) -> tuple:
     """(`_refit_check`'s warm and check tuples, use the column cache?, use |k|'s numbers?): its
-    arguments that are numbers, the deadline aside, the same on every refit of one problem's
-    shape (kernel, C, loss, bias, n, d) with one fit's settings. Made once: on every click
-    they were ~10 µs of Python, and numba's dispatch checks each argument's type (~0.1 µs
-    each, more cache-cold), 23 of _refit_check's 40 (issue 31). warm: `_warm_refit`'s
-    (`warmstart.refit_numbers`); check: `_carried_check`'s and `_polish_checked`'s (the
-    kernels' numbers, C, the loss and bias's, keep_free, fold, limits). The kernels' numbers
-    as plain tuples: numba reads a namedtuple argument's types in Python, ~1.6 µs each per
-    call, a plain tuple's in C (~0.2)."""
+    arguments that are numbers, the deadline and the polish's limits aside, the same on every
+    refit of one problem's shape (kernel, C, loss, bias, n, d) with one fit's settings. Made
+    once: on every click they were ~10 µs of Python, and numba's dispatch checks each
+    argument's type (~0.1 µs each, more cache-cold), 23 of _refit_check's 40 (issue 31).
+    warm: `_warm_refit`'s (`warmstart.refit_numbers`); check: `_carried_check`'s and
+    `_polish_checked`'s (the kernels' numbers, C, the loss and bias's, keep_free, fold; JIT is
+    read on each call, as `polish.limits` are: tests switch them). The kernels' numbers as
+    plain tuples: numba reads a namedtuple argument's types in Python, ~1.6 µs each per call,
+    a plain tuple's in C (~0.2)."""
     key = (problem.spec, problem.C, problem.loss, problem.bias, problem.X.shape, tol, max_iter,
-           wss, refine_tol, keep_free)
+           wss, refine_tol, keep_free, JIT)
     hit = _NUMBERS.get(key)
     if hit is None:
         if len(_NUMBERS) >= 256:
@@ -141,7 +143,7 @@ def _numbers(problem, tol, max_iter, wss, refine_tol, keep_free: bool) -> tuple:
                                                                       problem.X.shape[1])
         check = (kt_plain, kt_abs, use_abs, float(problem.C), problem.equality,
                  problem.bias == "augmented", loss_power(problem), diag, unit_base, keep_free,
-                 keep_free and JIT, (TOL, _polish.MAX_FREE, *_polish.limits(problem)))
+                 keep_free and JIT)
         hit = _NUMBERS[key] = ((kt, *warm[1:]), check, use_cache, use_abs)
     return hit
 
@@ -239,17 +241,17 @@ def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, 
 
 @njit(cache=True, nogil=True)
 def _refit_check(XT, X, y, old_X, old_y, old_alpha, old_G, rows, col_slot, slot_full, deadline,
-                 absXT, absX, old_absX, old_g, old_mag, warm, check):
+                 absXT, absX, old_absX, old_g, old_mag, warm, check, limits):
     """(`warmstart._warm_refit`'s out, `_carried_check`'s of its α, `_polish_checked`'s of
     that): `refit_checked`. The arguments are theirs in turn, each once; their numbers in two
     tuples made once (`_numbers`): warm, `_warm_refit`'s (the kernel's numbers as a plain
     tuple); check, the others (the kernels' numbers `KernelNumbers` as plain tuples; keep_free:
     polish and the run converged; fold: the polish too, where `polish._rounds` runs the
-    compiled rounds, JIT). When the rows do not match, the check is of no points."""
+    compiled rounds, JIT); limits: `_polish_checked`'s. When the rows do not match, the check
+    is of no points."""
     (kt, C_box, max_changes, tol, max_iter, mvp, n_slots, base, first, refine_tol,
      refine_steps) = warm
-    kt_plain, kt_abs, use_abs, C, equality, augmented, k, diag, unit_base, polish, fold, \
-        limits = check
+    kt_plain, kt_abs, use_abs, C, equality, augmented, k, diag, unit_base, polish, fold = check
     kp, kp_plain, kp_abs = KernelNumbers(*kt), KernelNumbers(*kt_plain), KernelNumbers(*kt_abs)
     run = _warm_refit(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
                       col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
