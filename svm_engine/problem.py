@@ -113,6 +113,12 @@ class Problem:
     bias: str
     spec: KernelSpec | None = None
 
+    def __init__(self, X, y, K, K_eff, Q, C, C_box, loss, bias, spec=None):
+        # the fields above, set at once: frozen dataclasses set each through
+        # object.__setattr__, ~1 µs of every warm refit (issue 31)
+        self.__dict__.update(X=X, y=y, K=K, K_eff=K_eff, Q=Q, C=C, C_box=C_box, loss=loss,
+                             bias=bias, spec=spec)
+
     @property
     def equality(self) -> bool:
         """True when Σ αᵢyᵢ = 0 constrains the dual (free bias)."""

@@ -34,7 +34,7 @@ from svm_engine.certify import (
     round_base,
 )
 from svm_engine.checked import _kernel_args
-from svm_engine.problem import build_problem
+from svm_engine.problem import Problem, build_problem
 from svm_engine.solvers.smo import default_max_iter
 from svm_engine.solvers.smo_fast import newton_period
 from tests.test_engine_warmstart import EDITS, edit
@@ -160,18 +160,19 @@ def test_the_numbers_made_once_are_this_problems():
                     assert check[9:] == (keep, keep and CK.JIT)
 
 
-def test_the_certificate_is_made_of_its_fields():
-    """`Certificate`'s own __init__ (set at once, for speed) takes its fields, in order, with
-    their defaults, and stays frozen."""
-    params = list(inspect.signature(Certificate.__init__).parameters.values())[1:]
-    fields = dataclasses.fields(Certificate)
+@pytest.mark.parametrize("cls", [Certificate, Problem])
+def test_the_frozen_dataclasses_set_at_once_are_made_of_their_fields(cls):
+    """`Certificate`'s and `Problem`'s own __init__ (their fields set at once, for speed)
+    take their fields, in order, with their defaults, and they stay frozen."""
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
     assert [(p.name, p.default) for p in params] == [
         (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
         for f in fields]
-    cert = Certificate(*range(len(fields)))
-    assert [getattr(cert, f.name) for f in fields] == list(range(len(fields)))
+    made = cls(*range(len(fields)))
+    assert [getattr(made, f.name) for f in fields] == list(range(len(fields)))
     with pytest.raises(dataclasses.FrozenInstanceError):
-        cert.kkt = 1.0
+        made.C = 1.0
 
 
 def test_xi_within_tol_is_zeroed_as_numpys_mask():
