@@ -125,7 +125,7 @@ def _numbers(problem, tol, max_iter, wss, refine_tol, keep_free: bool) -> tuple:
     arguments that are numbers, the deadline and the polish's limits aside, the same on every
     refit of one problem's shape (kernel, C, loss, bias, n, d) with one fit's settings. Made
     once: on every click they were ~10 µs of Python, and numba's dispatch checks each
-    argument's type (~0.1 µs each, more cache-cold), 23 of _refit_check's 40 (issue 31).
+    argument's type (~0.1 µs each, more cache-cold): 19 arguments now, 40 before (issue 31).
     warm: `_warm_refit`'s (`warmstart.refit_numbers`); check: `_carried_check`'s and
     `_polish_checked`'s (the kernels' numbers, C, the loss and bias's, keep_free, fold; JIT is
     read on each call, as `polish.limits` are: tests switch them). The kernels' numbers as
