@@ -242,13 +242,13 @@ def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, 
 @njit(cache=True, nogil=True)
 def _refit_check(XT, X, y, old_X, old_y, old_alpha, old_G, rows, col_slot, slot_full, deadline,
                  absXT, absX, old_absX, old_g, old_mag, warm, check, limits):
-    """(`warmstart._warm_refit`'s out, `_carried_check`'s of its α, `_polish_checked`'s of
-    that): `refit_checked`. The arguments are theirs in turn, each once; their numbers in two
-    tuples made once (`_numbers`): warm, `_warm_refit`'s (the kernel's numbers as a plain
-    tuple); check, the others (the kernels' numbers `KernelNumbers` as plain tuples; keep_free:
-    polish and the run converged; fold: the polish too, where `polish._rounds` runs the
-    compiled rounds, JIT); limits: `_polish_checked`'s. When the rows do not match, the check
-    is of no points."""
+    """(`warmstart._warm_refit`'s out, its column cache None without one; `_carried_check`'s
+    of its α; `_polish_checked`'s of that): `refit_checked`. The arguments are theirs in
+    turn, each once; their numbers in two tuples made once (`_numbers`): warm, `_warm_refit`'s
+    (the kernel's numbers as a plain tuple); check, the others (the kernels' numbers
+    `KernelNumbers` as plain tuples; keep_free: polish and the run converged; fold: the polish
+    too, where `polish._rounds` runs the compiled rounds, JIT); limits: `_polish_checked`'s.
+    When the rows do not match, the check is of no points."""
     (kt, C_box, max_changes, tol, max_iter, mvp, n_slots, base, first, refine_tol,
      refine_steps) = warm
     kt_plain, kt_abs, use_abs, C, equality, augmented, k, diag, unit_base, polish, fold = check
@@ -256,6 +256,9 @@ def _refit_check(XT, X, y, old_X, old_y, old_alpha, old_G, rows, col_slot, slot_
     run = _warm_refit(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
                       col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
                       refine_tol, refine_steps)
+    # its column cache only when it has one (n_slots > 0: `kernel_cache.kept_columns` hands on
+    # none without): boxing the three arrays was ~2 µs of a linear refit (issue 31)
+    run = run[:8] + (run[8] if n_slots > 0 else None,) + run[9:]
     ok, p, s, converged, alpha = run[0], run[1], run[2], run[6], run[9]
     if not ok:
         e = np.zeros(0)
