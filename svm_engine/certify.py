@@ -385,6 +385,14 @@ class Certificate:
     worst: int = -1       # the point of the largest KKT violation (0-based), or −1
     proximal: bool = False    # PSVM's own problem (`certify_proximal`), not the SVM's
 
+    def __init__(self, kkt, gap, gap_rel, gap_allowed, primal, dual, failure=None, worst=-1,
+                 proximal=False):
+        # the fields above, set at once: frozen dataclasses set each through
+        # object.__setattr__, ~1 µs of every warm refit's verdict (issue 31)
+        self.__dict__.update(kkt=kkt, gap=gap, gap_rel=gap_rel, gap_allowed=gap_allowed,
+                             primal=primal, dual=dual, failure=failure, worst=worst,
+                             proximal=proximal)
+
     @property
     def passed(self) -> bool:
         return self.failure is None
@@ -429,49 +437,50 @@ def certify(problem, alpha: np.ndarray, b: float, ex: Expansion) -> Certificate:
 
 def judge(problem, alpha: np.ndarray, b: float, ex: Expansion, t: Sums) -> Certificate:
     """`certify`'s verdict from `_sums`'s t (computed by `certify`, or by a compiled caller
-    with the same arguments: `checked.py`)."""
+    with the same arguments: `checked.py`). (t read in one unpacking, the problem's fields
+    once: every Playground click runs this, issue 31.)"""
+    (asum, s, w2, a2, kkt, worst, slack, slack_rnd, a_rnd, rnd_max, xi_max, bad, above,
+     r_worst) = t
     C, C_box = float(problem.C), float(problem.C_box)
-    aug, quad = problem.bias == "augmented", problem.loss == "quadratic"
+    aug = problem.bias == "augmented"
     n = len(problem.y)
-    spec = problem.spec
-    s = t.sum_ay
     failure = None
-    if t.bad:
+    if bad:
         failure = Failure(FailureKind.NEGATIVE)
-    elif t.above:
+    elif above:
         failure = Failure(FailureKind.ABOVE_C, C=C_box)
-    elif problem.equality and abs(s) > EQ_RTOL * max(t.asum, 1e-300):
+    elif problem.equality and abs(s) > EQ_RTOL * max(asum, 1e-300):
         failure = Failure(FailureKind.EQUALITY, sum_ay=s)
-    elif aug and abs(b - s) > 1e-9 * max(abs(b), abs(s)) + EPS * n * t.asum:
+    elif aug and abs(b - s) > 1e-9 * max(abs(b), abs(s)) + EPS * n * asum:
         failure = Failure(FailureKind.BIAS, b=float(b), sum_ay=s)
     # objectives of this α (slides 20, 27, 30): P = ½(‖w‖² [+ b²]) + C Σξᵏ, D = Σα − ½αᵀQα
-    reg = t.w2 + (b * b if aug else 0.0)
-    dual = t.asum - 0.5 * (t.w2 + (s * s if aug else 0.0) + spec.diag * t.a2)
-    slack_rnd = t.slack_rnd
+    reg = w2 + (b * b if aug else 0.0)
+    dual = asum - 0.5 * (w2 + (s * s if aug else 0.0) + problem.spec.diag * a2)
     if math.isfinite(C):
-        primal = 0.5 * reg + C * t.slack
+        primal = 0.5 * reg + C * slack
         slack_rnd *= C
     else:
-        primal = 0.5 * reg if t.xi_max <= TOL else math.inf
+        primal = 0.5 * reg if xi_max <= TOL else math.inf
         slack_rnd = 0.0
     scale = max(abs(primal), abs(dual)) if math.isfinite(primal) else math.inf
-    obj_rnd = 2.0 * t.a_rnd + slack_rnd + round_unit(problem, n) * (t.asum + abs(t.w2))
+    obj_rnd = 2.0 * a_rnd + slack_rnd + round_unit(problem, n) * (asum + abs(w2))
     allowed = GAP_RTOL * scale + obj_rnd
     gap = primal - dual
     gap_rel = gap / scale if 0 < scale < math.inf else (0.0 if gap == 0 else math.inf)
-    if failure is None and t.rnd_max > TOL:
-        failure = Failure(FailureKind.ROUNDING, size=float(ex.mag.max()),
-                          kernel_max=_kmax(problem))
-    if failure is None and t.kkt > TOL:
-        a = float(alpha[t.worst])
-        failure = Failure(FailureKind.KKT, worst=int(t.worst), alpha=a, r=float(t.r_worst),
-                          at_zero=a == 0.0, at_C=bool(is_at_C(a, C_box)),
-                          quadratic=quad)
-    if failure is None and not abs(gap) <= allowed:
-        failure = Failure(FailureKind.GAP, primal=primal, dual=dual, gap_rel=gap_rel)
-    if failure is None and not obj_rnd <= GAP_RTOL * scale:    # rounding would decide
-        failure = Failure(FailureKind.OBJECTIVE_ROUNDING, size=scale, rounding=obj_rnd)
-    return Certificate(t.kkt, gap, gap_rel, allowed, primal, dual, failure, int(t.worst))
+    if failure is None:
+        if rnd_max > TOL:
+            failure = Failure(FailureKind.ROUNDING, size=float(ex.mag.max()),
+                              kernel_max=_kmax(problem))
+        elif kkt > TOL:
+            a = float(alpha[worst])
+            failure = Failure(FailureKind.KKT, worst=int(worst), alpha=a, r=float(r_worst),
+                              at_zero=a == 0.0, at_C=bool(is_at_C(a, C_box)),
+                              quadratic=problem.loss == "quadratic")
+        elif not abs(gap) <= allowed:
+            failure = Failure(FailureKind.GAP, primal=primal, dual=dual, gap_rel=gap_rel)
+        elif not obj_rnd <= GAP_RTOL * scale:    # rounding would decide
+            failure = Failure(FailureKind.OBJECTIVE_ROUNDING, size=scale, rounding=obj_rnd)
+    return Certificate(kkt, gap, gap_rel, allowed, primal, dual, failure, int(worst))
 
 
 #: `_sums`'s results, by name (a namedtuple: numba builds and returns it as one)

@@ -82,21 +82,17 @@ def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol:
     converged (`fit` polishes then). The polish: for `polished_checked`, what the compiled
     rounds made of α when `fit` would polish it and its KKT violation is above TOL (then the
     certificate fails it, whatever else it finds), else None."""
-    args, use_cache, max_iter = _warm.refit_args(problem, model, tol, max_iter, wss,
-                                                 _warm.MAX_CHANGES, deadline, refine_tol)
-    # `_carry_args`' (the model's X, y and α: refit's already), the kernels' numbers as
-    # plain tuples: numba reads a namedtuple argument's types in Python, ~1.6 µs each per
-    # call, a plain tuple's in C (~0.2)
-    kt, kt_plain, kt_abs, use_abs, diag, unit_base = _kernel_args(problem.spec,
-                                                                  problem.X.shape[1])
-    absXT, absX, _, old_absX = _abs_arrays(problem, model, use_abs)
-    prev = model.diagnostics.expansion
     keep_free = polish and columns is not None
-    limits = (TOL, _polish.MAX_FREE, *_polish.limits(problem))
+    warm, check, use_cache, use_abs = _numbers(problem, tol, max_iter, wss, refine_tol, keep_free)
+    saved = _warm.saved_columns(model, use_cache)
+    absXT, absX, old_X, old_absX = _abs_arrays(problem, model, use_abs)
+    prev = model.diagnostics.expansion
     run, out, folded = _refit_check(
-        kt, *args[1:], kt_plain, kt_abs, use_abs, absXT, absX, old_absX, prev.g, prev.mag,
-        float(problem.C), float(problem.C_box), problem.equality, problem.bias == "augmented",
-        loss_power(problem), diag, unit_base, keep_free, keep_free and JIT, limits)
+        problem.XT, problem.X, problem.y, old_X, np.asarray(model.y, dtype=float), model.alpha,
+        model.gradient, saved.rows, saved.col_slot, saved.slot_full, float(deadline), absXT,
+        absX, old_absX, prev.g, prev.mag, warm, check,
+        (TOL, _polish.MAX_FREE, *_polish.limits(problem)))   # (read each time: tests vary them)
+    max_iter = warm[4]
     done = _warm.refit_of(run, use_cache, max_iter, time_budget)
     if done is None:
         return None
@@ -117,6 +113,39 @@ def polished_checked(problem, sol: dict, ex: Expansion, columns: Columns, folded
     if done is None:
         return None
     return (*checked(problem, done.alpha, done.expansion), done.expansion)
+
+
+#: `_numbers`' tuples by problem shape and fit settings (a few per session: one per kernel,
+#: C, n and d the pages fit)
+_NUMBERS: dict = {}
+
+
+def _numbers(problem, tol, max_iter, wss, refine_tol, keep_free: bool) -> tuple:
+    """(`_refit_check`'s warm and check tuples, use the column cache?, use |k|'s numbers?): its
+    arguments that are numbers, the deadline and the polish's limits aside, the same on every
+    refit of one problem's shape (kernel, C, loss, bias, n, d) with one fit's settings. Made
+    once: on every click they were ~10 µs of Python, and numba's dispatch checks each
+    argument's type (~0.1 µs each, more cache-cold): 19 arguments now, 40 before (issue 31).
+    warm: `_warm_refit`'s (`warmstart.refit_numbers`); check: `_carried_check`'s and
+    `_polish_checked`'s (the kernels' numbers, C, the loss and bias's, keep_free, fold; JIT is
+    read on each call, as `polish.limits` are: tests switch them). The kernels' numbers as
+    plain tuples: numba reads a namedtuple argument's types in Python, ~1.6 µs each per call,
+    a plain tuple's in C (~0.2)."""
+    key = (problem.spec, problem.C, problem.loss, problem.bias, problem.X.shape, tol, max_iter,
+           wss, refine_tol, keep_free, JIT)
+    hit = _NUMBERS.get(key)
+    if hit is None:
+        if len(_NUMBERS) >= 256:
+            _NUMBERS.clear()
+        warm, use_cache = _warm.refit_numbers(problem, tol, max_iter, wss, _warm.MAX_CHANGES,
+                                              refine_tol)
+        kt, kt_plain, kt_abs, use_abs, diag, unit_base = _kernel_args(problem.spec,
+                                                                      problem.X.shape[1])
+        check = (kt_plain, kt_abs, use_abs, float(problem.C), problem.equality,
+                 problem.bias == "augmented", loss_power(problem), diag, unit_base, keep_free,
+                 keep_free and JIT)
+        hit = _NUMBERS[key] = ((kt, *warm[1:]), check, use_cache, use_abs)
+    return hit
 
 
 @lru_cache(maxsize=256)
@@ -211,20 +240,25 @@ def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, 
 
 
 @njit(cache=True, nogil=True)
-def _refit_check(kt, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
-                 col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
-                 refine_tol, refine_steps, kt_plain, kt_abs, use_abs, absXT, absX, old_absX,
-                 old_g, old_mag, C, C_box_, equality, augmented, k, diag, unit_base, polish,
-                 fold, limits):
-    """(`warmstart._warm_refit`'s out, `_carried_check`'s of its α, `_polish_checked`'s of
-    that): `refit_checked`. The arguments are theirs in turn, each once, the kernels' numbers
-    (`KernelNumbers`) as plain tuples (kt, kt_plain, kt_abs; keep_free: polish and the run
-    converged; fold: the polish too, where `polish._rounds` runs the compiled rounds, JIT).
+def _refit_check(XT, X, y, old_X, old_y, old_alpha, old_G, rows, col_slot, slot_full, deadline,
+                 absXT, absX, old_absX, old_g, old_mag, warm, check, limits):
+    """(`warmstart._warm_refit`'s out, its column cache None without one; `_carried_check`'s
+    of its α; `_polish_checked`'s of that): `refit_checked`. The arguments are theirs in
+    turn, each once; their numbers in two tuples made once (`_numbers`): warm, `_warm_refit`'s
+    (the kernel's numbers as a plain tuple); check, the others (the kernels' numbers
+    `KernelNumbers` as plain tuples; keep_free: polish and the run converged; fold: the polish
+    too, where `polish._rounds` runs the compiled rounds, JIT); limits: `_polish_checked`'s.
     When the rows do not match, the check is of no points."""
+    (kt, C_box, max_changes, tol, max_iter, mvp, n_slots, base, first, refine_tol,
+     refine_steps) = warm
+    kt_plain, kt_abs, use_abs, C, equality, augmented, k, diag, unit_base, polish, fold = check
     kp, kp_plain, kp_abs = KernelNumbers(*kt), KernelNumbers(*kt_plain), KernelNumbers(*kt_abs)
     run = _warm_refit(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
                       col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
                       refine_tol, refine_steps)
+    # its column cache only when it has one (n_slots > 0: `kernel_cache.kept_columns` hands on
+    # none without): boxing the three arrays was ~2 µs of a linear refit (issue 31)
+    run = run[:8] + (run[8] if n_slots > 0 else None,) + run[9:]
     ok, p, s, converged, alpha = run[0], run[1], run[2], run[6], run[9]
     if not ok:
         e = np.zeros(0)
@@ -233,11 +267,11 @@ def _refit_check(kt, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_change
         return (run, (e, e, alpha_e, derived, t, np.empty((0, 0)), np.empty(0, dtype=np.int64)),
                 None)
     out = _carried_check(kp_plain, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX,
-                         old_y, old_alpha, old_g, old_mag, alpha, p, s, C, C_box_, equality,
+                         old_y, old_alpha, old_g, old_mag, alpha, p, s, C, C_box, equality,
                          augmented, k, diag, unit_base, polish and converged)
     if not (polish and converged and fold):
         return run, out, None
-    return run, out, _polish_checked(kp_plain, kp_abs, XT, X, y, out, C, C_box_, equality,
+    return run, out, _polish_checked(kp_plain, kp_abs, XT, X, y, out, C, C_box, equality,
                                      augmented, k, diag, unit_base, limits)
 
 

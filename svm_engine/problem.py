@@ -85,6 +85,21 @@ def has_equality(bias: str) -> bool:
     return bias == "free"
 
 
+class _once:
+    """A property computed on its first read and then kept in the instance's __dict__ (as
+    functools.cached_property, without the lock Python 3.11's takes on every first read: ~3 µs
+    of a warm refit, which makes a problem and reads its Xᵀ once, issue 31)."""
+
+    def __init__(self, func):
+        self.func, self.name, self.__doc__ = func, func.__name__, func.__doc__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
+
+
 @dataclass(frozen=True)
 class Problem:
     X: np.ndarray
@@ -97,6 +112,12 @@ class Problem:
     loss: str
     bias: str
     spec: KernelSpec | None = None
+
+    def __init__(self, X, y, K, K_eff, Q, C, C_box, loss, bias, spec=None):
+        # the fields above, set at once: frozen dataclasses set each through
+        # object.__setattr__, ~1 µs of every warm refit (issue 31)
+        self.__dict__.update(X=X, y=y, K=K, K_eff=K_eff, Q=Q, C=C, C_box=C_box, loss=loss,
+                             bias=bias, spec=spec)
 
     @property
     def equality(self) -> bool:
@@ -111,7 +132,7 @@ class Problem:
     def materialized(self) -> bool:
         return self.Q is not None
 
-    @cached_property
+    @_once
     def XT(self) -> np.ndarray:
         """Xᵀ, contiguous (features × points): the layout the compiled column loops read.
         Made once per problem, shared by the warm start, the solver and `finalize`."""
@@ -138,9 +159,8 @@ def build_problem(X: np.ndarray, y: np.ndarray, kernel, C: float, loss: str, bia
     X, y = _writable(X), _writable(y)
     spec = KernelSpec.of(kernel, C, loss, bias)
     C_box = box_bound(C, loss)
-    if not materialize:
-        return Problem(X=X, y=y, K=None, K_eff=None, Q=None, C=C, C_box=C_box, loss=loss,
-                       bias=bias, spec=spec)
+    if not materialize:   # (by position: 10 keywords cost ~2 µs more on every refit)
+        return Problem(X, y, None, None, None, C, C_box, loss, bias, spec)
     K = kernel_matrix(kernel, X)
     if bias == "augmented":
         K = K + 1.0  # x′ = (x, 1): K′(x, z) = K(x, z) + 1 (slide 30)

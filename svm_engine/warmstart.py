@@ -165,7 +165,7 @@ def compatible(problem, model) -> str | None:
         return (f"it has loss={model.loss!r}, bias={model.bias!r}, C={model.C!r}; this fit "
                 f"loss={problem.loss!r}, bias={problem.bias!r}, C={problem.C!r}")
     spec = problem.spec.of(model.kernel, model.C, model.loss, model.bias)
-    if spec != problem.spec:
+    if spec is not problem.spec and spec != problem.spec:   # (specs are made once: `is` first)
         return f"its kernel {model.kernel!r} is another kernel"
     return None
 
@@ -241,24 +241,38 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
 
 
 def refit_args(problem, model, tol, max_iter, wss, max_changes, deadline, refine_tol):
-    """(`_warm_refit`'s arguments, use the column cache?, max_iter) for `refit`'s arguments
-    (also `checked.refit_checked`'s, which runs `_warm_refit` inside its own compiled call)."""
-    n = len(problem.y)
-    use_cache = kc.caches_columns(problem)
-    saved = model.columns if use_cache and model.columns is not None else kc.NO_COLUMNS
-    default, slots, base, first, steps = _sizes(n, use_cache)
-    max_iter = default if max_iter is None else max_iter
-    args = (problem.spec.numbers(), problem.XT, problem.X, problem.y, float(problem.C_box),
-            model.X, np.asarray(model.y, dtype=float), model.alpha, model.gradient, max_changes,
-            saved.rows, saved.col_slot, saved.slot_full, float(tol), int(max_iter),
-            wss == "max_violating_pair", slots, base, first, float(deadline),
-            -1.0 if refine_tol is None else float(refine_tol), steps)
+    """(`_warm_refit`'s arguments, use the column cache?, max_iter) for `refit`'s arguments."""
+    numbers, use_cache = refit_numbers(problem, tol, max_iter, wss, max_changes, refine_tol)
+    kp, C_box, max_changes, tol, max_iter, mvp, slots, base, first, refine_tol, steps = numbers
+    saved = saved_columns(model, use_cache)
+    args = (kp, problem.XT, problem.X, problem.y, C_box, model.X, np.asarray(model.y, dtype=float),
+            model.alpha, model.gradient, max_changes, saved.rows, saved.col_slot,
+            saved.slot_full, tol, max_iter, mvp, slots, base, first, float(deadline), refine_tol,
+            steps)
     return args, use_cache, max_iter
+
+
+def refit_numbers(problem, tol, max_iter, wss, max_changes, refine_tol) -> tuple[tuple, bool]:
+    """(`_warm_refit`'s arguments that are numbers, the deadline aside — the kernel's, C_box,
+    max_changes, tol, max_iter, mvp, the column slots, `newton_period`'s (base, first),
+    refine_tol, `refine_steps` — use the column cache?): the same on every refit of one
+    problem's shape with one fit's settings (`checked.refit_checked` makes them once)."""
+    use_cache = kc.caches_columns(problem)
+    default, slots, base, first, steps = _sizes(len(problem.y), use_cache)
+    return (problem.spec.numbers(), float(problem.C_box), max_changes, float(tol),
+            int(default if max_iter is None else max_iter), wss == "max_violating_pair", slots,
+            base, first, -1.0 if refine_tol is None else float(refine_tol), steps), use_cache
+
+
+def saved_columns(model, use_cache: bool):
+    """The model's kernel columns for the refit to copy from (`kernel_cache.SavedColumns`),
+    or none."""
+    return model.columns if use_cache and model.columns is not None else kc.NO_COLUMNS
 
 
 @lru_cache(maxsize=64)
 def _sizes(n: int, use_cache: bool) -> tuple[int, int, int, int, int]:
-    """`refit_args`' numbers that depend on n alone (and the cache's use): the default
+    """`refit_numbers`' numbers that depend on n alone (and the cache's use): the default
     max_iter, the column slots, `newton_period`'s (base, first) and `refine_steps` — made
     once per n (~3.5 µs of Python on every click, issue 31)."""
     return (default_max_iter(n), int(kc.column_slots(n, use_cache, warm=True)),

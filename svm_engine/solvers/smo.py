@@ -159,9 +159,10 @@ def status_text(converged: bool, max_iter: int, gap: float, it: int = 0,
 def smo_result(alpha, it, converged, gap, max_iter, time_budget=None, **fields) -> SolverResult:
     """An SMO run (this file's, `smo_fast`'s or a warm start's) as a `SolverResult`: why it
     stopped and its own status from (converged, iterations, m(α) − M(α))."""
-    return SolverResult(alpha=alpha, n_iter=int(it), max_iter=int(max_iter),
-                        stop=stop_reason(bool(converged), it, max_iter, time_budget),
-                        status=status_text(converged, max_iter, gap, it, time_budget), **fields)
+    # (the first five by position: every warm refit makes one, issue 31)
+    return SolverResult(alpha, int(it), stop_reason(bool(converged), it, max_iter, time_budget),
+                        status_text(converged, max_iter, gap, it, time_budget), int(max_iter),
+                        **fields)
 
 
 @njit(cache=True, nogil=True)
