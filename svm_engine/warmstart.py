@@ -244,7 +244,10 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     there, the run at tol is kept, and so are its n_iter and columns; when it does, n_iter
     counts them and run.refined_iter says how many). At refine_tol the α passes the
     certificate as it is, and the polish (`polish.py`), which a warm refit's α at tol 1e-3
-    needed after most edits, is not run (`fit` passes api.REFINE_TOL when it would polish)."""
+    needed after most edits, is not run (`fit` passes api.REFINE_TOL when it would polish).
+    With refine_tol given and too many free α to refine, the run stops at POLISH_GAP instead
+    of tol: the polish after it makes the tail's steps (its converged: m(α) − M(α) ≤
+    POLISH_GAP; `fit`'s model is converged only when the certificate passes its α)."""
     args, use_cache, max_iter = refit_args(problem, model, tol, max_iter, wss, max_changes,
                                            deadline, refine_tol)
     return refit_of(_warm_refit(*args), use_cache, max_iter, time_budget)
@@ -333,7 +336,8 @@ def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
     tail: the rows kept from the fit before (`_common_ends`' p and s). The linear kernel's
     steps are first made on the points near the margin (`warm_working_set.py`, the
     refinement's too, with its budget in point-steps); where the gap then fails on all
-    points, they go on on all."""
+    points, they go on on all. With refine_tol > 0 (the polish follows) the run on all points
+    stops at POLISH_GAP, and goes on to tol only when the refinement would run."""
     alpha = alpha0.copy()
     n = X.shape[0]
     s = settings
