@@ -412,8 +412,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
             if pos[j] < 0:
                 if used >= cap:
                     return FALLBACK, a, bb, g, mag, solved
-                _column(kp, kp_abs, gaussian, XT, absXT, X, absX, j, col, col_abs)
-                H[used, :] = col
+                kv.kernel_column(kp, XT, n, X[j], H[used])   # (its bound: `_flush_mag`)
                 pos[j] = used
                 used += 1
         # the target: αᵢ on its bound for i in W, the KKT equations for F (their residuals
