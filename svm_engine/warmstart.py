@@ -76,10 +76,11 @@ REFINE_PER_FREE = 8
 #: SMO stops at m(α) − M(α) ≤ this, not tol, unless the refinement would run (few free α:
 #: then on to tol and refine_tol as before); the polish (`polish.py`) makes the tail's
 #: steps, and the certificate judges its α (when it fails, `fit` runs SMO on to
-#: REFINE_TOL). At n = 1,000 (Gaussian, C = 1) SMO's steps from tol 1e-2 to 1e-3 were 80–
-#: 120 of 100–140 on the moons edits and 10–14 of 20–24 on blobs' (add-sv, move-sv), each
-#: ~3.5 µs, against one or two more rounds of the polish (~15 µs each; issue 31).
-POLISH_GAP = 1e-2
+#: REFINE_TOL). Gaussian, C = 1, n = 1,000 (bench_speed.py's warm edits, issue 31): SMO's
+#: steps 99–129 → 7–16 on moons, 24 / 20 → 8 / 6 on blobs (add-sv, move-sv), each ~3.5 µs;
+#: the polish's rounds 2–4 → 3–8 on moons (~15 µs each), 1 on blobs. At 1e-2 the rounds
+#: were the same with 18–21 and 10–11 steps; at 5e-2, 6–13 rounds on moons.
+POLISH_GAP = 2e-2
 
 
 def refine_steps(n: int) -> int:
