@@ -72,6 +72,17 @@ REFINE_WORK = 32_000
 REFINE_PER_FREE = 8
 
 
+#: `refit` with the polish after it (refine_tol given; not the linear kernel's working set):
+#: SMO stops at m(α) − M(α) ≤ this, not tol, unless the refinement would run (few free α:
+#: then on to tol and refine_tol as before); the polish (`polish.py`) makes the tail's
+#: steps, and the certificate judges its α (when it fails, `fit` runs SMO on to
+#: REFINE_TOL). Gaussian, C = 1, n = 1,000 (bench_speed.py's warm edits, issue 31): SMO's
+#: steps 99–129 → 7–16 on moons, 24 / 20 → 8 / 6 on blobs (add-sv, move-sv), each ~3.5 µs;
+#: the polish's rounds 2–4 → 3–8 on moons (~15 µs each), 1 on blobs. At 1e-2 the rounds
+#: were the same with 18–21 and 10–11 steps; at 5e-2, 6–13 rounds on moons.
+POLISH_GAP = 2e-2
+
+
 def refine_steps(n: int) -> int:
     """`refit`'s steps past tol at n points (REFINE_WORK)."""
     return min(256, max(32, REFINE_WORK // max(n, 1)))
@@ -234,7 +245,10 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     there, the run at tol is kept, and so are its n_iter and columns; when it does, n_iter
     counts them and run.refined_iter says how many). At refine_tol the α passes the
     certificate as it is, and the polish (`polish.py`), which a warm refit's α at tol 1e-3
-    needed after most edits, is not run (`fit` passes api.REFINE_TOL when it would polish)."""
+    needed after most edits, is not run (`fit` passes api.REFINE_TOL when it would polish).
+    With refine_tol given and too many free α to refine, the run stops at POLISH_GAP instead
+    of tol: the polish after it makes the tail's steps (its converged: m(α) − M(α) ≤
+    POLISH_GAP; `fit`'s model is converged only when the certificate passes its α)."""
     args, use_cache, max_iter = refit_args(problem, model, tol, max_iter, wss, max_changes,
                                            deadline, refine_tol)
     return refit_of(_warm_refit(*args), use_cache, max_iter, time_budget)
@@ -337,7 +351,8 @@ def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
     tail: the rows kept from the fit before (`_common_ends`' p and s). The linear kernel's
     steps are first made on the points near the margin (`warm_working_set.py`, the
     refinement's too, with its budget in point-steps); where the gap then fails on all
-    points, they go on on all."""
+    points, they go on on all. With refine_tol > 0 (the polish follows) the run on all points
+    stops at POLISH_GAP, and goes on to tol only when the refinement would run."""
     alpha = alpha0.copy()
     n = X.shape[0]
     s = settings
@@ -352,10 +367,22 @@ def _solve_warm(kp, XT, X, y, C_box, alpha0, G0, previous, settings, refine_tol,
                                          _ws.subset_settings(s, s.tol, s.max_iter))
             converged = ok and gap <= s.tol
     problem = LoopProblem(X, XT, y, kernel_diag(kp, X), kp, C_box)
+    # polished (refine_tol > 0) and not the working set's: to POLISH_GAP first (below)
+    loose = refine_tol > 0.0 and not subset and s.tol < POLISH_GAP
     if not converged:                   # on all points, from where the working set got to
+        more = LoopSettings(POLISH_GAP if loose else s.tol, s.max_iter - it, s.mvp,
+                            s.shrinking, s.n_slots, s.base, s.first, s.deadline)
+        run = smo_loop(problem, more, LoopState(alpha, G, np.zeros(0), True, previous))
+        it, gap, G, cache, converged = it + run.n_iter, run.gap, run.G, run.columns, \
+            run.converged
+    if (loose and converged and gap > s.tol and it < s.max_iter
+            and REFINE_PER_FREE * _n_free(alpha, C_box) <= refine_steps):
+        # few free α: the refinement below may reach refine_tol, from tol as before
+        own = PreviousColumns(cache.rows, cache.col_slot, cache.slot_full,
+                              np.array([n, 0], dtype=np.int64))
         more = LoopSettings(s.tol, s.max_iter - it, s.mvp, s.shrinking, s.n_slots, s.base,
                             s.first, s.deadline)
-        run = smo_loop(problem, more, LoopState(alpha, G, np.zeros(0), True, previous))
+        run = smo_loop(problem, more, LoopState(alpha, G, np.zeros(0), True, own))
         it, gap, G, cache, converged = it + run.n_iter, run.gap, run.G, run.columns, \
             run.converged
     refined = 0

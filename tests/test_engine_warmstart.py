@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import svm_engine as se
+from svm_engine import api
 from svm_engine import warmstart as W
 from svm_engine.bounds import at_C_mask, free_mask
 from svm_engine.certify import Columns, _columns, certify, expansion
@@ -357,3 +358,27 @@ def test_the_refinement_counts_free_alphas_as_the_bounds_rules_do():
         expected = int(free_mask(alpha, C).sum())
         assert W._n_free(alpha, C) == expected
         assert 0 < expected < 200
+
+
+@pytest.mark.parametrize("kind", ["move_sv", "delete_sv", "relabel"])
+def test_a_polished_refit_leaves_the_tail_to_the_polish(kind):
+    """With the polish after it (refine_tol given) and too many free α to refine, `refit`'s
+    SMO stops at POLISH_GAP, in fewer steps than to tol; `fit` polishes that α to the
+    certified optimum, the one a cold fit certifies."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1.0, -1.0)          # xor: many free SVs
+    kernel = se.Gaussian(sigma=0.7)
+    before = se.fit(X, y, kernel=kernel, C=1.0)
+    X2, y2 = edit(X, y, before.alpha, kind, rng)
+    problem = build_problem(X2, y2, kernel, 1.0, "hinge", "free", materialize=False)
+    how = dict(tol=1e-3, max_iter=None, wss="second_order")
+    loose = W.refit(problem, before, refine_tol=api.REFINE_TOL, **how)
+    full = W.refit(problem, before, refine_tol=None, **how)
+    assert W.REFINE_PER_FREE * W._n_free(loose.alpha, 1.0) > W.refine_steps(300)
+    assert loose.run.converged and full.run.converged
+    assert 0 < loose.run.n_iter < full.run.n_iter
+    warm = se.fit(X2, y2, kernel=kernel, C=1.0, warm_start=before)
+    cold = se.fit(X2, y2, kernel=kernel, C=1.0)
+    assert warm.converged and warm.diagnostics.polished
+    np.testing.assert_allclose(warm.alpha, cold.alpha, atol=1e-6)
