@@ -153,9 +153,8 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
                                    max_iter=max(1, (max_iter or _smo.default_max_iter(
                                        problem.n)) - run.n_iter), **clock)
             diag["refined_iter"] = more.n_iter
-            run = run.but(n_iter=run.n_iter + more.n_iter, stop=more.stop,
-                          **({} if more.converged else {"status": more.status,
-                                                        "max_iter": more.max_iter}))
+            run = run.but(n_iter=run.n_iter + more.n_iter, stop=more.stop, status=more.status,
+                          **({} if more.converged else {"max_iter": more.max_iter}))
             diag["solver_alpha"] = without_residues(more.alpha)
             ran = run.converged
             sol, cert, diag["polished"], ex, age = _checked(problem, diag["solver_alpha"],

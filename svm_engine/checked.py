@@ -93,7 +93,7 @@ def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol:
         absX, old_absX, prev.g, prev.mag, warm, check,
         (TOL, _polish.MAX_FREE, *_polish.limits(problem)))   # (read each time: tests vary them)
     max_iter = warm[4]
-    done = _warm.refit_of(run, use_cache, max_iter, time_budget)
+    done = _warm.refit_of(run, use_cache, max_iter, time_budget, tol)
     if done is None:
         return None
     keep = columns if polish and done.run.converged else None

@@ -251,7 +251,7 @@ def refit(problem, model, *, tol: float, max_iter: int | None, wss: str,
     POLISH_GAP; `fit`'s model is converged only when the certificate passes its α)."""
     args, use_cache, max_iter = refit_args(problem, model, tol, max_iter, wss, max_changes,
                                            deadline, refine_tol)
-    return refit_of(_warm_refit(*args), use_cache, max_iter, time_budget)
+    return refit_of(_warm_refit(*args), use_cache, max_iter, time_budget, tol)
 
 
 def refit_args(problem, model, tol, max_iter, wss, max_changes, deadline, refine_tol):
@@ -293,14 +293,18 @@ def _sizes(n: int, use_cache: bool) -> tuple[int, int, int, int, int]:
             *newton_period(n), refine_steps(n))
 
 
-def refit_of(out, use_cache: bool, max_iter: int, time_budget) -> Refit | None:
-    """`refit`'s answer from `_warm_refit`'s out (None when it matched no rows)."""
+def refit_of(out, use_cache: bool, max_iter: int, time_budget, tol: float) -> Refit | None:
+    """`refit`'s answer from `_warm_refit`'s out (None when it matched no rows). A run that
+    stopped at POLISH_GAP, above tol, says so in its status."""
     ok, p, s, alpha0, it, refined, converged, gap, cache, alpha = out
     if not ok:
         return None
     run = smo_result(alpha, it, converged, gap, max_iter, time_budget,
                      columns=kc.kept_columns(cache, use_cache), alpha0=alpha0,
                      refined_iter=int(refined))
+    if converged and gap > tol:
+        run = run.but(status=f"stopped at m(α) − M(α) = {gap:.3g} ≤ {POLISH_GAP:g} for the "
+                             "polish (its exact rounds take the rest; tol not met by SMO)")
     return Refit(run, alpha, int(p), int(s))
 
 
