@@ -45,6 +45,12 @@ def threshold(alpha):
     top = 0.0
     for a in alpha:
         top = max(top, a)
+    return threshold_of(top)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def threshold_of(top):
+    """The support threshold when the largest αᵢ is top (a caller that has it already)."""
     return SUPPORT_REL * top
 
 
