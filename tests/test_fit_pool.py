@@ -155,6 +155,27 @@ def test_shutdown_kills_every_worker():
         p.run(fit_worker.echo, (1,))
 
 
+def test_a_shutdown_between_acquiring_a_worker_and_sending_its_task_is_a_pool_error(
+        monkeypatch):
+    """SIGTERM mid-request under CI's load answered 500 once: the pool was shut down (its
+    worker killed) after the task had its worker and before the task reached it, and the
+    pipe's error went out as a bug. A task cut short by the shutdown is a PoolError (503)."""
+    p = fit_pool.FitPool(LANES)
+    p.start(wait=True)
+    acquire = p._acquire
+
+    def acquire_then_shut_down(*args, **kwargs):
+        w = acquire(*args, **kwargs)
+        p.shutdown()
+        assert gone(w.pid)
+        return w
+
+    monkeypatch.setattr(p, "_acquire", acquire_then_shut_down)
+    with pytest.raises(fit_pool.PoolError) as caught:
+        p.run(fit_worker.echo, (1,))
+    assert "shut down" in str(caught.value)
+
+
 def test_a_worker_does_not_run_the_parents_main_script(tmp_path, monkeypatch):
     # Streamlit installs each run's script as sys.modules["__main__"] (no __spec__): plain
     # multiprocessing would run that script again in every new worker

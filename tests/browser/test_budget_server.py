@@ -177,7 +177,7 @@ def test_sigterm_stops_the_server_within_5_s_mid_fit_and_leaves_no_worker():
         took = time.monotonic() - t0
         fit.join(timeout=30)
         assert took <= 5.0, f"the server took {took:.1f} s to stop"
-        assert answers and answers[0][1] == 503  # the request ended with the server
+        assert answers and answers[0][1] == 503, answers  # the request ended with the server
         deadline = time.monotonic() + 5.0
         while time.monotonic() < deadline:
             left = [p for p in procs if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]

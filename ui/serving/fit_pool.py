@@ -233,6 +233,17 @@ class FitPool:
         (see the module docstring)."""
         if lane not in self.lanes:
             raise ValueError(f"unknown lane {lane!r}; expected one of {tuple(self.lanes)}")
+        try:
+            return self._run(fn, args, kwargs, lane, budget_s, queue_s, should_stop, poll_s,
+                             key, owner)
+        except Exception as exc:
+            # shut down mid-task (a pipe to a worker just killed, a start cut short): the
+            # server is stopping, which its callers answer as such (503), never as a bug (500)
+            if self._closed and not isinstance(exc, PoolError):
+                raise PoolError("the fit pool is shut down (the server is stopping)") from exc
+            raise
+
+    def _run(self, fn, args, kwargs, lane, budget_s, queue_s, should_stop, poll_s, key, owner):
         lane, owned = self._route(lane, key, owner)
         try:
             return self._run_in(fn, args, kwargs, lane, key, budget_s, queue_s, should_stop,
