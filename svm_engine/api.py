@@ -123,7 +123,7 @@ def fit(X, y, kernel=None, C=1.0, loss="hinge", bias="free", solver="smo", tol=N
                 done = refit_checked(problem, warm_start, columns, polish=polish, **how)
                 if done is not None:
                     done, *carried = done
-                    carried.append(columns)
+                    carried.append(columns)   # [first, the polish, columns]
             else:
                 done = _warm.refit(problem, warm_start, **how)
             if done is not None:
@@ -199,13 +199,20 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None, carried=None)
     never the solver's gradient; after an edit carried from the previous model's,
     `checked.carried_checked`: start = (model, p, s)) and the certificate of α. polish:
     when α fails it, the exact solve on its support vectors (`polish.py`) is tried and kept if
-    its α passes (its sums: the expansion plus the columns of what it moved). carried: (sol,
-    cert, ex, the polish, columns) when the warm refit made that carried check, and the
-    polish if due, already (`checked.refit_checked`; start is then (model,))."""
+    its α passes (its sums: the expansion plus the columns of what it moved). carried: (first,
+    the polish, columns) when the warm refit made that carried check, and the polish if due,
+    already (`checked.refit_checked`; start is then (model,))."""
     folded = None
     if carried is not None:
-        sol, cert, ex, folded, columns = carried
+        first, folded, columns = carried
         age = start[0].diagnostics.expansion_age + 1
+        if folded is not None:   # α's KKT violation is above TOL: its certificate fails
+            done = polished_checked(problem, None, None, columns, folded)
+            if done[1].passed:
+                return done[0], done[1], True, done[2], age
+        sol, cert, ex = first()   # (made only now: see `refit_checked`)
+        if folded is not None:
+            return sol, cert, False, ex, age
     elif start is not None:
         columns = Columns(problem)
         model, p, s = start

@@ -25,7 +25,7 @@ Nothing here reads the solver's gradient: the certificate stays independent of t
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -76,8 +76,11 @@ def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol:
                   time_budget: float | None = None, refine_tol: float | None = None):
     """`warmstart.refit` and then `carried_checked` of its α, in one compiled call (the
     Playground refits on every click: the second call, its arguments and the Python between
-    them were ~10 % of a warm refit at n = 1,000, issue 31): (Refit, finalize's fields, the
-    certificate, the expansion, the polish), or None when `refit` would be. columns: as
+    them were ~10 % of a warm refit at n = 1,000, issue 31): (Refit, first, the polish), or
+    None when `refit` would be; first() makes (finalize's fields, the certificate, the
+    expansion) of the run's α (`fit` asks for them only when there is no polish or its
+    certificate fails: a polish's α is certified instead, and its solution and certificate
+    were ~4 % of a polished refit). columns: as
     `carried_checked`'s, given the free support vectors' columns when polish and the run
     converged (`fit` polishes then). The polish: for `polished_checked`, what the compiled
     rounds made of α when `fit` would polish it and its KKT violation is above TOL (then the
@@ -97,7 +100,7 @@ def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol:
     if done is None:
         return None
     keep = columns if polish and done.run.converged else None
-    return (done, *_checked_of(problem, out, keep), folded if keep is not None else None)
+    return done, partial(_checked_of, problem, out, keep), folded if keep is not None else None
 
 
 def polished_checked(problem, sol: dict, ex: Expansion, columns: Columns, folded=None):

@@ -166,8 +166,9 @@ def test_the_fold_runs_only_where_the_certificate_must_fail():
     X2, y2 = edit(X, y, before.alpha, "move_sv", np.random.default_rng(6))
     problem = build_problem(X2, y2, kernel, 1.0, "hinge", "free", materialize=False)
     how = dict(tol=1e-3, max_iter=None, wss="second_order", refine_tol=1e-7)
-    done, sol, cert, ex, folded = CK.refit_checked(problem, before, Columns(problem),
-                                                   polish=True, **how)
+    done, first, folded = CK.refit_checked(problem, before, Columns(problem), polish=True,
+                                           **how)
+    sol, cert, ex = first()
     assert done.run.converged and done.run.n_iter > 0 and not cert.passed
     assert (folded is not None) == JIT
     if JIT:
@@ -176,6 +177,47 @@ def test_the_fold_runs_only_where_the_certificate_must_fail():
     *_, off = CK.refit_checked(problem, before, Columns(problem), polish=False, **how)
     assert off is None
     same = build_problem(X, y, kernel, 1.0, "hinge", "free", materialize=False)
-    done, _, cert, _, folded = CK.refit_checked(same, before, Columns(same), polish=True,
-                                                **how)
+    done, first, folded = CK.refit_checked(same, before, Columns(same), polish=True, **how)
+    cert = first()[1]
     assert done.run.n_iter == 0 and cert.passed and folded is None
+
+
+@compiled_only
+def test_a_passing_fold_makes_no_certificate_of_the_runs_alpha(monkeypatch):
+    """The run's α fails the certificate whenever there is a fold (its KKT violation is above
+    TOL): `fit` judges the polish's α only, and the run's is judged only when the polish's
+    certificate fails too (its solution and certificate were ~4 % of a polished refit)."""
+    X, y = _moons()
+    kernel = se.Gaussian(sigma=0.7)
+    before = se.fit(X, y, kernel=kernel, C=1.0)
+    X2, y2 = edit(X, y, before.alpha, "move_sv", np.random.default_rng(6))
+    judged = []
+    real = CK._checked_of
+
+    def counted(problem, out, columns):
+        judged.append(out)
+        return real(problem, out, columns)
+
+    monkeypatch.setattr(CK, "_checked_of", counted)
+    model = se.fit(X2, y2, kernel=kernel, C=1.0, warm_start=before)
+    assert model.converged and model.diagnostics.polished
+    assert len(judged) == 1 and len(judged[0]) == 5   # the polish's out, not the carry's (7)
+    judged.clear()
+
+    class Failed:           # the polish's certificate, made to fail
+        def __init__(self, cert):
+            self.cert, self.passed = cert, False
+
+        def __getattr__(self, name):
+            return getattr(self.cert, name)
+
+    def polish_fails(problem, out, columns):
+        sol, cert, ex = counted(problem, out, columns)
+        return (sol, Failed(cert), ex) if len(out) == 5 else (sol, cert, ex)
+
+    monkeypatch.setattr(CK, "_checked_of", polish_fails)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", se.ConvergenceWarning)
+        again = se.fit(X2, y2, kernel=kernel, C=1.0, warm_start=before)
+    assert [len(out) for out in judged] == [5, 7]   # the polish's, then the run's α
+    assert not again.diagnostics.polished
