@@ -46,6 +46,9 @@ GAP_RTOL = 1e-6     # |primal − dual| ≤ GAP_RTOL · max(|primal|, |dual|)
 EPS = float(np.finfo(float).eps)
 PSVM_RTOL = 1e-9    # psvm: |∇ objective| relative to the terms it balances
 EQ_RTOL = 1e-10     # |Σαᵢyᵢ| ≤ EQ_RTOL · Σαᵢ (SMO keeps it to rounding, step after step)
+#: The Gaussian kernel's rounding bound |k| + GAUSSIAN_ABS_MARGIN: computing
+#: k = exp(−γ‖x − z‖²) rounds by at most K·(1 + γ‖x − z‖²)·ε ≤ (K + 0.4)·ε, as t·e⁻ᵗ ≤ 1/e
+GAUSSIAN_ABS_MARGIN = 0.4
 
 
 # -- the kernel expansion, recomputed --------------------------------------------------------
@@ -77,7 +80,7 @@ class Columns:
     def get_abs(self, idx) -> np.ndarray:
         """The rounding bounds' columns of idx, n × len(idx)."""
         if self.problem.spec.code == kv.GAUSSIAN:        # |k| + 0.4, from k's own columns
-            return np.abs(self.get(idx)) + 0.4
+            return np.abs(self.get(idx)) + GAUSSIAN_ABS_MARGIN
         return self._abs.get(idx, lambda miss: _abs_columns(self.problem, miss))
 
     def keep(self, idx, block: np.ndarray) -> None:
@@ -166,14 +169,14 @@ def _columns(problem, idx: np.ndarray) -> np.ndarray:
 
 def _abs_columns(problem, idx: np.ndarray) -> np.ndarray:
     """abs_kernel(xₜ, xⱼ): |xₜ|ᵀ|xⱼ| (linear), (|c| + |xₜ|ᵀ|xⱼ|)^q (polynomial), |k| + 0.4
-    (Gaussian: its rounding is K·(1 + γ‖x − z‖²)·ε ≤ (K + 0.4)·ε, as t·e⁻ᵗ ≤ 1/e)."""
+    (Gaussian: `GAUSSIAN_ABS_MARGIN`)."""
     X = problem.X
     code = problem.spec.code
     if code == kv.LINEAR:
         A = np.abs(X)
         return A @ A[idx].T
     if code == kv.GAUSSIAN:
-        return np.abs(_columns(problem, idx)) + 0.4
+        return np.abs(_columns(problem, idx)) + GAUSSIAN_ABS_MARGIN
     A = np.abs(X)
     return _compiled_columns(_abs_numbers(problem)[0], np.ascontiguousarray(A.T), A, idx)
 
@@ -191,6 +194,12 @@ def _compiled_columns(kp, XT, X, idx):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def gaussian_abs(k):
+    """The Gaussian kernel's rounding bound's entry for a value k (`_abs_columns`)."""
+    return abs(k) + GAUSSIAN_ABS_MARGIN
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _both(kp, kp_abs, use_abs, XT, absXT, x, absx, col, col_abs):
     """k(·, x) into col and abs_kernel(·, x) into col_abs (Gaussian: |k| + 0.4)."""
     kv.kernel_column(kp, XT, XT.shape[1], x, col)
@@ -198,7 +207,7 @@ def _both(kp, kp_abs, use_abs, XT, absXT, x, absx, col, col_abs):
         kv.kernel_column(kp_abs, absXT, absXT.shape[1], absx, col_abs)
     else:
         for t in range(len(col)):
-            col_abs[t] = abs(col[t]) + 0.4
+            col_abs[t] = gaussian_abs(col[t])
 
 
 @njit(cache=True, nogil=True)

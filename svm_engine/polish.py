@@ -32,6 +32,7 @@ from .bounds import at_C_mask
 from .certify import (
     EPS,
     EQ_RTOL,
+    GAUSSIAN_ABS_MARGIN,
     TOL,
     Columns,
     Expansion,
@@ -275,14 +276,14 @@ class _Block:
 def _moved(g, mag, delta, F, pF, held, y, columns, gaussian):
     """(g, mag) after α moved by delta: F's columns from the round's `_Block`; only the
     other αᵢ that moved (a W index off its bound) are gathered. mag is a rounding bound: for
-    the Gaussian kernel (k > 0) its columns are k + 0.4 (`certify._abs_columns`), so the
+    the Gaussian kernel (k > 0) its columns are k + 0.4 (`certify.GAUSSIAN_ABS_MARGIN`), so the
     held block serves it too (a second gather and an |K| copy were half of a warm refit's
     polish round: moons, Gaussian, C = 1, n = 1,000, a point added; cProfile, issue 31)."""
     dF = delta[F]
     g = g + held.times(pF, dF * y[F])
     adF = np.abs(dF)
     if gaussian:
-        mag = mag + (held.times(pF, adF) + 0.4 * float(adF.sum()))
+        mag = mag + (held.times(pF, adF) + GAUSSIAN_ABS_MARGIN * float(adF.sum()))
     else:
         mag = mag + columns.get_abs(F) @ adF
     off = delta.copy()

@@ -47,18 +47,13 @@ import numpy as np
 
 from . import kernel_values as kv
 from .bounds import threshold_of
+from .certify import gaussian_abs
 from .jit import njit
 
 #: a pivot of the unit-diagonal block below this: nearly singular, `_rounds` decides
 PIVOT_MIN = 1e-10
 
 DONE, GAVE_UP, FALLBACK = 0, 1, 2
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _gaussian_abs(k):
-    """The Gaussian kernel's rounding bound's entry for a value k (`certify._abs_columns`)."""
-    return abs(k) + 0.4
 
 
 @njit(cache=True, nogil=True)
@@ -69,7 +64,7 @@ def _column(kp, kp_abs, gaussian, XT, absXT, X, absX, j, col, col_abs):
     kv.kernel_column(kp, XT, n, X[j], col)
     if gaussian:
         for t in range(n):
-            col_abs[t] = _gaussian_abs(col[t])
+            col_abs[t] = gaussian_abs(col[t])
     else:
         kv.kernel_column(kp_abs, absXT, n, absX[j], col_abs)
 
@@ -324,7 +319,7 @@ def _flush_mag(mag, moved, touched, n_touched, H, pos, gaussian, kp_abs, absXT, 
         if gaussian:
             hp = pos[i]
             for u in range(n):
-                mag[u] += w * _gaussian_abs(H[hp, u])
+                mag[u] += w * gaussian_abs(H[hp, u])
         else:
             kv.kernel_column(kp_abs, absXT, n, absX[i], col_abs)
             for u in range(n):
