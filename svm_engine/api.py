@@ -202,7 +202,6 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None, carried=None)
     its α passes (its sums: the expansion plus the columns of what it moved). carried: (first,
     the polish, columns) when the warm refit made that carried check, and the polish if due,
     already (`checked.refit_checked`; start is then (model,))."""
-    folded = None
     if carried is not None:
         first, folded, columns = carried
         age = start[0].diagnostics.expansion_age + 1
@@ -210,9 +209,9 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None, carried=None)
             done = polished_checked(problem, None, None, columns, folded)
             if done[1].passed:
                 return done[0], done[1], True, done[2], age
-        sol, cert, ex = first()   # (made only now: see `refit_checked`)
-        if folded is not None:
+            sol, cert, ex = first()   # (made only now: see `refit_checked`)
             return sol, cert, False, ex, age
+        sol, cert, ex = first()
     elif start is not None:
         columns = Columns(problem)
         model, p, s = start
@@ -226,7 +225,7 @@ def _checked(problem, alpha: np.ndarray, polish: bool, start=None, carried=None)
         ex, age = expansion(problem, alpha, columns, keep=keep), 0
         sol, cert = checked(problem, alpha, ex)
     if polish and not cert.passed:
-        done = polished_checked(problem, sol, ex, columns, folded)
+        done = polished_checked(problem, sol, ex, columns)
         if done is not None and done[1].passed:
             return done[0], done[1], True, done[2], age
     return sol, cert, False, ex, age

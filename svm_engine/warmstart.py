@@ -299,12 +299,12 @@ def refit_of(out, use_cache: bool, max_iter: int, time_budget, tol: float) -> Re
     ok, p, s, alpha0, it, refined, converged, gap, cache, alpha = out
     if not ok:
         return None
-    run = smo_result(alpha, it, converged, gap, max_iter, time_budget,
+    status = (f"stopped at m(α) − M(α) = {gap:.3g} ≤ {POLISH_GAP:g} for the polish (its "
+              "exact rounds take the rest; tol not met by SMO)") if converged and gap > tol \
+        else None
+    run = smo_result(alpha, it, converged, gap, max_iter, time_budget, status,
                      columns=kc.kept_columns(cache, use_cache), alpha0=alpha0,
                      refined_iter=int(refined))
-    if converged and gap > tol:
-        run = run.but(status=f"stopped at m(α) − M(α) = {gap:.3g} ≤ {POLISH_GAP:g} for the "
-                             "polish (its exact rounds take the rest; tol not met by SMO)")
     return Refit(run, alpha, int(p), int(s))
 
 

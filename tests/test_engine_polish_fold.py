@@ -186,7 +186,7 @@ def test_the_fold_runs_only_where_the_certificate_must_fail():
 def test_a_passing_fold_makes_no_certificate_of_the_runs_alpha(monkeypatch):
     """The run's α fails the certificate whenever there is a fold (its KKT violation is above
     TOL): `fit` judges the polish's α only, and the run's is judged only when the polish's
-    certificate fails too (its solution and certificate were ~4 % of a polished refit)."""
+    certificate fails too (its solution and certificate were ~10 % of a polished refit)."""
     X, y = _moons()
     kernel = se.Gaussian(sigma=0.7)
     before = se.fit(X, y, kernel=kernel, C=1.0)

@@ -156,13 +156,15 @@ def status_text(converged: bool, max_iter: int, gap: float, it: int = 0,
     return f"stopped at max_iter = {max_iter} with m(α) − M(α) = {gap:.3g} > tol"
 
 
-def smo_result(alpha, it, converged, gap, max_iter, time_budget=None, **fields) -> SolverResult:
+def smo_result(alpha, it, converged, gap, max_iter, time_budget=None, status=None,
+               **fields) -> SolverResult:
     """An SMO run (this file's, `smo_fast`'s or a warm start's) as a `SolverResult`: why it
-    stopped and its own status from (converged, iterations, m(α) − M(α))."""
+    stopped and its own status from (converged, iterations, m(α) − M(α)), unless the caller
+    words it (status: a warm run stopped for the polish, `warmstart.refit_of`)."""
     # (the first five by position: every warm refit makes one, issue 31)
     return SolverResult(alpha, int(it), stop_reason(bool(converged), it, max_iter, time_budget),
-                        status_text(converged, max_iter, gap, it, time_budget), int(max_iter),
-                        **fields)
+                        status or status_text(converged, max_iter, gap, it, time_budget),
+                        int(max_iter), **fields)
 
 
 @njit(cache=True, nogil=True)
