@@ -138,10 +138,11 @@ def _kernel_numbers(problem) -> kv.KernelNumbers:
     return _plain_numbers(problem.spec)
 
 
-def _abs_numbers(problem) -> tuple[kv.KernelNumbers, bool]:
-    """(numbers, use them): the polynomial kernel of |x|, |z| with |c| (its value bounds the
-    rounding of k(x, z), cancellation in xᵀz included); for the others `abs_kernel` is made
-    from k itself."""
+def _abs_numbers(problem) -> kv.KernelNumbers:
+    """The numbers of k's rounding bound's kernel (`column_and_bound`): the linear or
+    polynomial kernel of |x|, |z| with |c| (its value bounds the rounding of k(x, z),
+    cancellation in xᵀz included); the Gaussian's bound is made from k itself (these numbers
+    are not read)."""
     return _abs_of(problem.spec)
 
 
@@ -152,10 +153,10 @@ def _plain_numbers(s) -> kv.KernelNumbers:
 
 
 @lru_cache(maxsize=256)
-def _abs_of(s) -> tuple[kv.KernelNumbers, bool]:
+def _abs_of(s) -> kv.KernelNumbers:
     if s.code == kv.POLYNOMIAL:
-        return kv.kernel_numbers(s.code, s.degree, abs(s.coef0), 0.0, False, 0.0), True
-    return _plain_numbers(s), False
+        return kv.kernel_numbers(s.code, s.degree, abs(s.coef0), 0.0, False, 0.0)
+    return _plain_numbers(s)
 
 
 def _columns(problem, idx: np.ndarray) -> np.ndarray:
@@ -178,7 +179,7 @@ def _abs_columns(problem, idx: np.ndarray) -> np.ndarray:
     if code == kv.GAUSSIAN:
         return np.abs(_columns(problem, idx)) + GAUSSIAN_ABS_MARGIN
     A = np.abs(X)
-    return _compiled_columns(_abs_numbers(problem)[0], np.ascontiguousarray(A.T), A, idx)
+    return _compiled_columns(_abs_numbers(problem), np.ascontiguousarray(A.T), A, idx)
 
 
 @njit(cache=True, nogil=True)
@@ -200,18 +201,22 @@ def gaussian_abs(k):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _both(kp, kp_abs, use_abs, XT, absXT, x, absx, col, col_abs):
-    """k(·, x) into col and abs_kernel(·, x) into col_abs (Gaussian: |k| + 0.4)."""
-    kv.kernel_column(kp, XT, XT.shape[1], x, col)
-    if use_abs:
-        kv.kernel_column(kp_abs, absXT, absXT.shape[1], absx, col_abs)
-    else:
-        for t in range(len(col)):
+def column_and_bound(kp, kp_abs, XT, x, col, col_abs):
+    """k(·, x) into col and its rounding bound's column into col_abs, as `_abs_columns`
+    makes it: |k| + 0.4 for the Gaussian, else kp_abs (`_abs_numbers`) on |X| and |x|. The
+    one place the compiled code makes that bound (the carry, the expansion, the polish's
+    rounds: `polish_fast`)."""
+    n = XT.shape[1]
+    kv.kernel_column(kp, XT, n, x, col)
+    if kp.code == kv.GAUSSIAN:
+        for t in range(n):
             col_abs[t] = gaussian_abs(col[t])
+    else:
+        kv.abs_kernel_column(kp_abs, XT, n, x, col_abs)
 
 
 @njit(cache=True, nogil=True)
-def _compiled_expansion(kp, kp_abs, use_abs, XT, X, absXT, absX, alpha, y, keep):
+def _compiled_expansion(kp, kp_abs, XT, X, alpha, y, keep):
     """(g, mag, the columns of the points where keep is True) from one pass over the
     support vectors' columns. (Compiled, with the solvers' kernel values: 2.0× faster than
     cdist + np.exp + BLAS on the same columns, Gaussian, n = 200 and 2,000: 44 against 88 µs,
@@ -228,7 +233,7 @@ def _compiled_expansion(kp, kp_abs, use_abs, XT, X, absXT, absX, alpha, y, keep)
         a = alpha[j]
         if a == 0.0:
             continue
-        _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
+        column_and_bound(kp, kp_abs, XT, X[j], col, col_abs)
         c = a * y[j]
         for t in range(n):
             g[t] += c * col[t]
@@ -245,17 +250,14 @@ def expansion(problem, alpha: np.ndarray, columns: Columns | None = None,
     """g and mag for α ≥ 0, from X (never from a solver's gradient). keep: a boolean mask of
     the points whose columns `columns` should keep (the polish's free support vectors)."""
     X, y = problem.X, problem.y
-    ay = alpha * y
-    absX = np.abs(X)
     if problem.spec.code == kv.LINEAR:
-        g = X @ (X.T @ ay)
+        absX = np.abs(X)
+        g = X @ (X.T @ (alpha * y))
         mag = absX @ (absX.T @ np.abs(alpha))   # Σⱼ αⱼ|xᵢ|ᵀ|xⱼ|, in one pass
         return Expansion(g, mag)
     keep_mask = np.zeros(len(y), dtype=np.bool_) if keep is None else keep & (alpha != 0)
-    kp_abs, use_abs = _abs_numbers(problem)
-    g, mag, kept = _compiled_expansion(_kernel_numbers(problem), kp_abs, use_abs, problem.XT,
-                                       X, np.ascontiguousarray(absX.T), absX,
-                                       np.ascontiguousarray(alpha), y, keep_mask)
+    g, mag, kept = _compiled_expansion(_kernel_numbers(problem), _abs_numbers(problem),
+                                       problem.XT, X, np.ascontiguousarray(alpha), y, keep_mask)
     if columns is not None:
         columns.keep(np.flatnonzero(keep_mask), kept)
     return Expansion(g, mag)
@@ -267,16 +269,15 @@ MAX_CARRIED = 64
 
 
 @njit(cache=True, nogil=True)
-def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, old_alpha,
-           old_g, old_mag, alpha, p, s, keep):
+def _carry(kp, kp_abs, XT, X, y, old_X, old_y, old_alpha, old_g, old_mag, alpha, p, s, keep):
     """The expansion of α after an edit, from the previous model's (old_g, old_mag), as the
     warm start carries the gradient (svm_engine/warmstart.py): the first p and last s points
     are the model's, the rows between were removed and added. Kept rows: their g plus one
     kernel column per source that changed (a removed point, an αⱼ that moved, an added
     point); added rows: in full. O(n · changes) kernel values, never the solver's gradient;
-    mag gains every change's terms (a bound on the rounding they left). absXT, absX,
-    old_absX: |X|ᵀ, |X|, |old X|, read only when use_abs (`_both`). keep: a mask of the
-    points whose columns to keep, of those this computes (for the polish, as `expansion`'s).
+    mag gains every change's terms (a bound on the rounding they left: `column_and_bound`). keep: a
+    mask of the points whose columns to keep, of those this computes (for the polish, as
+    `expansion`'s).
     Returns (g, mag, the kept columns n × m, their m indices)."""
     n, n_old = X.shape[0], old_X.shape[0]
     g, mag = np.empty(n), np.empty(n)
@@ -299,7 +300,7 @@ def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, o
     col, col_abs = np.empty(n), np.empty(n)
     for r in range(p, n_old - s):                       # removed points
         if old_alpha[r] != 0.0:
-            _both(kp, kp_abs, use_abs, XT, absXT, old_X[r], old_absX[r], col, col_abs)
+            column_and_bound(kp, kp_abs, XT, old_X[r], col, col_abs)
             c = -old_alpha[r] * old_y[r]
             for t in range(n):
                 if kept[t]:
@@ -308,7 +309,7 @@ def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, o
     for j in range(n):                                  # kept points whose α moved
         d = alpha[j] - mapped[j]
         if kept[j] and d != 0.0:
-            _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
+            column_and_bound(kp, kp_abs, XT, X[j], col, col_abs)
             for t in range(n):
                 if kept[t]:
                     g[t] += d * y[j] * col[t]
@@ -317,7 +318,7 @@ def _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y, o
                 block[:, pos[j]] = col
                 idx[pos[j]] = j
     for j in range(p, n - s):                           # added points: row and source
-        _both(kp, kp_abs, use_abs, XT, absXT, X[j], absX[j], col, col_abs)
+        column_and_bound(kp, kp_abs, XT, X[j], col, col_abs)
         acc, acc_abs = 0.0, 0.0
         for t in range(n):
             if alpha[t] != 0.0:

@@ -62,12 +62,10 @@ def carried_checked(problem, alpha: np.ndarray, model, p: int, s: int,
     free support vectors that the carry computed (the polish's, as `certify.expansion`
     keeps them on a cold fit; each a Gaussian column of n exponentials), when the
     certificate fails (the polish runs only then)."""
-    (kp, kp_abs, use_abs, absXT, absX, old_X, old_absX, old_y, old_alpha, old_g,
-     old_mag), tail = _carry_args(problem, model)
-    out = _carried_check(kp, kp_abs, use_abs, problem.XT, problem.X, absXT, absX, problem.y,
-                         old_X, old_absX, old_y, old_alpha, old_g, old_mag,
-                         np.ascontiguousarray(alpha, dtype=float), int(p), int(s), *tail,
-                         columns is not None)
+    (kp, kp_abs, old_X, old_y, old_alpha, old_g, old_mag), tail = _carry_args(problem, model)
+    out = _carried_check(kp, kp_abs, problem.XT, problem.X, problem.y, old_X, old_y, old_alpha,
+                         old_g, old_mag, np.ascontiguousarray(alpha, dtype=float), int(p),
+                         int(s), *tail, columns is not None)
     return _checked_of(problem, out, columns)
 
 
@@ -86,14 +84,13 @@ def refit_checked(problem, model, columns: Columns | None, *, polish: bool, tol:
     rounds made of α when `fit` would polish it and its KKT violation is above TOL (then the
     certificate fails it, whatever else it finds), else None."""
     keep_free = polish and columns is not None
-    warm, check, use_cache, use_abs = _numbers(problem, tol, max_iter, wss, refine_tol, keep_free)
+    warm, check, use_cache = _numbers(problem, tol, max_iter, wss, refine_tol, keep_free)
     saved = _warm.saved_columns(model, use_cache)
-    absXT, absX, old_X, old_absX = _abs_arrays(problem, model, use_abs)
     prev = model.diagnostics.expansion
     run, out, folded = _refit_check(
-        problem.XT, problem.X, problem.y, old_X, np.asarray(model.y, dtype=float), model.alpha,
-        model.gradient, saved.rows, saved.col_slot, saved.slot_full, float(deadline), absXT,
-        absX, old_absX, prev.g, prev.mag, warm, check,
+        problem.XT, problem.X, problem.y, np.ascontiguousarray(model.X, dtype=float),
+        np.asarray(model.y, dtype=float), model.alpha, model.gradient, saved.rows,
+        saved.col_slot, saved.slot_full, float(deadline), prev.g, prev.mag, warm, check,
         (TOL, _polish.MAX_FREE, *_polish.limits(problem)))   # (read each time: tests vary them)
     max_iter = warm[4]
     done = _warm.refit_of(run, use_cache, max_iter, time_budget, tol)
@@ -124,11 +121,11 @@ _NUMBERS: dict = {}
 
 
 def _numbers(problem, tol, max_iter, wss, refine_tol, keep_free: bool) -> tuple:
-    """(`_refit_check`'s warm and check tuples, use the column cache?, use |k|'s numbers?): its
+    """(`_refit_check`'s warm and check tuples, use the column cache?): its
     arguments that are numbers, the deadline and the polish's limits aside, the same on every
     refit of one problem's shape (kernel, C, loss, bias, n, d) with one fit's settings. Made
     once: on every click they were ~10 µs of Python, and numba's dispatch checks each
-    argument's type (~0.1 µs each, more cache-cold): 19 arguments now, 40 before (issue 31).
+    argument's type (~0.1 µs each, more cache-cold): 16 arguments now, 40 before (issue 31).
     warm: `_warm_refit`'s (`warmstart.refit_numbers`); check: `_carried_check`'s and
     `_polish_checked`'s (the kernels' numbers, C, the loss and bias's, keep_free, fold; JIT is
     read on each call, as `polish.limits` are: tests switch them). The kernels' numbers as
@@ -142,47 +139,32 @@ def _numbers(problem, tol, max_iter, wss, refine_tol, keep_free: bool) -> tuple:
             _NUMBERS.clear()
         warm, use_cache = _warm.refit_numbers(problem, tol, max_iter, wss, _warm.MAX_CHANGES,
                                               refine_tol)
-        kt, kt_plain, kt_abs, use_abs, diag, unit_base = _kernel_args(problem.spec,
-                                                                      problem.X.shape[1])
-        check = (kt_plain, kt_abs, use_abs, float(problem.C), problem.equality,
+        kt, kt_plain, kt_abs, diag, unit_base = _kernel_args(problem.spec, problem.X.shape[1])
+        check = (kt_plain, kt_abs, float(problem.C), problem.equality,
                  problem.bias == "augmented", loss_power(problem), diag, unit_base, keep_free,
                  keep_free and JIT)
-        hit = _NUMBERS[key] = ((kt, *warm[1:]), check, use_cache, use_abs)
+        hit = _NUMBERS[key] = ((kt, *warm[1:]), check, use_cache)
     return hit
 
 
 @lru_cache(maxsize=256)
 def _kernel_args(spec, d: int) -> tuple:
     """`refit_checked`'s numbers of the kernel spec on d features, made once per kernel (specs
-    are frozen, hashable; ~3 µs of Python on every click, issue 31): K_eff's, k's and |k|'s
-    numbers as plain tuples, use |k|'s (`certify._abs_of`), K_eff's diagonal term and
+    are frozen, hashable; ~3 µs of Python on every click, issue 31): K_eff's, k's and its
+    rounding bound's numbers (`certify._abs_of`) as plain tuples, K_eff's diagonal term and
     `certify.round_base`."""
-    kp_abs, use_abs = _abs_of(spec)
-    return (tuple(spec.numbers()), tuple(_plain_numbers(spec)), tuple(kp_abs), use_abs,
+    return (tuple(spec.numbers()), tuple(_plain_numbers(spec)), tuple(_abs_of(spec)),
             float(spec.diag), round_base_of(spec, d))
 
 
-def _abs_arrays(problem, model, use_abs: bool) -> tuple:
-    """(|X|ᵀ, |X|, the model's X, its |X|) for the bounds of the polynomial kernel's rounding
-    (`certify._abs_numbers`); for the others X's own (not read: `certify._both`, |k| + 0.4
-    comes from k's columns)."""
-    old_X = np.ascontiguousarray(model.X, dtype=float)
-    if not use_abs:
-        return problem.XT, problem.X, old_X, old_X
-    absX = np.abs(problem.X)
-    return np.ascontiguousarray(absX.T), absX, old_X, np.abs(old_X)
-
-
 def _carry_args(problem, model) -> tuple[tuple, tuple]:
-    """`_carried_check`'s arguments: (the kernels' numbers, use_abs, |X|ᵀ, |X|, the model's
-    X, |X|, y and α, its expansion's g and mag) and (C, C_box, the loss and bias's numbers)
-    — the others are the problem's X and y and (α, p, s, keep_free)."""
+    """`_carried_check`'s arguments: (the kernels' numbers, the model's X, y and α, its
+    expansion's g and mag) and (C, C_box, the loss and bias's numbers) — the others are the
+    problem's X and y and (α, p, s, keep_free)."""
     prev = model.diagnostics.expansion
-    kp_abs, use_abs = _abs_numbers(problem)
-    absXT, absX, old_X, old_absX = _abs_arrays(problem, model, use_abs)
-    head = (_kernel_numbers(problem), kp_abs, use_abs, absXT, absX, old_X, old_absX,
-            np.asarray(model.y, dtype=float), np.asarray(model.alpha, dtype=float), prev.g,
-            prev.mag)
+    head = (_kernel_numbers(problem), _abs_numbers(problem),
+            np.ascontiguousarray(model.X, dtype=float), np.asarray(model.y, dtype=float),
+            np.asarray(model.alpha, dtype=float), prev.g, prev.mag)
     tail = (float(problem.C), float(problem.C_box), problem.equality,
             problem.bias == "augmented", loss_power(problem), float(problem.spec.diag),
             round_base(problem))
@@ -225,9 +207,8 @@ def _derive_and_sums(alpha_raw, g, mag, y, C, C_box, equality, augmented, k, dia
 
 
 @njit(cache=True, nogil=True)
-def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, old_y,
-                   old_alpha, old_g, old_mag, alpha_raw, p, s, C, C_box, equality, augmented,
-                   k, diag, unit_base, keep_free):
+def _carried_check(kp, kp_abs, XT, X, y, old_X, old_y, old_alpha, old_g, old_mag, alpha_raw,
+                   p, s, C, C_box, equality, augmented, k, diag, unit_base, keep_free):
     """(g, mag, α, `finalize._derive`'s tuple, `certify._sums`'s, kept columns, their
     indices) as `carried_checked` says: `_carry` (keeping the columns of free αⱼ when
     keep_free), then `_derive_and_sums`."""
@@ -235,8 +216,8 @@ def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, 
     if keep_free:                    # the polish's free set: α ≠ 0 and not at C
         for j in range(len(alpha_raw)):
             keep[j] = alpha_raw[j] != 0.0 and not is_at_C(alpha_raw[j], C_box)
-    g, mag, block, idx = _carry(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX,
-                                old_y, old_alpha, old_g, old_mag, alpha_raw, p, s, keep)
+    g, mag, block, idx = _carry(kp, kp_abs, XT, X, y, old_X, old_y, old_alpha, old_g, old_mag,
+                                alpha_raw, p, s, keep)
     alpha, derived, t = _derive_and_sums(alpha_raw, g, mag, y, C, C_box, equality, augmented,
                                          k, diag, unit_base)
     return g, mag, alpha, derived, t, block, idx
@@ -244,7 +225,7 @@ def _carried_check(kp, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX, 
 
 @njit(cache=True, nogil=True)
 def _refit_check(XT, X, y, old_X, old_y, old_alpha, old_G, rows, col_slot, slot_full, deadline,
-                 absXT, absX, old_absX, old_g, old_mag, warm, check, limits):
+                 old_g, old_mag, warm, check, limits):
     """(`warmstart._warm_refit`'s out, its column cache None without one; `_carried_check`'s
     of its α; `_polish_checked`'s of that): `refit_checked`. The arguments are theirs in
     turn, each once; their numbers in two tuples made once (`_numbers`): warm, `_warm_refit`'s
@@ -254,7 +235,7 @@ def _refit_check(XT, X, y, old_X, old_y, old_alpha, old_G, rows, col_slot, slot_
     When the rows do not match, the check is of no points."""
     (kt, C_box, max_changes, tol, max_iter, mvp, n_slots, base, first, refine_tol,
      refine_steps) = warm
-    kt_plain, kt_abs, use_abs, C, equality, augmented, k, diag, unit_base, polish, fold = check
+    kt_plain, kt_abs, C, equality, augmented, k, diag, unit_base, polish, fold = check
     kp, kp_plain, kp_abs = KernelNumbers(*kt), KernelNumbers(*kt_plain), KernelNumbers(*kt_abs)
     run = _warm_refit(kp, XT, X, y, C_box, old_X, old_y, old_alpha, old_G, max_changes, rows,
                       col_slot, slot_full, tol, max_iter, mvp, n_slots, base, first, deadline,
@@ -269,9 +250,9 @@ def _refit_check(XT, X, y, old_X, old_y, old_alpha, old_G, rows, col_slot, slot_
                                                diag, unit_base)
         return (run, (e, e, alpha_e, derived, t, np.empty((0, 0)), np.empty(0, dtype=np.int64)),
                 None)
-    out = _carried_check(kp_plain, kp_abs, use_abs, XT, X, absXT, absX, y, old_X, old_absX,
-                         old_y, old_alpha, old_g, old_mag, alpha, p, s, C, C_box, equality,
-                         augmented, k, diag, unit_base, polish and converged)
+    out = _carried_check(kp_plain, kp_abs, XT, X, y, old_X, old_y, old_alpha, old_g, old_mag,
+                         alpha, p, s, C, C_box, equality, augmented, k, diag, unit_base,
+                         polish and converged)
     if not (polish and converged and fold):
         return run, out, None
     return run, out, _polish_checked(kp_plain, kp_abs, XT, X, y, out, C, C_box, equality,
@@ -314,10 +295,8 @@ def _polish_checked(kp, kp_abs, XT, X, y, out, C, C_box, equality, augmented, k,
                 idx0[p] = idx[q]
                 block0[:, p] = block[:, q]
                 p += 1
-    gaussian = kp.code == GAUSSIAN
-    absX, absXT = (X, XT) if gaussian else (np.abs(X), np.abs(XT))
     code, a, _, g1, mag1, _ = _fast.rounds(
-        kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, derived[0], g, mag, at0, atC,
+        kp, kp_abs, kp.code == GAUSSIAN, XT, X, y, alpha, derived[0], g, mag, at0, atC,
         C_box, augmented, equality, diag, unit_base, limits[2], limits[3], limits[4],
         limits[5], limits[6], limits[7], idx0, block0)
     if code != _fast.DONE:

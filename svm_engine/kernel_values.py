@@ -164,6 +164,27 @@ def kernel_column(kp, XT, na, xc, out):
 
 
 @njit(cache=True, nogil=True)
+def abs_kernel_column(kp, XT, na, xc, out):
+    """out[p] = K(|x_p|, |x_c|) for the linear or polynomial kernel kp (its coef0 as given:
+    the certificate passes |c|): `kernel_column` of |X|ᵀ and |x_c|, bit for bit, with the
+    absolute values taken as XT is read (no |X| array per call)."""
+    d = XT.shape[0]
+    for p in range(na):
+        out[p] = 0.0
+    for k in range(d):
+        row = XT[k]
+        v = abs(xc[k])
+        for p in range(na):
+            out[p] += abs(row[p]) * v
+    if kp.code == POLYNOMIAL:
+        for p in range(na):
+            out[p] = poly_power(out[p], kp.coef0, kp.degree)
+    if kp.augmented:
+        for p in range(na):
+            out[p] = out[p] + 1.0
+
+
+@njit(cache=True, nogil=True)
 def kernel_eff_column(kp, XT, na, xc, pc, out):
     """out[p] = K_eff(x_p, x_c) for the first na columns p of XT, where x_c is at position pc
     (< 0: not among them): `kernel_column` plus the diagonal term at pc."""
@@ -355,8 +376,9 @@ def kernel_sources_dot_array(kp, XT, Z, coef, out) -> None:
                 out += coef[lo + q] * block[q]          # kernel_axpy's out[t] += c · col[t]
 
 
-__all__ = ["GAUSSIAN", "LINEAR", "POLYNOMIAL", "KernelNumbers", "bits_as_float",
-           "exp_nonpositive", "exp_nonpositive_array", "exp_reduced", "kernel_axpy",
-           "kernel_block", "kernel_block_array", "kernel_column", "kernel_cross", "kernel_diag",
-           "kernel_eff_column", "kernel_expansion", "kernel_matrix", "kernel_numbers",
-           "kernel_sources_dot", "kernel_sources_dot_array", "kernel_value", "poly_power"]
+__all__ = ["GAUSSIAN", "LINEAR", "POLYNOMIAL", "KernelNumbers", "abs_kernel_column",
+           "bits_as_float", "exp_nonpositive", "exp_nonpositive_array", "exp_reduced",
+           "kernel_axpy", "kernel_block", "kernel_block_array", "kernel_column", "kernel_cross",
+           "kernel_diag", "kernel_eff_column", "kernel_expansion", "kernel_matrix",
+           "kernel_numbers", "kernel_sources_dot", "kernel_sources_dot_array", "kernel_value",
+           "poly_power"]

@@ -220,11 +220,8 @@ def _compiled(problem, alpha, b, ex, columns, at0, atC, free):
     Gaussian, C = 1, n = 1,000; cProfile, issue 31)."""
     spec = problem.spec
     gaussian = spec.code == GAUSSIAN
-    X, XT = problem.X, problem.XT
-    absX = X if gaussian else np.abs(X)
-    absXT = XT if gaussian else np.ascontiguousarray(absX.T)
     return _fast.rounds(
-        _kernel_numbers(problem), _abs_numbers(problem)[0], gaussian, XT, absXT, X, absX,
+        _kernel_numbers(problem), _abs_numbers(problem), gaussian, problem.XT, problem.X,
         problem.y, np.ascontiguousarray(alpha, dtype=float), float(b), ex.g, ex.mag,
         at0, atC, float(problem.C_box), problem.bias == "augmented", bool(problem.equality),
         float(spec.diag), round_base(problem), *limits(problem), *columns.held(free))

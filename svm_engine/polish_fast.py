@@ -47,26 +47,13 @@ import numpy as np
 
 from . import kernel_values as kv
 from .bounds import threshold_of
-from .certify import gaussian_abs
+from .certify import column_and_bound, gaussian_abs
 from .jit import njit
 
 #: a pivot of the unit-diagonal block below this: nearly singular, `_rounds` decides
 PIVOT_MIN = 1e-10
 
 DONE, GAVE_UP, FALLBACK = 0, 1, 2
-
-
-@njit(cache=True, nogil=True)
-def _column(kp, kp_abs, gaussian, XT, absXT, X, absX, j, col, col_abs):
-    """k(·, xⱼ) into col and its rounding bound's column (`certify._abs_columns`) into
-    col_abs."""
-    n = XT.shape[1]
-    kv.kernel_column(kp, XT, n, X[j], col)
-    if gaussian:
-        for t in range(n):
-            col_abs[t] = gaussian_abs(col[t])
-    else:
-        kv.kernel_column(kp_abs, absXT, n, absX[j], col_abs)
 
 
 @njit(cache=True, nogil=True)
@@ -306,10 +293,10 @@ def _flush_g(g, pend, touched, n_touched, H, pos, y):
 
 
 @njit(cache=True, nogil=True)
-def _flush_mag(mag, moved, touched, n_touched, H, pos, gaussian, kp_abs, absXT, absX,
-               col_abs):
-    """mag += each touched αᵢ's total |Δαᵢ| (moved) times its column's bound (`_column`):
-    the sum of the terms each round's move adds, added once."""
+def _flush_mag(mag, moved, touched, n_touched, H, pos, gaussian, kp_abs, XT, X, col_abs):
+    """mag += each touched αᵢ's total |Δαᵢ| (moved) times its column's rounding bound
+    (`certify.column_and_bound`'s; the Gaussian's from the kept column in H): the sum of the
+    terms each round's move adds, added once."""
     n = len(mag)
     for p in range(n_touched):
         i = touched[p]
@@ -321,14 +308,14 @@ def _flush_mag(mag, moved, touched, n_touched, H, pos, gaussian, kp_abs, absXT, 
             for u in range(n):
                 mag[u] += w * gaussian_abs(H[hp, u])
         else:
-            kv.kernel_column(kp_abs, absXT, n, absX[i], col_abs)
+            kv.abs_kernel_column(kp_abs, XT, n, X[i], col_abs)
             for u in range(n):
                 mag[u] += w * col_abs[u]
         moved[i] = 0.0
 
 
 @njit(cache=True, nogil=True)
-def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_in, atC_in,
+def rounds(kp, kp_abs, gaussian, XT, X, y, alpha, b, g0, mag0, at0_in, atC_in,
            C, aug, eq, diag, unit_base, max_free, steps, max_work, strict, eq_rtol,
            round_ok, idx0, block0):
     """`polish._rounds` (its docstring) from α, b and the expansion (g0, mag0) with the
@@ -550,7 +537,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
                 pend[i] += dlt
                 moved[i] += abs(dlt)
             else:
-                _column(kp, kp_abs, gaussian, XT, absXT, X, absX, i, col, col_abs)
+                column_and_bound(kp, kp_abs, XT, X[i], col, col_abs)
                 for u in range(n):
                     g[u] += dlt * y[i] * col[u]
                     mag[u] += abs(dlt) * col_abs[u]
@@ -595,8 +582,7 @@ def rounds(kp, kp_abs, gaussian, XT, absXT, X, absX, y, alpha, b, g0, mag0, at0_
         if best <= 0.0:
             if eq and abs(s) > eq_rtol * max(asum, 1e-300):
                 return GAVE_UP, a, bb, g, mag, solved
-            _flush_mag(mag, moved, touched, n_touched, H, pos, gaussian, kp_abs, absXT, absX,
-                       col_abs)
+            _flush_mag(mag, moved, touched, n_touched, H, pos, gaussian, kp_abs, XT, X, col_abs)
             if stale:
                 _rounding(a, mag, bb if eq else s, unit_base, eq, rnd)
                 for i in range(n):

@@ -147,17 +147,17 @@ def test_the_numbers_made_once_are_this_problems():
                                   (2.0, "quadratic", "free"), (2.0, "hinge", "augmented")]:
                 problem = build_problem(X, y, kernel, C, loss, bias, materialize=False)
                 for tol, max_iter, keep in [(1e-3, None, True), (1e-2, 50, False)]:
-                    warm, check, use_cache, use_abs = CK._numbers(
+                    warm, check, use_cache = CK._numbers(
                         problem, tol, max_iter, "second_order", api.REFINE_TOL, keep)
                     numbers, use = W.refit_numbers(problem, tol, max_iter, "second_order",
                                                    W.MAX_CHANGES, api.REFINE_TOL)
-                    kt, kt_plain, kt_abs, absolute, diag, unit = _kernel_args(problem.spec, d)
-                    assert (use_cache, use_abs) == (use, absolute)
+                    kt, kt_plain, kt_abs, diag, unit = _kernel_args(problem.spec, d)
+                    assert use_cache == use
                     assert warm == (kt, *numbers[1:])
-                    assert check[:9] == (kt_plain, kt_abs, absolute, C, bias == "free",
+                    assert check[:8] == (kt_plain, kt_abs, C, bias == "free",
                                          bias == "augmented", 2 if loss == "quadratic" else 1,
                                          diag, unit)
-                    assert check[9:] == (keep, keep and CK.JIT)
+                    assert check[8:] == (keep, keep and CK.JIT)
 
 
 @pytest.mark.parametrize("cls", [Certificate, Problem])
@@ -195,7 +195,6 @@ def test_the_numbers_made_once_are_the_ones_made_each_time(kernel, n):
         use = kc.caches_columns(problem)
         assert W._sizes(n, use) == (default_max_iter(n), kc.column_slots(n, use, warm=True),
                                     *newton_period(n), W.refine_steps(n))
-        kp_abs, use_abs = _abs_numbers(problem)
         assert _kernel_args(problem.spec, 3) == (
-            tuple(problem.spec.numbers()), tuple(_kernel_numbers(problem)), tuple(kp_abs),
-            use_abs, float(problem.spec.diag), round_base(problem))
+            tuple(problem.spec.numbers()), tuple(_kernel_numbers(problem)),
+            tuple(_abs_numbers(problem)), float(problem.spec.diag), round_base(problem))

@@ -386,3 +386,30 @@ def test_a_polished_refit_leaves_the_tail_to_the_polish(kind):
     cold = se.fit(X2, y2, kernel=kernel, C=1.0)
     assert warm.converged and warm.diagnostics.polished
     np.testing.assert_allclose(warm.alpha, cold.alpha, atol=1e-6)
+
+
+@pytest.mark.parametrize("kernel, scale", [(se.Linear(), 30.0),
+                                           (se.Polynomial(degree=2, coef0=1.0), 3.0),
+                                           (se.Gaussian(sigma=30.0), 30.0)],
+                         ids=["linear", "polynomial", "gaussian"])
+@pytest.mark.parametrize("kind", ["add", "move_sv", "delete_sv"])
+def test_a_carried_rounding_bound_is_never_below_the_one_made_afresh(kernel, scale, kind):
+    """The expansion a warm refit carries (`certify._carry`) bounds its sums' rounding by mag,
+    which the certificate reads: each change adds its column's bound, so the carried mag is
+    at least Σⱼ αⱼ·bound(xⱼ, xᵢ) of the new α made from scratch (`certify.expansion`). With
+    the linear kernel that bound is |xᵢ|ᵀ|xⱼ|, not the Gaussian's |xᵢᵀxⱼ| + 0.4, which the
+    carry used before: on these points of norm ~40 its mag fell to 0.85 of the fresh one
+    (a point added) and 0.97 (a support vector moved)."""
+    rng = np.random.default_rng(11)
+    X = rng.normal(scale=scale, size=(80, 2))
+    y = np.where(X[:, 0] + 0.3 * X[:, 1] + rng.normal(scale=scale / 3, size=80) > 0, 1.0, -1.0)
+    before = se.fit(X, y, kernel=kernel, C=1.0)
+    X2, y2 = edit(X, y, before.alpha, kind, np.random.default_rng(3))
+    if kind == "add":
+        X2[-1] *= 3.0                        # an added row: its bound is made in full
+    after = se.fit(X2, y2, kernel=kernel, C=1.0, warm_start=before)
+    assert after.diagnostics.expansion_age == 1      # carried, not made afresh
+    problem = build_problem(X2, y2, kernel, 1.0, "hinge", "free", materialize=False)
+    fresh = expansion(problem, after.alpha)
+    carried = after.diagnostics.expansion.mag
+    assert np.all(carried >= fresh.mag * (1.0 - 1e-12)), np.min(carried / fresh.mag)
