@@ -155,33 +155,31 @@ def kernel_column(kp, XT, na, xc, out):
             v = xc[k]
             for p in range(na):
                 out[p] += row[p] * v
-        if kp.code == POLYNOMIAL:
-            for p in range(na):
-                out[p] = poly_power(out[p], kp.coef0, kp.degree)
+        _of_dots(kp, na, out)
     if kp.augmented:
         for p in range(na):
             out[p] = out[p] + 1.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _of_dots(kp, na, out):
+    """The linear or polynomial kernel's values from the dot products in out[:na]."""
+    if kp.code == POLYNOMIAL:
+        for p in range(na):
+            out[p] = poly_power(out[p], kp.coef0, kp.degree)
 
 
 @njit(cache=True, nogil=True)
 def abs_kernel_column(kp, XT, na, xc, out):
-    """out[p] = K(|x_p|, |x_c|) for the linear or polynomial kernel kp (its coef0 as given:
-    the certificate passes |c|): `kernel_column` of |X|ᵀ and |x_c|, bit for bit, with the
-    absolute values taken as XT is read (no |X| array per call)."""
-    d = XT.shape[0]
-    for p in range(na):
-        out[p] = 0.0
-    for k in range(d):
-        row = XT[k]
-        v = abs(xc[k])
+    """out[p] = K(|x_p|, |x_c|) for the linear or polynomial kernel kp, not augmented (its
+    coef0 as given: the certificate passes |c|): `kernel_column` of |X|ᵀ and |x_c|, bit for
+    bit, the absolute values taken as XT is read (no |X| array per call)."""
+    out[:na] = 0.0
+    for k in range(XT.shape[0]):
+        row, v = XT[k], abs(xc[k])
         for p in range(na):
             out[p] += abs(row[p]) * v
-    if kp.code == POLYNOMIAL:
-        for p in range(na):
-            out[p] = poly_power(out[p], kp.coef0, kp.degree)
-    if kp.augmented:
-        for p in range(na):
-            out[p] = out[p] + 1.0
+    _of_dots(kp, na, out)
 
 
 @njit(cache=True, nogil=True)

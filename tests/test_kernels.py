@@ -230,3 +230,19 @@ def test_gaussian_kernel_is_exact_far_from_the_origin(offset):
     X, Z = rng.normal(size=(7, 2)), rng.normal(size=(5, 2))
     k = se.Gaussian(sigma=0.7)
     np.testing.assert_allclose(k(X + offset, Z + offset), k(X, Z), rtol=0, atol=1e-12 * offset)
+
+
+@pytest.mark.parametrize("kernel", [se.Linear(), se.Polynomial(degree=3, coef0=0.5)],
+                         ids=["linear", "polynomial"])
+def test_the_rounding_bounds_column_is_the_kernel_of_absolute_values(kernel):
+    """`abs_kernel_column` (the certificate's rounding bound, `certify.column_and_bound`)
+    takes |x| as it reads X: bit for bit `kernel_column` on |X| and |z|, and at least |k|."""
+    rng = np.random.default_rng(5)
+    X, z = rng.normal(scale=4.0, size=(40, 3)), rng.normal(scale=4.0, size=3)
+    kp = KernelSpec.of(kernel, 1.0, "hinge", "free").numbers()
+    got, want, plain = np.empty(40), np.empty(40), np.empty(40)
+    kv.abs_kernel_column(kp, np.ascontiguousarray(X.T), 40, z, got)
+    kv.kernel_column(kp, np.ascontiguousarray(np.abs(X).T), 40, np.abs(z), want)
+    kv.kernel_column(kp, np.ascontiguousarray(X.T), 40, z, plain)
+    np.testing.assert_array_equal(got, want)
+    assert np.all(got >= np.abs(plain)) and np.any(got > 2 * np.abs(plain))
