@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from svm_engine import datasets
 from ui.classroom.store import get_store
+from ui.playground import panels
 from ui.playground import teacher as T
 from ui.playground import teacher_spec as TS
 from ui.playground import teacher_store as TL
@@ -121,3 +122,35 @@ def test_the_teacher_panel_gives_a_hiding_link_a_key_and_reveals_it():
     assert not at.exception and get_store().link_revealed(made["id"])
     assert at.button(key="tl.reveal").disabled       # "Revealed to the students"
     assert np.array_equal(made["spec"].X, datasets.d2().X)
+
+
+def canvas_place(at: AppTest) -> tuple[int, ...] | None:
+    """Where the last run drew the Playground's canvas: its indices from the page's main
+    area, as in Streamlit's delta path (the browser keeps an element by its place)."""
+    def walk(node, path):
+        if node.type == "bidi_component" and node.proto.id.endswith(panels.CANVAS_KEY):
+            return path
+        for i, child in getattr(node, "children", {}).items():
+            if (hit := walk(child, (*path, i))) is not None:
+                return hit
+        return None
+
+    return walk(at.main, ())
+
+
+def test_the_reveal_leaves_the_playground_s_canvas_in_its_place():
+    """The reveal's rerun drew the page without the watch's fragment: every later element
+    moved up one place, so the browser mounted a second canvas beside the old one until the
+    run ended (two numbers panels: the browser test's locator matched both), and the clicks
+    the old one had not yet sent to the session were lost."""
+    from tests.test_page_teacher import canvas, open_page  # the Playground under AppTest
+
+    spec = d2_spec("5eed5eed", hidden=("numbers",))
+    TL.put_link(spec, key="k" * 20)
+    at = open_page({"t": spec.id})
+    assert not at.exception and canvas(at)["hide"] == ["numbers"]
+    place = canvas_place(at)
+    TL.reveal_link(spec.id, "k" * 20)
+    at.run()                                  # the watch fragment polls, then the page reruns
+    assert not at.exception and canvas(at)["hide"] == []
+    assert place is not None and canvas_place(at) == place

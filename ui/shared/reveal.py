@@ -83,9 +83,16 @@ def poll(ss: MutableMapping, store=None) -> bool:
 
 def watch(ss: MutableMapping) -> None:
     """On a page that hides something: poll for the teacher's reveal (a fragment that reruns
-    the page once it comes). Nothing at all when nothing is hidden."""
-    if hidden(ss):
-        rerun_on_change(lambda: poll(st.session_state), drawn=False, every_s=POLL_S)
+    the page once it comes). Nothing at all without a hiding link.
+
+    The fragment sits in a container that stays, empty, after the reveal: the browser keeps
+    an element by its place, and without it every later element moved up one place (the
+    Playground's canvas was mounted anew beside the old one, losing its unsent clicks)."""
+    if link_spec(ss) is None:
+        return
+    with st.container():
+        if hidden(ss):
+            rerun_on_change(lambda: poll(st.session_state), drawn=False, every_s=POLL_S)
 
 
 def hide_page_if_hidden(ss: MutableMapping, X: Any, y: Any) -> None:
