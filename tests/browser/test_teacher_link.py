@@ -217,3 +217,24 @@ def test_the_teacher_s_reveal_reaches_an_open_student_page(page):
     expect(numbers).not_to_contain_text("Hidden by your teacher", timeout=15_000)
     expect(numbers).to_contain_text("margin")
     assert not page.js_errors
+
+
+def test_a_point_placed_just_before_the_reveal_stays_on_the_same_canvas(page):
+    """The reveal's rerun moved the canvas one place up the page: the browser mounted a new
+    canvas beside the old one (two numbers panels until the run ended) and the student's
+    last clicks, not yet sent to the session, were lost with the old one."""
+    d = datasets.d2()
+    spec = TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
+                       locked=[], hidden=["numbers"], nonce="0dd5eed5")  # fmt: skip
+    open_link(page, f"?t={TL.put_link(spec, get_store(store_url()), key='the-key-1234')}")
+    canvas = page.locator(CANVAS)
+    page.evaluate(f"document.querySelector('{CANVAS}').__before_reveal = true")
+    n0 = int(canvas.get_attribute("data-n-points"))
+    box = page.locator(f"{CANVAS} .nsewdrag").bounding_box()
+    page.mouse.click(box["x"] + 40, box["y"] + 40)  # the prediction, synced only after a pause
+    page.wait_for_function(f"document.querySelector('{CANVAS}').__state.points.length > {n0}")
+    TL.reveal_link(spec.id, "the-key-1234", get_store(store_url()))
+    expect(canvas.locator(".svmlab-numbers")).to_contain_text("margin", timeout=15_000)
+    assert page.evaluate(f"document.querySelector('{CANVAS}').__before_reveal") is True
+    assert page.evaluate(f"document.querySelector('{CANVAS}').__state.points.length") == n0 + 1
+    assert not page.js_errors
