@@ -201,18 +201,24 @@ def gaussian_abs(k):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def column_and_bound(kp, kp_abs, XT, x, col, col_abs):
-    """k(·, x) into col and its rounding bound's column into col_abs, as `_abs_columns`
-    makes it: |k| + 0.4 for the Gaussian, else kp_abs (`_abs_numbers`) on |X| and |x|. The
-    one place the compiled code makes that bound (the carry, the expansion, the polish's
+def bound_column(kp, kp_abs, XT, x, col, col_abs):
+    """The rounding bound's column of k(·, x) into col_abs, as `_abs_columns` makes it, given
+    k's column col: |k| + 0.4 for the Gaussian, else kp_abs (`_abs_numbers`) on |X| and |x|.
+    The one place the compiled code makes that bound (the carry, the expansion, the polish's
     rounds: `polish_fast`)."""
     n = XT.shape[1]
-    kv.kernel_column(kp, XT, n, x, col)
     if kp.code == kv.GAUSSIAN:
         for t in range(n):
             col_abs[t] = gaussian_abs(col[t])
     else:
         kv.abs_kernel_column(kp_abs, XT, n, x, col_abs)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def column_and_bound(kp, kp_abs, XT, x, col, col_abs):
+    """k(·, x) into col and its rounding bound's column into col_abs (`bound_column`)."""
+    kv.kernel_column(kp, XT, XT.shape[1], x, col)
+    bound_column(kp, kp_abs, XT, x, col, col_abs)
 
 
 @njit(cache=True, nogil=True)

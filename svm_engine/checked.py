@@ -49,7 +49,7 @@ from .certify import (
 )
 from .finalize import derive_from_expansion, loss_power, solution
 from .jit import JIT, njit
-from .kernel_values import GAUSSIAN, KernelNumbers
+from .kernel_values import KernelNumbers
 from .warmstart import _warm_refit
 
 
@@ -296,7 +296,7 @@ def _polish_checked(kp, kp_abs, XT, X, y, out, C, C_box, equality, augmented, k,
                 block0[:, p] = block[:, q]
                 p += 1
     code, a, _, g1, mag1, _ = _fast.rounds(
-        kp, kp_abs, kp.code == GAUSSIAN, XT, X, y, alpha, derived[0], g, mag, at0, atC,
+        kp, kp_abs, XT, X, y, alpha, derived[0], g, mag, at0, atC,
         C_box, augmented, equality, diag, unit_base, limits[2], limits[3], limits[4],
         limits[5], limits[6], limits[7], idx0, block0)
     if code != _fast.DONE:

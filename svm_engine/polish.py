@@ -219,9 +219,8 @@ def _compiled(problem, alpha, b, ex, columns, at0, atC, free):
     `Columns` (its gather and copy were 0.36 of a warm refit's 0.84 ms of polish: moons,
     Gaussian, C = 1, n = 1,000; cProfile, issue 31)."""
     spec = problem.spec
-    gaussian = spec.code == GAUSSIAN
     return _fast.rounds(
-        _kernel_numbers(problem), _abs_numbers(problem), gaussian, problem.XT, problem.X,
+        _kernel_numbers(problem), _abs_numbers(problem), problem.XT, problem.X,
         problem.y, np.ascontiguousarray(alpha, dtype=float), float(b), ex.g, ex.mag,
         at0, atC, float(problem.C_box), problem.bias == "augmented", bool(problem.equality),
         float(spec.diag), round_base(problem), *limits(problem), *columns.held(free))

@@ -47,7 +47,7 @@ import numpy as np
 
 from . import kernel_values as kv
 from .bounds import threshold_of
-from .certify import column_and_bound, gaussian_abs
+from .certify import bound_column, column_and_bound
 from .jit import njit
 
 #: a pivot of the unit-diagonal block below this: nearly singular, `_rounds` decides
@@ -293,29 +293,24 @@ def _flush_g(g, pend, touched, n_touched, H, pos, y):
 
 
 @njit(cache=True, nogil=True)
-def _flush_mag(mag, moved, touched, n_touched, H, pos, gaussian, kp_abs, XT, X, col_abs):
+def _flush_mag(mag, moved, touched, n_touched, H, pos, kp, kp_abs, XT, X, col_abs):
     """mag += each touched αᵢ's total |Δαᵢ| (moved) times its column's rounding bound
-    (`certify.column_and_bound`'s; the Gaussian's from the kept column in H): the sum of the
-    terms each round's move adds, added once."""
+    (`certify.bound_column`, from its column kept in H): the sum of the terms each round's
+    move adds, added once."""
     n = len(mag)
     for p in range(n_touched):
         i = touched[p]
         w = moved[i]
         if w == 0.0:
             continue
-        if gaussian:
-            hp = pos[i]
-            for u in range(n):
-                mag[u] += w * gaussian_abs(H[hp, u])
-        else:
-            kv.abs_kernel_column(kp_abs, XT, n, X[i], col_abs)
-            for u in range(n):
-                mag[u] += w * col_abs[u]
+        bound_column(kp, kp_abs, XT, X[i], H[pos[i]], col_abs)
+        for u in range(n):
+            mag[u] += w * col_abs[u]
         moved[i] = 0.0
 
 
 @njit(cache=True, nogil=True)
-def rounds(kp, kp_abs, gaussian, XT, X, y, alpha, b, g0, mag0, at0_in, atC_in,
+def rounds(kp, kp_abs, XT, X, y, alpha, b, g0, mag0, at0_in, atC_in,
            C, aug, eq, diag, unit_base, max_free, steps, max_work, strict, eq_rtol,
            round_ok, idx0, block0):
     """`polish._rounds` (its docstring) from α, b and the expansion (g0, mag0) with the
@@ -582,7 +577,7 @@ def rounds(kp, kp_abs, gaussian, XT, X, y, alpha, b, g0, mag0, at0_in, atC_in,
         if best <= 0.0:
             if eq and abs(s) > eq_rtol * max(asum, 1e-300):
                 return GAVE_UP, a, bb, g, mag, solved
-            _flush_mag(mag, moved, touched, n_touched, H, pos, gaussian, kp_abs, XT, X, col_abs)
+            _flush_mag(mag, moved, touched, n_touched, H, pos, kp, kp_abs, XT, X, col_abs)
             if stale:
                 _rounding(a, mag, bb if eq else s, unit_base, eq, rnd)
                 for i in range(n):
