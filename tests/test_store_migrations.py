@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import threading
+import traceback
 import types
 from pathlib import Path
 
@@ -52,8 +53,9 @@ def _start(url, go, out):
         s = Store(url)
         s.put_link("abcdefghij", "{}")
         out.put("ok")
-    except Exception as exc:  # reported to the parent, which fails the test with it
-        out.put(f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # reported to the parent, which fails the test with it (and
+        # where it was raised: a rare "database is locked" in CI, 2026-11-30, came without)
+        out.put(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}")
 
 
 def test_two_processes_migrating_at_once_both_succeed(db_url, monkeypatch):
