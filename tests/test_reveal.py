@@ -154,3 +154,45 @@ def test_the_reveal_leaves_the_playground_s_canvas_in_its_place():
     at.run()                                  # the watch fragment polls, then the page reruns
     assert not at.exception and canvas(at)["hide"] == []
     assert place is not None and canvas_place(at) == place
+
+
+def place_of(at: AppTest, found) -> tuple[int, ...] | None:
+    """Where the last run drew the first node for which found(node) holds (as canvas_place)."""
+    def walk(node, path):
+        if found(node):
+            return path
+        for i, child in getattr(node, "children", {}).items():
+            if (hit := walk(child, (*path, i))) is not None:
+                return hit
+        return None
+
+    return walk(at.main, ())
+
+
+def _keyboard_help(node) -> bool:
+    return node.type == "expander" and getattr(node.proto, "label", "") == "Keyboard"
+
+
+def _more_picker(node) -> bool:
+    return node.type == "button_group" and getattr(node, "key", None) == "pg.panel"
+
+
+def test_the_reveal_moves_nothing_a_keyboard_user_may_be_in():
+    """Revealing the table added its legend before the "Keyboard" help, and revealing the
+    numbers the "Why?" panel before the "More" picker: both moved one place down. The browser
+    keeps an element by its place (a widget with a key by its key): it made the help anew,
+    closed under a student reading it (the browser test of it in test_teacher_link.py)."""
+    from tests.test_page_teacher import open_page  # the Playground under AppTest
+
+    spec = d2_spec("5eed5eee", hidden=("numbers", "table"))
+    TL.put_link(spec, key="k" * 20)
+    at = open_page({"t": spec.id})
+    assert not at.exception
+    before = place_of(at, _keyboard_help), place_of(at, _more_picker)
+    TL.reveal_link(spec.id, "k" * 20)
+    at.run()
+    assert not at.exception
+    assert None not in before and (place_of(at, _keyboard_help), place_of(at, _more_picker)) \
+        == before
+    assert any(e.label.startswith("Why?") for e in at.expander)   # the reveal did show them
+    assert any(panels.LABEL_LEGEND == c.value for c in at.caption)

@@ -238,3 +238,25 @@ def test_a_point_placed_just_before_the_reveal_stays_on_the_same_canvas(page):
     assert page.evaluate(f"document.querySelector('{CANVAS}').__before_reveal") is True
     assert page.evaluate(f"document.querySelector('{CANVAS}').__state.points.length") == n0 + 1
     assert not page.js_errors
+
+
+def test_the_reveal_leaves_the_keyboard_help_open(page):
+    """The reveal drew the table's legend before the "Keyboard" help: it moved one place down,
+    and the browser made it anew, closed, under a student reading it (and its focus lost).
+    Failed before ``reveal.slot``: the help hidden after the reveal."""
+    d = datasets.d2()
+    spec = TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
+                       locked=[], hidden=["numbers", "table"], nonce="f0c05eef")  # fmt: skip
+    open_link(page, f"?t={TL.put_link(spec, get_store(store_url()), key='the-key-1234')}")
+    summary = page.locator("[data-testid=stExpander] summary").filter(has_text="Keyboard")
+    summary.focus()
+    page.keyboard.press("Enter")
+    help_text = page.get_by_text("The points table", exact=False).first
+    expect(help_text).to_be_visible()
+    page.evaluate("document.activeElement.__before_reveal = true")
+    TL.reveal_link(spec.id, "the-key-1234", get_store(store_url()))
+    expect(page.get_by_text("Why? Distance, margin")).to_be_visible(timeout=15_000)
+    page.wait_for_timeout(500)   # the reveal's run has ended
+    expect(help_text).to_be_visible()
+    assert page.evaluate("document.activeElement.__before_reveal") is True
+    assert not page.js_errors

@@ -23,7 +23,7 @@ from ui.data import io as pio
 from ui.data.import_panel import column_picker, uploader
 from ui.playground import canvas, editor, keyboard, takeaway_panel, teacher, teacher_panel
 from ui.serving import budget, fit_api
-from ui.shared import history, links, page_style, state
+from ui.shared import history, links, page_style, reveal, state
 from ui.shared.figures import PLOTLY_CONFIG
 from ui.shared.points import MAX_POINTS
 from ui.shared.session import shared
@@ -226,8 +226,9 @@ def draw_canvas(ss) -> None:
     canvas.point_canvas(
         payload, key=CANVAS_KEY, on_points=_on_canvas_change, on_view=_on_canvas_change
     )
-    if teacher.shows(ss, "table"):
-        st.caption(LABEL_LEGEND)          # what the table's category column means
+    with reveal.slot(ss):                  # the reveal moves nothing after it
+        if teacher.shows(ss, "table"):
+            st.caption(LABEL_LEGEND)      # what the table's category column means
     if not teacher.is_present(ss):
         keyboard_help()
 

@@ -8,6 +8,7 @@ import streamlit as st
 
 from ui.playground import panels, teacher
 from ui.serving import budget
+from ui.shared import reveal
 from ui.shared.theory import Section
 from ui.shared.why import show_sections, why_panel
 
@@ -32,7 +33,9 @@ def _build(ss) -> None:
 
 
 def panel(ss) -> None:
-    """The collapsed panel; none while a teacher hides the numbers (predict first)."""
-    if teacher.shows(ss, "numbers"):
-        why_panel("Distance, margin, KKT conditions and b for these points", KEY,
-                  lambda: _build(ss))
+    """The collapsed panel; none while a teacher hides the numbers (predict first), in a
+    place kept for the reveal (``reveal.slot``: nothing after it moves)."""
+    with reveal.slot(ss):
+        if teacher.shows(ss, "numbers"):
+            why_panel("Distance, margin, KKT conditions and b for these points", KEY,
+                      lambda: _build(ss))

@@ -16,6 +16,7 @@ through its ``id``, ``X``, ``y`` and ``hidden``, so this shared module needs no 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import MutableMapping
 from typing import Any
@@ -90,9 +91,18 @@ def watch(ss: MutableMapping) -> None:
     Playground's canvas was mounted anew beside the old one, losing its unsent clicks)."""
     if link_spec(ss) is None:
         return
-    with st.container():
+    with slot(ss):
         if hidden(ss):
             rerun_on_change(lambda: poll(st.session_state), drawn=False, every_s=POLL_S)
+
+
+def slot(ss: MutableMapping):
+    """Where to draw what a reveal adds or takes away: a container kept (empty while hidden)
+    when this session's link hides something, so that the reveal moves nothing after it (the
+    browser keeps an element without a key by its place: a moved canvas or expander was made
+    anew, losing unsent clicks, and closing the "Keyboard" help under a student reading it);
+    the page itself otherwise."""
+    return st.container() if link_spec(ss) is not None else contextlib.nullcontext()
 
 
 def hide_page_if_hidden(ss: MutableMapping, X: Any, y: Any) -> None:
