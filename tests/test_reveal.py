@@ -127,15 +127,8 @@ def test_the_teacher_panel_gives_a_hiding_link_a_key_and_reveals_it():
 def canvas_place(at: AppTest) -> tuple[int, ...] | None:
     """Where the last run drew the Playground's canvas: its indices from the page's main
     area, as in Streamlit's delta path (the browser keeps an element by its place)."""
-    def walk(node, path):
-        if node.type == "bidi_component" and node.proto.id.endswith(panels.CANVAS_KEY):
-            return path
-        for i, child in getattr(node, "children", {}).items():
-            if (hit := walk(child, (*path, i))) is not None:
-                return hit
-        return None
-
-    return walk(at.main, ())
+    return place_of(at, lambda node: node.type == "bidi_component"
+                    and node.proto.id.endswith(panels.CANVAS_KEY))
 
 
 def test_the_reveal_leaves_the_playground_s_canvas_in_its_place():
