@@ -260,3 +260,23 @@ def test_the_reveal_leaves_the_keyboard_help_open(page):
     expect(help_text).to_be_visible()
     assert page.evaluate("document.activeElement.__before_reveal") is True
     assert not page.js_errors
+
+
+def test_the_reveal_keeps_a_keyboard_user_s_focus_in_the_more_picker(page):
+    """The reveal draws the "Why?" panel before the "More" picker: a student who tabbed to it
+    keeps the focus there (a widget with a key is kept by its key; this passed before
+    ``reveal.slot`` too)."""
+    d = datasets.d2()
+    spec = TS.make_spec(d.X, d.y, {"C": 1.0, "solver": "smo"}, title="Predict", question="",
+                       locked=[], hidden=["numbers", "table"], nonce="f0c05eed")  # fmt: skip
+    open_link(page, f"?t={TL.put_link(spec, get_store(store_url()), key='the-key-1234')}")
+    picker = page.locator("[data-testid=stButtonGroup] button").first
+    picker.focus()
+    assert page.evaluate("document.activeElement.getAttribute('data-variant')") \
+        == "segmented_control"
+    page.evaluate("document.activeElement.__before_reveal = true")
+    TL.reveal_link(spec.id, "the-key-1234", get_store(store_url()))
+    expect(page.get_by_text("Why? Distance, margin")).to_be_visible(timeout=15_000)
+    page.wait_for_timeout(500)   # the reveal's run has ended
+    assert page.evaluate("document.activeElement.__before_reveal") is True
+    assert not page.js_errors
