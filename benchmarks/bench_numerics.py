@@ -29,12 +29,15 @@ the setting the engine uses it in, and prints the figures the comments beside th
              system (np.linalg.solve, compiled) and scipy.sparse.linalg.cg on the projected
              operator: faces of k = 50 … 2,000 points, linear (rank 2) and Gaussian kernels,
              quadratic loss, C = 10⁴, at most MAX_CG iterations
+  bounds     the rounding bound's columns of the linear kernel, |X| |X_idx|ᵀ, in the numpy
+             path (`certify._abs_columns`: BLAS) against `certify.bound_column` looped over
+             the columns (compiled), d = 2, 50, 100; and their largest relative difference
   sga        SVM-Dual's sweeps (sga._sweeps, compiled whole) against the Python loop around
              the compiled sweep it replaced (numpy's copy and norm per sweep), Iris setosa,
              C = 10 and 1000, and the largest difference of their α
 
     .venv/bin/python benchmarks/bench_numerics.py \
-        [--only exp,solve,validation,matvec,kernel,matrix,expansion,sums,cg,sga]
+        [--only exp,solve,validation,matvec,kernel,matrix,expansion,sums,bounds,cg,sga]
 
 Run under load it is noisy: each figure is the best of several repeats.
 """
@@ -57,6 +60,7 @@ from numba import njit  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import svm_engine as se  # noqa: E402
+from svm_engine import certify as _cf  # noqa: E402
 from svm_engine import datasets as ds  # noqa: E402
 from svm_engine import kernel_values as kv  # noqa: E402
 from svm_engine.bounds import at_C_mask, outside_masks  # noqa: E402
@@ -502,6 +506,36 @@ def bench_sums() -> None:
               f"(+{1e6 * (lib - own):.1f} µs, {lib / own:.0f}×); a whole fit {1e3 * fit:.2f} ms")
 
 
+# -- the rounding bound's columns ---------------------------------------------------------------
+
+@njit(cache=True)
+def _bound_columns(kp, kp_abs, XT, X, idx):
+    """`certify.bound_column` for each of idx (the linear kernel: k's column is not read)."""
+    n = XT.shape[1]
+    from_k = np.empty(0)
+    out, col_abs = np.empty((n, len(idx))), np.empty(n)
+    for q in range(len(idx)):
+        _cf.bound_column(kp, kp_abs, XT, X[idx[q]], from_k, col_abs)
+        out[:, q] = col_abs
+    return out
+
+
+def bench_bounds() -> None:
+    rng = np.random.default_rng(0)
+    for n, d, m in ((2000, 2, 800), (2000, 50, 500), (5000, 100, 800)):
+        X, y = rng.normal(size=(n, d)), np.where(rng.normal(size=n) > 0, 1.0, -1.0)
+        problem = build_problem(X, y, se.Linear(), 1.0, "hinge", "free", materialize=False)
+        idx = np.sort(rng.choice(n, m, replace=False)).astype(np.int64)
+        kp, kp_abs = _cf._kernel_numbers(problem), _cf._abs_numbers(problem)
+        a, b = _cf._abs_columns(problem, idx), _bound_columns(kp, kp_abs, problem.XT, X, idx)
+        lib = best(lambda problem=problem, idx=idx: _cf._abs_columns(problem, idx), 3, 5)
+        own = best(lambda kp=kp, kp_abs=kp_abs, problem=problem, X=X, idx=idx:
+                   _bound_columns(kp, kp_abs, problem.XT, X, idx), 3, 5)
+        print(f"bounds n = {n:5,}, d = {d:3}, {m} columns: BLAS {1e3 * lib:6.1f} ms, "
+              f"compiled {1e3 * own:6.1f} ms (compiled ÷ BLAS {own / lib:.2f}); largest "
+              f"relative difference {np.max(np.abs(a - b) / a):.1e}")
+
+
 # -- CG on a face -------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -604,7 +638,8 @@ def bench_sga() -> None:
 
 SECTIONS = {"exp": bench_exp, "solve": bench_solve, "validation": bench_validation,
             "matvec": bench_matvec, "matrix": bench_matrix, "expansion": bench_expansion,
-            "sums": bench_sums, "cg": bench_cg, "kernel": bench_kernel, "sga": bench_sga}
+            "sums": bench_sums, "bounds": bench_bounds, "cg": bench_cg, "kernel": bench_kernel,
+            "sga": bench_sga}
 
 
 def main() -> None:

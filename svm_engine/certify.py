@@ -171,11 +171,10 @@ def _columns(problem, idx: np.ndarray) -> np.ndarray:
 def _abs_columns(problem, idx: np.ndarray) -> np.ndarray:
     """abs_kernel(xₜ, xⱼ): |xₜ|ᵀ|xⱼ| (linear), (|c| + |xₜ|ᵀ|xⱼ|)^q (polynomial), |k| + 0.4
     (Gaussian: `GAUSSIAN_ABS_MARGIN`): `bound_column`'s rule for the numpy path (`Columns`,
-    the polish's fallback), its linear columns by BLAS: against `bound_column` looped over
-    the columns, 1.6× as fast with d = 50 (n = 2,000, 500 columns: 9.0 against 13.8 ms) and
-    1.9× with d = 100 (n = 5,000, 800: 56 against 105 ms), 0.5× with d = 2 (15.9 against
-    8.4 ms), where the compiled paths run; the two differ by ≤ 1e-15 relative, a negligible
-    change of a rounding bound (2026-11-30, /tmp/w/abscols.py in that stop's note)."""
+    the polish's fallback), its linear columns by BLAS: 3.2–4.7× as fast as `bound_column`
+    looped over the columns (one BLAS thread, as the fit workers; n = 2,000 with d = 2 and
+    50, n = 5,000 with d = 100), ≤ 1e-15 relative apart (`bench_numerics.py --only bounds`,
+    2026-11-30)."""
     X = problem.X
     code = problem.spec.code
     if code == kv.LINEAR:
