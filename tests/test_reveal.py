@@ -150,7 +150,8 @@ def test_the_reveal_leaves_the_playground_s_canvas_in_its_place():
 
 
 def place_of(at: AppTest, found) -> tuple[int, ...] | None:
-    """Where the last run drew the first node for which found(node) holds (as canvas_place)."""
+    """Where the last run drew the first node for which found(node) holds: its indices from
+    the page's main area, as in Streamlit's delta path."""
     def walk(node, path):
         if found(node):
             return path

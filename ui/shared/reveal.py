@@ -89,8 +89,6 @@ def watch(ss: MutableMapping) -> None:
     The fragment sits in a container that stays, empty, after the reveal: the browser keeps
     an element by its place, and without it every later element moved up one place (the
     Playground's canvas was mounted anew beside the old one, losing its unsent clicks)."""
-    if link_spec(ss) is None:
-        return
     with slot(ss):
         if hidden(ss):
             rerun_on_change(lambda: poll(st.session_state), drawn=False, every_s=POLL_S)
