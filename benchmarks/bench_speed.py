@@ -19,7 +19,6 @@
    (goal ≤ 0.5).
 5. Cold start: in fresh processes, `import svm_engine` and the first fit (the Playground's
    D1; numba's on-disk cache included) (goal: first fit ≤ 0.5 s).
-
 6. What a cold cache costs a warm refit (issue 31's cpu ratio times each refit right after a
    LIBSVM fit): two edits' refits timed hot, after an 8 MB data eviction, after LIBSVM's C
    fit alone, after scikit-learn's Python checks alone, and after the whole SVC fit; each ÷
